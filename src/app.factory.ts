@@ -1,0 +1,38 @@
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { AppConfig, loadConfig } from './config/app-config';
+import { bodyParsers, requestId } from './common/http/body-parsing';
+import { buildOpenApiDocument, OpenApiDocumentHolder } from './common/http/openapi';
+import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
+
+const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Log levels up to and including the configured one. */
+export function logLevels(level: AppConfig['logLevel']): LogLevel[] {
+  return LEVELS.slice(0, LEVELS.indexOf(level) + 1);
+}
+
+/**
+ * Creates and initialises the API application exactly as production runs it (used by `main.ts` and by the e2e
+ * tests): body parsing, URL conventions, global prefix, OpenAPI document.
+ */
+export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<NestExpressApplication> {
+  const config = loadConfig(process.env, overrides);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(overrides), {
+    bodyParser: false,
+    logger: logLevels(config.logLevel),
+  });
+  app.set('trust proxy', true);
+  app.disable('x-powered-by');
+  app.use(requestId);
+  app.use(...bodyParsers());
+  const registry = app.get(RouteRegistry);
+  app.use(registry.middleware());
+  app.setGlobalPrefix(API_PREFIX);
+  app.enableShutdownHooks();
+  app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);
+  await app.init();
+  return app;
+}

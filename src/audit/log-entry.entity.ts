@@ -1,0 +1,41 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * The audit log: one row per mutation, with pretix's action names (compat §5). It is the single source that
+ * `Last-Modified` (compat §1.7) and, later, webhooks read.
+ */
+@Entity('log_entry')
+@Index('ix_log_entry_event_type_time', ['eventId', 'contentType', 'datetime'])
+export class LogEntry {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Index()
+  @Column({ type: 'int' })
+  organizerId!: number;
+
+  @Column({ type: 'int', nullable: true })
+  eventId!: number | null;
+
+  /** Kind of object (`item`, `team`, `quota`, ...). */
+  @Column({ type: 'varchar', length: 50 })
+  contentType!: string;
+
+  @Column({ type: 'int', nullable: true })
+  objectId!: number | null;
+
+  @Column({ type: 'varchar', length: 100 })
+  actionType!: string;
+
+  @Column({ type: 'jsonb', default: {} })
+  data!: Record<string, unknown>;
+
+  @Column({ type: 'int', nullable: true })
+  userId!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  apiTokenId!: number | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  datetime!: Date;
+}

@@ -1,0 +1,107 @@
+import {
+  CanActivate,
+  ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Event } from '../organizers/event.entity';
+import { Organizer } from '../organizers/organizer.entity';
+import { ACCESS_RULE, AccessRule } from './access.decorators';
+import { Principal } from './principal';
+import type { AuthenticatedRequest } from './request-context';
+
+export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
+export const NOT_AUTHENTICATED = 'Authentication credentials were not provided.';
+
+function ruleOf(reflector: Reflector, ctx: ExecutionContext): AccessRule | undefined {
+  return reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [ctx.getHandler(), ctx.getClass()]);
+}
+
+/**
+ * Global guard 1: authentication. `Token <t>` first, then `Bearer <t>` (architecture.md "Request path" 1).
+ * No credentials: 401 "Authentication credentials were not provided."; bad ones: the strategy's 401.
+ */
+@Injectable()
+export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override canActivate(ctx: ExecutionContext) {
+    if (ruleOf(this.reflector, ctx)?.kind === 'public') return true;
+    return super.canActivate(ctx);
+  }
+
+  override getAuthenticateOptions() {
+    return { session: false };
+  }
+
+  override handleRequest<TUser = Principal>(err: unknown, user: unknown): TUser {
+    if (err) throw err;
+    if (!user) throw new UnauthorizedException(NOT_AUTHENTICATED);
+    return user as TUser;
+  }
+}
+
+/**
+ * Global guard 2: default-deny authorisation (docs/permissions.md). Loads organizer and event from the slugs;
+ * unknown or unreachable ones are 403 like a missing permission (compat §2.2). OAuth credentials also need scope
+ * `read` for GET/HEAD and `write` for the rest.
+ */
+@Injectable()
+export class PermissionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectRepository(Organizer) private readonly organizers: Repository<Organizer>,
+    @InjectRepository(Event) private readonly events: Repository<Event>,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const rule = ruleOf(this.reflector, ctx);
+    if (!rule) throw new ForbiddenException({ detail: PERMISSION_DENIED });
+    if (rule.kind === 'public') return true;
+    const req = ctx.switchToHttp().getRequest<AuthenticatedRequest>();
+    const principal = req.user;
+    if (!(principal instanceof Principal)) throw new UnauthorizedException(NOT_AUTHENTICATED);
+    req.access = { principal };
+    if (rule.kind === 'authenticated') return true;
+
+    const deny = () => new ForbiddenException({ detail: PERMISSION_DENIED });
+    const safe = ['GET', 'HEAD', 'OPTIONS'].includes(req.method);
+    if (!principal.hasScope(safe ? 'read' : 'write')) throw deny();
+
+    const orgSlug = req.params.organizer;
+    if (typeof orgSlug !== 'string') throw deny();
+    const organizer = await this.organizers.findOne({ where: { slug: orgSlug } });
+    if (!organizer || !principal.hasOrganizerAccess(organizer.id)) throw deny();
+    req.access.organizer = organizer;
+    req.access.organizerPermissions = principal.organizerPermissions(organizer.id);
+
+    const eventSlug = req.params.event;
+    const needsEvent =
+      rule.kind === 'event' || (rule.kind === 'permission' && rule.anyOf.some((p) => p.startsWith('event')));
+    if (typeof eventSlug === 'string') {
+      const event = await this.events.findOne({ where: { organizerId: organizer.id, slug: eventSlug } });
+      if (!event || !principal.canAccessEvent(organizer.id, event.id)) throw deny();
+      req.access.event = event;
+      req.access.eventPermissions = principal.eventPermissions(organizer.id, event.id);
+    } else if (needsEvent) {
+      throw deny();
+    }
+
+    if (rule.kind === 'permission') {
+      const ok = rule.anyOf.some((p) =>
+        p.startsWith('organizer.')
+          ? req.access!.organizerPermissions!.has(p)
+          : (req.access!.eventPermissions?.has(p) ?? false),
+      );
+      if (!ok) throw deny();
+    }
+    return true;
+  }
+}

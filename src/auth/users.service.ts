@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import bcrypt from 'bcryptjs';
+import { DataSource } from 'typeorm';
+import { User } from './user.entity';
+
+/** User accounts (created by the CLI; OAuth and team invites refer to them). */
+@Injectable()
+export class UsersService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Creates a user with a bcrypt-hashed password.
+   * @throws Error when the e-mail is invalid, the password shorter than 8 characters, or the address taken
+   */
+  async create(email: string, password: string, fullname: string | null): Promise<User> {
+    const normalized = email.trim();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) throw new Error('Enter a valid email address.');
+    if (password.length < 8) throw new Error('The password must have at least 8 characters.');
+    const repo = this.db.getRepository(User);
+    const taken = await repo
+      .createQueryBuilder('u')
+      .where('lower(u.email) = lower(:e)', { e: normalized })
+      .getExists();
+    if (taken) throw new Error('A user with this e-mail address already exists.');
+    const user = repo.create({ email: normalized, fullname, passwordHash: await bcrypt.hash(password, 10) });
+    return repo.save(user);
+  }
+
+  /** Checks a password (OAuth login). */
+  async verify(email: string, password: string): Promise<User | null> {
+    const user = await this.db
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('lower(u.email) = lower(:e) AND u.is_active', { e: email.trim() })
+      .getOne();
+    return user && (await bcrypt.compare(password, user.passwordHash)) ? user : null;
+  }
+}

@@ -1,0 +1,191 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { I18nString } from '../../common/values/i18n';
+import { Event } from '../../organizers/event.entity';
+import { ItemCategory } from '../categories/item-category.entity';
+
+/**
+ * An item (product) of one event (compat §3.10). Money columns are `numeric(13,2)` and come back from the driver
+ * as strings. `has_variations` is fixed at creation. The tax rule and membership references get their foreign
+ * keys in the catalogue issue.
+ */
+@Entity('item')
+export class Item {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Index()
+  @Column({ type: 'int' })
+  eventId!: number;
+
+  @ManyToOne(() => Event, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: Event;
+
+  @Column({ type: 'jsonb' })
+  name!: I18nString;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  internalName!: string | null;
+
+  @Column({ type: 'numeric', precision: 13, scale: 2 })
+  defaultPrice!: string;
+
+  @Index()
+  @Column({ type: 'int', nullable: true })
+  categoryId!: number | null;
+
+  @ManyToOne(() => ItemCategory, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'category_id' })
+  category?: ItemCategory | null;
+
+  @Column({ type: 'boolean', default: true })
+  active!: boolean;
+
+  @Column({ type: 'jsonb', nullable: true })
+  description!: I18nString | null;
+
+  @Column({ type: 'boolean', default: false })
+  freePrice!: boolean;
+
+  @Column({ type: 'numeric', precision: 13, scale: 2, nullable: true })
+  freePriceSuggestion!: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  taxRuleId!: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  admission!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  personalized!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  issueGiftcard!: boolean;
+
+  @Column({ type: 'int', default: 0 })
+  position!: number;
+
+  @Column({ type: 'boolean', nullable: true })
+  generateTickets!: boolean | null;
+
+  @Column({ type: 'boolean', default: true })
+  allowWaitinglist!: boolean;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  availableFrom!: Date | null;
+
+  @Column({ type: 'varchar', length: 10, default: 'hide' })
+  availableFromMode!: string;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  availableUntil!: Date | null;
+
+  @Column({ type: 'varchar', length: 10, default: 'hide' })
+  availableUntilMode!: string;
+
+  @Column({ type: 'boolean', default: false })
+  requireBundling!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  requireVoucher!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  hideWithoutVoucher!: boolean;
+
+  @Column({ type: 'boolean', default: true })
+  allowCancel!: boolean;
+
+  @Column({ type: 'int', nullable: true })
+  minPerOrder!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  maxPerOrder!: number | null;
+
+  /** Quota id whose availability hides this item (pretix `hidden_if_available`). */
+  @Column({ type: 'int', nullable: true })
+  hiddenIfAvailable!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  hiddenIfItemAvailable!: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  checkinAttention!: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  checkinText!: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  hasVariations!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  requireApproval!: boolean;
+
+  @Column({ type: 'boolean', nullable: true })
+  showQuotaLeft!: boolean | null;
+
+  @Column({ type: 'numeric', precision: 13, scale: 2, nullable: true })
+  originalPrice!: string | null;
+
+  @Column({ type: 'jsonb', default: {} })
+  metaData!: Record<string, string>;
+
+  @Column({ type: 'boolean', default: false })
+  requireMembership!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  requireMembershipHidden!: boolean;
+
+  @Column({ type: 'int', array: true, default: '{}' })
+  requireMembershipTypes!: number[];
+
+  @Column({ type: 'int', nullable: true })
+  grantMembershipType!: number | null;
+
+  @Column({ type: 'boolean', default: true })
+  grantMembershipDurationLikeEvent!: boolean;
+
+  @Column({ type: 'int', default: 0 })
+  grantMembershipDurationDays!: number;
+
+  @Column({ type: 'int', default: 0 })
+  grantMembershipDurationMonths!: number;
+
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  mediaPolicy!: string | null;
+
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  mediaType!: string | null;
+
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  validityMode!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  validityFixedFrom!: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  validityFixedUntil!: Date | null;
+
+  @Column({ type: 'int', nullable: true })
+  validityDynamicDurationMinutes!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  validityDynamicDurationHours!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  validityDynamicDurationDays!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  validityDynamicDurationMonths!: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  validityDynamicStartChoice!: boolean;
+
+  @Column({ type: 'int', nullable: true })
+  validityDynamicStartChoiceDayLimit!: number | null;
+
+  @Column({ type: 'boolean', default: true })
+  allSalesChannels!: boolean;
+
+  @Column({ type: 'text', array: true, default: '{}' })
+  limitSalesChannels!: string[];
+}

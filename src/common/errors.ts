@@ -1,0 +1,87 @@
+import {
+  ConflictException,
+  ForbiddenException,
+  HttpException,
+  HttpStatus,
+  NotFoundException,
+} from '@nestjs/common';
+
+/**
+ * Domain exceptions. Services throw these; the global exception filter renders them with the bodies of
+ * compat §1.5 (`{"detail": ...}`, `{"field": [...]}`, `{"non_field_errors": [...]}` or a bare list).
+ */
+
+/** A map of field name to messages, possibly nested (`{"positions": [{}, {"item": ["..."]}]}`). */
+export type FieldErrors = { [field: string]: string[] | FieldErrors | FieldErrors[] };
+
+/** 400 with a field-keyed body. */
+export class ValidationFailed extends HttpException {
+  constructor(public readonly errors: FieldErrors | string[]) {
+    super(errors, HttpStatus.BAD_REQUEST);
+  }
+
+  /** One message on one field (`non_field_errors` for cross-field rules). */
+  static field(field: string, message: string): ValidationFailed {
+    return new ValidationFailed({ [field]: [message] });
+  }
+
+  static nonField(message: string): ValidationFailed {
+    return new ValidationFailed({ non_field_errors: [message] });
+  }
+
+  /** pretix's bare-list form (`["This user already has permissions for this team."]`). */
+  static bare(message: string): ValidationFailed {
+    return new ValidationFailed([message]);
+  }
+}
+
+/** 403 for a business-rule refusal with a custom message (pretix raises PermissionDenied). */
+export class Refused extends ForbiddenException {
+  constructor(detail: string) {
+    super({ detail });
+  }
+}
+
+/** 404 `{"detail": "Not found."}` for an id that does not exist inside the accessible scope. */
+export class NotFound extends NotFoundException {
+  constructor(detail = 'Not found.') {
+    super({ detail });
+  }
+}
+
+/** 409 with a detail and optional Retry-After (lock timeouts, tasks not ready). */
+export class Conflict extends ConflictException {
+  constructor(
+    detail: string,
+    public readonly retryAfter?: number,
+  ) {
+    super({ detail });
+  }
+}
+
+/** Collects field errors for a resource and throws them together. */
+export class ErrorCollector {
+  private readonly errors: Record<string, string[]> = {};
+
+  add(field: string, message: string): this {
+    (this.errors[field] ??= []).push(message);
+    return this;
+  }
+
+  addNonField(message: string): this {
+    return this.add('non_field_errors', message);
+  }
+
+  get empty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+
+  toJSON(): FieldErrors {
+    return { ...this.errors };
+  }
+
+  /** @throws ValidationFailed when any error was added. */
+  throwIfAny(): void {
+    if (!this.empty) throw new ValidationFailed(this.toJSON());
+  }
+}

@@ -1,0 +1,265 @@
+import { IsOptional, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { isIsoDateTime } from '../values/datetime';
+
+/**
+ * Field decorators for request DTOs with the messages of pretix/DRF (compat §1.5). Presence is declared
+ * separately from type: `@Required()`, `@Optional()` (may be absent, never null) or `@Nullable()` (may be absent
+ * or null). Type checks pass on undefined/null so that the presence message wins.
+ *
+ * PATCH DTOs are `PartialType(CreateDto, { skipNullProperties: false })`: absent fields are skipped, a null on a
+ * non-nullable field still answers "This field may not be null.".
+ */
+
+type Check = (value: unknown, object: object) => string | null;
+
+/** Builds a decorator from a function returning the error message, or null when the value is fine. */
+export function rule(name: string, check: Check, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name,
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => check(value, args?.object ?? {}) === null,
+        defaultMessage: (args?: ValidationArguments) =>
+          check(args?.value, args?.object ?? {}) ?? 'Invalid value.',
+      },
+    },
+    options,
+  );
+}
+
+const absent = (v: unknown): boolean => v === undefined || v === null;
+
+/** Must be present and non-null. */
+export function Required(): PropertyDecorator {
+  return rule('required', (v) =>
+    v === undefined ? 'This field is required.' : v === null ? 'This field may not be null.' : null,
+  );
+}
+
+/** May be omitted; when sent, must not be null. */
+export function Optional(): PropertyDecorator {
+  return (target, key) => {
+    ValidateIf((_o, v) => v !== undefined)(target, key);
+    rule('notNull', (v) => (v === null ? 'This field may not be null.' : null))(target, key);
+  };
+}
+
+/** May be omitted or null. */
+export function Nullable(): PropertyDecorator {
+  return IsOptional();
+}
+
+export interface StrOptions {
+  max?: number;
+  min?: number;
+  /** Whether "" is accepted (DRF `allow_blank`); default true. */
+  blank?: boolean;
+  pattern?: RegExp;
+  patternMessage?: string;
+}
+
+export function checkStr(v: unknown, o: StrOptions = {}): string | null {
+  if (absent(v)) return null;
+  if (typeof v !== 'string') return 'Not a valid string.';
+  if (o.blank === false && v.trim() === '') return 'This field may not be blank.';
+  if (o.max !== undefined && v.length > o.max)
+    return `Ensure this field has no more than ${o.max} characters.`;
+  if (o.min !== undefined && v.length < o.min) return `Ensure this field has at least ${o.min} characters.`;
+  if (o.pattern && v !== '' && !o.pattern.test(v)) return o.patternMessage ?? 'Enter a valid value.';
+  return null;
+}
+
+export function IsStr(options: StrOptions = {}): PropertyDecorator {
+  return rule('isStr', (v) => checkStr(v, options));
+}
+
+export function IsBool(): PropertyDecorator {
+  return rule('isBool', (v) => (absent(v) || typeof v === 'boolean' ? null : 'Must be a valid boolean.'));
+}
+
+export interface IntOptions {
+  min?: number;
+  max?: number;
+}
+
+const INT_MAX = 2147483647;
+
+export function checkInt(v: unknown, o: IntOptions = {}): string | null {
+  if (absent(v)) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v)) return 'A valid integer is required.';
+  const min = o.min ?? -INT_MAX - 1;
+  const max = o.max ?? INT_MAX;
+  if (v < min) return `Ensure this value is greater than or equal to ${min}.`;
+  if (v > max) return `Ensure this value is less than or equal to ${max}.`;
+  return null;
+}
+
+export function IsInteger(options: IntOptions = {}): PropertyDecorator {
+  return rule('isInteger', (v) => checkInt(v, options));
+}
+
+export function IsFloatNumber(options: { min?: number; max?: number } = {}): PropertyDecorator {
+  return rule('isFloat', (v) => {
+    if (absent(v)) return null;
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isFinite(n)) return 'A valid number is required.';
+    if (options.min !== undefined && n < options.min)
+      return `Ensure this value is greater than or equal to ${options.min}.`;
+    if (options.max !== undefined && n > options.max)
+      return `Ensure this value is less than or equal to ${options.max}.`;
+    return null;
+  });
+}
+
+/** A decimal as number or string with at most `digits` digits, `places` of them after the point. */
+export function checkDecimal(v: unknown, digits = 13, places = 2, min?: number): string | null {
+  if (absent(v)) return null;
+  const s =
+    typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : typeof v === 'string' ? v.trim() : '';
+  const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(s);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '') || /e/i.test(s)) return 'A valid number is required.';
+  const whole = m[2].replace(/^0+(?=\d)/, '');
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  if (frac.length > places) return `Ensure that there are no more than ${places} decimal places.`;
+  if (whole.length + frac.length > digits)
+    return `Ensure that there are no more than ${digits} digits in total.`;
+  if (whole.length > digits - places)
+    return `Ensure that there are no more than ${digits - places} digits before the decimal point.`;
+  if (min !== undefined && Number(s) < min) return `Ensure this value is greater than or equal to ${min}.`;
+  return null;
+}
+
+/** Money: number or string, 13 digits, 2 decimals (compat §1.10). */
+export function IsMoney(options: { min?: number } = {}): PropertyDecorator {
+  return rule('isMoney', (v) => checkDecimal(v, 13, 2, options.min));
+}
+
+export function IsDecimalString(
+  digits: number,
+  places: number,
+  options: { min?: number } = {},
+): PropertyDecorator {
+  return rule('isDecimal', (v) => checkDecimal(v, digits, places, options.min));
+}
+
+/** A multi-lingual string: an object of language code to text, or a plain string (compat §1.10). */
+export function checkI18n(v: unknown): string | null {
+  if (absent(v) || typeof v === 'string') return null;
+  if (typeof v !== 'object' || Array.isArray(v))
+    return 'Invalid i18n string: expected an object or a string.';
+  for (const [lang, text] of Object.entries(v as Record<string, unknown>)) {
+    if (!/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]+)*$/.test(lang)) return `Invalid language code "${lang}".`;
+    if (typeof text !== 'string') return 'Invalid i18n string: every value must be a string.';
+  }
+  return null;
+}
+
+export function IsI18nString(): PropertyDecorator {
+  return rule('isI18n', checkI18n);
+}
+
+const DATETIME_MESSAGE =
+  'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
+
+export function IsDateTimeString(): PropertyDecorator {
+  return rule('isDateTime', (v) => (absent(v) || isIsoDateTime(v) ? null : DATETIME_MESSAGE));
+}
+
+export function checkDate(v: unknown): string | null {
+  if (absent(v)) return null;
+  const msg = 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return msg;
+  const d = new Date(`${v}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v ? msg : null;
+}
+
+export function IsDateString(): PropertyDecorator {
+  return rule('isDate', checkDate);
+}
+
+export function checkTime(v: unknown): string | null {
+  if (absent(v)) return null;
+  const m = typeof v === 'string' ? /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?$/.exec(v) : null;
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59)
+    return 'Time has wrong format. Use one of these formats instead: hh:mm[:ss[.uuuuuu]].';
+  return null;
+}
+
+export function IsTimeString(): PropertyDecorator {
+  return rule('isTime', checkTime);
+}
+
+export function IsChoice(choices: readonly string[]): PropertyDecorator {
+  return rule('isChoice', (v) =>
+    absent(v) || (typeof v === 'string' && choices.includes(v))
+      ? null
+      : `"${String(v)}" is not a valid choice.`,
+  );
+}
+
+function listTypeError(v: unknown): string | null {
+  if (Array.isArray(v)) return null;
+  return `Expected a list of items but got type "${typeof v === 'string' ? 'str' : typeof v === 'object' ? 'dict' : typeof v}".`;
+}
+
+/** A list of integer ids (existence is checked by the service). */
+export function IsIntList(): PropertyDecorator {
+  return rule('isIntList', (v) => {
+    if (absent(v)) return null;
+    const err = listTypeError(v);
+    if (err) return err;
+    for (const x of v as unknown[]) {
+      if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > INT_MAX)
+        return `Incorrect type. Expected pk value, received ${typeof x === 'string' ? 'str' : typeof x}.`;
+    }
+    return null;
+  });
+}
+
+/** A list of strings, optionally restricted to choices. */
+export function IsStrList(choices?: readonly string[], options: StrOptions = {}): PropertyDecorator {
+  return rule('isStrList', (v) => {
+    if (absent(v)) return null;
+    const err = listTypeError(v);
+    if (err) return err;
+    for (const x of v as unknown[]) {
+      if (typeof x !== 'string') return 'Not a valid string.';
+      if (choices && !choices.includes(x)) return `"${x}" is not a valid choice.`;
+      const e = checkStr(x, options);
+      if (e) return e;
+    }
+    return null;
+  });
+}
+
+/** A JSON object (not a list or scalar). */
+export function IsJsonObject(): PropertyDecorator {
+  return rule('isJsonObject', (v) =>
+    absent(v) || (typeof v === 'object' && !Array.isArray(v))
+      ? null
+      : `Expected a dictionary of items but got type "${Array.isArray(v) ? 'list' : typeof v === 'string' ? 'str' : typeof v}".`,
+  );
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function IsEmailAddress(options: { max?: number } = {}): PropertyDecorator {
+  return rule('isEmail', (v) => {
+    if (absent(v)) return null;
+    if (typeof v !== 'string' || !EMAIL.test(v)) return 'Enter a valid email address.';
+    if (v.length > (options.max ?? 254))
+      return `Ensure this field has no more than ${options.max ?? 254} characters.`;
+    return null;
+  });
+}
+
+/** Organizer/event slugs: letters, digits, dots and dashes (compat §4.2). */
+export function IsSlug(max = 50): PropertyDecorator {
+  return IsStr({
+    blank: false,
+    max,
+    min: 1,
+    pattern: /^[a-zA-Z0-9][a-zA-Z0-9.-]*$/,
+    patternMessage: 'The slug may only contain letters, numbers, dots and dashes.',
+  });
+}

@@ -1,0 +1,67 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+/**
+ * Typed configuration of every process (API, worker, CLI, migrations), read once from the environment and
+ * validated at boot (architecture.md "Configuration"). Nothing else reads `process.env`.
+ */
+export class AppConfig {
+  /** PostgreSQL connection URL; the database is created by `npm run migrate` when missing. */
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  databaseUrl = 'postgres://postgres:postgres@127.0.0.1:5432/ticketing';
+
+  /** Redis URL for the Bull queues. */
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  redisUrl = 'redis://127.0.0.1:6379';
+
+  /** HTTP port of the API process. */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port = 3000;
+
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  /** SMTP URL for outgoing mail; empty means mails stay in the database outbox and are logged. */
+  @IsOptional()
+  @IsString()
+  mailUrl = '';
+
+  /** Prefix of Bull queue keys in Redis (tests give each file its own). */
+  @IsString()
+  queuePrefix = 'bull';
+}
+
+const ENV_KEYS: Record<keyof AppConfig, string> = {
+  databaseUrl: 'DATABASE_URL',
+  redisUrl: 'REDIS_URL',
+  port: 'PORT',
+  logLevel: 'LOG_LEVEL',
+  mailUrl: 'MAIL_URL',
+  queuePrefix: 'QUEUE_PREFIX',
+};
+
+/**
+ * Builds the configuration from an environment map (defaults where a variable is unset or empty).
+ * @throws Error listing every invalid variable, so a misconfigured process refuses to start.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
+  const raw: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(ENV_KEYS)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[key] = key === 'port' ? Number(value) : value;
+  }
+  const config = plainToInstance(AppConfig, { ...raw, ...overrides });
+  const errors = validateSync(config);
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) => `${ENV_KEYS[e.property as keyof AppConfig]}: ${Object.values(e.constraints ?? {}).join(', ')}`,
+    );
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return config;
+}

@@ -1,0 +1,28 @@
+import { join } from 'path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
+import { loadConfig } from '../config/app-config';
+
+/** Entities and migrations are found by file name, so every context's `*.entity.ts` is picked up. */
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * TypeORM options shared by the API, the worker, the CLI, migrations and tests. `synchronize` is off
+ * everywhere: the schema changes only through `migrations/` (architecture.md "Data conventions").
+ */
+export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl,
+    entities: [join(ROOT, 'src', '**', '*.entity.{ts,js}')],
+    migrations: [join(ROOT, 'migrations', '*.{ts,js}')],
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: { max: 20 },
+  };
+}
+
+/** Default export for the TypeORM CLI (`typeorm migration:generate -d dist/src/database/data-source.js`). */
+export default new DataSource(dataSourceOptions(loadConfig().databaseUrl));

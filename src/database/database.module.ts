@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
+import { dataSourceOptions } from './data-source';
+
+/** The one PostgreSQL connection pool of a process. */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config.databaseUrl),
+        autoLoadEntities: false,
+      }),
+    }),
+  ],
+})
+export class DatabaseModule {}

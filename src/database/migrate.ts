@@ -1,0 +1,57 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../config/app-config';
+import { dataSourceOptions } from './data-source';
+
+/**
+ * Creates the database named in the URL when it does not exist (connecting to the `postgres` maintenance
+ * database of the same server). Idempotent.
+ */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (err) {
+        // Another process created it in the meantime: fine.
+        if ((err as { code?: string }).code !== '42P04') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database if needed and applies all pending migrations; returns the names applied. */
+export async function migrate(databaseUrl: string): Promise<string[]> {
+  await ensureDatabase(databaseUrl);
+  const ds = new DataSource(dataSourceOptions(databaseUrl));
+  await ds.initialize();
+  try {
+    const applied = await ds.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}
+
+if (require.main === module) {
+  const { databaseUrl } = loadConfig();
+  migrate(databaseUrl)
+    .then((applied) => {
+      process.stderr.write(
+        applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Database is up to date.\n',
+      );
+    })
+    .catch((err: unknown) => {
+      process.stderr.write(`Migration failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,114 @@
+import { PartialType } from '@nestjs/swagger';
+import { IANAZone } from 'luxon';
+import {
+  IsBool,
+  IsDateTimeString,
+  IsFloatNumber,
+  IsI18nString,
+  IsInteger,
+  IsJsonObject,
+  IsSlug,
+  IsStr,
+  Nullable,
+  Optional,
+  Required,
+  rule,
+} from '../common/validation/fields';
+import type { I18nString } from '../common/values/i18n';
+
+/** IANA time zone names (validated with luxon). */
+export function IsTimeZone(): PropertyDecorator {
+  return rule('isTimeZone', (v) =>
+    v === undefined || v === null || (typeof v === 'string' && IANAZone.isValidZone(v))
+      ? null
+      : `"${String(v)}" is not a valid choice.`,
+  );
+}
+
+/**
+ * Body of `POST O/events/` and `PUT O/events/{event}/` (compat §4.2). Money-free; datetimes ISO 8601.
+ */
+export class CreateEventDto {
+  @Required()
+  @IsI18nString()
+  name!: string | I18nString;
+
+  @Required()
+  @IsSlug()
+  slug!: string;
+
+  @Optional()
+  @IsBool()
+  live?: boolean;
+
+  @Optional()
+  @IsBool()
+  testmode?: boolean;
+
+  /** ISO 4217 code. */
+  @Required()
+  @IsStr({ pattern: /^[A-Z]{3}$/, patternMessage: 'Enter a valid ISO 4217 currency code.', blank: false })
+  currency!: string;
+
+  @Required()
+  @IsDateTimeString()
+  date_from!: string;
+
+  @Nullable()
+  @IsDateTimeString()
+  date_to?: string | null;
+
+  @Nullable()
+  @IsDateTimeString()
+  date_admission?: string | null;
+
+  @Optional()
+  @IsBool()
+  is_public?: boolean;
+
+  @Nullable()
+  @IsDateTimeString()
+  presale_start?: string | null;
+
+  @Nullable()
+  @IsDateTimeString()
+  presale_end?: string | null;
+
+  @Nullable()
+  @IsI18nString()
+  location?: string | I18nString | null;
+
+  @Nullable()
+  @IsFloatNumber({ min: -90, max: 90 })
+  geo_lat?: number | null;
+
+  @Nullable()
+  @IsFloatNumber({ min: -180, max: 180 })
+  geo_lon?: number | null;
+
+  @Optional()
+  @IsBool()
+  has_subevents?: boolean;
+
+  /** Object of meta-data property name to value (strings). */
+  @Optional()
+  @IsJsonObject()
+  meta_data?: Record<string, string>;
+
+  /** IANA time zone, default `UTC`. */
+  @Optional()
+  @IsTimeZone()
+  timezone?: string;
+
+  /** Seating plan id (seating issue); null for now. */
+  @Nullable()
+  @IsInteger({ min: 1 })
+  seating_plan?: number | null;
+
+  @Optional()
+  @IsJsonObject()
+  seat_category_mapping?: Record<string, number | null>;
+}
+
+/** Body of `PATCH O/events/{event}/`: every field optional, none nullable unless it is in create. */
+export class UpdateEventDto extends PartialType(CreateEventDto, { skipNullProperties: false }) {}

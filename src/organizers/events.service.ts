@@ -1,0 +1,272 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditLogService } from '../audit/audit-log.service';
+import type { Principal } from '../auth/principal';
+import { ErrorCollector, NotFound, Refused } from '../common/errors';
+import { applyOrdering } from '../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { QueryFilters } from '../common/listing/query-filters';
+import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
+import { parseDateTime, parseDateTimeOrNull } from '../common/values/datetime';
+import { toI18n, toI18nOrNull } from '../common/values/i18n';
+import type { CreateEventDto } from './event.dto';
+import { Event } from './event.entity';
+import { EventJson, toEventJson } from './event.presenter';
+import type { Organizer } from './organizer.entity';
+
+/** Defaults of optional event fields (compat §4.2); PUT resets omitted ones to these. */
+const EVENT_DEFAULTS = {
+  live: false,
+  testmode: false,
+  date_to: null,
+  date_admission: null,
+  is_public: true,
+  presale_start: null,
+  presale_end: null,
+  location: null,
+  geo_lat: null,
+  geo_lon: null,
+  has_subevents: false,
+  meta_data: {},
+  timezone: 'UTC',
+  seating_plan: null,
+  seat_category_mapping: {},
+} satisfies Partial<EventInput>;
+
+type EventInput = Complete<CreateEventDto>;
+
+/**
+ * Answers whether an event holds orders; the orders context provides the real check (an event with orders
+ * cannot be deleted, compat §4.2) through a global provider of this token. Until then no event has orders.
+ */
+export const EVENT_USAGE = Symbol('EventUsage');
+export interface EventUsage {
+  hasOrders(em: EntityManager, eventId: number): Promise<boolean>;
+}
+
+/** Events of an organizer: list, detail, create, update, delete (compat §4.2; spec "Conventions"). */
+@Injectable()
+export class EventsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+    @Optional() @Inject(EVENT_USAGE) private readonly usage?: EventUsage,
+  ) {}
+
+  /**
+   * Lists the events of an organizer the principal reaches. Filters `live`, `has_subevents`, `is_public`,
+   * `testmode`, `is_future`, `is_past`, `ends_after`; ordering `date_from`, `slug` (default `slug`).
+   */
+  async list(
+    organizer: Organizer,
+    principal: Principal,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<EventJson>> {
+    const qb = this.db
+      .getRepository(Event)
+      .createQueryBuilder('e')
+      .where('e.organizer_id = :org', { org: organizer.id });
+    const reachable = principal.reachableEvents(organizer.id);
+    if (reachable !== 'all') qb.andWhere('e.id = ANY(:ids)', { ids: reachable });
+    for (const [param, column] of [
+      ['live', 'live'],
+      ['has_subevents', 'has_subevents'],
+      ['is_public', 'is_public'],
+      ['testmode', 'testmode'],
+    ] as const) {
+      const value = filters.bool(param);
+      if (value !== undefined) qb.andWhere(`e.${column} = :${param}`, { [param]: value });
+    }
+    const now = new Date();
+    const future =
+      '((e.date_to IS NULL AND e.date_from >= :now) OR (e.date_to IS NOT NULL AND e.date_to >= :now))';
+    const isFuture = filters.bool('is_future');
+    if (isFuture !== undefined) qb.andWhere(isFuture ? future : `NOT ${future}`, { now });
+    const isPast = filters.bool('is_past');
+    if (isPast !== undefined) qb.andWhere(isPast ? `NOT ${future}` : future, { now });
+    const endsAfter = filters.datetime('ends_after');
+    if (endsAfter) {
+      qb.andWhere(
+        '((e.date_to IS NULL AND e.date_from >= :ea) OR (e.date_to IS NOT NULL AND e.date_to >= :ea))',
+        {
+          ea: endsAfter,
+        },
+      );
+    }
+    applyOrdering(qb, filters.all('ordering'), { date_from: 'e.date_from', slug: 'e.slug' }, ['slug']);
+    return paginate(qb, page, (rows) => rows.map(toEventJson));
+  }
+
+  /** @throws NotFound never for a guard-resolved event; kept for symmetry with other resources. */
+  get(event: Event): EventJson {
+    return toEventJson(event);
+  }
+
+  /**
+   * Creates an event. When the creating token's team does not reach all events, the new event is added to its
+   * `limit_events` so the creator can use it.
+   * @throws ValidationFailed on invalid fields, a duplicate slug or a live event
+   */
+  async create(organizer: Organizer, principal: Principal, body: CreateEventDto): Promise<EventJson> {
+    const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
+    return this.db.transaction(async (em) => {
+      await this.validate(em, organizer, input, 'create', null);
+      const event = em.create(Event, { organizerId: organizer.id });
+      this.apply(event, input);
+      await em.save(event);
+      if (principal.kind === 'team_token') {
+        const grant = principal.grantsFor(organizer.id)[0];
+        if (grant && !grant.allEvents) {
+          await em.query(
+            'INSERT INTO team_limit_event (team_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+            [grant.teamId, event.id],
+          );
+        }
+      }
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        eventId: event.id,
+        contentType: 'event',
+        objectId: event.id,
+        action: 'pretix.event.added',
+        data: { ...body },
+      });
+      return toEventJson(event);
+    });
+  }
+
+  /** PUT (`replace`) or PATCH (`patch`) of an event; rules are checked on the merged data. */
+  async update(
+    organizer: Organizer,
+    current: Event,
+    principal: Principal,
+    body: Partial<CreateEventDto>,
+    mode: Exclude<WriteMode, 'create'>,
+  ): Promise<EventJson> {
+    return this.db.transaction(async (em) => {
+      const event = await em.findOne(Event, {
+        where: { id: current.id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!event) throw new NotFound();
+      const base: EventInput = mode === 'patch' ? toEventJson(event) : ({ ...EVENT_DEFAULTS } as EventInput);
+      const input = mergeInput(body, base);
+      await this.validate(em, organizer, input, mode, event);
+      this.apply(event, input);
+      await em.save(event);
+      if (Object.keys(body).length > 0) {
+        await this.audit.record(em, principal, {
+          organizerId: organizer.id,
+          eventId: event.id,
+          contentType: 'event',
+          objectId: event.id,
+          action: 'pretix.event.changed',
+          data: { ...body },
+        });
+      }
+      return toEventJson(event);
+    });
+  }
+
+  /**
+   * Deletes an event and everything it owns.
+   * @throws Refused (403) when the event already contains orders (compat §4.2)
+   */
+  async delete(organizer: Organizer, event: Event, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      if (this.usage && (await this.usage.hasOrders(em, event.id))) {
+        throw new Refused(
+          "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.",
+        );
+      }
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        eventId: null,
+        contentType: 'event',
+        objectId: event.id,
+        action: 'pretix.event.deleted',
+        data: { slug: event.slug },
+      });
+      await em.delete(Event, { id: event.id });
+    });
+  }
+
+  private async validate(
+    em: EntityManager,
+    organizer: Organizer,
+    input: EventInput,
+    mode: WriteMode,
+    existing: Event | null,
+  ): Promise<void> {
+    const errors = new ErrorCollector();
+    if (mode === 'create' && input.live) {
+      errors.add(
+        'live',
+        "Events cannot be created as 'live'. Quotas and payment must be added to the event before sales can go live.",
+      );
+    }
+    if (existing && input.slug !== existing.slug) {
+      errors.add('slug', 'The event slug cannot be changed.');
+    } else if (!existing) {
+      const clash = await em
+        .getRepository(Event)
+        .createQueryBuilder('e')
+        .where('e.organizer_id = :org AND lower(e.slug) = lower(:slug)', {
+          org: organizer.id,
+          slug: input.slug,
+        })
+        .getExists();
+      if (clash) errors.add('slug', 'This slug has already been used for a different event.');
+    }
+    const from = parseDateTime(input.date_from);
+    const to = parseDateTimeOrNull(input.date_to);
+    if (to && to < from) errors.addNonField('The event cannot end before it starts.');
+    const ps = parseDateTimeOrNull(input.presale_start);
+    const pe = parseDateTimeOrNull(input.presale_end);
+    if (ps && pe && pe < ps) errors.addNonField("The event's presale cannot end before it starts.");
+    const meta = input.meta_data ?? {};
+    for (const [key, value] of Object.entries(meta)) {
+      if (typeof value !== 'string') {
+        errors.add('meta_data', `Meta data property '${key}' needs a string value.`);
+        break;
+      }
+    }
+    if (input.seating_plan !== null && input.seating_plan !== undefined) {
+      errors.add('seating_plan', `Invalid pk "${input.seating_plan}" - object does not exist.`);
+    }
+    if (Object.keys(input.seat_category_mapping ?? {}).length > 0) {
+      if (mode === 'create')
+        errors.addNonField('You cannot specify seat category mappings on event creation.');
+      else if (!existing?.seatingPlanId)
+        errors.add(
+          'seat_category_mapping',
+          'You cannot specify seat category mappings without a seating plan.',
+        );
+    }
+    errors.throwIfAny();
+  }
+
+  private apply(event: Event, input: EventInput): void {
+    event.name = toI18n(input.name);
+    event.slug = input.slug;
+    event.live = input.live;
+    event.testmode = input.testmode;
+    event.currency = input.currency;
+    event.dateFrom = parseDateTime(input.date_from);
+    event.dateTo = parseDateTimeOrNull(input.date_to);
+    event.dateAdmission = parseDateTimeOrNull(input.date_admission);
+    event.isPublic = input.is_public;
+    event.presaleStart = parseDateTimeOrNull(input.presale_start);
+    event.presaleEnd = parseDateTimeOrNull(input.presale_end);
+    event.location = toI18nOrNull(input.location);
+    event.geoLat = input.geo_lat === null ? null : Number(input.geo_lat);
+    event.geoLon = input.geo_lon === null ? null : Number(input.geo_lon);
+    event.hasSubevents = input.has_subevents;
+    event.metaData = input.meta_data;
+    event.timezone = input.timezone;
+    event.seatingPlanId = input.seating_plan;
+    event.seatCategoryMapping = input.seat_category_mapping;
+  }
+}

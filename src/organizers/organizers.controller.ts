@@ -1,0 +1,35 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { RequireAuthentication, RequireOrganizerAccess } from '../auth/access.decorators';
+import { Principal } from '../auth/principal';
+import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
+import { ApiPaginatedResponse } from '../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
+import { Filters, QueryFilters } from '../common/listing/query-filters';
+import { Organizer } from './organizer.entity';
+import { OrganizerJson, toOrganizerJson } from './organizer.presenter';
+import { OrganizersService } from './organizers.service';
+
+/** `GET /api/v1/organizers/` and `GET /api/v1/organizers/{organizer}/` (compat §4.1). */
+@ApiTags('organizers')
+@Controller('organizers')
+export class OrganizersController {
+  constructor(private readonly organizers: OrganizersService) {}
+
+  @Get()
+  @RequireAuthentication()
+  @ApiPaginatedResponse(OrganizerJson)
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<OrganizerJson>> {
+    return this.organizers.list(principal, filters, page);
+  }
+
+  @Get(':organizer')
+  @RequireOrganizerAccess()
+  get(@CurrentOrganizer() organizer: Organizer): OrganizerJson {
+    return toOrganizerJson(organizer);
+  }
+}

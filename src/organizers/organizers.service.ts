@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { applyOrdering } from '../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { QueryFilters } from '../common/listing/query-filters';
+import { Organizer } from './organizer.entity';
+import { OrganizerJson, toOrganizerJson } from './organizer.presenter';
+
+/** Organizers are read-only through the API (compat §4.1); the CLI creates them. */
+@Injectable()
+export class OrganizersService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Organizers the principal reaches (a team in them); ordering `name`, `slug` (default `slug`). */
+  async list(
+    principal: Principal,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<OrganizerJson>> {
+    const qb = this.db
+      .getRepository(Organizer)
+      .createQueryBuilder('o')
+      .where('o.id = ANY(:ids)', { ids: principal.organizerIds() });
+    applyOrdering(qb, filters.all('ordering'), { name: 'o.name', slug: 'o.slug' }, ['slug']);
+    return paginate(qb, page, (rows) => rows.map(toOrganizerJson));
+  }
+
+  /** Creates the organizer if missing (CLI bootstrap); returns it either way. */
+  async ensure(slug: string, name: string): Promise<Organizer> {
+    const repo = this.db.getRepository(Organizer);
+    await repo.createQueryBuilder().insert().values({ slug, name }).orIgnore().execute();
+    return repo.findOneByOrFail({ slug });
+  }
+}

@@ -1,0 +1,27 @@
+import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bull';
+import { QUEUES } from '../queues';
+
+export const SCHEDULER_TICK = 'tick';
+
+/**
+ * The `scheduler` queue's repeatable job, once a minute (architecture.md "Processes"). Later issues plug their
+ * periodic work in here (expired carts, due exports and mails, check-in list exits).
+ */
+@Processor(QUEUES.scheduler)
+export class SchedulerProcessor {
+  private readonly logger = new Logger('Scheduler');
+
+  @Process(SCHEDULER_TICK)
+  async tick(job: Job): Promise<{ at: string }> {
+    const at = new Date().toISOString();
+    this.logger.debug(`tick ${String(job.id)} at ${at}`);
+    return { at };
+  }
+
+  @OnQueueFailed()
+  failed(job: Job, err: Error): void {
+    this.logger.error(`job ${String(job.id)} (${job.name}) failed: ${err.message}`);
+  }
+}
