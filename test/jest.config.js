@@ -20,4 +20,5 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   testTimeout: 60000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

@@ -42,7 +42,7 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
   }
 
   override handleRequest<TUser = Principal>(err: unknown, user: unknown): TUser {
-    if (err) throw err;
+    if (err) throw err instanceof Error ? err : new UnauthorizedException('Invalid token.');
     if (!user) throw new UnauthorizedException(NOT_AUTHENTICATED);
     return user as TUser;
   }

@@ -21,7 +21,7 @@ export function IsTimeZone(): PropertyDecorator {
   return rule('isTimeZone', (v) =>
     v === undefined || v === null || (typeof v === 'string' && IANAZone.isValidZone(v))
       ? null
-      : `"${String(v)}" is not a valid choice.`,
+      : `"${typeof v === 'string' ? v : JSON.stringify(v)}" is not a valid choice.`,
   );
 }
 

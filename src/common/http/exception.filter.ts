@@ -50,8 +50,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
 
     if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === HttpStatus.UNAUTHORIZED) res.setHeader('WWW-Authenticate', 'Token');
+      const status: number = exception.getStatus();
+      if (status === (HttpStatus.UNAUTHORIZED as number)) res.setHeader('WWW-Authenticate', 'Token');
       if (exception instanceof Conflict && exception.retryAfter !== undefined) {
         res.setHeader('Retry-After', String(exception.retryAfter));
       }

@@ -58,7 +58,8 @@ export class RouteRegistry implements OnModuleInit {
     const routes: RouteInfo[] = [];
     const missing: string[] = [];
     for (const wrapper of this.discovery.getControllers()) {
-      const { instance, metatype } = wrapper;
+      const instance = wrapper.instance as object | undefined;
+      const metatype = wrapper.metatype as (new (...args: unknown[]) => unknown) | null | undefined;
       if (!instance || !metatype) continue;
       const prototype = Object.getPrototypeOf(instance) as object;
       const basePaths = [this.reflector.get<string | string[]>(PATH_METADATA, metatype) ?? ''].flat();

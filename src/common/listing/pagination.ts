@@ -42,7 +42,7 @@ export class PageRequest {
 /** Route parameter decorator giving the {@link PageRequest} of the current request. */
 export const Pagination = createParamDecorator((_data: unknown, ctx: ExecutionContext): PageRequest => {
   const req = ctx.switchToHttp().getRequest<Request>();
-  return PageRequest.fromQuery(req.query as Record<string, unknown>);
+  return PageRequest.fromQuery(req.query);
 });
 
 /**

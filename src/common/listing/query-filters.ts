@@ -13,7 +13,7 @@ export class QueryFilters {
   /** The raw single value (the last one when repeated). */
   raw(name: string): string | undefined {
     const v = this.query[name];
-    const s = Array.isArray(v) ? v[v.length - 1] : v;
+    const s: unknown = Array.isArray(v) ? (v as unknown[])[v.length - 1] : v;
     return typeof s === 'string' && s !== '' ? s : undefined;
   }
 

@@ -24,7 +24,11 @@ export function parseDateTimeOrNull(value: string | null | undefined): Date | nu
 
 /** True when the string is a real calendar datetime in ISO 8601 form. */
 export function isIsoDateTime(value: unknown): value is string {
-  return (
-    typeof value === 'string' && ISO_DATETIME.test(value) && !Number.isNaN(parseDateTime(value).getTime())
+  if (typeof value !== 'string' || !ISO_DATETIME.test(value)) return false;
+  if (Number.isNaN(parseDateTime(value).getTime())) return false;
+  // `Date` rolls impossible days over (2030-02-30 -> 2030-03-02) and accepts hour 24: refuse both.
+  const [y, m, d, h] = [value.slice(0, 4), value.slice(5, 7), value.slice(8, 10), value.slice(11, 13)].map(
+    Number,
   );
+  return h <= 23 && new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
 }
