@@ -1,19 +1,34 @@
 import { migrate } from '../src/database/migrate';
-import { onMaintenanceDb, TEMPLATE_DB, urlFor } from './db';
+import { onMaintenanceDb, TEST_DB_PREFIX, urlFor } from './db';
 
-/** Builds the migrated template database every e2e file clones (fast, and files never share state). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Builds this run's migrated template database, which every e2e file clones (fast, and files never share state).
+ * Names carry the run's pid, so concurrent runs on one server never touch each other's databases; leftovers of
+ * runs whose process is gone are dropped.
+ */
 export default async function globalSetup(): Promise<void> {
+  const template = `${TEST_DB_PREFIX}${process.pid}_template`;
+  process.env.TEST_TEMPLATE_DB = template;
   await onMaintenanceDb(async (client) => {
-    await client.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
-      [TEMPLATE_DB],
+    const existing = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE datname LIKE $1',
+      [`${TEST_DB_PREFIX}%`],
     );
-    await client.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}"`);
-    // Leftovers of interrupted runs.
-    const stale = await client.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'ticketing_test_f_%'",
-    );
-    for (const row of stale.rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+    for (const { datname } of existing.rows) {
+      const pid = Number(/^ticketing_test_(\d+)_/.exec(datname)?.[1]);
+      if (pid === process.pid || !Number.isInteger(pid) || !alive(pid)) {
+        await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      }
+    }
   });
-  await migrate(urlFor(TEMPLATE_DB));
+  await migrate(urlFor(template));
 }

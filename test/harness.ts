@@ -5,7 +5,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createApiApp } from '../src/app.factory';
-import { onMaintenanceDb, TEMPLATE_DB, urlFor } from './db';
+import { onMaintenanceDb, templateDb, urlFor } from './db';
 
 /** A running API on its own database, for one e2e test file. */
 export interface TestApp {
@@ -21,11 +21,12 @@ export interface TestApp {
  * helpers. Call in `beforeAll`, and `close()` in `afterAll`.
  */
 export async function startTestApp(): Promise<TestApp> {
-  const name = `ticketing_test_f_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const template = templateDb();
+  const name = `${template.replace(/_template$/, '')}_f${process.pid}_${randomBytes(4).toString('hex')}`;
   await onMaintenanceDb(async (client) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        await client.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
+        await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
         return;
       } catch (err) {
         // Two files cloning the template at the same moment: PostgreSQL refuses one; retry shortly.

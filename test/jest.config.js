@@ -18,6 +18,7 @@ module.exports = {
     ],
   },
   globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],

@@ -8,6 +8,7 @@ import { CredentialsService } from './credentials.service';
 import { CredentialGuard, PermissionGuard } from './guards';
 import { MeController } from './me.controller';
 import { BearerTokenStrategy, TeamTokenStrategy } from './strategies';
+import { UsersService } from './users.service';
 
 /** Credentials, the global guards (authentication, then default-deny permissions) and `/me`. */
 @Module({
@@ -15,11 +16,12 @@ import { BearerTokenStrategy, TeamTokenStrategy } from './strategies';
   controllers: [MeController],
   providers: [
     CredentialsService,
+    UsersService,
     TeamTokenStrategy,
     BearerTokenStrategy,
     { provide: APP_GUARD, useClass: CredentialGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [CredentialsService],
+  exports: [CredentialsService, UsersService],
 })
 export class AuthModule {}

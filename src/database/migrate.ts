@@ -21,7 +21,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
         await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       } catch (err) {
         // Another process created it in the meantime: fine.
-        if ((err as { code?: string }).code !== '42P04') throw err;
+        const code = (err as { code?: string }).code;
+        if (code !== '42P04' && code !== '23505') throw err;
       }
     }
   } finally {

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, NotFound, Refused } from '../common/errors';
+import { uniqueAsValidation } from '../common/persistence/unique';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
@@ -14,6 +15,8 @@ import type { CreateEventDto } from './event.dto';
 import { Event } from './event.entity';
 import { EventJson, toEventJson } from './event.presenter';
 import type { Organizer } from './organizer.entity';
+
+const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 
 /** Defaults of optional event fields (compat §4.2); PUT resets omitted ones to these. */
 const EVENT_DEFAULTS = {
@@ -111,30 +114,32 @@ export class EventsService {
    */
   async create(organizer: Organizer, principal: Principal, body: CreateEventDto): Promise<EventJson> {
     const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
-    return this.db.transaction(async (em) => {
-      await this.validate(em, organizer, input, 'create', null);
-      const event = em.create(Event, { organizerId: organizer.id });
-      this.apply(event, input);
-      await em.save(event);
-      if (principal.kind === 'team_token') {
-        const grant = principal.grantsFor(organizer.id)[0];
-        if (grant && !grant.allEvents) {
-          await em.query(
-            'INSERT INTO team_limit_event (team_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-            [grant.teamId, event.id],
-          );
+    return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
+      this.db.transaction(async (em) => {
+        await this.validate(em, organizer, input, 'create', null);
+        const event = em.create(Event, { organizerId: organizer.id });
+        this.apply(event, input);
+        await em.save(event);
+        if (principal.kind === 'team_token') {
+          const grant = principal.grantsFor(organizer.id)[0];
+          if (grant && !grant.allEvents) {
+            await em.query(
+              'INSERT INTO team_limit_event (team_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+              [grant.teamId, event.id],
+            );
+          }
         }
-      }
-      await this.audit.record(em, principal, {
-        organizerId: organizer.id,
-        eventId: event.id,
-        contentType: 'event',
-        objectId: event.id,
-        action: 'pretix.event.added',
-        data: { ...body },
-      });
-      return toEventJson(event);
-    });
+        await this.audit.record(em, principal, {
+          organizerId: organizer.id,
+          eventId: event.id,
+          contentType: 'event',
+          objectId: event.id,
+          action: 'pretix.event.added',
+          data: { ...body },
+        });
+        return toEventJson(event);
+      }),
+    );
   }
 
   /** PUT (`replace`) or PATCH (`patch`) of an event; rules are checked on the merged data. */
@@ -218,7 +223,7 @@ export class EventsService {
           slug: input.slug,
         })
         .getExists();
-      if (clash) errors.add('slug', 'This slug has already been used for a different event.');
+      if (clash) errors.add('slug', DUPLICATE_SLUG);
     }
     const from = parseDateTime(input.date_from);
     const to = parseDateTimeOrNull(input.date_to);

@@ -8,7 +8,12 @@ import {
   OpenAPIObject,
   SwaggerModule,
 } from '@nestjs/swagger';
+import type {
+  OperationObject,
+  ParameterObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { NoTrailingSlash, Public } from '../../auth/access.decorators';
+import { RouteInfo, RouteRegistry } from './route-registry';
 
 /** Documents a list endpoint's envelope `{count, next, previous, results: [model]}` (spec "Conventions" 4). */
 export function ApiPaginatedResponse(model: Type<unknown>) {
@@ -59,16 +64,68 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
 }
 
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+const PATH_PARAM_DESCRIPTIONS: Record<string, string> = {
+  organizer: 'Slug of the organizer',
+  event: 'Slug of the event',
+};
+
+/**
+ * Aligns the generated document with the routes as served (compat §1.1), so that a generated client can call
+ * them: paths get their trailing slash where the route has one (the plugin drops it, and a POST without it is
+ * 404), and path parameters resolved by the guards rather than `@Param` (`organizer`, `event`) are declared.
+ */
+export function applyRouteConventions(document: OpenAPIObject, routes: readonly RouteInfo[]): OpenAPIObject {
+  const paths: OpenAPIObject['paths'] = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    const pattern = path.replace(/\{([^}]+)\}/g, ':$1');
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const [method, operation] of Object.entries(item) as [string, OperationObject][]) {
+      if (!HTTP_METHODS.has(method)) continue;
+      const route = routes.find((r) => r.path === pattern && r.method === method.toUpperCase());
+      const served = route?.trailingSlash ? `${path}/` : path;
+      const parameters = [...(operation.parameters ?? [])] as ParameterObject[];
+      const declared = new Set(parameters.filter((p) => p.in === 'path').map((p) => p.name));
+      const missing: ParameterObject[] = names
+        .filter((name) => !declared.has(name))
+        .map((name) => ({
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+          ...(PATH_PARAM_DESCRIPTIONS[name] ? { description: PATH_PARAM_DESCRIPTIONS[name] } : {}),
+        }));
+      paths[served] = {
+        ...paths[served],
+        [method]: { ...operation, parameters: [...missing, ...parameters] },
+      };
+    }
+  }
+  return { ...document, paths };
+}
+
 /** `GET /api/v1/openapi.json` (no authentication). */
 @ApiTags('meta')
 @Controller('openapi.json')
 export class OpenApiController {
-  constructor(private readonly holder: OpenApiDocumentHolder) {}
+  private served: { source: OpenAPIObject; document: OpenAPIObject } | null = null;
+
+  constructor(
+    private readonly holder: OpenApiDocumentHolder,
+    private readonly registry: RouteRegistry,
+  ) {}
 
   @Get()
   @Public()
   @NoTrailingSlash()
+  @ApiOkResponse({ description: 'This OpenAPI 3 document.', schema: { type: 'object' } })
   document(): OpenAPIObject | Record<string, never> {
-    return this.holder.document ?? {};
+    const source = this.holder.document;
+    if (!source) return {};
+    if (this.served?.source !== source) {
+      this.served = { source, document: applyRouteConventions(source, this.registry.routes) };
+    }
+    return this.served.document;
   }
 }

@@ -1,0 +1,297 @@
+import { PartialType } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+import {
+  IsBool,
+  IsChoice,
+  IsDateTimeString,
+  IsI18nString,
+  IsInteger,
+  IsIntList,
+  IsJsonObject,
+  IsMoney,
+  IsStr,
+  IsStrList,
+  Nullable,
+  Optional,
+  Required,
+} from '../../common/validation/fields';
+import type { I18nString } from '../../common/values/i18n';
+
+/**
+ * Identifiers of the sales channels every organizer has (compat §3.10 "Sales channels"). Organizer-defined
+ * channels come later; until then these are all channels.
+ */
+export const KNOWN_SALES_CHANNELS = ['web', 'api'] as const;
+
+/** `available_from_mode` / `available_until_mode`: hide the item outside the window, or show it as info. */
+export const AVAILABILITY_MODES = ['hide', 'info'] as const;
+/** `media_policy` choices besides null (compat §3.10). */
+export const MEDIA_POLICIES = ['reuse', 'new', 'reuse_or_new'] as const;
+/** `media_type` choices besides null (compat §3.3). */
+export const MEDIA_TYPES = ['barcode', 'nfc_uid', 'nfc_mf0aes'] as const;
+/** `validity_mode` choices besides null (null = the event's validity). */
+export const VALIDITY_MODES = ['fixed', 'dynamic'] as const;
+
+/**
+ * Body of `POST E/items/` and `PUT E/items/{id}/` (compat §3.10). Money fields take a number or a string with
+ * at most two decimals; datetimes are ISO 8601. `picture`, `tax_rate` and `id` are read-only and ignored.
+ */
+export class CreateItemDto {
+  @Required()
+  @IsI18nString()
+  name!: string | I18nString;
+
+  @Nullable()
+  @IsStr({ max: 255 })
+  internal_name?: string | null;
+
+  /** Money string, e.g. `"23.00"`. */
+  @Required()
+  @IsMoney()
+  default_price!: string | number;
+
+  /** Category id of the same event. */
+  @Nullable()
+  @IsInteger()
+  category?: number | null;
+
+  @Optional()
+  @IsBool()
+  active?: boolean;
+
+  @Nullable()
+  @IsI18nString()
+  description?: string | I18nString | null;
+
+  @Optional()
+  @IsBool()
+  free_price?: boolean;
+
+  @Nullable()
+  @IsMoney()
+  free_price_suggestion?: string | number | null;
+
+  /** Tax rule id of the same event (tax rules come later: only null is accepted now). */
+  @Nullable()
+  @IsInteger()
+  tax_rule?: number | null;
+
+  @Optional()
+  @IsBool()
+  admission?: boolean;
+
+  /** Defaults to `admission` on create (compat); forced false when `admission` is set to false. */
+  @Optional()
+  @IsBool()
+  personalized?: boolean;
+
+  @Optional()
+  @IsBool()
+  issue_giftcard?: boolean;
+
+  @Optional()
+  @IsInteger()
+  position?: number;
+
+  @Nullable()
+  @IsBool()
+  generate_tickets?: boolean | null;
+
+  @Optional()
+  @IsBool()
+  allow_waitinglist?: boolean;
+
+  @Nullable()
+  @IsDateTimeString()
+  available_from?: string | null;
+
+  /** `hide` (default) or `info`. */
+  @Optional()
+  @IsChoice(AVAILABILITY_MODES)
+  available_from_mode?: string;
+
+  @Nullable()
+  @IsDateTimeString()
+  available_until?: string | null;
+
+  /** `hide` (default) or `info`. */
+  @Optional()
+  @IsChoice(AVAILABILITY_MODES)
+  available_until_mode?: string;
+
+  @Optional()
+  @IsBool()
+  require_bundling?: boolean;
+
+  @Optional()
+  @IsBool()
+  require_voucher?: boolean;
+
+  @Optional()
+  @IsBool()
+  hide_without_voucher?: boolean;
+
+  @Optional()
+  @IsBool()
+  allow_cancel?: boolean;
+
+  @Nullable()
+  @IsInteger({ min: 0 })
+  min_per_order?: number | null;
+
+  @Nullable()
+  @IsInteger({ min: 0 })
+  max_per_order?: number | null;
+
+  /** Quota id (quotas come later: only null is accepted now). */
+  @Nullable()
+  @IsInteger()
+  hidden_if_available?: number | null;
+
+  /** Item id of the same event. */
+  @Nullable()
+  @IsInteger()
+  hidden_if_item_available?: number | null;
+
+  @Optional()
+  @IsBool()
+  checkin_attention?: boolean;
+
+  @Nullable()
+  @IsStr()
+  checkin_text?: string | null;
+
+  /** Only taken into account on create; fixed afterwards. */
+  @Optional()
+  @IsBool()
+  has_variations?: boolean;
+
+  @Optional()
+  @IsBool()
+  require_approval?: boolean;
+
+  @Nullable()
+  @IsBool()
+  show_quota_left?: boolean | null;
+
+  @Nullable()
+  @IsMoney()
+  original_price?: string | number | null;
+
+  /** Item meta property name to value; keys must be existing item meta properties. */
+  @Optional()
+  @IsJsonObject()
+  meta_data?: Record<string, string>;
+
+  @Optional()
+  @IsBool()
+  require_membership?: boolean;
+
+  @Optional()
+  @IsBool()
+  require_membership_hidden?: boolean;
+
+  /** Membership type ids of the organizer (membership types come later: only [] is accepted now). */
+  @Optional()
+  @IsIntList()
+  require_membership_types?: number[];
+
+  /** Membership type id (membership types come later: only null is accepted now). */
+  @Nullable()
+  @IsInteger()
+  grant_membership_type?: number | null;
+
+  @Optional()
+  @IsBool()
+  grant_membership_duration_like_event?: boolean;
+
+  @Optional()
+  @IsInteger({ min: 0 })
+  grant_membership_duration_days?: number;
+
+  @Optional()
+  @IsInteger({ min: 0 })
+  grant_membership_duration_months?: number;
+
+  /** null, `reuse`, `new` or `reuse_or_new`; needs `media_type`. */
+  @Nullable()
+  @IsChoice(MEDIA_POLICIES)
+  media_policy?: string | null;
+
+  /** null, `barcode`, `nfc_uid` or `nfc_mf0aes`. */
+  @Nullable()
+  @IsChoice(MEDIA_TYPES)
+  media_type?: string | null;
+
+  /** null (event validity), `fixed` or `dynamic`. */
+  @Nullable()
+  @IsChoice(VALIDITY_MODES)
+  validity_mode?: string | null;
+
+  @Nullable()
+  @IsDateTimeString()
+  validity_fixed_from?: string | null;
+
+  @Nullable()
+  @IsDateTimeString()
+  validity_fixed_until?: string | null;
+
+  @Nullable()
+  @IsInteger({ min: 0 })
+  validity_dynamic_duration_minutes?: number | null;
+
+  @Nullable()
+  @IsInteger({ min: 0 })
+  validity_dynamic_duration_hours?: number | null;
+
+  @Nullable()
+  @IsInteger({ min: 0 })
+  validity_dynamic_duration_days?: number | null;
+
+  @Nullable()
+  @IsInteger({ min: 0 })
+  validity_dynamic_duration_months?: number | null;
+
+  @Optional()
+  @IsBool()
+  validity_dynamic_start_choice?: boolean;
+
+  @Nullable()
+  @IsInteger({ min: 0 })
+  validity_dynamic_start_choice_day_limit?: number | null;
+
+  /** Sold on every sales channel (default true); when false, only on `limit_sales_channels`. */
+  @Optional()
+  @IsBool()
+  all_sales_channels?: boolean;
+
+  @Optional()
+  @IsStrList(KNOWN_SALES_CHANNELS)
+  limit_sales_channels?: string[];
+
+  /**
+   * Legacy form of the two fields above: all known channels means `all_sales_channels`, otherwise the list is
+   * `limit_sales_channels`. Null is refused.
+   */
+  @Nullable()
+  @IsStrList(KNOWN_SALES_CHANNELS)
+  sales_channels?: string[] | null;
+
+  /**
+   * Inline variations: only an empty list on create for now; never on PUT/PATCH. Checked by the service (the
+   * key must survive whitelisting so PUT/PATCH can refuse it).
+   */
+  @Allow()
+  variations?: unknown[];
+
+  /** Inline add-ons: as `variations`. */
+  @Allow()
+  addons?: unknown[];
+
+  /** Inline bundles: as `variations`. */
+  @Allow()
+  bundles?: unknown[];
+}
+
+/** Body of `PATCH E/items/{id}/`: every field optional; null only where create allows it. */
+export class UpdateItemDto extends PartialType(CreateItemDto, { skipNullProperties: false }) {}

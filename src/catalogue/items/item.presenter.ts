@@ -1,0 +1,148 @@
+import { isoUtc } from '../../common/values/datetime';
+import type { I18nString } from '../../common/values/i18n';
+import { moneyOrNull, toMoney } from '../../common/values/money';
+import { KNOWN_SALES_CHANNELS } from './item.dto';
+import type { Item } from './item.entity';
+
+/**
+ * Wire form of an item (compat §3.10). Money fields are strings with two decimals, datetimes UTC ISO 8601.
+ * `variations`, `addons` and `bundles` are inline lists (empty until their endpoints land); `tax_rate` is the
+ * rate of the tax rule (`"0.00"` without one); `sales_channels` is the legacy view of the two channel fields.
+ */
+export class ItemJson {
+  id!: number;
+  name!: I18nString;
+  internal_name!: string | null;
+  /** Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
+  sales_channels!: string[];
+  all_sales_channels!: boolean;
+  limit_sales_channels!: string[];
+  default_price!: string;
+  original_price!: string | null;
+  category!: number | null;
+  active!: boolean;
+  description!: I18nString | null;
+  free_price!: boolean;
+  free_price_suggestion!: string | null;
+  tax_rate!: string;
+  tax_rule!: number | null;
+  admission!: boolean;
+  personalized!: boolean;
+  issue_giftcard!: boolean;
+  meta_data!: Record<string, string>;
+  position!: number;
+  /** Picture URL; uploads come later, so always null. */
+  picture!: string | null;
+  available_from!: string | null;
+  available_from_mode!: string;
+  available_until!: string | null;
+  available_until_mode!: string;
+  hidden_if_available!: number | null;
+  hidden_if_item_available!: number | null;
+  require_voucher!: boolean;
+  hide_without_voucher!: boolean;
+  allow_cancel!: boolean;
+  require_bundling!: boolean;
+  min_per_order!: number | null;
+  max_per_order!: number | null;
+  checkin_attention!: boolean;
+  checkin_text!: string | null;
+  has_variations!: boolean;
+  require_approval!: boolean;
+  generate_tickets!: boolean | null;
+  show_quota_left!: boolean | null;
+  allow_waitinglist!: boolean;
+  require_membership!: boolean;
+  require_membership_types!: number[];
+  require_membership_hidden!: boolean;
+  grant_membership_type!: number | null;
+  grant_membership_duration_like_event!: boolean;
+  grant_membership_duration_days!: number;
+  grant_membership_duration_months!: number;
+  validity_mode!: string | null;
+  validity_fixed_from!: string | null;
+  validity_fixed_until!: string | null;
+  validity_dynamic_duration_minutes!: number | null;
+  validity_dynamic_duration_hours!: number | null;
+  validity_dynamic_duration_days!: number | null;
+  validity_dynamic_duration_months!: number | null;
+  validity_dynamic_start_choice!: boolean;
+  validity_dynamic_start_choice_day_limit!: number | null;
+  media_policy!: string | null;
+  media_type!: string | null;
+  variations!: unknown[];
+  addons!: unknown[];
+  bundles!: unknown[];
+}
+
+/** The legacy `sales_channels` value: every known channel when `all`, else the limit list (sorted). */
+export function legacySalesChannels(all: boolean, limit: readonly string[]): string[] {
+  return [...(all ? KNOWN_SALES_CHANNELS : limit)].sort();
+}
+
+/** Entity to wire object, field by field (compat §3.10). */
+export function toItemJson(item: Item): ItemJson {
+  return {
+    id: item.id,
+    name: item.name,
+    internal_name: item.internalName,
+    sales_channels: legacySalesChannels(item.allSalesChannels, item.limitSalesChannels),
+    all_sales_channels: item.allSalesChannels,
+    limit_sales_channels: [...item.limitSalesChannels],
+    default_price: toMoney(item.defaultPrice),
+    original_price: moneyOrNull(item.originalPrice),
+    category: item.categoryId,
+    active: item.active,
+    description: item.description,
+    free_price: item.freePrice,
+    free_price_suggestion: moneyOrNull(item.freePriceSuggestion),
+    tax_rate: '0.00',
+    tax_rule: item.taxRuleId,
+    admission: item.admission,
+    personalized: item.personalized,
+    issue_giftcard: item.issueGiftcard,
+    meta_data: { ...item.metaData },
+    position: item.position,
+    picture: null,
+    available_from: isoUtc(item.availableFrom),
+    available_from_mode: item.availableFromMode,
+    available_until: isoUtc(item.availableUntil),
+    available_until_mode: item.availableUntilMode,
+    hidden_if_available: item.hiddenIfAvailable,
+    hidden_if_item_available: item.hiddenIfItemAvailable,
+    require_voucher: item.requireVoucher,
+    hide_without_voucher: item.hideWithoutVoucher,
+    allow_cancel: item.allowCancel,
+    require_bundling: item.requireBundling,
+    min_per_order: item.minPerOrder,
+    max_per_order: item.maxPerOrder,
+    checkin_attention: item.checkinAttention,
+    checkin_text: item.checkinText,
+    has_variations: item.hasVariations,
+    require_approval: item.requireApproval,
+    generate_tickets: item.generateTickets,
+    show_quota_left: item.showQuotaLeft,
+    allow_waitinglist: item.allowWaitinglist,
+    require_membership: item.requireMembership,
+    require_membership_types: [...item.requireMembershipTypes],
+    require_membership_hidden: item.requireMembershipHidden,
+    grant_membership_type: item.grantMembershipType,
+    grant_membership_duration_like_event: item.grantMembershipDurationLikeEvent,
+    grant_membership_duration_days: item.grantMembershipDurationDays,
+    grant_membership_duration_months: item.grantMembershipDurationMonths,
+    validity_mode: item.validityMode,
+    validity_fixed_from: isoUtc(item.validityFixedFrom),
+    validity_fixed_until: isoUtc(item.validityFixedUntil),
+    validity_dynamic_duration_minutes: item.validityDynamicDurationMinutes,
+    validity_dynamic_duration_hours: item.validityDynamicDurationHours,
+    validity_dynamic_duration_days: item.validityDynamicDurationDays,
+    validity_dynamic_duration_months: item.validityDynamicDurationMonths,
+    validity_dynamic_start_choice: item.validityDynamicStartChoice,
+    validity_dynamic_start_choice_day_limit: item.validityDynamicStartChoiceDayLimit,
+    media_policy: item.mediaPolicy,
+    media_type: item.mediaType,
+    variations: [],
+    addons: [],
+    bundles: [],
+  };
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { RequireEventAccess, RequirePermission } from '../../auth/access.decorators';
+import { Principal } from '../../auth/principal';
+import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
+import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
+import { Filters, QueryFilters } from '../../common/listing/query-filters';
+import { Event } from '../../organizers/event.entity';
+import { IdParam } from '../../common/http/id-param';
+import { CreateItemDto, UpdateItemDto } from './item.dto';
+import { ItemJson } from './item.presenter';
+import { ItemsService } from './items.service';
+
+/** `E/items/` (compat §3.10). Read: event access; write: `event.items:write` (docs/permissions.md). */
+@ApiTags('items')
+@Controller('organizers/:organizer/events/:event/items')
+export class ItemsController {
+  constructor(private readonly items: ItemsService) {}
+
+  @Get()
+  @RequireEventAccess()
+  @ApiPaginatedResponse(ItemJson)
+  list(
+    @CurrentEvent() event: Event,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<ItemJson>> {
+    return this.items.list(event, filters, page);
+  }
+
+  @Get(':id')
+  @RequireEventAccess()
+  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<ItemJson> {
+    return this.items.get(event, id);
+  }
+
+  @Post()
+  @RequirePermission('event.items:write')
+  create(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateItemDto,
+  ): Promise<ItemJson> {
+    return this.items.create(event, principal, body);
+  }
+
+  @Put(':id')
+  @RequirePermission('event.items:write')
+  replace(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateItemDto,
+  ): Promise<ItemJson> {
+    return this.items.update(event, id, principal, body, 'replace');
+  }
+
+  @Patch(':id')
+  @RequirePermission('event.items:write')
+  update(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateItemDto,
+  ): Promise<ItemJson> {
+    return this.items.update(event, id, principal, body, 'patch');
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermission('event.items:write')
+  async remove(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.items.delete(event, id, principal);
+  }
+}

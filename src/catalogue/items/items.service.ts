@@ -1,0 +1,461 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'util';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditLogService } from '../../audit/audit-log.service';
+import type { Principal } from '../../auth/principal';
+import { ErrorCollector, NotFound, Refused, ValidationFailed } from '../../common/errors';
+import { applyOrdering } from '../../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { QueryFilters } from '../../common/listing/query-filters';
+import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
+import { parseDateTimeOrNull } from '../../common/values/datetime';
+import { toI18n, toI18nOrNull } from '../../common/values/i18n';
+import { Decimal, moneyOrNull, toMoney } from '../../common/values/money';
+import type { Event } from '../../organizers/event.entity';
+import { CategoriesService } from '../categories/categories.service';
+import { CreateItemDto, KNOWN_SALES_CHANNELS } from './item.dto';
+import { Item } from './item.entity';
+import { ItemJson, toItemJson } from './item.presenter';
+
+/** Keys of the inline collections: accepted (empty) on create only (compat §3.10). */
+const INLINE_KEYS = ['variations', 'addons', 'bundles'] as const;
+const INLINE_NAMES: Record<(typeof INLINE_KEYS)[number], string> = {
+  variations: 'variations',
+  addons: 'add-ons',
+  bundles: 'bundles',
+};
+
+/** The merged input a write applies: every writable field, legacy and inline keys removed. */
+type ItemInput = Complete<Omit<CreateItemDto, 'sales_channels' | 'variations' | 'addons' | 'bundles'>>;
+
+/** Defaults of optional item fields (compat §3.10); PUT resets omitted ones to these. */
+const ITEM_DEFAULTS: Omit<ItemInput, 'name' | 'default_price'> = {
+  internal_name: null,
+  category: null,
+  active: true,
+  description: null,
+  free_price: false,
+  free_price_suggestion: null,
+  tax_rule: null,
+  admission: false,
+  personalized: false,
+  issue_giftcard: false,
+  position: 0,
+  generate_tickets: null,
+  allow_waitinglist: true,
+  available_from: null,
+  available_from_mode: 'hide',
+  available_until: null,
+  available_until_mode: 'hide',
+  require_bundling: false,
+  require_voucher: false,
+  hide_without_voucher: false,
+  allow_cancel: true,
+  min_per_order: null,
+  max_per_order: null,
+  hidden_if_available: null,
+  hidden_if_item_available: null,
+  checkin_attention: false,
+  checkin_text: null,
+  has_variations: false,
+  require_approval: false,
+  show_quota_left: null,
+  original_price: null,
+  meta_data: {},
+  require_membership: false,
+  require_membership_hidden: false,
+  require_membership_types: [],
+  grant_membership_type: null,
+  grant_membership_duration_like_event: true,
+  grant_membership_duration_days: 0,
+  grant_membership_duration_months: 0,
+  media_policy: null,
+  media_type: null,
+  validity_mode: null,
+  validity_fixed_from: null,
+  validity_fixed_until: null,
+  validity_dynamic_duration_minutes: null,
+  validity_dynamic_duration_hours: null,
+  validity_dynamic_duration_days: null,
+  validity_dynamic_duration_months: null,
+  validity_dynamic_start_choice: false,
+  validity_dynamic_start_choice_day_limit: null,
+  all_sales_channels: true,
+  limit_sales_channels: [],
+};
+
+/** Media types that can carry tickets (the others only gift cards), as in pretix's media type registry. */
+const TICKET_MEDIA_TYPES: ReadonlySet<string> = new Set(['barcode']);
+
+/** Audit content type of items (pretix model name). */
+const CONTENT_TYPE = 'item';
+
+export const ITEM_IN_USE =
+  'This item cannot be deleted because it has already been ordered by a user or currently is in a users\'s cart. Please set the item as "inactive" instead.';
+
+/**
+ * Answers whether an item is referenced by sales; the orders context provides it through a global provider of
+ * this token (compat §3.10 DELETE). Until then nothing references items.
+ */
+export const ITEM_USAGE = Symbol('ItemUsage');
+export interface ItemUsage {
+  /** True when order positions or transactions reference the item: deleting it is refused with 403. */
+  isOrdered(em: EntityManager, itemId: number): Promise<boolean>;
+  /** Deletes cart positions of the item (and add-ons to them); items only in carts can be deleted. */
+  releaseCarts(em: EntityManager, itemId: number): Promise<void>;
+}
+
+/**
+ * Items (products) of one event: list, detail, create, update, delete (compat §3.10, spec "Conventions").
+ * Every query is scoped by the event resolved by the permission guard.
+ */
+@Injectable()
+export class ItemsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+    private readonly categories: CategoriesService,
+    @Optional() @Inject(ITEM_USAGE) private readonly usage?: ItemUsage,
+  ) {}
+
+  /**
+   * One page of the event's items. Filters `active`, `admission`, `free_price` (booleans, 400 otherwise),
+   * `category` (id), `tax_rate` (decimal; `0`/`0.00`/`None` match items without tax rule), `search`
+   * (case-insensitive substring of any name translation or the internal name). Ordering `id`, `position`
+   * (default `position,id`). Two SQL statements whatever the page size.
+   */
+  async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<ItemJson>> {
+    const qb = this.db
+      .getRepository(Item)
+      .createQueryBuilder('i')
+      .where('i.event_id = :event', { event: event.id });
+    for (const [param, column] of [
+      ['active', 'active'],
+      ['admission', 'admission'],
+      ['free_price', 'free_price'],
+    ] as const) {
+      const value = filters.bool(param);
+      if (value !== undefined) qb.andWhere(`i.${column} = :${param}`, { [param]: value });
+    }
+    const category = filters.int('category');
+    if (category !== undefined) qb.andWhere('i.category_id = :category', { category });
+    const taxRate = filters.raw('tax_rate') === 'None' ? '0' : filters.decimal('tax_rate');
+    if (taxRate !== undefined) {
+      // No tax rules exist yet: a zero rate means "no tax rule", any other rate matches nothing.
+      qb.andWhere(new Decimal(taxRate).isZero() ? 'i.tax_rule_id IS NULL' : '1 = 0');
+    }
+    const search = filters.str('search');
+    if (search !== undefined) {
+      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(
+        '(i.internal_name ILIKE :search OR EXISTS (SELECT 1 FROM jsonb_each_text(i.name) AS n WHERE n.value ILIKE :search))',
+        { search: pattern },
+      );
+    }
+    applyOrdering(qb, filters.all('ordering'), { id: 'i.id', position: 'i.position' }, ['position', 'id']);
+    return paginate(qb, page, (rows) => rows.map(toItemJson));
+  }
+
+  /** @throws NotFound for an id that is not an item of this event */
+  async get(event: Event, id: number): Promise<ItemJson> {
+    return toItemJson(await this.load(this.db.manager, event, id, false));
+  }
+
+  /**
+   * Creates an item; logs `pretix.event.item.added`. `admission: true` without `personalized` makes the item
+   * personalized (compat). Inline `variations`/`addons`/`bundles` may only be empty lists for now.
+   * @throws ValidationFailed on invalid fields or cross-field rules (compat §3.10 messages)
+   */
+  async create(event: Event, principal: Principal, body: CreateItemDto): Promise<ItemJson> {
+    this.checkInlineOnCreate(body);
+    const data = this.translateSalesChannels(body);
+    const input = mergeInput(data, { ...ITEM_DEFAULTS } as ItemInput);
+    if (input.admission && body.personalized === undefined) input.personalized = true;
+    else if (body.admission === false && body.personalized === undefined) input.personalized = false;
+    return this.db.transaction(async (em) => {
+      await this.validate(em, event, input);
+      const item = em.create(Item, { eventId: event.id });
+      this.apply(item, input);
+      item.hasVariations = input.has_variations;
+      await em.save(item);
+      await this.audit.record(em, principal, {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: CONTENT_TYPE,
+        objectId: item.id,
+        action: 'pretix.event.item.added',
+        data: { ...body },
+      });
+      return toItemJson(item);
+    });
+  }
+
+  /**
+   * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change); rules are
+   * checked on the merged data. `has_variations` is ignored. Logs `pretix.event.item.changed` only when the wire
+   * object changed.
+   * @throws ValidationFailed when `variations`, `addons` or `bundles` are sent, or on invalid data
+   * @throws NotFound for an id that is not an item of this event
+   */
+  async update(
+    event: Event,
+    id: number,
+    principal: Principal,
+    body: Partial<CreateItemDto>,
+    mode: Exclude<WriteMode, 'create'>,
+  ): Promise<ItemJson> {
+    return this.db.transaction(async (em) => {
+      const item = await this.load(em, event, id, true);
+      if (INLINE_KEYS.some((key) => body[key] !== undefined)) {
+        throw ValidationFailed.nonField(
+          'Updating add-ons, bundles, or variations via PATCH/PUT is not supported. Please use the dedicated nested endpoint.',
+        );
+      }
+      const before = toItemJson(item);
+      const data = this.translateSalesChannels(body);
+      const base: ItemInput = mode === 'patch' ? before : ({ ...ITEM_DEFAULTS } as ItemInput);
+      const input = mergeInput(data, base);
+      if (body.admission === false && body.personalized === undefined) input.personalized = false;
+      await this.validate(em, event, input);
+      this.apply(item, input);
+      const after = toItemJson(item);
+      if (!isDeepStrictEqual(before, after)) {
+        await em.save(item);
+        await this.audit.record(em, principal, {
+          organizerId: event.organizerId,
+          eventId: event.id,
+          contentType: CONTENT_TYPE,
+          objectId: item.id,
+          action: 'pretix.event.item.changed',
+          data: { ...body },
+        });
+      }
+      return after;
+    });
+  }
+
+  /**
+   * Deletes an item. References from other items (`hidden_if_item_available`) and category cross-selling lists
+   * are cleared in the same transaction. Logs `pretix.event.item.deleted`.
+   * @throws NotFound for an id that is not an item of this event
+   * @throws Refused (403) when the item has been ordered (via the {@link ItemUsage} port, compat §3.10)
+   */
+  async delete(event: Event, id: number, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      const item = await this.load(em, event, id, true);
+      if (this.usage) {
+        if (await this.usage.isOrdered(em, item.id)) throw new Refused(ITEM_IN_USE);
+        await this.usage.releaseCarts(em, item.id);
+      }
+      await em.query(
+        'UPDATE item SET hidden_if_item_available = NULL WHERE event_id = $1 AND hidden_if_item_available = $2',
+        [event.id, item.id],
+      );
+      await this.categories.forgetItem(em, event.id, item.id);
+      await this.audit.record(em, principal, {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: CONTENT_TYPE,
+        objectId: item.id,
+        action: 'pretix.event.item.deleted',
+        data: {},
+      });
+      await em.delete(Item, { id: item.id, eventId: event.id });
+    });
+  }
+
+  private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Item> {
+    const item = await em.findOne(Item, {
+      where: { id, eventId: event.id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!item) throw new NotFound();
+    return item;
+  }
+
+  /** Whether `id` is an item of the event; share-locks it so a concurrent delete waits for this write. */
+  private async itemExists(em: EntityManager, eventId: number, id: number): Promise<boolean> {
+    const rows: unknown[] = await em.query(
+      'SELECT 1 FROM item WHERE id = $1 AND event_id = $2 FOR KEY SHARE',
+      [id, eventId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Inline collections on create: a list, and (until their issue lands) an empty one. */
+  private checkInlineOnCreate(body: CreateItemDto): void {
+    const errors = new ErrorCollector();
+    for (const key of INLINE_KEYS) {
+      const value = body[key];
+      if (value === undefined) continue;
+      if (value === null) errors.add(key, 'This field may not be null.');
+      else if (!Array.isArray(value)) {
+        const type = typeof value === 'string' ? 'str' : typeof value === 'object' ? 'dict' : typeof value;
+        errors.add(key, `Expected a list of items but got type "${type}".`);
+      } else if (value.length > 0) errors.add(key, `Inline ${INLINE_NAMES[key]} are not supported yet.`);
+    }
+    errors.throwIfAny();
+  }
+
+  /**
+   * The request body without inline keys, with the legacy `sales_channels` translated into
+   * `all_sales_channels`/`limit_sales_channels` (pretix's SalesChannelMigrationMixin); a true
+   * `all_sales_channels` clears `limit_sales_channels`.
+   * @throws ValidationFailed when the legacy and new fields contradict each other, or the legacy one is null
+   */
+  private translateSalesChannels(body: Partial<CreateItemDto>): Partial<ItemInput> {
+    const { sales_channels: legacy, variations: _v, addons: _a, bundles: _b, ...rest } = body;
+    const data: Partial<ItemInput> = { ...rest };
+    if (legacy === null) {
+      throw ValidationFailed.field(
+        'sales_channels',
+        "The legacy attribute 'sales_channels' cannot be set to None, it must be a list.",
+      );
+    }
+    if (legacy !== undefined) {
+      const wanted = new Set(legacy);
+      const all = KNOWN_SALES_CHANNELS.every((c) => wanted.has(c));
+      if (data.all_sales_channels && !all) {
+        throw ValidationFailed.field(
+          'all_sales_channels',
+          "If 'all_sales_channels' is set, the legacy attribute 'sales_channels' must not be set or set to the list of all sales channels.",
+        );
+      }
+      const limit = data.limit_sales_channels;
+      if (limit && limit.length > 0 && !isDeepStrictEqual(new Set(limit), wanted)) {
+        throw ValidationFailed.field(
+          'limit_sales_channels',
+          "If 'limit_sales_channels' is set, the legacy attribute 'sales_channels' must not be set or set to the same list.",
+        );
+      }
+      data.all_sales_channels = all;
+      data.limit_sales_channels = all ? [] : [...wanted];
+    }
+    if (data.all_sales_channels) data.limit_sales_channels = [];
+    return data;
+  }
+
+  /**
+   * Field references and cross-field rules of compat §3.10, on the merged input. Objects that do not exist yet
+   * (tax rules, quotas, membership types, item meta properties) accept only null/empty values.
+   */
+  private async validate(em: EntityManager, event: Event, input: ItemInput): Promise<void> {
+    const errors = new ErrorCollector();
+    const invalidPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
+
+    if (input.category !== null && !(await this.categories.belongsToEvent(em, event.id, input.category))) {
+      errors.add('category', "The item's category must belong to the same event as the item.");
+    }
+    if (input.tax_rule !== null) {
+      errors.add('tax_rule', "The item's tax rule must belong to the same event as the item.");
+    }
+    if (input.hidden_if_available !== null)
+      errors.add('hidden_if_available', invalidPk(input.hidden_if_available));
+    if (
+      input.hidden_if_item_available !== null &&
+      !(await this.itemExists(em, event.id, input.hidden_if_item_available))
+    ) {
+      errors.add('hidden_if_item_available', invalidPk(input.hidden_if_item_available));
+    }
+    if (input.require_membership_types.length > 0) {
+      errors.add('require_membership_types', invalidPk(input.require_membership_types[0]));
+    }
+    if (input.grant_membership_type !== null) {
+      errors.add('grant_membership_type', invalidPk(input.grant_membership_type));
+    }
+    const metaKey = Object.keys(input.meta_data)[0];
+    if (metaKey !== undefined)
+      errors.add('meta_data', `Item meta data property '${metaKey}' does not exist.`);
+
+    if (
+      input.min_per_order !== null &&
+      input.max_per_order !== null &&
+      input.min_per_order > input.max_per_order
+    ) {
+      errors.addNonField('The maximum number per order can not be lower than the minimum number per order.');
+    }
+    const from = parseDateTimeOrNull(input.available_from);
+    const until = parseDateTimeOrNull(input.available_until);
+    if (from && until && from > until) {
+      errors.addNonField("The item's availability cannot end before it starts.");
+    }
+    if (input.media_policy) {
+      if (!input.media_type) {
+        errors.addNonField(
+          'If you select a reusable media policy, you also need to select a reusable media type.',
+        );
+      } else if (!input.issue_giftcard && !TICKET_MEDIA_TYPES.has(input.media_type)) {
+        errors.addNonField('The selected media type does not support usage for tickets currently.');
+      } else if (input.issue_giftcard) {
+        errors.addNonField(
+          'You currently cannot create gift cards with a reusable media policy. Instead, gift cards for some reusable media types can be created or re-charged directly at the POS.',
+        );
+      }
+    }
+    if (input.personalized && !input.admission) {
+      errors.addNonField('Only admission products can currently be personalized.');
+    }
+    if (input.issue_giftcard && input.admission) {
+      errors.addNonField('Gift card products should not be admission products at the same time.');
+    }
+    errors.throwIfAny();
+  }
+
+  /** Writes the merged input onto the entity (everything but `has_variations`, which is fixed at creation). */
+  private apply(item: Item, input: ItemInput): void {
+    item.name = toI18n(input.name);
+    item.internalName = input.internal_name;
+    item.defaultPrice = toMoney(input.default_price);
+    item.categoryId = input.category;
+    item.active = input.active;
+    item.description = toI18nOrNull(input.description);
+    item.freePrice = input.free_price;
+    item.freePriceSuggestion = moneyOrNull(input.free_price_suggestion);
+    item.taxRuleId = input.tax_rule;
+    item.admission = input.admission;
+    item.personalized = input.personalized;
+    item.issueGiftcard = input.issue_giftcard;
+    item.position = input.position;
+    item.generateTickets = input.generate_tickets;
+    item.allowWaitinglist = input.allow_waitinglist;
+    item.availableFrom = parseDateTimeOrNull(input.available_from);
+    item.availableFromMode = input.available_from_mode;
+    item.availableUntil = parseDateTimeOrNull(input.available_until);
+    item.availableUntilMode = input.available_until_mode;
+    item.requireBundling = input.require_bundling;
+    item.requireVoucher = input.require_voucher;
+    item.hideWithoutVoucher = input.hide_without_voucher;
+    item.allowCancel = input.allow_cancel;
+    item.minPerOrder = input.min_per_order;
+    item.maxPerOrder = input.max_per_order;
+    item.hiddenIfAvailable = input.hidden_if_available;
+    item.hiddenIfItemAvailable = input.hidden_if_item_available;
+    item.checkinAttention = input.checkin_attention;
+    item.checkinText = input.checkin_text;
+    item.requireApproval = input.require_approval;
+    item.showQuotaLeft = input.show_quota_left;
+    item.originalPrice = moneyOrNull(input.original_price);
+    item.metaData = { ...input.meta_data };
+    item.requireMembership = input.require_membership;
+    item.requireMembershipHidden = input.require_membership_hidden;
+    item.requireMembershipTypes = [...new Set(input.require_membership_types)].sort((a, b) => a - b);
+    item.grantMembershipType = input.grant_membership_type;
+    item.grantMembershipDurationLikeEvent = input.grant_membership_duration_like_event;
+    item.grantMembershipDurationDays = input.grant_membership_duration_days;
+    item.grantMembershipDurationMonths = input.grant_membership_duration_months;
+    item.mediaPolicy = input.media_policy;
+    item.mediaType = input.media_type;
+    item.validityMode = input.validity_mode;
+    item.validityFixedFrom = parseDateTimeOrNull(input.validity_fixed_from);
+    item.validityFixedUntil = parseDateTimeOrNull(input.validity_fixed_until);
+    item.validityDynamicDurationMinutes = input.validity_dynamic_duration_minutes;
+    item.validityDynamicDurationHours = input.validity_dynamic_duration_hours;
+    item.validityDynamicDurationDays = input.validity_dynamic_duration_days;
+    item.validityDynamicDurationMonths = input.validity_dynamic_duration_months;
+    item.validityDynamicStartChoice = input.validity_dynamic_start_choice;
+    item.validityDynamicStartChoiceDayLimit = input.validity_dynamic_start_choice_day_limit;
+    item.allSalesChannels = input.all_sales_channels;
+    item.limitSalesChannels = [...new Set(input.limit_sales_channels)].sort();
+  }
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditLogService } from '../audit/audit-log.service';
+import { generateToken, hashToken } from '../auth/credentials.service';
+import type { Principal } from '../auth/principal';
+import { NotFound } from '../common/errors';
+import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import type { Organizer } from '../organizers/organizer.entity';
+import type { CreateTeamApiTokenDto } from './team-api-token.dto';
+import { TeamApiToken } from './team-api-token.entity';
+import { CreatedTeamApiTokenJson, TeamApiTokenJson, toTeamApiTokenJson } from './team-api-token.presenter';
+import { TeamsService } from './teams.service';
+
+/** API tokens of a team (spec "Team API token", "States and transitions"; compat §3.1). */
+@Injectable()
+export class TeamApiTokensService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly teams: TeamsService,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  /**
+   * Tokens of a team, active and inactive, ordered by name, then id; never with the secret.
+   * @throws NotFound for an unknown team or a team of another organizer
+   */
+  async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamApiTokenJson>> {
+    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const qb = this.db
+      .getRepository(TeamApiToken)
+      .createQueryBuilder('k')
+      .where('k.team_id = :team', { team: team.id })
+      .orderBy('k.name', 'ASC')
+      .addOrderBy('k.id', 'ASC');
+    return paginate(qb, page, (rows) => rows.map(toTeamApiTokenJson));
+  }
+
+  /** @throws NotFound for an unknown team or a token of another team */
+  async get(organizer: Organizer, teamId: number, id: number): Promise<TeamApiTokenJson> {
+    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const token = await this.db.getRepository(TeamApiToken).findOne({ where: { id, teamId: team.id } });
+    if (!token) throw new NotFound();
+    return toTeamApiTokenJson(token);
+  }
+
+  /**
+   * Creates an active token (201) and returns it with its 64-character secret, which is shown only here; the
+   * database keeps its SHA-256. Logs `pretix.team.token.created`.
+   * @throws NotFound for an unknown team
+   */
+  async create(
+    organizer: Organizer,
+    teamId: number,
+    principal: Principal,
+    body: CreateTeamApiTokenDto,
+  ): Promise<CreatedTeamApiTokenJson> {
+    return this.db.transaction(async (em) => {
+      const team = await this.teams.findTeam(em, organizer, teamId);
+      const secret = generateToken();
+      const token = await em.save(
+        em.create(TeamApiToken, {
+          teamId: team.id,
+          name: body.name,
+          tokenHash: hashToken(secret),
+          active: true,
+        }),
+      );
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        contentType: 'team',
+        objectId: team.id,
+        action: 'pretix.team.token.created',
+        data: { name: token.name, id: token.id },
+      });
+      return { ...toTeamApiTokenJson(token), token: secret };
+    });
+  }
+
+  /**
+   * Deactivates a token for good (spec "States and transitions": active=true -> false; the row stays). Answers
+   * 200 with the token (`active: false`). Logs `pretix.team.token.deleted`.
+   * @throws NotFound for an unknown team or a token of another team
+   */
+  async deactivate(
+    organizer: Organizer,
+    teamId: number,
+    id: number,
+    principal: Principal,
+  ): Promise<TeamApiTokenJson> {
+    return this.db.transaction(async (em) => {
+      const team = await this.teams.findTeam(em, organizer, teamId);
+      const token = await em.findOne(TeamApiToken, {
+        where: { id, teamId: team.id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!token) throw new NotFound();
+      token.active = false;
+      await em.update(TeamApiToken, { id: token.id }, { active: false });
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        contentType: 'team',
+        objectId: team.id,
+        action: 'pretix.team.token.deleted',
+        data: { name: token.name, id: token.id },
+      });
+      return toTeamApiTokenJson(token);
+    });
+  }
+}

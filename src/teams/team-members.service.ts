@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditLogService } from '../audit/audit-log.service';
+import type { Principal } from '../auth/principal';
+import { User } from '../auth/user.entity';
+import { NotFound } from '../common/errors';
+import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import type { Organizer } from '../organizers/organizer.entity';
+import { TeamMemberJson, toTeamMemberJson } from './team-member.presenter';
+import { TeamsService } from './teams.service';
+
+const MEMBER_OF = 'EXISTS (SELECT 1 FROM team_member tm WHERE tm.user_id = u.id AND tm.team_id = :team)';
+
+/** Members of a team (spec "Team member"; compat §3.1): list, detail, removal. Members are added by invites. */
+@Injectable()
+export class TeamMembersService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly teams: TeamsService,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  /**
+   * Members of a team ordered by user id.
+   * @throws NotFound for an unknown team or a team of another organizer
+   */
+  async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamMemberJson>> {
+    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const qb = this.db
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where(MEMBER_OF, { team: team.id })
+      .orderBy('u.id', 'ASC');
+    return paginate(qb, page, (rows) => rows.map(toTeamMemberJson));
+  }
+
+  /** @throws NotFound for an unknown team, or a user who is not a member of it */
+  async get(organizer: Organizer, teamId: number, userId: number): Promise<TeamMemberJson> {
+    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    return toTeamMemberJson(await this.member(this.db.manager, team.id, userId));
+  }
+
+  /**
+   * Removes a user from a team (204); the user account survives. Logs `pretix.team.member.removed`.
+   * @throws NotFound for an unknown team, or a user who is not a member of it
+   */
+  async remove(organizer: Organizer, teamId: number, userId: number, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      const team = await this.teams.findTeam(em, organizer, teamId, true);
+      const user = await this.member(em, team.id, userId);
+      await em.query('DELETE FROM team_member WHERE team_id = $1 AND user_id = $2', [team.id, user.id]);
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        contentType: 'team',
+        objectId: team.id,
+        action: 'pretix.team.member.removed',
+        data: { email: user.email, user: user.id },
+      });
+    });
+  }
+
+  private async member(em: EntityManager, teamId: number, userId: number): Promise<User> {
+    const user = await em
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where(MEMBER_OF, { team: teamId })
+      .andWhere('u.id = :id', { id: userId })
+      .getOne();
+    if (!user) throw new NotFound();
+    return user;
+  }
+}

@@ -1,0 +1,230 @@
+import { RouteRegistry } from '../src/common/http/route-registry';
+import { Event } from '../src/organizers/event.entity';
+import { toEventJson } from '../src/organizers/event.presenter';
+import { auth, bootstrapOrganizer, createEvent } from './factories';
+import { startTestApp, TestApp } from './harness';
+
+/**
+ * The OpenAPI document served at `/api/v1/openapi.json` (docs/style.md "Habits": generated from the code with the
+ * swagger CLI plugin, usable by a generated client). Under jest the plugin runs through test/swagger-transformer.js.
+ */
+
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  nullable?: boolean;
+  oneOf?: Schema[];
+};
+type Parameter = { name: string; in: string; required?: boolean };
+type Operation = {
+  operationId?: string;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+};
+type Document = {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> };
+};
+
+interface Route {
+  method: string;
+  /** OpenAPI form: `{param}` and the trailing slash as served. */
+  path: string;
+  label: string;
+}
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let doc: Document;
+  let routes: Route[];
+
+  const deref = (schema: Schema | undefined): Schema | undefined => {
+    if (!schema?.$ref) return schema;
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    return deref(doc.components.schemas[name]);
+  };
+  const jsonSchema = (c?: Record<string, { schema?: Schema }>) => c?.['application/json']?.schema;
+  const op = (r: Route): Operation | undefined => doc.paths[r.path]?.[r.method.toLowerCase()];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const res = await t.http().get('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    doc = res.body as Document;
+    routes = t.app.get(RouteRegistry).routes.map((r) => {
+      const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}') + (r.trailingSlash ? '/' : '');
+      return { method: r.method, path, label: `${r.method} ${path}` };
+    });
+  });
+  afterAll(() => t.close());
+
+  it('is served without credentials as OpenAPI 3 JSON', async () => {
+    const res = await t.http().get('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(doc.info.title).toBe('Event ticketing management API');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'token']);
+  });
+
+  it('documents every route with its method, at the path as served (trailing slash included)', () => {
+    const missing = routes.filter((r) => !op(r)).map((r) => r.label);
+    expect(missing).toEqual([]);
+  });
+
+  it('documents no operation that is not a route', () => {
+    const known = new Set(routes.map((r) => r.label));
+    const extra = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .map((m) => `${m.toUpperCase()} ${path}`)
+        .filter((l) => !known.has(l)),
+    );
+    expect(extra).toEqual([]);
+  });
+
+  it('declares every path parameter of every operation, required', () => {
+    const problems: string[] = [];
+    for (const r of routes) {
+      const names = [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      const declared = (op(r)?.parameters ?? []).filter((p) => p.in === 'path');
+      if (JSON.stringify(declared.map((p) => p.name).sort()) !== JSON.stringify(names))
+        problems.push(`${r.label}: declares ${JSON.stringify(declared.map((p) => p.name))}`);
+      if (declared.some((p) => p.required !== true)) problems.push(`${r.label}: optional path parameter`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has unique operation ids', () => {
+    const ids = routes.map((r) => op(r)?.operationId);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives every POST, PUT and PATCH a JSON request body whose schema has properties (swagger plugin ran)', () => {
+    const writes = routes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method));
+    expect(writes.length).toBeGreaterThan(0);
+    const problems = writes
+      .filter((r) => {
+        const schema = deref(jsonSchema(op(r)?.requestBody?.content));
+        return !schema?.properties || Object.keys(schema.properties).length === 0;
+      })
+      .map((r) => r.label);
+    expect(problems).toEqual([]);
+  });
+
+  it('gives every GET a 200 response with a schema; collections the list envelope', () => {
+    const gets = routes.filter((r) => r.method === 'GET');
+    // A collection is a GET path with a detail route below it (`.../x/` and `.../x/{id}/`).
+    const isCollection = (r: Route) =>
+      r.path.endsWith('/') &&
+      routes.some((o) => o.path.startsWith(r.path) && /^\{[^}]+\}\/$/.test(o.path.slice(r.path.length)));
+    const problems: string[] = [];
+    for (const r of gets) {
+      const schema = deref(jsonSchema(op(r)?.responses['200']?.content));
+      if (!schema) {
+        problems.push(`${r.label}: no 200 schema`);
+      } else if (isCollection(r)) {
+        const results = schema.properties?.results;
+        if (
+          !['count', 'next', 'previous', 'results'].every((k) => schema.required?.includes(k)) ||
+          results?.type !== 'array' ||
+          !deref(results.items)?.properties
+        )
+          problems.push(`${r.label}: not the list envelope`);
+      } else if (r.path !== '/api/v1/openapi.json' && !schema.properties) {
+        problems.push(`${r.label}: schema without properties`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(gets.filter(isCollection).map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/api/v1/organizers/', '/api/v1/organizers/{organizer}/events/']),
+    );
+  });
+
+  describe('events', () => {
+    const sampleEvent = (): Event =>
+      Object.assign(new Event(), {
+        name: { en: 'x' },
+        slug: 'x',
+        live: false,
+        testmode: false,
+        currency: 'EUR',
+        dateFrom: new Date(),
+        dateTo: null,
+        dateAdmission: null,
+        isPublic: true,
+        presaleStart: null,
+        presaleEnd: null,
+        location: null,
+        geoLat: null,
+        geoLon: null,
+        hasSubevents: false,
+        metaData: {},
+        timezone: 'UTC',
+        seatingPlanId: null,
+        seatCategoryMapping: {},
+      });
+
+    const eventSchema = () =>
+      deref(
+        jsonSchema(doc.paths['/api/v1/organizers/{organizer}/events/{event}/'].get.responses['200'].content),
+      )!;
+
+    it('describes the event with exactly the fields of the presenter and of a real response', async () => {
+      const fields = Object.keys(toEventJson(sampleEvent())).sort();
+      expect(fields).toEqual(
+        expect.arrayContaining(['name', 'slug', 'live', 'date_from', 'date_to', 'currency', 'timezone']),
+      );
+      expect(Object.keys(eventSchema().properties!).sort()).toEqual(fields);
+      const { token } = await bootstrapOrganizer(t, 'org');
+      await createEvent(t, token, 'org', { slug: 'real' });
+      const res = await t.http().get('/api/v1/organizers/org/events/real/').set('Authorization', auth(token));
+      expect(Object.keys(res.body as object).sort()).toEqual(fields);
+    });
+
+    it('types the event fields, nullable where the API returns null', () => {
+      const p = eventSchema().properties!;
+      expect(p.slug).toEqual({ type: 'string' });
+      expect(p.live).toEqual({ type: 'boolean' });
+      expect(p.date_from.type).toBe('string');
+      expect(p.date_to).toMatchObject({ type: 'string', nullable: true });
+      expect(p.geo_lat).toMatchObject({ type: 'number', nullable: true });
+      expect(p.name.type).toBe('object');
+      expect(p.location).toMatchObject({ type: 'object', nullable: true });
+    });
+
+    it('uses the same event schema for list items, create, update and the create body DTO', () => {
+      const paths = doc.paths;
+      const list = deref(
+        jsonSchema(paths['/api/v1/organizers/{organizer}/events/'].get.responses['200'].content),
+      );
+      expect(deref(list!.properties!.results.items)).toBe(eventSchema());
+      const created = paths['/api/v1/organizers/{organizer}/events/'].post;
+      expect(deref(jsonSchema(created.responses['201'].content))).toBe(eventSchema());
+      const body = deref(jsonSchema(created.requestBody?.content))!;
+      // Every field of the event is writable (spec "Conventions" 5).
+      expect(Object.keys(body.properties!).sort()).toEqual(Object.keys(toEventJson(sampleEvent())).sort());
+      expect([...(body.required ?? [])].sort()).toEqual(['currency', 'date_from', 'name', 'slug']);
+      const patchBody = deref(
+        jsonSchema(paths['/api/v1/organizers/{organizer}/events/{event}/'].patch.requestBody?.content),
+      )!;
+      expect(Object.keys(patchBody.properties!).sort()).toEqual(Object.keys(body.properties!).sort());
+      expect(patchBody.required ?? []).toEqual([]);
+      const putBody = deref(
+        jsonSchema(paths['/api/v1/organizers/{organizer}/events/{event}/'].put.requestBody?.content),
+      );
+      expect(putBody).toBe(body);
+    });
+
+    it('documents 204 for delete', () => {
+      const del = doc.paths['/api/v1/organizers/{organizer}/events/{event}/'].delete;
+      expect(Object.keys(del.responses)).toEqual(['204']);
+    });
+  });
+});

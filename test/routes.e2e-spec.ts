@@ -1,0 +1,137 @@
+import { Controller, Get, Post } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import { readFileSync } from 'fs';
+import { RequireEventAccess, RequirePermission } from '../src/auth/access.decorators';
+import { EVENT_PERMISSIONS, ORGANIZER_PERMISSIONS } from '../src/auth/permissions';
+import { RouteRegistry } from '../src/common/http/route-registry';
+import { startTestApp, TestApp } from './harness';
+import {
+  computeRouteTable,
+  formatRouteTable,
+  ROUTE_TABLE_FILE,
+  routeTableOf,
+  RouteTableRow,
+} from './print-route-table';
+
+/**
+ * The full route -> access-rule table (docs/style.md "Permissions": a change to who may do what is a visible
+ * diff). The expected table is test/route-table.json; regenerate it with
+ * `npx ts-node test/print-route-table.ts --write` and review the diff.
+ */
+describe('route -> access rule table', () => {
+  let t: TestApp;
+  let actual: RouteTableRow[];
+  const expected = JSON.parse(readFileSync(ROUTE_TABLE_FILE, 'utf8')) as RouteTableRow[];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    actual = routeTableOf(t.app.get(RouteRegistry).routes);
+  });
+  afterAll(() => t.close());
+
+  it('equals test/route-table.json', () => {
+    expect(actual).toEqual(expected);
+  });
+
+  it('test/route-table.json is in the generated format (one route per line, sorted)', () => {
+    expect(readFileSync(ROUTE_TABLE_FILE, 'utf8')).toBe(formatRouteTable(expected));
+  });
+
+  it('the generator script computes the same table as the running app', async () => {
+    expect(await computeRouteTable()).toEqual(actual);
+  });
+
+  it('has no duplicate method + path', () => {
+    const keys = actual.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('names only known permissions, at least one per permission rule', () => {
+    const known = new Set<string>([...EVENT_PERMISSIONS, ...ORGANIZER_PERMISSIONS]);
+    const bad = actual.filter(
+      (r) =>
+        r.access?.kind === 'permission' &&
+        (r.access.anyOf.length === 0 || r.access.anyOf.some((p) => !known.has(p))),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('has an organizer in the path of every organizer, event and permission route', () => {
+    const bad = actual.filter(
+      (r) =>
+        ['organizer', 'event', 'permission'].includes(r.access!.kind) && !r.path.includes('/:organizer/'),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('has an event in the path of every route needing event access or an event-level permission', () => {
+    // Without :event the guard can never grant such a route (nobody could call it).
+    const bad = actual.filter(
+      (r) =>
+        (r.access!.kind === 'event' ||
+          (r.access!.kind === 'permission' && r.access!.anyOf.some((p) => p.startsWith('event')))) &&
+        !r.path.includes('/:event/'),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps the public routes to the OpenAPI document', () => {
+    expect(actual.filter((r) => r.access!.kind === 'public').map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v1/openapi.json',
+    ]);
+  });
+});
+
+describe('default deny at boot', () => {
+  @Controller('bare')
+  class BareController {
+    @Get()
+    list(): string[] {
+      return [];
+    }
+
+    @Post()
+    @RequirePermission('event.items:write')
+    create(): string {
+      return 'x';
+    }
+  }
+
+  @Controller('organizers/:organizer/events/:event/declared')
+  @RequireEventAccess()
+  class ClassLevelController {
+    @Get()
+    list(): string[] {
+      return [];
+    }
+  }
+
+  const build = (controllers: (typeof BareController | typeof ClassLevelController)[]) =>
+    Test.createTestingModule({
+      imports: [DiscoveryModule],
+      controllers,
+      providers: [RouteRegistry],
+    }).compile();
+
+  it('refuses to initialise with a route lacking an access declaration, naming it', async () => {
+    const moduleRef = await build([BareController]);
+    await expect(moduleRef.init()).rejects.toThrow(
+      'Routes without an access declaration (default deny):\n  GET /api/v1/bare',
+    );
+    await moduleRef.close().catch(() => undefined);
+  });
+
+  it('accepts a declaration on the controller class for all its routes', async () => {
+    const moduleRef = await build([ClassLevelController]);
+    await moduleRef.init();
+    expect(routeTableOf(moduleRef.get(RouteRegistry).routes)).toEqual([
+      {
+        method: 'GET',
+        path: '/api/v1/organizers/:organizer/events/:event/declared/',
+        access: { kind: 'event' },
+      },
+    ]);
+    await moduleRef.close();
+  });
+});
