@@ -7,6 +7,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { MailModule } from './mail/mail.module';
+import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { BullRootModule } from './queues';
 import { TeamsModule } from './teams/teams.module';
@@ -28,6 +29,7 @@ export class AppModule {
         OrganizersModule,
         TeamsModule,
         CatalogueModule,
+        OrdersModule,
       ],
     };
   }

@@ -1,3 +1,4 @@
+import { ConditionalList } from '../../audit/conditional-list';
 import { IdParam } from '../../common/http/id-param';
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
@@ -19,6 +20,7 @@ export class CategoriesController {
   constructor(private readonly categories: CategoriesService) {}
 
   @Get()
+  @ConditionalList('itemcategory')
   @RequireEventAccess()
   @ApiPaginatedResponse(CategoryJson)
   list(

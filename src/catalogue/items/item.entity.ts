@@ -2,11 +2,13 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import type { I18nString } from '../../common/values/i18n';
 import { Event } from '../../organizers/event.entity';
 import { ItemCategory } from '../categories/item-category.entity';
+import { MembershipType } from '../membership-types/membership-type.entity';
+import { Quota } from '../quotas/quota.entity';
+import { TaxRule } from '../tax-rules/tax-rule.entity';
 
 /**
  * An item (product) of one event (compat §3.10). Money columns are `numeric(13,2)` and come back from the driver
- * as strings. `has_variations` is fixed at creation. The tax rule and membership references get their foreign
- * keys in the catalogue issue.
+ * as strings. `has_variations` is fixed at creation.
  */
 @Entity('item')
 export class Item {
@@ -50,8 +52,14 @@ export class Item {
   @Column({ type: 'numeric', precision: 13, scale: 2, nullable: true })
   freePriceSuggestion!: string | null;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   taxRuleId!: number | null;
+
+  /** A rule in use cannot be deleted (403 first; the key is the backstop). */
+  @ManyToOne(() => TaxRule, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'tax_rule_id' })
+  taxRule?: TaxRule | null;
 
   @Column({ type: 'boolean', default: false })
   admission!: boolean;
@@ -105,8 +113,16 @@ export class Item {
   @Column({ type: 'int', nullable: true })
   hiddenIfAvailable!: number | null;
 
+  @ManyToOne(() => Quota, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'hidden_if_available' })
+  hiddenIfAvailableQuota?: Quota | null;
+
   @Column({ type: 'int', nullable: true })
   hiddenIfItemAvailable!: number | null;
+
+  @ManyToOne(() => Item, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'hidden_if_item_available' })
+  hiddenIfItemAvailableItem?: Item | null;
 
   @Column({ type: 'boolean', default: false })
   checkinAttention!: boolean;
@@ -140,6 +156,10 @@ export class Item {
 
   @Column({ type: 'int', nullable: true })
   grantMembershipType!: number | null;
+
+  @ManyToOne(() => MembershipType, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'grant_membership_type' })
+  grantMembershipTypeRef?: MembershipType | null;
 
   @Column({ type: 'boolean', default: true })
   grantMembershipDurationLikeEvent!: boolean;

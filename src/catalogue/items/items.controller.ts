@@ -1,3 +1,4 @@
+import { ConditionalList } from '../../audit/conditional-list';
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { RequireEventAccess, RequirePermission } from '../../auth/access.decorators';
@@ -19,6 +20,7 @@ export class ItemsController {
   constructor(private readonly items: ItemsService) {}
 
   @Get()
+  @ConditionalList('item')
   @RequireEventAccess()
   @ApiPaginatedResponse(ItemJson)
   list(

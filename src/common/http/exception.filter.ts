@@ -51,6 +51,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
     if (exception instanceof HttpException) {
       const status: number = exception.getStatus();
+      if (status === (HttpStatus.NOT_MODIFIED as number)) {
+        res.status(304).end();
+        return;
+      }
       if (status === (HttpStatus.UNAUTHORIZED as number)) res.setHeader('WWW-Authenticate', 'Token');
       if (exception instanceof Conflict && exception.retryAfter !== undefined) {
         res.setHeader('Retry-After', String(exception.retryAfter));

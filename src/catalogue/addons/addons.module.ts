@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Catalogue: item add-ons. */
+@Module({})
+export class AddonsModule {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Catalogue: item bundles. */
+@Module({})
+export class BundlesModule {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Catalogue: discounts. */
+@Module({})
+export class DiscountsModule {}

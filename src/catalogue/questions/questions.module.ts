@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Catalogue: questions and their options. */
+@Module({})
+export class QuestionsModule {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Catalogue: tax rules. */
+@Module({})
+export class TaxRulesModule {}

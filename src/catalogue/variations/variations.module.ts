@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Catalogue: item variations. */
+@Module({})
+export class VariationsModule {}

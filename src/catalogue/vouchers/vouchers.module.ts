@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Catalogue: vouchers. */
+@Module({})
+export class VouchersModule {}
