@@ -5,6 +5,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createApiApp } from '../src/app.factory';
+import type { AppConfig } from '../src/config/app-config';
 import { onMaintenanceDb, templateDb, urlFor } from './db';
 
 /** A running API on its own database, for one e2e test file. */
@@ -20,7 +21,7 @@ export interface TestApp {
  * Clones the template database, boots the real application on it (same factory as production) and returns
  * helpers. Call in `beforeAll`, and `close()` in `afterAll`.
  */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
   const template = templateDb();
   const name = `${template.replace(/_template$/, '')}_f${process.pid}_${randomBytes(4).toString('hex')}`;
   await onMaintenanceDb(async (client) => {
@@ -39,6 +40,7 @@ export async function startTestApp(): Promise<TestApp> {
     databaseUrl: urlFor(name),
     queuePrefix: `test-${name}`,
     logLevel: 'error',
+    ...overrides,
   });
   const db = app.get<DataSource>(getDataSourceToken());
   const server = app.getHttpServer() as Parameters<typeof request>[0];

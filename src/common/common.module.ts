@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ApiExceptionFilter } from './http/exception.filter';
+import { IdempotencyMiddleware } from './http/idempotency';
 import { OpenApiController, OpenApiDocumentHolder } from './http/openapi';
 import { RouteRegistry } from './http/route-registry';
 import { ListEnvelopeInterceptor } from './listing/envelope.interceptor';
@@ -13,11 +14,12 @@ import { ApiValidationPipe } from './validation/validation.pipe';
   controllers: [OpenApiController],
   providers: [
     RouteRegistry,
+    IdempotencyMiddleware,
     OpenApiDocumentHolder,
     { provide: APP_PIPE, useClass: ApiValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: ListEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],
-  exports: [RouteRegistry],
+  exports: [RouteRegistry, IdempotencyMiddleware],
 })
 export class CommonModule {}

@@ -28,6 +28,14 @@ export class AppConfig {
   @IsString()
   mailUrl = '';
 
+  /**
+   * Longest wait for a row lock (milliseconds) before a statement gives up; the request then answers 409 with
+   * `Retry-After` instead of hanging (architecture.md "Concurrency").
+   */
+  @IsInt()
+  @Min(100)
+  lockTimeoutMs = 10000;
+
   /** Prefix of Bull queue keys in Redis (tests give each file its own). */
   @IsString()
   queuePrefix = 'bull';
@@ -39,6 +47,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   port: 'PORT',
   logLevel: 'LOG_LEVEL',
   mailUrl: 'MAIL_URL',
+  lockTimeoutMs: 'LOCK_TIMEOUT_MS',
   queuePrefix: 'QUEUE_PREFIX',
 };
 
@@ -53,7 +62,8 @@ export function loadConfig(
   const raw: Record<string, unknown> = {};
   for (const [key, name] of Object.entries(ENV_KEYS)) {
     const value = env[name];
-    if (value !== undefined && value !== '') raw[key] = key === 'port' ? Number(value) : value;
+    if (value !== undefined && value !== '')
+      raw[key] = key === 'port' || key === 'lockTimeoutMs' ? Number(value) : value;
   }
   const config = plainToInstance(AppConfig, { ...raw, ...overrides });
   const errors = validateSync(config);

@@ -10,7 +10,7 @@ const ROOT = join(__dirname, '..', '..');
  * TypeORM options shared by the API, the worker, the CLI, migrations and tests. `synchronize` is off
  * everywhere: the schema changes only through `migrations/` (architecture.md "Data conventions").
  */
-export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function dataSourceOptions(databaseUrl: string, lockTimeoutMs = 10000): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -20,7 +20,7 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: 20 },
+    extra: { max: 20, options: `-c lock_timeout=${Math.round(lockTimeoutMs)}` },
   };
 }
 

@@ -9,7 +9,7 @@ import { dataSourceOptions } from './data-source';
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(config.databaseUrl),
+        ...dataSourceOptions(config.databaseUrl, config.lockTimeoutMs),
         autoLoadEntities: false,
       }),
     }),

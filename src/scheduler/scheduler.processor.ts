@@ -1,5 +1,8 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
 import type { Job } from 'bull';
 import { QUEUES } from '../queues';
 
@@ -13,10 +16,13 @@ export const SCHEDULER_TICK = 'tick';
 export class SchedulerProcessor {
   private readonly logger = new Logger('Scheduler');
 
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
   @Process(SCHEDULER_TICK)
   async tick(job: Job): Promise<{ at: string }> {
     const at = new Date().toISOString();
-    this.logger.debug(`tick ${String(job.id)} at ${at}`);
+    const purged = await purgeExpiredIdempotencyRecords(this.db);
+    this.logger.debug(`tick ${String(job.id)} at ${at}: ${purged} expired idempotency records purged`);
     return { at };
   }
 

@@ -15,8 +15,21 @@ export function requestId(req: Request & { id?: string }, res: Response, next: N
  */
 export function bodyParsers() {
   return [
-    express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ extended: false, limit: '1mb' }),
+    express.json({
+      limit: '5mb',
+      type: ['application/json', 'application/*+json'],
+      // The raw bytes are kept for the idempotency fingerprint.
+      verify: (req: Request & { rawBody?: Buffer }, _res: Response, buf: Buffer) => {
+        req.rawBody = buf;
+      },
+    }),
+    express.urlencoded({
+      extended: false,
+      limit: '1mb',
+      verify: (req: Request & { rawBody?: Buffer }, _res: Response, buf: Buffer) => {
+        req.rawBody = buf;
+      },
+    }),
     (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
       if (!err) return next();
       const e = err as { type?: string; message?: string; status?: number };
