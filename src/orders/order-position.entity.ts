@@ -1,0 +1,146 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Item } from '../catalogue/items/item.entity';
+import { TaxRule } from '../catalogue/tax-rules/tax-rule.entity';
+import { ItemVariation } from '../catalogue/variations/item-variation.entity';
+import { Voucher } from '../catalogue/vouchers/voucher.entity';
+import { Discount } from '../catalogue/discounts/discount.entity';
+import { Event } from '../organizers/event.entity';
+import { Order } from './order.entity';
+
+/**
+ * A ticket or product line of an order (compat §4.4 "Position fields"). `event_id` is denormalised so that quota
+ * counting and event-scoped lists need no join. Items and variations that have been ordered cannot be deleted
+ * (the service refuses first; the keys are the backstop).
+ */
+@Entity('order_position')
+@Index('uq_order_position_event_secret', ['eventId', 'secret'], { unique: true })
+@Index('ix_order_position_event_product', ['eventId', 'itemId', 'variationId'])
+export class OrderPosition {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Index()
+  @Column({ type: 'int' })
+  orderId!: number;
+
+  @ManyToOne(() => Order, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'order_id' })
+  order?: Order;
+
+  @Column({ type: 'int' })
+  eventId!: number;
+
+  @ManyToOne(() => Event, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: Event;
+
+  /** 1-based number within the order. */
+  @Column({ type: 'int' })
+  positionid!: number;
+
+  @Column({ type: 'int' })
+  itemId!: number;
+
+  @ManyToOne(() => Item, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'item_id' })
+  item?: Item;
+
+  @Column({ type: 'int', nullable: true })
+  variationId!: number | null;
+
+  @ManyToOne(() => ItemVariation, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'variation_id' })
+  variation?: ItemVariation | null;
+
+  /** Sub-event id (series issue adds the key). */
+  @Column({ type: 'int', nullable: true })
+  subeventId!: number | null;
+
+  @Column({ type: 'numeric', precision: 13, scale: 2 })
+  price!: string;
+
+  @Column({ type: 'numeric', precision: 10, scale: 2, default: 0 })
+  taxRate!: string;
+
+  @Column({ type: 'numeric', precision: 13, scale: 2, default: 0 })
+  taxValue!: string;
+
+  @Column({ type: 'int', nullable: true })
+  taxRuleId!: number | null;
+
+  @ManyToOne(() => TaxRule, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'tax_rule_id' })
+  taxRule?: TaxRule | null;
+
+  @Column({ type: 'jsonb', default: {} })
+  attendeeNameParts!: Record<string, string>;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  attendeeEmail!: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  company!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  street!: string | null;
+
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  zipcode!: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  city!: string | null;
+
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  country!: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  state!: string | null;
+
+  @Index()
+  @Column({ type: 'int', nullable: true })
+  voucherId!: number | null;
+
+  @ManyToOne(() => Voucher, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'voucher_id' })
+  voucher?: Voucher | null;
+
+  /** Part of the voucher's budget this position used (money), or null. */
+  @Column({ type: 'numeric', precision: 13, scale: 2, nullable: true })
+  voucherBudgetUse!: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  addonToId!: number | null;
+
+  @ManyToOne(() => OrderPosition, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'addon_to_id' })
+  addonTo?: OrderPosition | null;
+
+  @Column({ type: 'boolean', default: false })
+  isBundled!: boolean;
+
+  @Column({ type: 'varchar', length: 64 })
+  secret!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  pseudonymizationId!: string;
+
+  /** Seat id (seating issue adds the key). */
+  @Column({ type: 'int', nullable: true })
+  seatId!: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  canceled!: boolean;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  validFrom!: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  validUntil!: Date | null;
+
+  @Column({ type: 'int', nullable: true })
+  discountId!: number | null;
+
+  @ManyToOne(() => Discount, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'discount_id' })
+  discount?: Discount | null;
+}

@@ -1,0 +1,88 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Event } from '../organizers/event.entity';
+
+/** Order states (compat §4.4): pending, paid, expired, canceled. */
+export type OrderStatus = 'n' | 'p' | 'e' | 'c';
+
+/**
+ * An order (compat §4.4). Codes are unique per organizer. Table `orders` (ORDER is an SQL keyword).
+ * `last_modified` moves on every change and feeds `modified_since`.
+ */
+@Entity('orders')
+@Index('uq_orders_organizer_code', ['organizerId', 'code'], { unique: true })
+@Index('ix_orders_event_modified', ['eventId', 'lastModified'])
+export class Order {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Index()
+  @Column({ type: 'int' })
+  eventId!: number;
+
+  @ManyToOne(() => Event, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: Event;
+
+  @Column({ type: 'int' })
+  organizerId!: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  code!: string;
+
+  @Column({ type: 'char', length: 1, default: 'n' })
+  status!: OrderStatus;
+
+  @Column({ type: 'boolean', default: false })
+  testmode!: boolean;
+
+  @Column({ type: 'varchar', length: 32 })
+  secret!: string;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email!: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  phone!: string | null;
+
+  @Column({ type: 'varchar', length: 32, default: 'en' })
+  locale!: string;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  datetime!: Date;
+
+  @Column({ type: 'timestamptz' })
+  expires!: Date;
+
+  @Column({ type: 'numeric', precision: 13, scale: 2, default: 0 })
+  total!: string;
+
+  @Column({ type: 'text', default: '' })
+  comment!: string;
+
+  @Column({ type: 'date', nullable: true })
+  customFollowupAt!: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  checkinAttention!: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  checkinText!: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  requireApproval!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  validIfPending!: boolean;
+
+  @Column({ type: 'varchar', length: 50, default: 'web' })
+  salesChannel!: string;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  cancellationDate!: Date | null;
+
+  @Column({ type: 'jsonb', default: {} })
+  apiMeta!: Record<string, unknown>;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  lastModified!: Date;
+}
