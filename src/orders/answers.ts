@@ -1,0 +1,187 @@
+import { IsOptional } from 'class-validator';
+import type { EntityManager } from 'typeorm';
+import type { FieldErrors } from '../common/errors';
+import {
+  checkDate,
+  checkDecimal,
+  checkTime,
+  IsInteger,
+  IsIntList,
+  IsStr,
+  Optional,
+  Required,
+} from '../common/validation/fields';
+import { isIsoDateTime, parseDateTime } from '../common/values/datetime';
+
+/** One answer as sent for an order or cart position (spec "Cart position" `answers`; compat §4.4). */
+export class AnswerInputDto {
+  /** Question id. */
+  @Required()
+  @IsInteger({ min: 1 })
+  question!: number;
+
+  /** The answer text; for choice questions it is derived from the options. */
+  @Optional()
+  @IsStr({ max: 10000 })
+  answer?: string;
+
+  /** Option ids (choice questions only). */
+  @IsOptional()
+  @IsIntList()
+  options?: number[];
+}
+
+/** A validated answer, ready to store. */
+export interface ValidatedAnswer {
+  questionId: number;
+  answer: string;
+  optionIds: number[];
+}
+
+interface QuestionRow {
+  id: number;
+  event_id: number;
+  type: string;
+}
+interface OptionRow {
+  id: number;
+  question_id: number;
+  answer: Record<string, string>;
+}
+
+/**
+ * Validates the answers of many positions at once (two SQL statements for the whole request), with pretix's rules
+ * and messages (compat §6 "Carts"; pretix AnswerSerializer): the question must belong to the event; choice
+ * questions need options of that question (at most one for single choice) and their answer text is the options'
+ * names joined by ", "; other types must not have options; booleans accept true/false/1/0 and are stored as
+ * `True`/`False`; numbers, dates (`YYYY-MM-DD`), times and datetimes are checked and normalised; file answers are
+ * not supported through this API. Required questions and min/max limits are not enforced for API writes (pretix
+ * trusts API clients there). A question answered twice keeps the first answer.
+ * @returns per position: the answers, or the aligned errors `[{}, {"question": [...]}]`
+ */
+export async function validateAnswers(
+  em: EntityManager,
+  eventId: number,
+  perPosition: (AnswerInputDto[] | undefined)[],
+): Promise<{ answers: ValidatedAnswer[][]; errors: (FieldErrors[] | null)[] }> {
+  const questionIds = [...new Set(perPosition.flatMap((list) => (list ?? []).map((a) => a.question)))];
+  const optionIds = [...new Set(perPosition.flatMap((list) => (list ?? []).flatMap((a) => a.options ?? [])))];
+  const questions = new Map<number, QuestionRow>();
+  const options = new Map<number, OptionRow>();
+  if (questionIds.length > 0) {
+    const rows: QuestionRow[] = await em.query('SELECT id, event_id, type FROM question WHERE id = ANY($1)', [
+      questionIds,
+    ]);
+    rows.forEach((r) => questions.set(r.id, r));
+  }
+  if (optionIds.length > 0) {
+    const rows: OptionRow[] = await em.query(
+      'SELECT id, question_id, answer FROM question_option WHERE id = ANY($1)',
+      [optionIds],
+    );
+    rows.forEach((r) => options.set(r.id, r));
+  }
+
+  const answers: ValidatedAnswer[][] = [];
+  const errors: (FieldErrors[] | null)[] = [];
+  for (const list of perPosition) {
+    const out: ValidatedAnswer[] = [];
+    const errs: FieldErrors[] = [];
+    const seen = new Set<number>();
+    for (const input of list ?? []) {
+      const result = validateOne(input, eventId, questions, options);
+      if ('error' in result) {
+        errs.push(result.error);
+        continue;
+      }
+      errs.push({});
+      if (seen.has(result.value.questionId)) continue;
+      seen.add(result.value.questionId);
+      out.push(result.value);
+    }
+    answers.push(out);
+    errors.push(errs.some((e) => Object.keys(e).length > 0) ? errs : null);
+  }
+  return { answers, errors };
+}
+
+function optionLabel(option: OptionRow): string {
+  return option.answer.en ?? Object.values(option.answer)[0] ?? '';
+}
+
+function validateOne(
+  input: AnswerInputDto,
+  eventId: number,
+  questions: Map<number, QuestionRow>,
+  options: Map<number, OptionRow>,
+): { value: ValidatedAnswer } | { error: FieldErrors } {
+  const question = questions.get(input.question);
+  if (!question) return { error: { question: [`Invalid pk "${input.question}" - object does not exist.`] } };
+  if (question.event_id !== eventId) {
+    return { error: { question: ['The specified question does not belong to this event.'] } };
+  }
+  const nonField = (message: string) => ({ error: { non_field_errors: [message] } });
+  const chosen = input.options ?? [];
+  const text = input.answer ?? '';
+  switch (question.type) {
+    case 'F':
+      return nonField('File answers are not supported through this API.');
+    case 'C':
+    case 'M': {
+      if (chosen.length === 0)
+        return nonField('You need to specify options if the question is of a choice type.');
+      if (question.type === 'C' && chosen.length > 1)
+        return nonField('You can specify at most one option for this question.');
+      const rows = [...new Set(chosen)].map((id) => options.get(id));
+      if (rows.some((o) => o === undefined)) {
+        const missing = chosen.find((id) => !options.has(id));
+        return { error: { options: [`Invalid pk "${missing}" - object does not exist.`] } };
+      }
+      if (rows.some((o) => o!.question_id !== question.id)) {
+        return nonField('The specified option does not belong to this question.');
+      }
+      return {
+        value: {
+          questionId: question.id,
+          answer: rows.map((o) => optionLabel(o!)).join(', '),
+          optionIds: rows.map((o) => o!.id),
+        },
+      };
+    }
+  }
+  if (chosen.length > 0)
+    return nonField('You should not specify options if the question is not of a choice type.');
+  let answer = text;
+  switch (question.type) {
+    case 'B':
+      if (['true', 'True', '1', 'TRUE'].includes(text)) answer = 'True';
+      else if (['false', 'False', '0', 'FALSE'].includes(text)) answer = 'False';
+      else return nonField('Please specify "true" or "false" for boolean questions.');
+      break;
+    case 'N': {
+      const err = checkDecimal(text, 50, 25);
+      if (err) return nonField(err);
+      break;
+    }
+    case 'D': {
+      const err = checkDate(text);
+      if (err) return nonField(err);
+      break;
+    }
+    case 'H': {
+      const err = checkTime(text);
+      if (err) return nonField(err);
+      answer = text.length === 5 ? `${text}:00` : text;
+      break;
+    }
+    case 'W':
+      if (!isIsoDateTime(text)) {
+        return nonField(
+          'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+        );
+      }
+      answer = parseDateTime(text).toISOString().replace('.000Z', 'Z');
+      break;
+  }
+  return { value: { questionId: question.id, answer, optionIds: [] } };
+}
