@@ -180,6 +180,45 @@ describe('items', () => {
     return Number(rows[0].n);
   }
 
+  async function rowCount(table: string): Promise<number> {
+    const rows: { n: string }[] = await t.db.query(`SELECT count(*) AS n FROM ${table}`);
+    return Number(rows[0].n);
+  }
+
+  /** Id of an event of organizer `org` (events carry no id on the wire). */
+  async function eventId(slug: string): Promise<number> {
+    const rows: { id: number }[] = await t.db.query(
+      "SELECT e.id FROM event e JOIN organizer o ON o.id = e.organizer_id WHERE o.slug = 'org' AND e.slug = $1",
+      [slug],
+    );
+    return rows[0].id;
+  }
+
+  /** A tax rule row written directly (the tax rule endpoints are another resource's business). */
+  async function taxRule(slug: string, rate: string): Promise<number> {
+    const rows: { id: number }[] = await t.db.query(
+      `INSERT INTO tax_rule (event_id, name, rate) VALUES ($1, '{"en": "VAT"}', $2) RETURNING id`,
+      [await eventId(slug), rate],
+    );
+    return rows[0].id;
+  }
+
+  async function quota(slug: string): Promise<number> {
+    const rows: { id: number }[] = await t.db.query(
+      "INSERT INTO quota (event_id, name, size) VALUES ($1, 'Q', 10) RETURNING id",
+      [await eventId(slug)],
+    );
+    return rows[0].id;
+  }
+
+  async function membershipType(orgId: number): Promise<number> {
+    const rows: { id: number }[] = await t.db.query(
+      `INSERT INTO membership_type (organizer_id, name) VALUES ($1, '{"en": "Member"}') RETURNING id`,
+      [orgId],
+    );
+    return rows[0].id;
+  }
+
   beforeAll(async () => {
     t = await startTestApp();
     ({ token } = await bootstrapOrganizer(t, 'org'));
@@ -346,7 +385,7 @@ describe('items', () => {
         { meta_data: ['Expected a dictionary of items but got type "list".'] },
       ],
       [
-        { name: 'x', default_price: 1, tax_rule: 1 },
+        { name: 'x', default_price: 1, tax_rule: 987654 },
         { tax_rule: ["The item's tax rule must belong to the same event as the item."] },
       ],
       [
@@ -354,20 +393,20 @@ describe('items', () => {
         { category: ["The item's category must belong to the same event as the item."] },
       ],
       [
-        { name: 'x', default_price: 1, hidden_if_available: 3 },
-        { hidden_if_available: ['Invalid pk "3" - object does not exist.'] },
+        { name: 'x', default_price: 1, hidden_if_available: 987653 },
+        { hidden_if_available: ['Invalid pk "987653" - object does not exist.'] },
       ],
       [
         { name: 'x', default_price: 1, hidden_if_item_available: 987654 },
         { hidden_if_item_available: ['Invalid pk "987654" - object does not exist.'] },
       ],
       [
-        { name: 'x', default_price: 1, require_membership_types: [4, 5] },
-        { require_membership_types: ['Invalid pk "4" - object does not exist.'] },
+        { name: 'x', default_price: 1, require_membership_types: [987652, 987651] },
+        { require_membership_types: ['Invalid pk "987652" - object does not exist.'] },
       ],
       [
-        { name: 'x', default_price: 1, grant_membership_type: 6 },
-        { grant_membership_type: ['Invalid pk "6" - object does not exist.'] },
+        { name: 'x', default_price: 1, grant_membership_type: 987650 },
+        { grant_membership_type: ['Invalid pk "987650" - object does not exist.'] },
       ],
       [
         { name: 'x', default_price: 1, min_per_order: 5, max_per_order: 4 },
@@ -421,20 +460,12 @@ describe('items', () => {
         },
       ],
       [
-        { name: 'x', default_price: 1, variations: [{ value: 'S' }] },
-        { variations: ['Inline variations are not supported yet.'] },
-      ],
-      [
-        { name: 'x', default_price: 1, addons: [{ addon_category: 1 }] },
-        { addons: ['Inline add-ons are not supported yet.'] },
-      ],
-      [
-        { name: 'x', default_price: 1, bundles: [{ bundled_item: 1 }] },
-        { bundles: ['Inline bundles are not supported yet.'] },
-      ],
-      [
         { name: 'x', default_price: 1, variations: 'S' },
         { variations: ['Expected a list of items but got type "str".'] },
+      ],
+      [
+        { name: 'x', default_price: 1, addons: { addon_category: 1 } },
+        { addons: ['Expected a list of items but got type "dict".'] },
       ],
       [{ name: 'x', default_price: 1, bundles: null }, { bundles: ['This field may not be null.'] }],
     ])('answers 400 for %j and creates nothing', async (body, errors) => {
@@ -449,7 +480,7 @@ describe('items', () => {
       const res = await post(`${E}/items/`, {
         name: 'x',
         default_price: 1,
-        tax_rule: 2,
+        tax_rule: 987654,
         min_per_order: 3,
         max_per_order: 1,
         personalized: true,
@@ -517,6 +548,335 @@ describe('items', () => {
     });
   });
 
+  describe('inline variations, add-ons and bundles on create', () => {
+    async function counts(): Promise<number[]> {
+      return [
+        await itemCount(),
+        await rowCount('item_variation'),
+        await rowCount('item_addon'),
+        await rowCount('item_bundle'),
+      ];
+    }
+
+    it('creates them with the item, lists them as their endpoints return them, and logs one entry', async () => {
+      const category = await createCategory({ name: 'Extras', is_addon: true });
+      const included = await createItem({ name: 'Included' });
+      const shirt = await createItem({ name: 'Shirt', variations: [{ value: 'S' }] });
+      const shirtVariation = (shirt.variations as ItemBody[])[0].id;
+      const res = await post(`${E}/items/`, {
+        name: 'Bundle',
+        default_price: '50.00',
+        variations: [
+          { value: 'Late', position: 2, default_price: '60' },
+          { value: { en: 'Early' }, position: 1, sales_channels: ['web'] },
+        ],
+        addons: [{ addon_category: category.id, min_count: 1, max_count: 2, price_included: true }],
+        bundles: [
+          { bundled_item: included.id, count: 2, designated_price: '5.00' },
+          { bundled_item: shirt.id, bundled_variation: shirtVariation },
+        ],
+      });
+      expect(res.status).toBe(201);
+      const item = res.body as ItemBody & Record<string, ItemBody[]>;
+      expect(item.has_variations).toBe(true);
+      const variations = (await get(`${E}/items/${item.id}/variations/`)).body.results;
+      const addons = (await get(`${E}/items/${item.id}/addons/`)).body.results;
+      const bundles = (await get(`${E}/items/${item.id}/bundles/?ordering=id`)).body.results;
+      expect(item.variations).toEqual(variations);
+      expect(item.addons).toEqual(addons);
+      expect(item.bundles).toEqual(bundles);
+      expect(variations.map((v: ItemBody) => [v.value, v.price, v.sales_channels])).toEqual([
+        [{ en: 'Early' }, '50.00', ['web']],
+        [{ en: 'Late' }, '60.00', ['api', 'web']],
+      ]);
+      expect(addons).toEqual([
+        {
+          id: expect.any(Number),
+          addon_category: category.id,
+          min_count: 1,
+          max_count: 2,
+          position: 0,
+          multi_allowed: false,
+          price_included: true,
+        },
+      ]);
+      expect(bundles).toEqual([
+        {
+          id: expect.any(Number),
+          bundled_item: included.id,
+          bundled_variation: null,
+          count: 2,
+          designated_price: '5.00',
+        },
+        {
+          id: expect.any(Number),
+          bundled_item: shirt.id,
+          bundled_variation: shirtVariation,
+          count: 1,
+          designated_price: '0.00',
+        },
+      ]);
+      expect((await get(`${E}/items/${item.id}/`)).body).toEqual(item);
+      expect(await logActions(item.id)).toEqual(['pretix.event.item.added']);
+    });
+
+    it('makes an item created with variations has_variations, even when told otherwise', async () => {
+      const item = await createItem({ has_variations: false, variations: [{ value: 'Only' }] });
+      expect(item.has_variations).toBe(true);
+      expect((item.variations as ItemBody[]).map((v) => v.value)).toEqual([{ en: 'Only' }]);
+    });
+
+    it.each([
+      [{ variations: [{ value: 'S' }, {}] }, { variations: [{}, { value: ['This field is required.'] }] }],
+      [
+        {
+          variations: [
+            { value: 'S', position: -1 },
+            { value: 'M', default_price: 'x' },
+          ],
+        },
+        {
+          variations: [
+            { position: ['Ensure this value is greater than or equal to 0.'] },
+            { default_price: ['A valid number is required.'] },
+          ],
+        },
+      ],
+      [{ variations: ['S'] }, { variations: [['Invalid data. Expected a dictionary, but got str.']] }],
+      [
+        { variations: [{ value: 'S' }, { value: 'M', require_membership_types: [987654] }] },
+        { variations: [{}, { require_membership_types: ['Invalid pk "987654" - object does not exist.'] }] },
+      ],
+      [
+        { variations: [{ value: 'S', meta_data: { a: 'b' }, sales_channels: null }] },
+        {
+          variations: [
+            {
+              sales_channels: [
+                "The legacy attribute 'sales_channels' cannot be set to None, it must be a list.",
+              ],
+              meta_data: ["Item meta data property 'a' does not exist."],
+            },
+          ],
+        },
+      ],
+      [{ addons: [{}] }, { addons: [{ addon_category: ['This field is required.'] }] }],
+      [
+        { addons: [{ addon_category: 987654 }] },
+        { addons: ["The add-on's category must belong to the same event as the item."] },
+      ],
+      [
+        { addons: [{ addon_category: 'OWN', min_count: 110, max_count: 10 }] },
+        { addons: ['The maximum count needs to be greater than the minimum count.'] },
+      ],
+      [
+        { addons: [{ addon_category: 'OWN', min_count: -1, max_count: 10 }] },
+        { addons: ['The minimum count needs to be equal to or greater than zero.'] },
+      ],
+      [
+        { addons: [{ addon_category: 'OWN', max_count: -1 }] },
+        { addons: ['The maximum count needs to be equal to or greater than zero.'] },
+      ],
+      [
+        { addons: [{ addon_category: 'OWN' }, { addon_category: 'OWN' }] },
+        { addons: ['The item already has an add-on of this category.'] },
+      ],
+      [
+        { bundles: [{ count: 0 }] },
+        {
+          bundles: [
+            {
+              bundled_item: ['This field is required.'],
+              count: ['Ensure this value is greater than or equal to 1.'],
+            },
+          ],
+        },
+      ],
+      [
+        { bundles: [{ bundled_item: 987654 }] },
+        { bundles: ['The bundled item must belong to the same event as the item.'] },
+      ],
+      [
+        { bundles: [{ bundled_item: 'OWN', bundled_variation: 987654 }] },
+        { bundles: ['The chosen variation does not belong to this item.'] },
+      ],
+    ] as [Record<string, unknown[]>, object][])(
+      'answers 400 for %j and creates nothing',
+      async (raw, errors) => {
+        // `OWN` stands for one fresh category (add-ons) or plain item (bundles) of the event.
+        const category = (await createCategory({ name: 'Own' })).id;
+        const plain = (await createItem({ name: 'Plain' })).id;
+        const body = Object.fromEntries(
+          Object.entries(raw).map(([key, list]) => [
+            key,
+            list.map((entry) =>
+              typeof entry === 'object' && entry !== null
+                ? Object.fromEntries(
+                    Object.entries(entry).map(([k, v]) => [
+                      k,
+                      v === 'OWN' ? (key === 'addons' ? category : plain) : v,
+                    ]),
+                  )
+                : entry,
+            ),
+          ]),
+        );
+        const before = await counts();
+        const res = await post(`${E}/items/`, { name: 'x', default_price: 1, ...body });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(errors);
+        expect(await counts()).toEqual(before);
+      },
+    );
+
+    it('refuses foreign and nested bundled items, missing variations, and reports every problem at once', async () => {
+      const foreignCategory = await createCategory({ name: 'F' }, OTHER);
+      const foreignItem = await createItem({ name: 'Foreign' }, OTHER);
+      const shirt = await createItem({ name: 'Shirt', variations: [{ value: 'S' }] });
+      const bundling = await createItem({
+        name: 'Bundling',
+        bundles: [{ bundled_item: (await createItem({})).id }],
+      });
+      const before = await counts();
+      // Field types first (request validation), in the item and in every list at once ...
+      const types = await post(`${E}/items/`, {
+        name: null,
+        default_price: 1,
+        variations: [{ value: 'S' }, { value: null }],
+        addons: [{ addon_category: foreignCategory.id }, { min_count: 'x' }],
+        bundles: [{ bundled_item: foreignItem.id }],
+      });
+      expect(types.status).toBe(400);
+      expect(types.body).toEqual({
+        name: ['This field may not be null.'],
+        variations: [{}, { value: ['This field may not be null.'] }],
+        addons: [
+          {},
+          { addon_category: ['This field is required.'], min_count: ['A valid integer is required.'] },
+        ],
+      });
+      // ... then the rules, again all at once.
+      const rules = await post(`${E}/items/`, {
+        name: 'x',
+        default_price: 1,
+        personalized: true,
+        category: foreignCategory.id,
+        variations: [{ value: 'S', require_membership_types: [987654] }],
+        addons: [{ addon_category: foreignCategory.id }],
+        bundles: [
+          { bundled_item: foreignItem.id },
+          { bundled_item: shirt.id },
+          { bundled_item: bundling.id },
+          { bundled_item: foreignItem.id, count: 2 },
+        ],
+      });
+      expect(rules.status).toBe(400);
+      expect(rules.body).toEqual({
+        category: ["The item's category must belong to the same event as the item."],
+        non_field_errors: ['Only admission products can currently be personalized.'],
+        variations: [{ require_membership_types: ['Invalid pk "987654" - object does not exist.'] }],
+        addons: ["The add-on's category must belong to the same event as the item."],
+        bundles: [
+          'The bundled item must belong to the same event as the item.',
+          'A variation needs to be set for this item.',
+          'The bundled item must not have bundles on its own.',
+        ],
+      });
+      expect(await counts()).toEqual(before);
+    });
+  });
+
+  describe('references: tax rules, quotas, membership types', () => {
+    let organizerId: number;
+
+    beforeAll(async () => {
+      ({ organizerId } = await bootstrapOrganizer(t, 'org'));
+    });
+
+    it('takes a tax rule of the event and shows its rate as tax_rate', async () => {
+      const vat = await taxRule('sample', '19.00');
+      const item = await createItem({ tax_rule: vat });
+      expect([item.tax_rule, item.tax_rate]).toEqual([vat, '19.00']);
+      expect((await get(`${E}/items/${item.id}/`)).body).toEqual(item);
+      const reduced = await taxRule('sample', '7.50');
+      const changed = await patch(`${E}/items/${item.id}/`, { tax_rule: reduced });
+      expect([changed.body.tax_rule, changed.body.tax_rate]).toEqual([reduced, '7.50']);
+      const cleared = await patch(`${E}/items/${item.id}/`, { tax_rule: null });
+      expect([cleared.body.tax_rule, cleared.body.tax_rate]).toEqual([null, '0.00']);
+    });
+
+    it('refuses a tax rule of another event', async () => {
+      const foreign = await taxRule('other', '19.00');
+      const res = await post(`${E}/items/`, { name: 'x', default_price: 1, tax_rule: foreign });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        tax_rule: ["The item's tax rule must belong to the same event as the item."],
+      });
+    });
+
+    it('refuses a gift card with a non-zero tax rule, on create and on the merged data of PATCH', async () => {
+      const message = {
+        non_field_errors: [
+          'Gift card products should not be associated with non-zero tax rates since sales tax will be applied when the gift card is redeemed.',
+        ],
+      };
+      const vat = await taxRule('sample', '19.00');
+      const zero = await taxRule('sample', '0.00');
+      const created = await post(`${E}/items/`, {
+        name: 'x',
+        default_price: 1,
+        issue_giftcard: true,
+        tax_rule: vat,
+      });
+      expect(created.status).toBe(400);
+      expect(created.body).toEqual(message);
+      const giftcard = await createItem({ issue_giftcard: true, tax_rule: zero });
+      expect([giftcard.tax_rate, giftcard.issue_giftcard]).toEqual(['0.00', true]);
+      const patched = await patch(`${E}/items/${giftcard.id}/`, { tax_rule: vat });
+      expect(patched.status).toBe(400);
+      expect(patched.body).toEqual(message);
+      const taxed = await createItem({ tax_rule: vat });
+      const switched = await patch(`${E}/items/${taxed.id}/`, { issue_giftcard: true });
+      expect(switched.body).toEqual(message);
+      expect((await get(`${E}/items/${giftcard.id}/`)).body).toEqual(giftcard);
+    });
+
+    it('takes a quota of the event as hidden_if_available, and no other', async () => {
+      const own = await quota('sample');
+      const item = await createItem({ hidden_if_available: own });
+      expect(item.hidden_if_available).toBe(own);
+      const foreign = await quota('other');
+      const res = await patch(`${E}/items/${item.id}/`, { hidden_if_available: foreign });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ hidden_if_available: [`Invalid pk "${foreign}" - object does not exist.`] });
+      await t.db.query('DELETE FROM quota WHERE id = $1', [own]);
+      expect((await get(`${E}/items/${item.id}/`)).body.hidden_if_available).toBeNull();
+    });
+
+    it('takes membership types of the organizer, and no other organizer’s', async () => {
+      const first = await membershipType(organizerId);
+      const second = await membershipType(organizerId);
+      const item = await createItem({
+        require_membership: true,
+        require_membership_types: [second, first, second],
+        grant_membership_type: first,
+      });
+      expect([item.require_membership_types, item.grant_membership_type]).toEqual([[first, second], first]);
+      const { organizerId: foreignOrg } = await bootstrapOrganizer(t, 'foreign-org');
+      const foreign = await membershipType(foreignOrg);
+      const res = await patch(`${E}/items/${item.id}/`, {
+        require_membership_types: [first, foreign],
+        grant_membership_type: foreign,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        require_membership_types: [`Invalid pk "${foreign}" - object does not exist.`],
+        grant_membership_type: [`Invalid pk "${foreign}" - object does not exist.`],
+      });
+      expect((await get(`${E}/items/${item.id}/`)).body).toEqual(item);
+    });
+  });
+
   describe('sales channels', () => {
     it.each([
       [{ all_sales_channels: false, limit_sales_channels: ['web'] }, false, ['web'], ['web']],
@@ -563,17 +923,36 @@ describe('items', () => {
       await createEvent(t, token, 'org', { slug: 'listing' });
       base = '/api/v1/organizers/org/events/listing';
       categoryId = (await createCategory({ name: 'Cat' }, base)).id;
+      const addonCategory = (await createCategory({ name: 'Extras', is_addon: true }, base)).id;
+      const vat = await taxRule('listing', '19.00');
+      const zero = await taxRule('listing', '0.00');
       ids = {};
+      // Variations, add-ons, bundles and tax rules on the page make the statement-count test meaningful.
       const specs: [string, object][] = [
-        ['adult', { name: { en: 'Adult Ticket', de: 'Erwachsene' }, position: 2, admission: true }],
+        [
+          'adult',
+          {
+            name: { en: 'Adult Ticket', de: 'Erwachsene' },
+            position: 2,
+            admission: true,
+            tax_rule: vat,
+            variations: [{ value: 'Early' }, { value: 'Late' }],
+            addons: [{ addon_category: addonCategory }],
+          },
+        ],
         [
           'child',
           { name: { en: 'Child', de: 'Kinderkarte' }, position: 1, admission: true, category: categoryId },
         ],
         ['shirt', { name: 'T-Shirt', internal_name: 'MERCH-100%', position: 1, active: false }],
-        ['donation', { name: 'Donation', position: 3, free_price: true, category: categoryId }],
+        [
+          'donation',
+          { name: 'Donation', position: 3, free_price: true, category: categoryId, tax_rule: zero },
+        ],
       ];
       for (const [key, body] of specs) ids[key] = (await createItem(body, base)).id;
+      const bundled = await post(`${base}/items/${ids.child}/bundles/`, { bundled_item: ids.shirt });
+      expect(bundled.status).toBe(201);
     });
 
     const keysOf = (res: { body: { results: { id: number }[] } }) =>
@@ -594,6 +973,22 @@ describe('items', () => {
         position: 1,
         active: false,
       });
+    });
+
+    it('shows the tax rate, variations, add-ons and bundles of every item on the page', async () => {
+      const res = await get(`${base}/items/`);
+      const byKey = Object.fromEntries(
+        res.body.results.map((r: ItemBody) => [Object.keys(ids).find((k) => ids[k] === r.id), r]),
+      );
+      expect(byKey.adult.tax_rate).toBe('19.00');
+      expect(byKey.donation.tax_rate).toBe('0.00');
+      for (const key of ['adult', 'child']) {
+        const detail = (await get(`${base}/items/${ids[key]}/`)).body;
+        expect(byKey[key]).toEqual(detail);
+      }
+      expect(byKey.adult.variations.map((v: ItemBody) => v.value)).toEqual([{ en: 'Early' }, { en: 'Late' }]);
+      expect(byKey.adult.addons).toHaveLength(1);
+      expect(byKey.child.bundles.map((b: ItemBody) => b.bundled_item)).toEqual([ids.shirt]);
     });
 
     it('orders by id, -id and -position; ignores unknown fields', async () => {
@@ -631,10 +1026,12 @@ describe('items', () => {
       ['free_price=1', ['donation']],
       ['free_price=0', ['child', 'shirt', 'adult']],
       [`category=${999999}`, []],
-      ['tax_rate=0', ['child', 'shirt', 'adult', 'donation']],
-      ['tax_rate=0.00', ['child', 'shirt', 'adult', 'donation']],
-      ['tax_rate=None', ['child', 'shirt', 'adult', 'donation']],
-      ['tax_rate=19.00', []],
+      ['tax_rate=0', ['child', 'shirt', 'donation']],
+      ['tax_rate=0.00', ['child', 'shirt', 'donation']],
+      ['tax_rate=None', ['child', 'shirt', 'donation']],
+      ['tax_rate=19.00', ['adult']],
+      ['tax_rate=19', ['adult']],
+      ['tax_rate=7', []],
       ['search=ticket', ['adult']],
       ['search=KINDER', ['child']],
       ['search=merch', ['shirt']],
@@ -851,7 +1248,7 @@ describe('items', () => {
       const url = `${E}/items/${item.id}/`;
       const res = await patch(url, {
         category: foreignCategory.id,
-        tax_rule: 3,
+        tax_rule: 987654,
         meta_data: { color: 'red' },
       });
       expect(res.status).toBe(400);
@@ -937,7 +1334,7 @@ describe('items', () => {
     });
 
     it('lets a team with event access but without event.items:write read', async () => {
-      const list = await get(`${E}/items/`, reader);
+      const list = await get(`${E}/items/?ordering=-id`, reader);
       expect(list.status).toBe(200);
       expect(list.body.results.map((r: { id: number }) => r.id)).toContain(item.id);
       const detail = await get(`${E}/items/${item.id}/`, reader);

@@ -1,5 +1,6 @@
-import { PartialType } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { OmitType, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { Allow, ValidateNested, ValidationArguments } from 'class-validator';
 import {
   IsBool,
   IsChoice,
@@ -14,23 +15,57 @@ import {
   Nullable,
   Optional,
   Required,
+  rule,
 } from '../../common/validation/fields';
 import type { I18nString } from '../../common/values/i18n';
+import { CreateAddonDto } from '../addons/addon.dto';
+import { CreateBundleDto } from '../bundles/bundle.dto';
+import { KNOWN_SALES_CHANNELS } from '../sales-channels';
+import { CreateVariationDto } from '../variations/variation.dto';
+import { AVAILABILITY_MODES } from './item-choices';
 
-/**
- * Identifiers of the sales channels every organizer has (compat §3.10 "Sales channels"). Organizer-defined
- * channels come later; until then these are all channels.
- */
-export const KNOWN_SALES_CHANNELS = ['web', 'api'] as const;
+export { AVAILABILITY_MODES, KNOWN_SALES_CHANNELS };
 
-/** `available_from_mode` / `available_until_mode`: hide the item outside the window, or show it as info. */
-export const AVAILABILITY_MODES = ['hide', 'info'] as const;
 /** `media_policy` choices besides null (compat §3.10). */
 export const MEDIA_POLICIES = ['reuse', 'new', 'reuse_or_new'] as const;
 /** `media_type` choices besides null (compat §3.3). */
 export const MEDIA_TYPES = ['barcode', 'nfc_uid', 'nfc_mf0aes'] as const;
 /** `validity_mode` choices besides null (null = the event's validity). */
 export const VALIDITY_MODES = ['fixed', 'dynamic'] as const;
+
+/** DRF's name of a JSON value's type, for "expected ... but got <type>" messages. */
+function jsonType(v: unknown): string {
+  if (v === null) return 'NoneType';
+  if (Array.isArray(v)) return 'list';
+  if (typeof v === 'string') return 'str';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  return typeof v === 'object' ? 'dict' : typeof v;
+}
+
+/** A list (its entries are validated by `@ValidateNested`); null is refused by `@Optional()`. */
+function IsList(): PropertyDecorator {
+  return rule('isList', (v) =>
+    v === undefined || v === null || Array.isArray(v)
+      ? null
+      : `Expected a list of items but got type "${jsonType(v)}".`,
+  );
+}
+
+/**
+ * Validates each entry of an inline list against its DTO; an entry that is not an object answers, aligned with
+ * the list, `["Invalid data. Expected a dictionary, but got <type>."]`.
+ */
+function EachEntry(dto: () => new () => object): PropertyDecorator {
+  return (target, key) => {
+    ValidateNested({
+      each: true,
+      message: (args: ValidationArguments) =>
+        `Invalid data. Expected a dictionary, but got ${jsonType(args.value)}.`,
+    })(target, key);
+    Type(dto)(target, key);
+  };
+}
 
 /**
  * Body of `POST E/items/` and `PUT E/items/{id}/` (compat §3.10). Money fields take a number or a string with
@@ -71,7 +106,7 @@ export class CreateItemDto {
   @IsMoney()
   free_price_suggestion?: string | number | null;
 
-  /** Tax rule id of the same event (tax rules come later: only null is accepted now). */
+  /** Tax rule id of the same event; its rate is the item's `tax_rate`. */
   @Nullable()
   @IsInteger()
   tax_rule?: number | null;
@@ -143,7 +178,7 @@ export class CreateItemDto {
   @IsInteger({ min: 0 })
   max_per_order?: number | null;
 
-  /** Quota id (quotas come later: only null is accepted now). */
+  /** Quota id of the same event. */
   @Nullable()
   @IsInteger()
   hidden_if_available?: number | null;
@@ -191,12 +226,12 @@ export class CreateItemDto {
   @IsBool()
   require_membership_hidden?: boolean;
 
-  /** Membership type ids of the organizer (membership types come later: only [] is accepted now). */
+  /** Membership type ids of the event's organizer. */
   @Optional()
   @IsIntList()
   require_membership_types?: number[];
 
-  /** Membership type id (membership types come later: only null is accepted now). */
+  /** Membership type id of the event's organizer. */
   @Nullable()
   @IsInteger()
   grant_membership_type?: number | null;
@@ -278,20 +313,44 @@ export class CreateItemDto {
   sales_channels?: string[] | null;
 
   /**
-   * Inline variations: only an empty list on create for now; never on PUT/PATCH. Checked by the service (the
-   * key must survive whitelisting so PUT/PATCH can refuse it).
+   * Variations created with the item (create only; compat §3.10). Any entry makes the item `has_variations`.
+   * Errors are aligned with the list: `{"variations": [{}, {"value": ["This field is required."]}]}`.
    */
-  @Allow()
-  variations?: unknown[];
+  @Optional()
+  @IsList()
+  @EachEntry(() => CreateVariationDto)
+  variations?: CreateVariationDto[];
 
-  /** Inline add-ons: as `variations`. */
-  @Allow()
-  addons?: unknown[];
+  /** Add-ons created with the item (create only); rule errors come as a flat list under `addons` (pretix). */
+  @Optional()
+  @IsList()
+  @EachEntry(() => CreateAddonDto)
+  addons?: CreateAddonDto[];
 
-  /** Inline bundles: as `variations`. */
+  /** Bundles created with the item (create only); rule errors come as a flat list under `bundles` (pretix). */
+  @Optional()
+  @IsList()
+  @EachEntry(() => CreateBundleDto)
+  bundles?: CreateBundleDto[];
+}
+
+/**
+ * Body of `PUT E/items/{id}/`: the fields of create. `variations`, `addons` and `bundles` are refused (400)
+ * whatever their value, so they are only declared to survive whitelisting: use the nested endpoints.
+ */
+export class ReplaceItemDto extends OmitType(CreateItemDto, ['variations', 'addons', 'bundles']) {
+  /** Refused on PUT/PATCH: use `E/items/{item}/variations/`. */
   @Allow()
-  bundles?: unknown[];
+  variations?: unknown;
+
+  /** Refused on PUT/PATCH: use `E/items/{item}/addons/`. */
+  @Allow()
+  addons?: unknown;
+
+  /** Refused on PUT/PATCH: use `E/items/{item}/bundles/`. */
+  @Allow()
+  bundles?: unknown;
 }
 
 /** Body of `PATCH E/items/{id}/`: every field optional; null only where create allows it. */
-export class UpdateItemDto extends PartialType(CreateItemDto, { skipNullProperties: false }) {}
+export class UpdateItemDto extends PartialType(ReplaceItemDto, { skipNullProperties: false }) {}

@@ -1,13 +1,21 @@
 import { isoUtc } from '../../common/values/datetime';
 import type { I18nString } from '../../common/values/i18n';
-import { moneyOrNull, toMoney } from '../../common/values/money';
-import { KNOWN_SALES_CHANNELS } from './item.dto';
+import { Decimal, moneyOrNull, toMoney } from '../../common/values/money';
+import { AddonJson, toAddonJson } from '../addons/addon.presenter';
+import type { ItemAddon } from '../addons/item-addon.entity';
+import { BundleJson, toBundleJson } from '../bundles/bundle.presenter';
+import type { ItemBundle } from '../bundles/item-bundle.entity';
+import { legacySalesChannels } from '../sales-channels';
+import type { ItemVariation } from '../variations/item-variation.entity';
+import { toVariationJson, VariationJson } from '../variations/variation.presenter';
 import type { Item } from './item.entity';
+
+export { legacySalesChannels };
 
 /**
  * Wire form of an item (compat §3.10). Money fields are strings with two decimals, datetimes UTC ISO 8601.
- * `variations`, `addons` and `bundles` are inline lists (empty until their endpoints land); `tax_rate` is the
- * rate of the tax rule (`"0.00"` without one); `sales_channels` is the legacy view of the two channel fields.
+ * `variations`, `addons` and `bundles` list the item's objects as their own endpoints return them; `tax_rate` is
+ * the rate of the tax rule (`"0.00"` without one); `sales_channels` is the legacy view of the two channel fields.
  */
 export class ItemJson {
   id!: number;
@@ -70,18 +78,26 @@ export class ItemJson {
   validity_dynamic_start_choice_day_limit!: number | null;
   media_policy!: string | null;
   media_type!: string | null;
-  variations!: unknown[];
-  addons!: unknown[];
-  bundles!: unknown[];
+  /** Variations by position, then id. */
+  variations!: VariationJson[];
+  /** Add-ons by position, then id. */
+  addons!: AddonJson[];
+  /** Bundles by id. */
+  bundles!: BundleJson[];
 }
 
-/** The legacy `sales_channels` value: every known channel when `all`, else the limit list (sorted). */
-export function legacySalesChannels(all: boolean, limit: readonly string[]): string[] {
-  return [...(all ? KNOWN_SALES_CHANNELS : limit)].sort();
+/** What an item's wire form needs besides its row; loaded in bulk for list pages. */
+export interface ItemRelated {
+  /** Rate of the item's tax rule (decimal string), null without a rule. */
+  taxRate: string | null;
+  /** In output order (see {@link ItemJson}). */
+  variations: ItemVariation[];
+  addons: ItemAddon[];
+  bundles: ItemBundle[];
 }
 
 /** Entity to wire object, field by field (compat §3.10). */
-export function toItemJson(item: Item): ItemJson {
+export function toItemJson(item: Item, related: ItemRelated): ItemJson {
   return {
     id: item.id,
     name: item.name,
@@ -96,7 +112,7 @@ export function toItemJson(item: Item): ItemJson {
     description: item.description,
     free_price: item.freePrice,
     free_price_suggestion: moneyOrNull(item.freePriceSuggestion),
-    tax_rate: '0.00',
+    tax_rate: new Decimal(related.taxRate ?? 0).toFixed(2),
     tax_rule: item.taxRuleId,
     admission: item.admission,
     personalized: item.personalized,
@@ -141,8 +157,8 @@ export function toItemJson(item: Item): ItemJson {
     validity_dynamic_start_choice_day_limit: item.validityDynamicStartChoiceDayLimit,
     media_policy: item.mediaPolicy,
     media_type: item.mediaType,
-    variations: [],
-    addons: [],
-    bundles: [],
+    variations: related.variations.map((v) => toVariationJson(v, item.defaultPrice)),
+    addons: related.addons.map(toAddonJson),
+    bundles: related.bundles.map(toBundleJson),
   };
 }

@@ -9,7 +9,7 @@ import { PageRequest, Paginated, Pagination } from '../../common/listing/paginat
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
 import { IdParam } from '../../common/http/id-param';
-import { CreateItemDto, UpdateItemDto } from './item.dto';
+import { CreateItemDto, ReplaceItemDto, UpdateItemDto } from './item.dto';
 import { ItemJson } from './item.presenter';
 import { ItemsService } from './items.service';
 
@@ -53,7 +53,7 @@ export class ItemsController {
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateItemDto,
+    @Body() body: ReplaceItemDto,
   ): Promise<ItemJson> {
     return this.items.update(event, id, principal, body, 'replace');
   }

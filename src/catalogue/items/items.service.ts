@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, NotFound, Refused, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, FieldErrors, NotFound, Refused, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -13,18 +13,23 @@ import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { Decimal, moneyOrNull, toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
+import { AddonsService } from '../addons/addons.service';
+import { BundlesService } from '../bundles/bundles.service';
 import { CategoriesService } from '../categories/categories.service';
-import { CreateItemDto, KNOWN_SALES_CHANNELS } from './item.dto';
+import { normalizeChannels, translateSalesChannels } from '../sales-channels';
+import { VariationsService } from '../variations/variations.service';
+import { existingMembershipTypes, invalidPk } from './item-lookup';
+import { ITEM_IN_USE, ITEM_USAGE } from './item-usage';
+import type { ItemUsage } from './item-usage';
+import { CreateItemDto, ReplaceItemDto } from './item.dto';
 import { Item } from './item.entity';
-import { ItemJson, toItemJson } from './item.presenter';
+import { ItemJson, ItemRelated, toItemJson } from './item.presenter';
 
-/** Keys of the inline collections: accepted (empty) on create only (compat §3.10). */
+export { ITEM_IN_USE, ITEM_USAGE };
+export type { ItemUsage };
+
+/** Keys of the inline collections: created with the item on create, refused on PUT/PATCH (compat §3.10). */
 const INLINE_KEYS = ['variations', 'addons', 'bundles'] as const;
-const INLINE_NAMES: Record<(typeof INLINE_KEYS)[number], string> = {
-  variations: 'variations',
-  addons: 'add-ons',
-  bundles: 'bundles',
-};
 
 /** The merged input a write applies: every writable field, legacy and inline keys removed. */
 type ItemInput = Complete<Omit<CreateItemDto, 'sales_channels' | 'variations' | 'addons' | 'bundles'>>;
@@ -91,24 +96,9 @@ const TICKET_MEDIA_TYPES: ReadonlySet<string> = new Set(['barcode']);
 /** Audit content type of items (pretix model name). */
 const CONTENT_TYPE = 'item';
 
-export const ITEM_IN_USE =
-  'This item cannot be deleted because it has already been ordered by a user or currently is in a users\'s cart. Please set the item as "inactive" instead.';
-
 /**
- * Answers whether an item is referenced by sales; the orders context provides it through a global provider of
- * this token (compat §3.10 DELETE). Until then nothing references items.
- */
-export const ITEM_USAGE = Symbol('ItemUsage');
-export interface ItemUsage {
-  /** True when order positions or transactions reference the item: deleting it is refused with 403. */
-  isOrdered(em: EntityManager, itemId: number): Promise<boolean>;
-  /** Deletes cart positions of the item (and add-ons to them); items only in carts can be deleted. */
-  releaseCarts(em: EntityManager, itemId: number): Promise<void>;
-}
-
-/**
- * Items (products) of one event: list, detail, create, update, delete (compat §3.10, spec "Conventions").
- * Every query is scoped by the event resolved by the permission guard.
+ * Items (products) of one event: list, detail, create (with inline variations, add-ons and bundles), update,
+ * delete (compat §3.10, spec "Conventions"). Every query is scoped by the event resolved by the permission guard.
  */
 @Injectable()
 export class ItemsService {
@@ -116,14 +106,18 @@ export class ItemsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLogService,
     private readonly categories: CategoriesService,
+    private readonly variations: VariationsService,
+    private readonly addons: AddonsService,
+    private readonly bundles: BundlesService,
     @Optional() @Inject(ITEM_USAGE) private readonly usage?: ItemUsage,
   ) {}
 
   /**
-   * One page of the event's items. Filters `active`, `admission`, `free_price` (booleans, 400 otherwise),
-   * `category` (id), `tax_rate` (decimal; `0`/`0.00`/`None` match items without tax rule), `search`
-   * (case-insensitive substring of any name translation or the internal name). Ordering `id`, `position`
-   * (default `position,id`). Two SQL statements whatever the page size.
+   * One page of the event's items, each with its variations, add-ons and bundles. Filters `active`, `admission`,
+   * `free_price` (booleans, 400 otherwise), `category` (id), `tax_rate` (decimal: the rate of the item's tax
+   * rule; `0`/`0.00`/`None` also match items without a rule), `search` (case-insensitive substring of any name
+   * translation or the internal name). Ordering `id`, `position` (default `position,id`). At most six SQL
+   * statements whatever the page size.
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<ItemJson>> {
     const qb = this.db
@@ -142,8 +136,9 @@ export class ItemsService {
     if (category !== undefined) qb.andWhere('i.category_id = :category', { category });
     const taxRate = filters.raw('tax_rate') === 'None' ? '0' : filters.decimal('tax_rate');
     if (taxRate !== undefined) {
-      // No tax rules exist yet: a zero rate means "no tax rule", any other rate matches nothing.
-      qb.andWhere(new Decimal(taxRate).isZero() ? 'i.tax_rule_id IS NULL' : '1 = 0');
+      const rate =
+        'EXISTS (SELECT 1 FROM tax_rule t WHERE t.id = i.tax_rule_id AND t.rate = :taxRate::numeric)';
+      qb.andWhere(new Decimal(taxRate).isZero() ? `(i.tax_rule_id IS NULL OR ${rate})` : rate, { taxRate });
     }
     const search = filters.str('search');
     if (search !== undefined) {
@@ -154,31 +149,50 @@ export class ItemsService {
       );
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'i.id', position: 'i.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map(toItemJson));
+    return paginate(qb, page, (rows) => this.present(this.db.manager, rows));
   }
 
   /** @throws NotFound for an id that is not an item of this event */
   async get(event: Event, id: number): Promise<ItemJson> {
-    return toItemJson(await this.load(this.db.manager, event, id, false));
+    const item = await this.load(this.db.manager, event, id, false);
+    return (await this.present(this.db.manager, [item]))[0];
   }
 
   /**
-   * Creates an item; logs `pretix.event.item.added`. `admission: true` without `personalized` makes the item
-   * personalized (compat). Inline `variations`/`addons`/`bundles` may only be empty lists for now.
-   * @throws ValidationFailed on invalid fields or cross-field rules (compat §3.10 messages)
+   * Creates an item with its inline variations, add-ons and bundles in one transaction (all or nothing); logs
+   * `pretix.event.item.added`. `admission: true` without `personalized` makes the item personalized (compat); an
+   * item created with variations has `has_variations: true`.
+   * @throws ValidationFailed on invalid fields or cross-field rules (compat §3.10 messages); inline variation
+   *   errors aligned with the list, add-on and bundle rule errors as flat lists under `addons`/`bundles`
    */
   async create(event: Event, principal: Principal, body: CreateItemDto): Promise<ItemJson> {
-    this.checkInlineOnCreate(body);
-    const data = this.translateSalesChannels(body);
+    const errors = new ErrorCollector();
+    const data = this.itemFields(body, errors);
     const input = mergeInput(data, { ...ITEM_DEFAULTS } as ItemInput);
     if (input.admission && body.personalized === undefined) input.personalized = true;
     else if (body.admission === false && body.personalized === undefined) input.personalized = false;
     return this.db.transaction(async (em) => {
-      await this.validate(em, event, input);
+      const { taxRate } = await this.validate(em, event, input, errors);
+      const variations = await this.variations.prepareInline(em, event, body.variations ?? []);
+      const addonErrors = await this.addons.checkInline(em, event, body.addons ?? []);
+      const bundleErrors = await this.bundles.checkInline(em, event, body.bundles ?? []);
+      const nested: FieldErrors = {};
+      if (variations.errors) nested.variations = variations.errors;
+      if (addonErrors.length > 0) nested.addons = addonErrors;
+      if (bundleErrors.length > 0) nested.bundles = bundleErrors;
+      if (!errors.empty || Object.keys(nested).length > 0) {
+        throw new ValidationFailed({ ...errors.toJSON(), ...nested });
+      }
       const item = em.create(Item, { eventId: event.id });
       this.apply(item, input);
-      item.hasVariations = input.has_variations;
+      item.hasVariations = input.has_variations || variations.inputs.length > 0;
       await em.save(item);
+      const related: ItemRelated = {
+        taxRate,
+        variations: sortByPosition(await this.variations.insertInline(em, item.id, variations.inputs)),
+        addons: sortByPosition(await this.addons.insertInline(em, item.id, body.addons ?? [])),
+        bundles: await this.bundles.insertInline(em, item.id, body.bundles ?? []),
+      };
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
         eventId: event.id,
@@ -187,7 +201,7 @@ export class ItemsService {
         action: 'pretix.event.item.added',
         data: { ...body },
       });
-      return toItemJson(item);
+      return toItemJson(item, related);
     });
   }
 
@@ -202,7 +216,7 @@ export class ItemsService {
     event: Event,
     id: number,
     principal: Principal,
-    body: Partial<CreateItemDto>,
+    body: Partial<ReplaceItemDto>,
     mode: Exclude<WriteMode, 'create'>,
   ): Promise<ItemJson> {
     return this.db.transaction(async (em) => {
@@ -212,14 +226,17 @@ export class ItemsService {
           'Updating add-ons, bundles, or variations via PATCH/PUT is not supported. Please use the dedicated nested endpoint.',
         );
       }
-      const before = toItemJson(item);
-      const data = this.translateSalesChannels(body);
+      const related = (await this.related(em, [item])).get(item.id)!;
+      const before = toItemJson(item, related);
+      const errors = new ErrorCollector();
+      const data = this.itemFields(body, errors);
       const base: ItemInput = mode === 'patch' ? before : ({ ...ITEM_DEFAULTS } as ItemInput);
       const input = mergeInput(data, base);
       if (body.admission === false && body.personalized === undefined) input.personalized = false;
-      await this.validate(em, event, input);
+      const { taxRate } = await this.validate(em, event, input, errors);
+      errors.throwIfAny();
       this.apply(item, input);
-      const after = toItemJson(item);
+      const after = toItemJson(item, { ...related, taxRate });
       if (!isDeepStrictEqual(before, after)) {
         await em.save(item);
         await this.audit.record(em, principal, {
@@ -236,8 +253,10 @@ export class ItemsService {
   }
 
   /**
-   * Deletes an item. References from other items (`hidden_if_item_available`) and category cross-selling lists
-   * are cleared in the same transaction. Logs `pretix.event.item.deleted`.
+   * Deletes an item with its variations, add-ons and bundles, and the bundles of other items that include it
+   * (foreign keys cascade). Other items' `hidden_if_item_available` pointing to it become null (foreign key
+   * `ON DELETE SET NULL`); category cross-selling lists forget it in the same transaction. Logs
+   * `pretix.event.item.deleted`.
    * @throws NotFound for an id that is not an item of this event
    * @throws Refused (403) when the item has been ordered (via the {@link ItemUsage} port, compat §3.10)
    */
@@ -248,10 +267,6 @@ export class ItemsService {
         if (await this.usage.isOrdered(em, item.id)) throw new Refused(ITEM_IN_USE);
         await this.usage.releaseCarts(em, item.id);
       }
-      await em.query(
-        'UPDATE item SET hidden_if_item_available = NULL WHERE event_id = $1 AND hidden_if_item_available = $2',
-        [event.id, item.id],
-      );
       await this.categories.forgetItem(em, event.id, item.id);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
@@ -274,6 +289,42 @@ export class ItemsService {
     return item;
   }
 
+  /** Items with their wire form: a fixed number of statements (four) whatever the number of items. */
+  private async present(em: EntityManager, items: Item[]): Promise<ItemJson[]> {
+    const related = await this.related(em, items);
+    return items.map((item) => toItemJson(item, related.get(item.id)!));
+  }
+
+  /**
+   * Tax rates, variations, add-ons and bundles of several items, per item id: four SQL statements, run even for
+   * an empty page so that a list costs the same whatever it shows.
+   */
+  private async related(em: EntityManager, items: Item[]): Promise<Map<number, ItemRelated>> {
+    const ids = items.map((item) => item.id);
+    const taxRuleIds = [
+      ...new Set(items.flatMap((item) => (item.taxRuleId === null ? [] : [item.taxRuleId]))),
+    ];
+    const rates: { id: number; rate: string }[] = await em.query(
+      'SELECT id, rate FROM tax_rule WHERE id = ANY($1)',
+      [taxRuleIds],
+    );
+    const rateOf = new Map(rates.map((r) => [Number(r.id), r.rate]));
+    const variations = await this.variations.forItems(em, ids);
+    const addons = await this.addons.forItems(em, ids);
+    const bundles = await this.bundles.forItems(em, ids);
+    return new Map(
+      items.map((item) => [
+        item.id,
+        {
+          taxRate: item.taxRuleId === null ? null : (rateOf.get(item.taxRuleId) ?? null),
+          variations: variations.get(item.id) ?? [],
+          addons: addons.get(item.id) ?? [],
+          bundles: bundles.get(item.id) ?? [],
+        },
+      ]),
+    );
+  }
+
   /** Whether `id` is an item of the event; share-locks it so a concurrent delete waits for this write. */
   private async itemExists(em: EntityManager, eventId: number, id: number): Promise<boolean> {
     const rows: unknown[] = await em.query(
@@ -283,85 +334,67 @@ export class ItemsService {
     return rows.length > 0;
   }
 
-  /** Inline collections on create: a list, and (until their issue lands) an empty one. */
-  private checkInlineOnCreate(body: CreateItemDto): void {
-    const errors = new ErrorCollector();
-    for (const key of INLINE_KEYS) {
-      const value = body[key];
-      if (value === undefined) continue;
-      if (value === null) errors.add(key, 'This field may not be null.');
-      else if (!Array.isArray(value)) {
-        const type = typeof value === 'string' ? 'str' : typeof value === 'object' ? 'dict' : typeof value;
-        errors.add(key, `Expected a list of items but got type "${type}".`);
-      } else if (value.length > 0) errors.add(key, `Inline ${INLINE_NAMES[key]} are not supported yet.`);
-    }
-    errors.throwIfAny();
+  /**
+   * The item's own fields of a request body: inline keys removed, the legacy `sales_channels` translated
+   * (contradictions are added to `errors`).
+   */
+  private itemFields(
+    body: Partial<CreateItemDto | ReplaceItemDto>,
+    errors: ErrorCollector,
+  ): Partial<ItemInput> {
+    const { variations: _v, addons: _a, bundles: _b, ...rest } = body;
+    return translateSalesChannels(rest, errors);
   }
 
   /**
-   * The request body without inline keys, with the legacy `sales_channels` translated into
-   * `all_sales_channels`/`limit_sales_channels` (pretix's SalesChannelMigrationMixin); a true
-   * `all_sales_channels` clears `limit_sales_channels`.
-   * @throws ValidationFailed when the legacy and new fields contradict each other, or the legacy one is null
+   * Field references and cross-field rules of compat §3.10 on the merged input, added to `errors`: category, tax
+   * rule and `hidden_if_available` quota of this event, `hidden_if_item_available` item of this event, membership
+   * types of the organizer, meta data keys (no item meta properties exist, so only `{}` passes). Referenced rows
+   * are share-locked until the transaction ends.
+   * @returns the rate of the tax rule (decimal string), null without one
    */
-  private translateSalesChannels(body: Partial<CreateItemDto>): Partial<ItemInput> {
-    const { sales_channels: legacy, variations: _v, addons: _a, bundles: _b, ...rest } = body;
-    const data: Partial<ItemInput> = { ...rest };
-    if (legacy === null) {
-      throw ValidationFailed.field(
-        'sales_channels',
-        "The legacy attribute 'sales_channels' cannot be set to None, it must be a list.",
-      );
-    }
-    if (legacy !== undefined) {
-      const wanted = new Set(legacy);
-      const all = KNOWN_SALES_CHANNELS.every((c) => wanted.has(c));
-      if (data.all_sales_channels && !all) {
-        throw ValidationFailed.field(
-          'all_sales_channels',
-          "If 'all_sales_channels' is set, the legacy attribute 'sales_channels' must not be set or set to the list of all sales channels.",
-        );
-      }
-      const limit = data.limit_sales_channels;
-      if (limit && limit.length > 0 && !isDeepStrictEqual(new Set(limit), wanted)) {
-        throw ValidationFailed.field(
-          'limit_sales_channels',
-          "If 'limit_sales_channels' is set, the legacy attribute 'sales_channels' must not be set or set to the same list.",
-        );
-      }
-      data.all_sales_channels = all;
-      data.limit_sales_channels = all ? [] : [...wanted];
-    }
-    if (data.all_sales_channels) data.limit_sales_channels = [];
-    return data;
-  }
-
-  /**
-   * Field references and cross-field rules of compat §3.10, on the merged input. Objects that do not exist yet
-   * (tax rules, quotas, membership types, item meta properties) accept only null/empty values.
-   */
-  private async validate(em: EntityManager, event: Event, input: ItemInput): Promise<void> {
-    const errors = new ErrorCollector();
-    const invalidPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
-
+  private async validate(
+    em: EntityManager,
+    event: Event,
+    input: ItemInput,
+    errors: ErrorCollector,
+  ): Promise<{ taxRate: string | null }> {
     if (input.category !== null && !(await this.categories.belongsToEvent(em, event.id, input.category))) {
       errors.add('category', "The item's category must belong to the same event as the item.");
     }
+    let taxRate: string | null = null;
     if (input.tax_rule !== null) {
-      errors.add('tax_rule', "The item's tax rule must belong to the same event as the item.");
+      const rows: { rate: string }[] = await em.query(
+        'SELECT rate FROM tax_rule WHERE id = $1 AND event_id = $2 FOR KEY SHARE',
+        [input.tax_rule, event.id],
+      );
+      if (rows.length === 0) {
+        errors.add('tax_rule', "The item's tax rule must belong to the same event as the item.");
+      } else {
+        taxRate = rows[0].rate;
+      }
     }
-    if (input.hidden_if_available !== null)
-      errors.add('hidden_if_available', invalidPk(input.hidden_if_available));
+    if (input.hidden_if_available !== null) {
+      const rows: unknown[] = await em.query(
+        'SELECT 1 FROM quota WHERE id = $1 AND event_id = $2 FOR KEY SHARE',
+        [input.hidden_if_available, event.id],
+      );
+      if (rows.length === 0) errors.add('hidden_if_available', invalidPk(input.hidden_if_available));
+    }
     if (
       input.hidden_if_item_available !== null &&
       !(await this.itemExists(em, event.id, input.hidden_if_item_available))
     ) {
       errors.add('hidden_if_item_available', invalidPk(input.hidden_if_item_available));
     }
-    if (input.require_membership_types.length > 0) {
-      errors.add('require_membership_types', invalidPk(input.require_membership_types[0]));
-    }
-    if (input.grant_membership_type !== null) {
+    const wantedTypes = [
+      ...input.require_membership_types,
+      ...(input.grant_membership_type === null ? [] : [input.grant_membership_type]),
+    ];
+    const knownTypes = await existingMembershipTypes(em, event.organizerId, wantedTypes);
+    const unknownType = input.require_membership_types.find((t) => !knownTypes.has(t));
+    if (unknownType !== undefined) errors.add('require_membership_types', invalidPk(unknownType));
+    if (input.grant_membership_type !== null && !knownTypes.has(input.grant_membership_type)) {
       errors.add('grant_membership_type', invalidPk(input.grant_membership_type));
     }
     const metaKey = Object.keys(input.meta_data)[0];
@@ -396,10 +429,15 @@ export class ItemsService {
     if (input.personalized && !input.admission) {
       errors.addNonField('Only admission products can currently be personalized.');
     }
+    if (input.issue_giftcard && taxRate !== null && new Decimal(taxRate).gt(0)) {
+      errors.addNonField(
+        'Gift card products should not be associated with non-zero tax rates since sales tax will be applied when the gift card is redeemed.',
+      );
+    }
     if (input.issue_giftcard && input.admission) {
       errors.addNonField('Gift card products should not be admission products at the same time.');
     }
-    errors.throwIfAny();
+    return { taxRate };
   }
 
   /** Writes the merged input onto the entity (everything but `has_variations`, which is fixed at creation). */
@@ -456,6 +494,11 @@ export class ItemsService {
     item.validityDynamicStartChoice = input.validity_dynamic_start_choice;
     item.validityDynamicStartChoiceDayLimit = input.validity_dynamic_start_choice_day_limit;
     item.allSalesChannels = input.all_sales_channels;
-    item.limitSalesChannels = [...new Set(input.limit_sales_channels)].sort();
+    item.limitSalesChannels = normalizeChannels(input.limit_sales_channels);
   }
+}
+
+/** Entities in the order items list them inline: position, then id. */
+function sortByPosition<T extends { position: number; id: number }>(rows: T[]): T[] {
+  return [...rows].sort((a, b) => a.position - b.position || a.id - b.id);
 }

@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
+import { QuestionOptionsController } from './question-options.controller';
+import { QuestionOptionsService } from './question-options.service';
+import { QuestionsController } from './questions.controller';
+import { QuestionsService } from './questions.service';
 
-/** Catalogue: questions and their options. */
-@Module({})
+/** Catalogue: questions (`E/questions/`) and their options (`E/questions/{question}/options/`). */
+@Module({
+  controllers: [QuestionsController, QuestionOptionsController],
+  providers: [QuestionsService, QuestionOptionsService],
+  exports: [QuestionsService],
+})
 export class QuestionsModule {}

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { QuotaReservations } from './quota-reservations.service';
+import { QuotasController } from './quotas.controller';
+import { QuotasService } from './quotas.service';
 
-/** Catalogue: quotas, their availability and reservations on them. */
+/** Catalogue: quotas (`E/quotas/`), their availability and reservations on them. */
 @Module({
-  providers: [QuotaReservations],
+  controllers: [QuotasController],
+  providers: [QuotaReservations, QuotasService],
   exports: [QuotaReservations],
 })
 export class QuotasModule {}

@@ -1,0 +1,26 @@
+import type { ItemAddon } from './item-addon.entity';
+
+/** Wire form of an item add-on (spec "Item add-on"; compat §3.12), as its endpoints and items (inline) return it. */
+export class AddonJson {
+  id!: number;
+  /** Category id the add-on products are chosen from. */
+  addon_category!: number;
+  min_count!: number;
+  max_count!: number;
+  position!: number;
+  multi_allowed!: boolean;
+  price_included!: boolean;
+}
+
+/** Entity to wire object, field by field. */
+export function toAddonJson(addon: ItemAddon): AddonJson {
+  return {
+    id: addon.id,
+    addon_category: addon.addonCategoryId,
+    min_count: addon.minCount,
+    max_count: addon.maxCount,
+    position: addon.position,
+    multi_allowed: addon.multiAllowed,
+    price_included: addon.priceIncluded,
+  };
+}

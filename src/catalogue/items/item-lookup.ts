@@ -1,0 +1,54 @@
+import type { EntityManager } from 'typeorm';
+import { NotFound } from '../../common/errors';
+import { Item } from './item.entity';
+
+/**
+ * The parent item of a nested resource (`E/items/{item}/variations|addons|bundles/`), scoped by the event from the
+ * permission guard: an unknown item or an item of another event is 404 (compat §2.2 "Parent objects in nested
+ * routes"). `lock: 'update'` holds the item row until the transaction ends (used where a rule counts the item's
+ * children, such as "the only variation").
+ * @throws NotFound
+ */
+export async function findEventItem(
+  em: EntityManager,
+  eventId: number,
+  itemId: number,
+  lock?: 'update',
+): Promise<Item> {
+  const item = await em.findOne(Item, {
+    where: { id: itemId, eventId },
+    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
+  if (!item) throw new NotFound();
+  return item;
+}
+
+/**
+ * Locks item rows `FOR UPDATE` in id order, whatever event they belong to (ids that do not exist are skipped).
+ * Writes that check a rule spanning two items (bundles) take both locks in one statement so that two such writes
+ * never deadlock.
+ */
+export async function lockItems(em: EntityManager, ids: number[]): Promise<void> {
+  const distinct = [...new Set(ids)].sort((a, b) => a - b);
+  await em.query('SELECT id FROM item WHERE id = ANY($1) ORDER BY id FOR UPDATE', [distinct]);
+}
+
+/**
+ * Ids among `ids` that are membership types of the organizer (compat §3.6), share-locked until the transaction
+ * ends so that a concurrent delete of a type waits for this write (items and variations refer to them).
+ */
+export async function existingMembershipTypes(
+  em: EntityManager,
+  organizerId: number,
+  ids: number[],
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows: { id: number }[] = await em.query(
+    'SELECT id FROM membership_type WHERE organizer_id = $1 AND id = ANY($2) ORDER BY id FOR KEY SHARE',
+    [organizerId, [...new Set(ids)]],
+  );
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** DRF's message for an id that names no object (compat §1.5). */
+export const invalidPk = (id: number): string => `Invalid pk "${id}" - object does not exist.`;

@@ -1,0 +1,23 @@
+import type { I18nString } from '../../common/values/i18n';
+import type { MembershipType } from './membership-type.entity';
+
+/** Wire form of a membership type (spec "Membership type"; compat §3.6). */
+export class MembershipTypeJson {
+  id!: number;
+  name!: I18nString;
+  transferable!: boolean;
+  allow_parallel_usage!: boolean;
+  /** Maximum number of uses; null means unlimited. */
+  max_usages!: number | null;
+}
+
+/** Entity to wire object, field by field. */
+export function toMembershipTypeJson(type: MembershipType): MembershipTypeJson {
+  return {
+    id: type.id,
+    name: type.name,
+    transferable: type.transferable,
+    allow_parallel_usage: type.allowParallelUsage,
+    max_usages: type.maxUsages,
+  };
+}

@@ -1,0 +1,179 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'util';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditLogService } from '../../audit/audit-log.service';
+import type { Principal } from '../../auth/principal';
+import { NotFound, Refused } from '../../common/errors';
+import { applyOrdering } from '../../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { QueryFilters } from '../../common/listing/query-filters';
+import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
+import { toI18n } from '../../common/values/i18n';
+import type { Organizer } from '../../organizers/organizer.entity';
+import type { CreateMembershipTypeDto } from './membership-type.dto';
+import { MembershipType } from './membership-type.entity';
+import { MembershipTypeJson, toMembershipTypeJson } from './membership-type.presenter';
+
+type MembershipTypeInput = Complete<CreateMembershipTypeDto>;
+
+/** Defaults of optional membership type fields (compat §3.6); PUT resets omitted ones to these. */
+const MEMBERSHIP_TYPE_DEFAULTS: Omit<MembershipTypeInput, 'name'> = {
+  transferable: false,
+  allow_parallel_usage: false,
+  max_usages: null,
+};
+
+/** Audit content type of membership types (pretix model name). */
+const CONTENT_TYPE = 'membershiptype';
+
+export const MEMBERSHIP_TYPE_IN_USE = 'Can only be deleted if unused.';
+
+/**
+ * Answers whether customers' memberships use a membership type; the customers context provides it through a
+ * global provider of this token (compat §3.6 DELETE). Until then only items and variations reference types.
+ */
+export const MEMBERSHIP_TYPE_USAGE = Symbol('MembershipTypeUsage');
+export interface MembershipTypeUsage {
+  /** True when memberships of customers are of this type: deleting it is refused with 403. */
+  isUsed(em: EntityManager, membershipTypeId: number): Promise<boolean>;
+}
+
+/**
+ * Membership types of one organizer: list, detail, create, update, delete (compat §3.6, spec "Membership
+ * type"). Every query is scoped by the organizer resolved by the permission guard; audit entries have no event.
+ */
+@Injectable()
+export class MembershipTypesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+    @Optional() @Inject(MEMBERSHIP_TYPE_USAGE) private readonly usage?: MembershipTypeUsage,
+  ) {}
+
+  /** One page of the organizer's types; ordering `id` (the default). Two SQL statements whatever the page size. */
+  async list(
+    organizer: Organizer,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<MembershipTypeJson>> {
+    const qb = this.db
+      .getRepository(MembershipType)
+      .createQueryBuilder('m')
+      .where('m.organizer_id = :organizer', { organizer: organizer.id });
+    applyOrdering(qb, filters.all('ordering'), { id: 'm.id' }, ['id']);
+    return paginate(qb, page, (rows) => rows.map(toMembershipTypeJson));
+  }
+
+  /** @throws NotFound for an id that is not a membership type of this organizer */
+  async get(organizer: Organizer, id: number): Promise<MembershipTypeJson> {
+    return toMembershipTypeJson(await this.load(this.db.manager, organizer, id, false));
+  }
+
+  /** Creates a membership type; logs `pretix.membershiptype.created`. */
+  async create(
+    organizer: Organizer,
+    principal: Principal,
+    body: CreateMembershipTypeDto,
+  ): Promise<MembershipTypeJson> {
+    const input = mergeInput(body, { ...MEMBERSHIP_TYPE_DEFAULTS } as MembershipTypeInput);
+    return this.db.transaction(async (em) => {
+      const type = em.create(MembershipType, { organizerId: organizer.id });
+      this.apply(type, input);
+      await em.save(type);
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        eventId: null,
+        contentType: CONTENT_TYPE,
+        objectId: type.id,
+        action: 'pretix.membershiptype.created',
+        data: { ...body },
+      });
+      return toMembershipTypeJson(type);
+    });
+  }
+
+  /**
+   * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change). Logs
+   * `pretix.membershiptype.changed` only when the wire object changed.
+   * @throws NotFound for an id that is not a membership type of this organizer
+   */
+  async update(
+    organizer: Organizer,
+    id: number,
+    principal: Principal,
+    body: Partial<CreateMembershipTypeDto>,
+    mode: Exclude<WriteMode, 'create'>,
+  ): Promise<MembershipTypeJson> {
+    return this.db.transaction(async (em) => {
+      const type = await this.load(em, organizer, id, true);
+      const before = toMembershipTypeJson(type);
+      const base: MembershipTypeInput =
+        mode === 'patch' ? before : ({ ...MEMBERSHIP_TYPE_DEFAULTS } as MembershipTypeInput);
+      this.apply(type, mergeInput(body, base));
+      const after = toMembershipTypeJson(type);
+      if (!isDeepStrictEqual(before, after)) {
+        await em.save(type);
+        await this.audit.record(em, principal, {
+          organizerId: organizer.id,
+          eventId: null,
+          contentType: CONTENT_TYPE,
+          objectId: type.id,
+          action: 'pretix.membershiptype.changed',
+          data: { ...body },
+        });
+      }
+      return after;
+    });
+  }
+
+  /**
+   * Deletes an unused membership type; logs `pretix.membershiptype.deleted`.
+   * @throws NotFound for an id that is not a membership type of this organizer
+   * @throws Refused (403) when an item grants or requires it, a variation requires it, or memberships use it
+   * (via the {@link MembershipTypeUsage} port)
+   */
+  async delete(organizer: Organizer, id: number, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      const type = await this.load(em, organizer, id, true);
+      // Items and variations can only reference types of their organizer; any reference blocks the delete.
+      const rows: { used: boolean }[] = await em.query(
+        `SELECT EXISTS (SELECT 1 FROM item WHERE grant_membership_type = $1 OR $1 = ANY(require_membership_types))
+             OR EXISTS (SELECT 1 FROM item_variation WHERE $1 = ANY(require_membership_types)) AS used`,
+        [type.id],
+      );
+      if (rows[0].used) throw new Refused(MEMBERSHIP_TYPE_IN_USE);
+      if (this.usage && (await this.usage.isUsed(em, type.id))) throw new Refused(MEMBERSHIP_TYPE_IN_USE);
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        eventId: null,
+        contentType: CONTENT_TYPE,
+        objectId: type.id,
+        action: 'pretix.membershiptype.deleted',
+        data: {},
+      });
+      await em.delete(MembershipType, { id: type.id, organizerId: organizer.id });
+    });
+  }
+
+  private async load(
+    em: EntityManager,
+    organizer: Organizer,
+    id: number,
+    lock: boolean,
+  ): Promise<MembershipType> {
+    const type = await em.findOne(MembershipType, {
+      where: { id, organizerId: organizer.id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!type) throw new NotFound();
+    return type;
+  }
+
+  private apply(type: MembershipType, input: MembershipTypeInput): void {
+    type.name = toI18n(input.name);
+    type.transferable = input.transferable;
+    type.allowParallelUsage = input.allow_parallel_usage;
+    type.maxUsages = input.max_usages;
+  }
+}

@@ -1,0 +1,581 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'util';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { AuditLogService } from '../../audit/audit-log.service';
+import type { Principal } from '../../auth/principal';
+import { ErrorCollector, FieldErrors, NotFound, ValidationFailed } from '../../common/errors';
+import { applyOrdering } from '../../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { QueryFilters } from '../../common/listing/query-filters';
+import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
+import { uniqueAsValidation } from '../../common/persistence/unique';
+import { parseDateTimeOrNull } from '../../common/values/datetime';
+import { toI18n } from '../../common/values/i18n';
+import type { Event } from '../../organizers/event.entity';
+import type { CreateQuestionOptionDto } from './question-option.dto';
+import { QuestionOption } from './question-option.entity';
+import {
+  CHECKIN_UNSUPPORTED_TYPES,
+  DEPENDENCY_TYPES,
+  dependedOnTypeError,
+  dependencyValuesError,
+  effectiveDependencyValues,
+  randomIdentifier,
+} from './question-rules';
+import type { CreateQuestionDto, ReplaceQuestionDto } from './question.dto';
+import { Question } from './question.entity';
+import { decimal6OrNull, QuestionJson, toQuestionJson } from './question.presenter';
+
+/** The merged input a question write applies: every writable field, legacy and inline keys removed. */
+type QuestionInput = Complete<Omit<ReplaceQuestionDto, 'options' | 'dependency_value'>>;
+
+/** Defaults of optional question fields (compat §3.15); PUT resets omitted ones to these. */
+const QUESTION_DEFAULTS: Omit<QuestionInput, 'question' | 'type' | 'items'> = {
+  help_text: {},
+  required: false,
+  position: 0,
+  identifier: null,
+  ask_during_checkin: false,
+  show_during_checkin: false,
+  hidden: false,
+  print_on_invoice: false,
+  valid_number_min: null,
+  valid_number_max: null,
+  valid_date_min: null,
+  valid_date_max: null,
+  valid_datetime_min: null,
+  valid_datetime_max: null,
+  valid_file_portrait: false,
+  valid_string_length_min: null,
+  valid_string_length_max: null,
+  dependency_question: null,
+  dependency_values: [],
+};
+
+/** Audit content type of questions and (with the question as object) of their options. */
+export const QUESTION_CONTENT_TYPE = 'question';
+
+export const QUESTION_IDENTIFIER_TAKEN = 'This identifier is already used for a different question.';
+export const OPTIONS_NOT_UPDATABLE =
+  'Updating options via PATCH/PUT is not supported. Please use the dedicated nested endpoint.';
+
+/** The message for an option identifier used elsewhere in the event (compat §3.16). */
+export const optionIdentifierTaken = (identifier: string): string =>
+  `The identifier "${identifier}" is already used for a different option.`;
+
+/** Tables whose `identifier` is generated per event. */
+type IdentifierTable = 'question' | 'question_option';
+
+/** Where a request sent the dependency values: the legacy field's errors are reported under its own name. */
+type ValuesKey = 'dependency_values' | 'dependency_value';
+
+/**
+ * Questions of one event: list, detail, create (with inline options), update, delete (compat §3.15, spec
+ * "Question"). Every query is scoped by the event resolved by the permission guard. All question and option writes
+ * of an event are serialised by a transaction-scoped advisory lock, so that the dependency rules (no cycles,
+ * values matching the options) and identifier uniqueness hold under concurrent writes.
+ */
+@Injectable()
+export class QuestionsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  /**
+   * One page of the event's questions with their items and options. Filters `identifier` (exact),
+   * `ask_during_checkin` and `required` (booleans, 400 otherwise); ordering `id`, `position` (default
+   * `position,id`). Four SQL statements whatever the page size (rows, count, item ids, options).
+   */
+  async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuestionJson>> {
+    const qb = this.db
+      .getRepository(Question)
+      .createQueryBuilder('q')
+      .where('q.event_id = :event', { event: event.id });
+    const identifier = filters.str('identifier');
+    if (identifier !== undefined) qb.andWhere('q.identifier = :identifier', { identifier });
+    for (const [param, column] of [
+      ['ask_during_checkin', 'ask_during_checkin'],
+      ['required', 'required'],
+    ] as const) {
+      const value = filters.bool(param);
+      if (value !== undefined) qb.andWhere(`q.${column} = :${param}`, { [param]: value });
+    }
+    applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.position' }, ['position', 'id']);
+    return paginate(qb, page, (rows) => this.present(this.db.manager, rows));
+  }
+
+  /** @throws NotFound for an id that is not a question of this event */
+  async get(event: Event, id: number): Promise<QuestionJson> {
+    const question = await this.findQuestion(this.db.manager, event, id, false);
+    return (await this.present(this.db.manager, [question]))[0];
+  }
+
+  /**
+   * Creates a question and its inline `options` in one transaction (all or nothing); generates missing
+   * identifiers; logs `pretix.event.question.added`.
+   * @throws ValidationFailed on invalid fields, dependency rules, foreign items, or taken identifiers (inline
+   *   option errors are aligned with the list: `{"options": [{}, {"identifier": ["..."]}]}`)
+   */
+  async create(event: Event, principal: Principal, body: CreateQuestionDto): Promise<QuestionJson> {
+    const { options: inline = [], dependency_value: legacy, ...rest } = body;
+    const input = this.resolveInput(rest, legacy, { ...QUESTION_DEFAULTS } as QuestionInput);
+    return this.db.transaction(async (em) => {
+      await this.lockEvent(em, event.id);
+      const errors: FieldErrors = (await this.validate(em, event, input, null, valuesKey(legacy))).toJSON();
+      const prepared = await this.prepareInlineOptions(em, event.id, inline);
+      if (prepared.errors) errors.options = prepared.errors;
+      if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+
+      const identifier = input.identifier ?? (await this.newIdentifier(em, 'question', event.id));
+      const question = em.create(Question, { eventId: event.id });
+      this.apply(question, input, identifier);
+      await uniqueAsValidation('uq_question_event_identifier', 'identifier', QUESTION_IDENTIFIER_TAKEN, () =>
+        em.save(question),
+      );
+      const items = [...new Set(input.items)];
+      await this.setItems(em, question.id, items);
+      const options = inline.map((o, i) =>
+        em.create(QuestionOption, {
+          questionId: question.id,
+          eventId: event.id,
+          identifier: prepared.identifiers[i],
+          answer: toI18n(o.answer),
+          position: o.position ?? 0,
+        }),
+      );
+      if (options.length > 0) await em.save(options);
+      await this.log(em, principal, event, question.id, 'pretix.event.question.added', { ...body });
+      return toQuestionJson(question, items, options);
+    });
+  }
+
+  /**
+   * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change); rules are
+   * checked on the merged data. A null or omitted `identifier` keeps the current one. Logs
+   * `pretix.event.question.changed` only when the wire object changed.
+   * @throws ValidationFailed when `options` is sent (any value), or on invalid data
+   * @throws NotFound for an id that is not a question of this event
+   */
+  async update(
+    event: Event,
+    id: number,
+    principal: Principal,
+    body: Partial<ReplaceQuestionDto>,
+    mode: Exclude<WriteMode, 'create'>,
+  ): Promise<QuestionJson> {
+    return this.db.transaction(async (em) => {
+      await this.lockEvent(em, event.id);
+      const question = await this.findQuestion(em, event, id, true);
+      if (body.options !== undefined) throw ValidationFailed.nonField(OPTIONS_NOT_UPDATABLE);
+      const { options: _options, dependency_value: legacy, ...rest } = body;
+      const related = await this.relations(em, [question.id]);
+      const storedOptions = related.options.get(question.id) ?? [];
+      const before = toQuestionJson(question, related.items.get(question.id) ?? [], storedOptions);
+      const base: QuestionInput = mode === 'patch' ? before : ({ ...QUESTION_DEFAULTS } as QuestionInput);
+      const input = this.resolveInput(rest, legacy, base);
+      (await this.validate(em, event, input, question, valuesKey(legacy))).throwIfAny();
+
+      const items = [...new Set(input.items)].sort((a, b) => a - b);
+      this.apply(question, input, input.identifier ?? question.identifier);
+      const after = toQuestionJson(question, items, storedOptions);
+      if (!isDeepStrictEqual(before, after)) {
+        await uniqueAsValidation(
+          'uq_question_event_identifier',
+          'identifier',
+          QUESTION_IDENTIFIER_TAKEN,
+          () => em.save(question),
+        );
+        if (!isDeepStrictEqual(before.items, after.items)) await this.setItems(em, question.id, items);
+        await this.log(em, principal, event, question.id, 'pretix.event.question.changed', { ...body });
+      }
+      return after;
+    });
+  }
+
+  /**
+   * Deletes a question with its options. Questions depending on it lose their dependency (question null,
+   * values `[]`, each logged as `pretix.event.question.changed`). Logs `pretix.event.question.deleted`.
+   * @throws NotFound for an id that is not a question of this event
+   */
+  async delete(event: Event, id: number, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      await this.lockEvent(em, event.id);
+      const question = await this.findQuestion(em, event, id, true);
+      const dependents: { id: number }[] = await em.query(
+        `WITH changed AS (
+           UPDATE question SET dependency_question_id = NULL, dependency_values = '{}'
+           WHERE event_id = $1 AND dependency_question_id = $2 RETURNING id
+         ) SELECT id FROM changed ORDER BY id`,
+        [event.id, question.id],
+      );
+      for (const dependent of dependents) {
+        await this.log(em, principal, event, Number(dependent.id), 'pretix.event.question.changed', {
+          dependency_question: null,
+          dependency_values: [],
+        });
+      }
+      await this.log(em, principal, event, question.id, 'pretix.event.question.deleted', {});
+      await em.delete(Question, { id: question.id, eventId: event.id });
+    });
+  }
+
+  // ---- shared with the options service -------------------------------------------------------------------
+
+  /**
+   * Serialises question and option writes of one event until the transaction ends (dependency chains and
+   * identifiers are checked against a stable state).
+   */
+  async lockEvent(em: EntityManager, eventId: number): Promise<void> {
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`questions:${eventId}`]);
+  }
+
+  /**
+   * The question `id` of the event.
+   * @throws NotFound when it is not a question of this event (also for nested option routes)
+   */
+  async findQuestion(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Question> {
+    const question = await em.findOne(Question, {
+      where: { id, eventId: event.id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!question) throw new NotFound();
+    return question;
+  }
+
+  /** Whether an option of the event other than `exceptId` has this identifier. */
+  async optionIdentifierUsed(
+    em: EntityManager,
+    eventId: number,
+    identifier: string,
+    exceptId: number | null,
+  ): Promise<boolean> {
+    const rows: unknown[] = await em.query(
+      'SELECT 1 FROM question_option WHERE event_id = $1 AND identifier = $2 AND id <> $3 LIMIT 1',
+      [eventId, identifier, exceptId ?? 0],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * A fresh random identifier (8 characters `A-Z0-9`) not used in the event's questions or options (per
+   * `table`) nor in `taken`.
+   */
+  async newIdentifier(
+    em: EntityManager,
+    table: IdentifierTable,
+    eventId: number,
+    taken: ReadonlySet<string> = new Set(),
+  ): Promise<string> {
+    for (;;) {
+      const candidate = randomIdentifier();
+      if (taken.has(candidate)) continue;
+      const rows: unknown[] = await em.query(
+        `SELECT 1 FROM ${table} WHERE event_id = $1 AND identifier = $2 LIMIT 1`,
+        [eventId, candidate],
+      );
+      if (rows.length === 0) return candidate;
+    }
+  }
+
+  /**
+   * Follows an option's identifier change in the `dependency_values` of questions depending on its question:
+   * `to` replaces `from`, or `from` is removed when `to` is null (option deleted). Each changed question is
+   * logged as `pretix.event.question.changed`.
+   */
+  async followOptionIdentifier(
+    em: EntityManager,
+    principal: Principal,
+    event: Event,
+    questionId: number,
+    from: string,
+    to: string | null,
+  ): Promise<void> {
+    const changed: { id: number; dependency_values: string[] }[] = await em.query(
+      `WITH changed AS (
+         UPDATE question
+         SET dependency_values = CASE WHEN $4::text IS NULL THEN array_remove(dependency_values, $3)
+                                      ELSE array_replace(dependency_values, $3, $4::text) END
+         WHERE event_id = $1 AND dependency_question_id = $2 AND $3 = ANY(dependency_values)
+         RETURNING id, dependency_values
+       ) SELECT id, dependency_values FROM changed ORDER BY id`,
+      [event.id, questionId, from, to],
+    );
+    for (const row of changed) {
+      await this.log(em, principal, event, Number(row.id), 'pretix.event.question.changed', {
+        dependency_values: row.dependency_values,
+      });
+    }
+  }
+
+  /** Writes an audit entry on content type `question` (options are logged on their question, compat §5). */
+  async log(
+    em: EntityManager,
+    principal: Principal,
+    event: Event,
+    questionId: number,
+    action: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.audit.record(em, principal, {
+      organizerId: event.organizerId,
+      eventId: event.id,
+      contentType: QUESTION_CONTENT_TYPE,
+      objectId: questionId,
+      action,
+      data,
+    });
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  /** Wire objects of questions with their item ids and options, loaded in two statements for all of them. */
+  private async present(em: EntityManager, questions: Question[]): Promise<QuestionJson[]> {
+    const { items, options } = await this.relations(
+      em,
+      questions.map((q) => q.id),
+    );
+    return questions.map((q) => toQuestionJson(q, items.get(q.id) ?? [], options.get(q.id) ?? []));
+  }
+
+  /** Item ids and options of the given questions, keyed by question id (two statements, none for no ids). */
+  private async relations(
+    em: EntityManager,
+    ids: number[],
+  ): Promise<{ items: Map<number, number[]>; options: Map<number, QuestionOption[]> }> {
+    const items = new Map<number, number[]>();
+    const options = new Map<number, QuestionOption[]>();
+    if (ids.length === 0) return { items, options };
+    const itemRows: { question_id: number; item_id: number }[] = await em.query(
+      'SELECT question_id, item_id FROM question_item WHERE question_id = ANY($1)',
+      [ids],
+    );
+    for (const row of itemRows) {
+      const key = Number(row.question_id);
+      items.set(key, [...(items.get(key) ?? []), Number(row.item_id)]);
+    }
+    const rows = await em.find(QuestionOption, {
+      where: { questionId: In(ids) },
+      order: { position: 'ASC', id: 'ASC' },
+    });
+    for (const option of rows)
+      options.set(option.questionId, [...(options.get(option.questionId) ?? []), option]);
+    return { items, options };
+  }
+
+  /**
+   * Body over base; the legacy `dependency_value` folded into `dependency_values`; without a dependency
+   * question the values are cleared (they have no meaning then).
+   */
+  private resolveInput(
+    data: Partial<QuestionInput>,
+    legacy: string | null | undefined,
+    base: QuestionInput,
+  ): QuestionInput {
+    const values = effectiveDependencyValues(data.dependency_values, legacy);
+    const input = mergeInput({ ...data, dependency_values: values }, base);
+    input.dependency_values = input.dependency_question === null ? [] : [...new Set(input.dependency_values)];
+    return input;
+  }
+
+  /**
+   * Field and cross-field rules of compat §3.15 on the merged input. Field errors: `identifier` (taken),
+   * `dependency_question` (self, unknown, wrong type), `dependency_values`/`dependency_value` (not matching the
+   * dependency question), `type` (a question others depend on must keep its kind). Non-field errors: check-in
+   * and dependency conflicts, cycles, unsupported check-in type, foreign items.
+   * @param self the stored question on update, null on create
+   */
+  private async validate(
+    em: EntityManager,
+    event: Event,
+    input: QuestionInput,
+    self: Question | null,
+    valuesKey: ValuesKey,
+  ): Promise<ErrorCollector> {
+    const errors = new ErrorCollector();
+
+    if (input.identifier !== null) {
+      const taken: unknown[] = await em.query(
+        'SELECT 1 FROM question WHERE event_id = $1 AND identifier = $2 AND id <> $3 LIMIT 1',
+        [event.id, input.identifier, self?.id ?? 0],
+      );
+      if (taken.length > 0) errors.add('identifier', QUESTION_IDENTIFIER_TAKEN);
+    }
+
+    let dependency: { id: number; type: string; ask_during_checkin: boolean } | null = null;
+    if (input.dependency_question !== null) {
+      if (self && input.dependency_question === self.id) {
+        errors.add('dependency_question', 'A question cannot depend on itself.');
+      } else {
+        const rows: { id: number; type: string; ask_during_checkin: boolean }[] = await em.query(
+          'SELECT id, type, ask_during_checkin FROM question WHERE id = $1 AND event_id = $2',
+          [input.dependency_question, event.id],
+        );
+        if (rows.length === 0) {
+          errors.add(
+            'dependency_question',
+            `Invalid pk "${input.dependency_question}" - object does not exist.`,
+          );
+        } else if (!DEPENDENCY_TYPES.includes(rows[0].type)) {
+          errors.add(
+            'dependency_question',
+            'Question dependencies can only be set to boolean or choice questions.',
+          );
+        } else {
+          dependency = rows[0];
+        }
+      }
+    }
+
+    if (dependency) {
+      let conflict: string | null = null;
+      if (input.ask_during_checkin) conflict = 'Dependencies are not supported during check-in.';
+      else if (dependency.ask_during_checkin)
+        conflict = 'Question cannot depend on a question asked during check-in.';
+      else if (self && (await this.chainReaches(em, dependency.id, self.id)))
+        conflict = 'Circular dependency between questions detected.';
+      if (conflict) {
+        errors.addNonField(conflict);
+      } else {
+        const identifiers: { identifier: string }[] =
+          dependency.type === 'B'
+            ? []
+            : await em.query('SELECT identifier FROM question_option WHERE question_id = $1', [
+                dependency.id,
+              ]);
+        const problem = dependencyValuesError(
+          dependency.type,
+          input.dependency_values,
+          identifiers.map((r) => r.identifier),
+        );
+        if (problem) errors.add(valuesKey, problem);
+      }
+    }
+
+    if (input.ask_during_checkin && CHECKIN_UNSUPPORTED_TYPES.includes(input.type)) {
+      errors.addNonField('This type of question cannot be asked during check-in.');
+    }
+
+    const wanted = [...new Set(input.items)];
+    if (wanted.length > 0) {
+      // Share-locked: a concurrent item delete waits until this write has committed.
+      const found: unknown[] = await em.query(
+        'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2) FOR KEY SHARE',
+        [event.id, wanted],
+      );
+      if (found.length < wanted.length) errors.addNonField('One or more items do not belong to this event.');
+    }
+
+    if (self) {
+      const dependents: unknown[] = await em.query(
+        'SELECT 1 FROM question WHERE event_id = $1 AND dependency_question_id = $2 LIMIT 1',
+        [event.id, self.id],
+      );
+      if (dependents.length > 0) {
+        const typeProblem = dependedOnTypeError(self.type, input.type);
+        if (typeProblem) errors.add('type', typeProblem);
+        if (input.ask_during_checkin) {
+          errors.addNonField('A question that other questions depend on cannot be asked during check-in.');
+        }
+      }
+    }
+    return errors;
+  }
+
+  /** Whether following `dependency_question` links from `start` reaches `target` (bounded walk). */
+  private async chainReaches(em: EntityManager, start: number, target: number): Promise<boolean> {
+    const rows: unknown[] = await em.query(
+      `WITH RECURSIVE chain(id, next, depth) AS (
+         SELECT id, dependency_question_id, 1 FROM question WHERE id = $1
+         UNION ALL
+         SELECT q.id, q.dependency_question_id, c.depth + 1 FROM question q JOIN chain c ON q.id = c.next
+         WHERE c.depth < 10000
+       ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
+      [start, target],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Identifiers for inline options: given ones must be unique in the event and within the list (a repeat is
+   * an error at its position), missing ones are generated. Errors are aligned with the list (`{}` for fine
+   * entries) or null when there are none.
+   */
+  private async prepareInlineOptions(
+    em: EntityManager,
+    eventId: number,
+    options: CreateQuestionOptionDto[],
+  ): Promise<{ identifiers: string[]; errors: FieldErrors[] | null }> {
+    const given = options.map((o) => o.identifier ?? null);
+    const explicit = [...new Set(given.filter((x): x is string => x !== null))];
+    const used = new Set<string>();
+    if (explicit.length > 0) {
+      const rows: { identifier: string }[] = await em.query(
+        'SELECT identifier FROM question_option WHERE event_id = $1 AND identifier = ANY($2)',
+        [eventId, explicit],
+      );
+      for (const row of rows) used.add(row.identifier);
+    }
+    const seen = new Set<string>();
+    let failed = false;
+    const errors = given.map((identifier): FieldErrors => {
+      if (identifier === null) return {};
+      const problem = used.has(identifier) || seen.has(identifier);
+      seen.add(identifier);
+      if (!problem) return {};
+      failed = true;
+      return { identifier: [optionIdentifierTaken(identifier)] };
+    });
+    if (failed) return { identifiers: [], errors };
+    const taken = new Set(explicit);
+    const identifiers: string[] = [];
+    for (const identifier of given) {
+      const value = identifier ?? (await this.newIdentifier(em, 'question_option', eventId, taken));
+      taken.add(value);
+      identifiers.push(value);
+    }
+    return { identifiers, errors: null };
+  }
+
+  /** Replaces the item assignments of a question (ids already checked to be items of the event). */
+  private async setItems(em: EntityManager, questionId: number, items: number[]): Promise<void> {
+    await em.query('DELETE FROM question_item WHERE question_id = $1', [questionId]);
+    if (items.length > 0) {
+      await em.query(
+        'INSERT INTO question_item (question_id, item_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
+        [questionId, items],
+      );
+    }
+  }
+
+  /** Writes the merged input onto the entity. */
+  private apply(question: Question, input: QuestionInput, identifier: string): void {
+    question.question = toI18n(input.question);
+    question.helpText = toI18n(input.help_text);
+    question.type = input.type;
+    question.required = input.required;
+    question.position = input.position;
+    question.identifier = identifier;
+    question.askDuringCheckin = input.ask_during_checkin;
+    question.showDuringCheckin = input.show_during_checkin;
+    question.hidden = input.hidden;
+    question.printOnInvoice = input.print_on_invoice;
+    question.validNumberMin = decimal6OrNull(input.valid_number_min);
+    question.validNumberMax = decimal6OrNull(input.valid_number_max);
+    question.validDateMin = input.valid_date_min;
+    question.validDateMax = input.valid_date_max;
+    question.validDatetimeMin = parseDateTimeOrNull(input.valid_datetime_min);
+    question.validDatetimeMax = parseDateTimeOrNull(input.valid_datetime_max);
+    question.validFilePortrait = input.valid_file_portrait;
+    question.validStringLengthMin = input.valid_string_length_min;
+    question.validStringLengthMax = input.valid_string_length_max;
+    question.dependencyQuestionId = input.dependency_question;
+    question.dependencyValues = [...input.dependency_values];
+  }
+}
+
+/** The field name dependency value errors are reported under. */
+function valuesKey(legacy: string | null | undefined): ValuesKey {
+  return legacy !== undefined && legacy !== null ? 'dependency_value' : 'dependency_values';
+}

@@ -1,0 +1,117 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ConditionalList } from '../../audit/conditional-list';
+import { RequireEventAccess, RequirePermission } from '../../auth/access.decorators';
+import { Principal } from '../../auth/principal';
+import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
+import { IdParam } from '../../common/http/id-param';
+import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
+import { Filters, QueryFilters } from '../../common/listing/query-filters';
+import { Event } from '../../organizers/event.entity';
+import { CreateQuotaDto, UpdateQuotaDto } from './quota.dto';
+import { QuotaAvailabilityJson, QuotaJson } from './quota.presenter';
+import { QuotasService } from './quotas.service';
+
+const WITH_AVAILABILITY = {
+  name: 'with_availability',
+  required: false,
+  description: '`true` adds `available` and `available_number` to each quota (slower).',
+  schema: { type: 'string', enum: ['true', 'false'] },
+} as const;
+
+/**
+ * `E/quotas/` (spec "Quotas"; compat §3.14). Read: event access; write: `event.items:write`
+ * (docs/permissions.md). DELETE is served at the spec's singular `E/quota/{id}/` and at the plural form.
+ */
+@ApiTags('quotas')
+@Controller('organizers/:organizer/events/:event')
+export class QuotasController {
+  constructor(private readonly quotas: QuotasService) {}
+
+  @Get('quotas')
+  @ConditionalList('quota')
+  @RequireEventAccess()
+  @ApiPaginatedResponse(QuotaJson)
+  @ApiQuery(WITH_AVAILABILITY)
+  list(
+    @CurrentEvent() event: Event,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<QuotaJson>> {
+    return this.quotas.list(event, filters, page);
+  }
+
+  @Get('quotas/:id')
+  @RequireEventAccess()
+  @ApiQuery(WITH_AVAILABILITY)
+  get(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @Filters() filters: QueryFilters,
+  ): Promise<QuotaJson> {
+    return this.quotas.get(event, id, filters);
+  }
+
+  @Get('quotas/:id/availability')
+  @RequireEventAccess()
+  availability(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<QuotaAvailabilityJson> {
+    return this.quotas.availability(event, id);
+  }
+
+  @Post('quotas')
+  @RequirePermission('event.items:write')
+  create(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateQuotaDto,
+  ): Promise<QuotaJson> {
+    return this.quotas.create(event, principal, body);
+  }
+
+  @Put('quotas/:id')
+  @RequirePermission('event.items:write')
+  replace(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateQuotaDto,
+  ): Promise<QuotaJson> {
+    return this.quotas.update(event, id, principal, body, 'replace');
+  }
+
+  @Patch('quotas/:id')
+  @RequirePermission('event.items:write')
+  update(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateQuotaDto,
+  ): Promise<QuotaJson> {
+    return this.quotas.update(event, id, principal, body, 'patch');
+  }
+
+  /** `DELETE E/quota/{id}/`: the singular form the spec lists. */
+  @Delete('quota/:id')
+  @HttpCode(204)
+  @RequirePermission('event.items:write')
+  async remove(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.quotas.delete(event, id, principal);
+  }
+
+  /** `DELETE E/quotas/{id}/`: the plural form pretix's router serves. */
+  @Delete('quotas/:id')
+  @HttpCode(204)
+  @RequirePermission('event.items:write')
+  async removePlural(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.quotas.delete(event, id, principal);
+  }
+}

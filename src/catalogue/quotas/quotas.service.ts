@@ -1,0 +1,360 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'util';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditLogService } from '../../audit/audit-log.service';
+import type { Principal } from '../../auth/principal';
+import { ErrorCollector, NotFound, ValidationFailed } from '../../common/errors';
+import { applyOrdering } from '../../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { QueryFilters } from '../../common/listing/query-filters';
+import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
+import type { Event } from '../../organizers/event.entity';
+import { QUOTA_AVAILABILITY, QuotaAvailability } from './quota-availability';
+import { QuotaReservations } from './quota-reservations.service';
+import type { CreateQuotaDto } from './quota.dto';
+import { Quota } from './quota.entity';
+import {
+  QuotaAvailabilityJson,
+  QuotaJson,
+  QuotaRefs,
+  toQuotaAvailabilityJson,
+  toQuotaJson,
+} from './quota.presenter';
+import { QuotaItemRef, quotaRuleViolation, QuotaVariationRef } from './quota.rules';
+
+/** The merged input a write applies: every writable field. */
+type QuotaInput = Complete<CreateQuotaDto>;
+
+/** Defaults of optional quota fields (compat §3.14); PUT resets omitted ones to these. */
+const QUOTA_DEFAULTS: Omit<QuotaInput, 'name'> = {
+  size: null,
+  items: [],
+  variations: [],
+  subevent: null,
+  close_when_sold_out: false,
+  closed: false,
+  release_after_exit: false,
+  ignore_for_event_availability: false,
+};
+
+/** Audit content type of quotas (pretix model name); `@ConditionalList('quota')` reads it. */
+const CONTENT_TYPE = 'quota';
+
+const invalidPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
+
+/** Distinct ids, ascending (how the wire form lists them). */
+const sortedIds = (ids: readonly number[]): number[] => [...new Set(ids)].sort((a, b) => a - b);
+
+/** Whether `with_availability=true` was asked for (pretix compares with `true` only; anything else is off). */
+function wantsAvailability(filters: QueryFilters): boolean {
+  return filters.raw('with_availability') === 'true';
+}
+
+/**
+ * Quotas of one event: list, detail, availability, create, update, delete (spec "Quota", "States and
+ * transitions"; compat §3.14). Every query is scoped by the event resolved by the permission guard. Availability
+ * comes from the {@link QuotaAvailability} port (the quota engine in `orders/`), one call per request; reads
+ * never write.
+ */
+@Injectable()
+export class QuotasService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+    private readonly reservations: QuotaReservations,
+    @Inject(QUOTA_AVAILABILITY) private readonly engine: QuotaAvailability,
+  ) {}
+
+  /**
+   * One page of the event's quotas. Filters `subevent` (id), `subevent__in` and `items__in` (comma-separated
+   * ids; quotas listing one of the items); 400 on non-integers. Ordering `id`, `position` (quotas have none: the
+   * same as `id`), `size` (default `position`). With `with_availability=true` each quota also has `available`
+   * and `available_number`. A fixed number of SQL statements whatever the page size: rows, count, the item and
+   * variation ids of the page, and (with availability) one engine call.
+   */
+  async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuotaJson>> {
+    const withAvailability = wantsAvailability(filters);
+    const qb = this.db
+      .getRepository(Quota)
+      .createQueryBuilder('q')
+      .where('q.event_id = :event', { event: event.id });
+    const subevent = filters.int('subevent');
+    if (subevent !== undefined) qb.andWhere('q.subevent_id = :subevent', { subevent });
+    const subevents = filters.intList('subevent__in');
+    if (subevents !== undefined) qb.andWhere('q.subevent_id = ANY(:subevents)', { subevents });
+    const items = filters.intList('items__in');
+    if (items !== undefined) {
+      qb.andWhere(
+        'EXISTS (SELECT 1 FROM quota_item qi WHERE qi.quota_id = q.id AND qi.item_id = ANY(:items))',
+        { items },
+      );
+    }
+    applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.id', size: 'q.size' }, [
+      'position',
+    ]);
+    return paginate(qb, page, (rows) => this.present(this.db.manager, rows, withAvailability));
+  }
+
+  /**
+   * One quota; with `with_availability=true` also `available` and `available_number`.
+   * @throws NotFound for an id that is not a quota of this event
+   */
+  async get(event: Event, id: number, filters: QueryFilters): Promise<QuotaJson> {
+    const quota = await this.load(this.db.manager, event, id, false);
+    const [json] = await this.present(this.db.manager, [quota], wantsAvailability(filters));
+    return json;
+  }
+
+  /**
+   * The availability object with every key (spec "Quota availability object"): counts of paid and pending
+   * orders, exits, carts, blocking vouchers, waiting list; `total_size`/`available_number` null when unlimited.
+   * @throws NotFound for an id that is not a quota of this event
+   */
+  async availability(event: Event, id: number): Promise<QuotaAvailabilityJson> {
+    const quota = await this.load(this.db.manager, event, id, false);
+    const result = (await this.engine.compute(this.db.manager, [quota])).get(quota.id);
+    if (!result) throw new Error(`Quota engine gave no result for quota ${quota.id}`);
+    return toQuotaAvailabilityJson(result);
+  }
+
+  /**
+   * Creates a quota; logs `pretix.event.quota.added`. A quota with `close_when_sold_out` that is sold out at once
+   * (size 0 or taken by blocking vouchers) is closed in the same transaction (spec "States and transitions").
+   * @throws ValidationFailed on invalid fields or the cross-field rules of compat §3.14
+   */
+  async create(event: Event, principal: Principal, body: CreateQuotaDto): Promise<QuotaJson> {
+    const input = mergeInput(body, { ...QUOTA_DEFAULTS } as QuotaInput);
+    return this.db.transaction(async (em) => {
+      await this.validate(em, event, input);
+      const quota = em.create(Quota, { eventId: event.id });
+      this.apply(quota, input);
+      await em.save(quota);
+      const refs: QuotaRefs = { items: sortedIds(input.items), variations: sortedIds(input.variations) };
+      await this.writeRefs(em, quota.id, refs);
+      await this.audit.record(em, principal, {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: CONTENT_TYPE,
+        objectId: quota.id,
+        action: 'pretix.event.quota.added',
+        data: { ...body },
+      });
+      await this.closeIfSoldOut(em, principal, quota);
+      return toQuotaJson(quota, refs);
+    });
+  }
+
+  /**
+   * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change); the rules are
+   * checked on the merged data. When the wire object changed: `closed` true→false logs
+   * `pretix.event.quota.opened`, false→true `pretix.event.quota.closed`, then `pretix.event.quota.changed`; a
+   * quota with `close_when_sold_out` that is now sold out is closed, except by the very update that reopened it
+   * (so a sold-out quota can be reopened). An unchanged update writes and logs nothing.
+   * @throws NotFound for an id that is not a quota of this event
+   * @throws ValidationFailed on invalid fields or the cross-field rules of compat §3.14
+   */
+  async update(
+    event: Event,
+    id: number,
+    principal: Principal,
+    body: Partial<CreateQuotaDto>,
+    mode: Exclude<WriteMode, 'create'>,
+  ): Promise<QuotaJson> {
+    return this.db.transaction(async (em) => {
+      const quota = await this.load(em, event, id, true);
+      const beforeRefs = (await this.loadRefs(em, [quota.id])).get(quota.id) ?? { items: [], variations: [] };
+      const before = toQuotaJson(quota, beforeRefs);
+      const base: QuotaInput = mode === 'patch' ? before : ({ ...QUOTA_DEFAULTS } as QuotaInput);
+      const input = mergeInput(body, base);
+      await this.validate(em, event, input);
+      this.apply(quota, input);
+      const refs: QuotaRefs = { items: sortedIds(input.items), variations: sortedIds(input.variations) };
+      const after = toQuotaJson(quota, refs);
+      if (isDeepStrictEqual(before, after)) return after;
+
+      await em.update(
+        Quota,
+        { id: quota.id, eventId: event.id },
+        {
+          name: quota.name,
+          size: quota.size,
+          subeventId: quota.subeventId,
+          closeWhenSoldOut: quota.closeWhenSoldOut,
+          closed: quota.closed,
+          releaseAfterExit: quota.releaseAfterExit,
+          ignoreForEventAvailability: quota.ignoreForEventAvailability,
+        },
+      );
+      if (!isDeepStrictEqual(beforeRefs, refs)) await this.writeRefs(em, quota.id, refs, true);
+      const reopened = before.closed && !quota.closed;
+      const log = (action: string, data: Record<string, unknown> = {}) =>
+        this.audit.record(em, principal, {
+          organizerId: event.organizerId,
+          eventId: event.id,
+          contentType: CONTENT_TYPE,
+          objectId: quota.id,
+          action,
+          data,
+        });
+      if (reopened) await log('pretix.event.quota.opened');
+      else if (!before.closed && quota.closed) await log('pretix.event.quota.closed');
+      await log('pretix.event.quota.changed', { ...body });
+      if (!reopened) await this.closeIfSoldOut(em, principal, quota);
+      return toQuotaJson(quota, refs);
+    });
+  }
+
+  /**
+   * Deletes a quota, even one in use (compat §3.14: its items may become unsellable). Its item/variation links
+   * go with it. Logs `pretix.event.quota.deleted`.
+   * @throws NotFound for an id that is not a quota of this event
+   */
+  async delete(event: Event, id: number, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      const quota = await this.load(em, event, id, true);
+      await this.audit.record(em, principal, {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: CONTENT_TYPE,
+        objectId: quota.id,
+        action: 'pretix.event.quota.deleted',
+        data: {},
+      });
+      await em.delete(Quota, { id: quota.id, eventId: event.id });
+    });
+  }
+
+  /** A quota of the event; `lock` takes the row lock reservations take (architecture.md "Concurrency"). */
+  private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Quota> {
+    const quota = await em.findOne(Quota, {
+      where: { id, eventId: event.id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!quota) throw new NotFound();
+    return quota;
+  }
+
+  /**
+   * Wire objects for quotas: their item and variation ids in one statement for all of them and, when asked, their
+   * availability in one engine call. Nothing is queried for an empty page.
+   */
+  private async present(em: EntityManager, quotas: Quota[], withAvailability: boolean): Promise<QuotaJson[]> {
+    if (quotas.length === 0) return [];
+    const refs = await this.loadRefs(
+      em,
+      quotas.map((q) => q.id),
+    );
+    const availability = withAvailability ? await this.engine.compute(em, quotas) : null;
+    return quotas.map((q) =>
+      toQuotaJson(q, refs.get(q.id) ?? { items: [], variations: [] }, availability?.get(q.id)),
+    );
+  }
+
+  /** Item and variation ids of quotas, ascending, in one statement. */
+  private async loadRefs(em: EntityManager, quotaIds: number[]): Promise<Map<number, QuotaRefs>> {
+    const rows: { quota_id: number; kind: 'i' | 'v'; ref: number }[] = await em.query(
+      `SELECT quota_id, 'i' AS kind, item_id AS ref FROM quota_item WHERE quota_id = ANY($1)
+       UNION ALL
+       SELECT quota_id, 'v' AS kind, variation_id AS ref FROM quota_variation WHERE quota_id = ANY($1)
+       ORDER BY quota_id, kind, ref`,
+      [quotaIds],
+    );
+    const out = new Map<number, QuotaRefs>(quotaIds.map((id) => [id, { items: [], variations: [] }]));
+    for (const row of rows) {
+      const refs = out.get(row.quota_id);
+      if (refs) (row.kind === 'i' ? refs.items : refs.variations).push(row.ref);
+    }
+    return out;
+  }
+
+  /** Writes the item/variation links of a quota (replacing the old ones when `replace`). */
+  private async writeRefs(
+    em: EntityManager,
+    quotaId: number,
+    refs: QuotaRefs,
+    replace = false,
+  ): Promise<void> {
+    if (replace) {
+      await em.query('DELETE FROM quota_item WHERE quota_id = $1', [quotaId]);
+      await em.query('DELETE FROM quota_variation WHERE quota_id = $1', [quotaId]);
+    }
+    if (refs.items.length > 0) {
+      await em.query('INSERT INTO quota_item (quota_id, item_id) SELECT $1, unnest($2::int[])', [
+        quotaId,
+        refs.items,
+      ]);
+    }
+    if (refs.variations.length > 0) {
+      await em.query('INSERT INTO quota_variation (quota_id, variation_id) SELECT $1, unnest($2::int[])', [
+        quotaId,
+        refs.variations,
+      ]);
+    }
+  }
+
+  /**
+   * Closes a quota with `close_when_sold_out` that has no place left (spec "States and transitions"); logged
+   * `pretix.event.quota.closed` by {@link QuotaReservations.close}. Unlimited and closed quotas are left alone.
+   */
+  private async closeIfSoldOut(em: EntityManager, principal: Principal, quota: Quota): Promise<void> {
+    if (!quota.closeWhenSoldOut || quota.closed || quota.size === null) return;
+    const result = (await this.engine.compute(em, [quota])).get(quota.id);
+    if (result && result.available_number === 0) await this.reservations.close(em, principal, quota);
+  }
+
+  /**
+   * Field errors first (unknown items or variations of the organizer, any sub-event since none exist yet), then
+   * the first broken cross-field rule (compat §3.14). Referenced items and variations are share-locked until the
+   * transaction ends, so a concurrent delete cannot slip in between check and write.
+   * @throws ValidationFailed
+   */
+  private async validate(em: EntityManager, event: Event, input: QuotaInput): Promise<void> {
+    const errors = new ErrorCollector();
+    const itemIds = [...new Set(input.items)];
+    const variationIds = [...new Set(input.variations)];
+    const itemRows: { id: number; event_id: number; has_variations: boolean }[] =
+      itemIds.length === 0
+        ? []
+        : await em.query(
+            `SELECT i.id, i.event_id, i.has_variations FROM item i JOIN event e ON e.id = i.event_id
+              WHERE e.organizer_id = $1 AND i.id = ANY($2) FOR KEY SHARE OF i`,
+            [event.organizerId, itemIds],
+          );
+    const variationRows: { id: number; item_id: number }[] =
+      variationIds.length === 0
+        ? []
+        : await em.query(
+            `SELECT v.id, v.item_id FROM item_variation v JOIN item i ON i.id = v.item_id
+               JOIN event e ON e.id = i.event_id
+              WHERE e.organizer_id = $1 AND v.id = ANY($2) FOR KEY SHARE OF v`,
+            [event.organizerId, variationIds],
+          );
+    const items = new Map<number, QuotaItemRef>(
+      itemRows.map((r) => [r.id, { id: r.id, eventId: r.event_id, hasVariations: r.has_variations }]),
+    );
+    const variations = new Map<number, QuotaVariationRef>(
+      variationRows.map((r) => [r.id, { id: r.id, itemId: r.item_id }]),
+    );
+    const unknownItem = input.items.find((id) => !items.has(id));
+    if (unknownItem !== undefined) errors.add('items', invalidPk(unknownItem));
+    const unknownVariation = input.variations.find((id) => !variations.has(id));
+    if (unknownVariation !== undefined) errors.add('variations', invalidPk(unknownVariation));
+    // Sub-events arrive with the series issue; until then no id names one.
+    if (input.subevent !== null) errors.add('subevent', invalidPk(input.subevent));
+    errors.throwIfAny();
+    const violation = quotaRuleViolation(event, input, items, variations);
+    if (violation) throw ValidationFailed.nonField(violation);
+  }
+
+  /** Writes the merged scalar fields onto the entity (links are written by {@link writeRefs}). */
+  private apply(quota: Quota, input: QuotaInput): void {
+    quota.name = input.name;
+    quota.size = input.size;
+    quota.subeventId = input.subevent;
+    quota.closeWhenSoldOut = input.close_when_sold_out;
+    quota.closed = input.closed;
+    quota.releaseAfterExit = input.release_after_exit;
+    quota.ignoreForEventAvailability = input.ignore_for_event_availability;
+  }
+}

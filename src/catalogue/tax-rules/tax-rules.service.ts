@@ -1,0 +1,233 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'util';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditLogService } from '../../audit/audit-log.service';
+import type { Principal } from '../../auth/principal';
+import { ErrorCollector, NotFound, Refused } from '../../common/errors';
+import { applyOrdering } from '../../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { QueryFilters } from '../../common/listing/query-filters';
+import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
+import { toI18n } from '../../common/values/i18n';
+import { Decimal } from '../../common/values/money';
+import type { Event } from '../../organizers/event.entity';
+import { CreateTaxRuleDto } from './tax-rule.dto';
+import { TaxRule } from './tax-rule.entity';
+import { TaxRuleJson, toTaxRuleJson } from './tax-rule.presenter';
+import { normalizeCustomRules, taxCodeRateError } from './tax-rule.rules';
+
+/** The merged input a write applies: every writable field. */
+type TaxRuleInput = Complete<CreateTaxRuleDto>;
+
+/** Defaults of optional tax rule fields (compat §3.19); PUT resets omitted ones to these (`default` excepted). */
+const TAX_RULE_DEFAULTS: Omit<TaxRuleInput, 'name' | 'rate' | 'default'> = {
+  internal_name: null,
+  code: null,
+  price_includes_tax: true,
+  eu_reverse_charge: false,
+  home_country: '',
+  keep_gross_if_rate_changes: false,
+  custom_rules: null,
+};
+
+/** Audit content type of tax rules (pretix model name). */
+const CONTENT_TYPE = 'taxrule';
+
+export const TAX_RULE_IN_USE = 'This tax rule can not be deleted as it is currently in use.';
+export const HOME_COUNTRY_REQUIRED = 'You need to set your home country to use the reverse charge feature.';
+export const DEFAULT_NOT_REMOVABLE =
+  "You can't remove the default property, instead set it on another tax rule.";
+
+/**
+ * Answers whether sales reference a tax rule (order positions, fees, transactions); the orders context provides
+ * it through a global provider of this token (compat §3.19 DELETE). Until then only items reference tax rules.
+ */
+export const TAX_RULE_USAGE = Symbol('TaxRuleUsage');
+export interface TaxRuleUsage {
+  /** True when order positions, fees or transactions use the rule: deleting it is refused with 403. */
+  isUsed(em: EntityManager, taxRuleId: number): Promise<boolean>;
+}
+
+/**
+ * Tax rules of one event: list, detail, create, update, delete (compat §3.19, spec "Tax rule"). Every query is
+ * scoped by the event resolved by the permission guard. Writes of one event's rules are serialized (a
+ * transaction-scoped advisory lock), so exactly one rule is the default whenever rules exist.
+ */
+@Injectable()
+export class TaxRulesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+    @Optional() @Inject(TAX_RULE_USAGE) private readonly usage?: TaxRuleUsage,
+  ) {}
+
+  /** One page of the event's tax rules; ordering `id` (the default). Two SQL statements whatever the page size. */
+  async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<TaxRuleJson>> {
+    const qb = this.db
+      .getRepository(TaxRule)
+      .createQueryBuilder('t')
+      .where('t.event_id = :event', { event: event.id });
+    applyOrdering(qb, filters.all('ordering'), { id: 't.id' }, ['id']);
+    return paginate(qb, page, (rows) => rows.map(toTaxRuleJson));
+  }
+
+  /** @throws NotFound for an id that is not a tax rule of this event */
+  async get(event: Event, id: number): Promise<TaxRuleJson> {
+    return toTaxRuleJson(await this.load(this.db.manager, event, id, false));
+  }
+
+  /**
+   * Creates a tax rule; logs `pretix.event.taxrule.added`. The event's first rule becomes the default whatever
+   * `default` says; `default: true` moves the default property from the other rules to this one.
+   * @throws ValidationFailed on invalid fields, reverse charge without `home_country`, or a code that does not
+   * fit the rate
+   */
+  async create(event: Event, principal: Principal, body: CreateTaxRuleDto): Promise<TaxRuleJson> {
+    const input = mergeInput(body, { ...TAX_RULE_DEFAULTS, default: false } as TaxRuleInput);
+    return this.db.transaction(async (em) => {
+      await this.lockEventRules(em, event);
+      this.validate(input, null);
+      const others: { n: number }[] = await em.query(
+        'SELECT count(*)::int AS n FROM tax_rule WHERE event_id = $1',
+        [event.id],
+      );
+      const rule = em.create(TaxRule, { eventId: event.id });
+      this.apply(rule, input);
+      rule.isDefault = input.default || others[0].n === 0;
+      await em.save(rule);
+      if (rule.isDefault) await this.clearOtherDefaults(em, event, rule.id);
+      await this.audit.record(em, principal, {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: CONTENT_TYPE,
+        objectId: rule.id,
+        action: 'pretix.event.taxrule.added',
+        data: { ...body },
+      });
+      return toTaxRuleJson(rule);
+    });
+  }
+
+  /**
+   * PUT (`replace`: omitted fields reset to defaults, an omitted `default` stays) or PATCH (`patch`: only sent
+   * fields change); rules are checked on the merged data. Logs `pretix.event.taxrule.changed` only when the
+   * wire object changed.
+   * @throws NotFound for an id that is not a tax rule of this event
+   * @throws ValidationFailed on invalid data, or `default: false` on the current default rule
+   */
+  async update(
+    event: Event,
+    id: number,
+    principal: Principal,
+    body: Partial<CreateTaxRuleDto>,
+    mode: Exclude<WriteMode, 'create'>,
+  ): Promise<TaxRuleJson> {
+    return this.db.transaction(async (em) => {
+      await this.lockEventRules(em, event);
+      const rule = await this.load(em, event, id, true);
+      const before = toTaxRuleJson(rule);
+      const base: TaxRuleInput =
+        mode === 'patch'
+          ? { ...before }
+          : ({ ...TAX_RULE_DEFAULTS, default: rule.isDefault } as TaxRuleInput);
+      const input = mergeInput(body, base);
+      this.validate(input, rule);
+      const becomesDefault = input.default && !rule.isDefault;
+      this.apply(rule, input);
+      rule.isDefault = input.default;
+      const after = toTaxRuleJson(rule);
+      if (!isDeepStrictEqual(before, after)) {
+        await em.save(rule);
+        if (becomesDefault) await this.clearOtherDefaults(em, event, rule.id);
+        await this.audit.record(em, principal, {
+          organizerId: event.organizerId,
+          eventId: event.id,
+          contentType: CONTENT_TYPE,
+          objectId: rule.id,
+          action: 'pretix.event.taxrule.changed',
+          data: { ...body },
+        });
+      }
+      return after;
+    });
+  }
+
+  /**
+   * Deletes a tax rule; logs `pretix.event.taxrule.deleted`.
+   * @throws NotFound for an id that is not a tax rule of this event
+   * @throws Refused (403) when items or sales (via the {@link TaxRuleUsage} port) use the rule, or when it is
+   * the default while the event has other rules
+   */
+  async delete(event: Event, id: number, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      await this.lockEventRules(em, event);
+      const rule = await this.load(em, event, id, true);
+      const usage: { items: boolean; others: boolean }[] = await em.query(
+        `SELECT EXISTS (SELECT 1 FROM item WHERE tax_rule_id = $2) AS items,
+                EXISTS (SELECT 1 FROM tax_rule WHERE event_id = $1 AND id <> $2) AS others`,
+        [event.id, rule.id],
+      );
+      const { items, others } = usage[0];
+      if (items || (rule.isDefault && others)) throw new Refused(TAX_RULE_IN_USE);
+      if (this.usage && (await this.usage.isUsed(em, rule.id))) throw new Refused(TAX_RULE_IN_USE);
+      await this.audit.record(em, principal, {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: CONTENT_TYPE,
+        objectId: rule.id,
+        action: 'pretix.event.taxrule.deleted',
+        data: {},
+      });
+      await em.delete(TaxRule, { id: rule.id, eventId: event.id });
+    });
+  }
+
+  /** Serializes the writes to one event's tax rules until the transaction ends (the default invariant). */
+  private async lockEventRules(em: EntityManager, event: Event): Promise<void> {
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`taxrule:${event.id}`]);
+  }
+
+  private async clearOtherDefaults(em: EntityManager, event: Event, keepId: number): Promise<void> {
+    await em.query('UPDATE tax_rule SET is_default = false WHERE event_id = $1 AND id <> $2 AND is_default', [
+      event.id,
+      keepId,
+    ]);
+  }
+
+  private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<TaxRule> {
+    const rule = await em.findOne(TaxRule, {
+      where: { id, eventId: event.id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!rule) throw new NotFound();
+    return rule;
+  }
+
+  /**
+   * Cross-field rules of compat §3.19 on the merged input; `current` is the stored rule on update.
+   * @throws ValidationFailed
+   */
+  private validate(input: TaxRuleInput, current: TaxRule | null): void {
+    const errors = new ErrorCollector();
+    if (input.eu_reverse_charge && !input.home_country) errors.add('home_country', HOME_COUNTRY_REQUIRED);
+    const codeError = taxCodeRateError(input.code, input.rate);
+    if (codeError) errors.add('code', codeError);
+    if (current?.isDefault && !input.default) errors.add('default', DEFAULT_NOT_REMOVABLE);
+    errors.throwIfAny();
+  }
+
+  /** Writes the merged input onto the entity (everything but `default`, which the caller settles). */
+  private apply(rule: TaxRule, input: TaxRuleInput): void {
+    rule.name = toI18n(input.name);
+    rule.internalName = input.internal_name;
+    rule.rate = new Decimal(input.rate).toFixed(2);
+    rule.code = input.code;
+    rule.priceIncludesTax = input.price_includes_tax;
+    rule.euReverseCharge = input.eu_reverse_charge;
+    rule.homeCountry = input.home_country ?? '';
+    rule.keepGrossIfRateChanges = input.keep_gross_if_rate_changes;
+    rule.customRules = normalizeCustomRules(input.custom_rules) as unknown as
+      Record<string, unknown>[] | null;
+  }
+}

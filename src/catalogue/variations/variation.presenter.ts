@@ -1,0 +1,73 @@
+import { isoUtc } from '../../common/values/datetime';
+import type { I18nString } from '../../common/values/i18n';
+import { moneyOrNull, toMoney } from '../../common/values/money';
+import { legacySalesChannels } from '../sales-channels';
+import type { ItemVariation } from './item-variation.entity';
+
+/**
+ * Wire form of an item variation (spec "Item variation"; compat §3.11), as the variation endpoints return it and as
+ * items list it inline. Money fields are strings with two decimals, datetimes UTC ISO 8601.
+ */
+export class VariationJson {
+  id!: number;
+  value!: I18nString;
+  /** Price set directly for the variation, or null. */
+  default_price!: string | null;
+  /** Effective price (read-only): `default_price`, else the item's `default_price`. */
+  price!: string;
+  original_price!: string | null;
+  free_price_suggestion!: string | null;
+  active!: boolean;
+  description!: I18nString | null;
+  position!: number;
+  checkin_attention!: boolean;
+  checkin_text!: string | null;
+  require_approval!: boolean;
+  require_membership!: boolean;
+  require_membership_hidden!: boolean;
+  /** Membership type ids, ascending. */
+  require_membership_types!: number[];
+  /** Legacy view of the two channel fields: all known channels when `all_sales_channels`, else the limit list. */
+  sales_channels!: string[];
+  all_sales_channels!: boolean;
+  limit_sales_channels!: string[];
+  available_from!: string | null;
+  available_from_mode!: string;
+  available_until!: string | null;
+  available_until_mode!: string;
+  hide_without_voucher!: boolean;
+  meta_data!: Record<string, string>;
+}
+
+/**
+ * Entity to wire object, field by field.
+ * @param itemDefaultPrice the item's `default_price` (money string), used for `price` when the variation has none
+ */
+export function toVariationJson(variation: ItemVariation, itemDefaultPrice: string): VariationJson {
+  return {
+    id: variation.id,
+    value: variation.value,
+    default_price: moneyOrNull(variation.defaultPrice),
+    price: toMoney(variation.defaultPrice ?? itemDefaultPrice),
+    original_price: moneyOrNull(variation.originalPrice),
+    free_price_suggestion: moneyOrNull(variation.freePriceSuggestion),
+    active: variation.active,
+    description: variation.description,
+    position: variation.position,
+    checkin_attention: variation.checkinAttention,
+    checkin_text: variation.checkinText,
+    require_approval: variation.requireApproval,
+    require_membership: variation.requireMembership,
+    require_membership_hidden: variation.requireMembershipHidden,
+    require_membership_types: [...variation.requireMembershipTypes],
+    sales_channels: legacySalesChannels(variation.allSalesChannels, variation.limitSalesChannels),
+    all_sales_channels: variation.allSalesChannels,
+    limit_sales_channels: [...variation.limitSalesChannels],
+    available_from: isoUtc(variation.availableFrom),
+    available_from_mode: variation.availableFromMode,
+    available_until: isoUtc(variation.availableUntil),
+    available_until_mode: variation.availableUntilMode,
+    hide_without_voucher: variation.hideWithoutVoucher,
+    meta_data: { ...variation.metaData },
+  };
+}

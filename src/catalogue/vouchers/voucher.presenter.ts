@@ -1,0 +1,67 @@
+import { isoUtc } from '../../common/values/datetime';
+import { moneyOrNull, toMoney } from '../../common/values/money';
+import type { Voucher } from './voucher.entity';
+
+/**
+ * Wire form of a voucher (spec "Voucher"; compat §3.23). Money fields are strings with two decimals,
+ * datetimes UTC ISO 8601.
+ */
+export class VoucherJson {
+  id!: number;
+  code!: string;
+  max_usages!: number;
+  /** Read-only: how often the voucher has been used. */
+  redeemed!: number;
+  min_usages!: number;
+  valid_until!: string | null;
+  block_quota!: boolean;
+  allow_ignore_quota!: boolean;
+  /** `none`, `set`, `subtract` or `percent`. */
+  price_mode!: string;
+  value!: string;
+  item!: number | null;
+  variation!: number | null;
+  quota!: number | null;
+  tag!: string;
+  comment!: string;
+  /** Seat guid; seating comes later, so always null. */
+  seat!: string | null;
+  subevent!: number | null;
+  show_hidden_items!: boolean;
+  all_addons_included!: boolean;
+  all_bundles_included!: boolean;
+  budget!: string | null;
+  /** Read-only money string. */
+  budget_used!: string;
+  /** Read-only UTC datetime of creation. */
+  created!: string;
+}
+
+/** Entity to wire object, field by field (compat §3.23). */
+export function toVoucherJson(voucher: Voucher): VoucherJson {
+  return {
+    id: voucher.id,
+    code: voucher.code,
+    max_usages: voucher.maxUsages,
+    redeemed: voucher.redeemed,
+    min_usages: voucher.minUsages,
+    valid_until: isoUtc(voucher.validUntil),
+    block_quota: voucher.blockQuota,
+    allow_ignore_quota: voucher.allowIgnoreQuota,
+    price_mode: voucher.priceMode,
+    value: toMoney(voucher.value),
+    item: voucher.itemId,
+    variation: voucher.variationId,
+    quota: voucher.quotaId,
+    tag: voucher.tag,
+    comment: voucher.comment,
+    seat: null,
+    subevent: voucher.subeventId,
+    show_hidden_items: voucher.showHiddenItems,
+    all_addons_included: voucher.allAddonsIncluded,
+    all_bundles_included: voucher.allBundlesIncluded,
+    budget: moneyOrNull(voucher.budget),
+    budget_used: toMoney(voucher.budgetUsed),
+    created: isoUtc(voucher.created),
+  };
+}

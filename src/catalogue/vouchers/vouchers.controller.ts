@@ -1,0 +1,97 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../../auth/access.decorators';
+import { Principal } from '../../auth/principal';
+import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
+import { IdParam } from '../../common/http/id-param';
+import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
+import { Filters, QueryFilters } from '../../common/listing/query-filters';
+import { Event } from '../../organizers/event.entity';
+import { CreateVoucherDto, UpdateVoucherDto } from './voucher.dto';
+import { VoucherListPipe } from './voucher-list.pipe';
+import { VoucherJson } from './voucher.presenter';
+import { VouchersService } from './vouchers.service';
+
+/**
+ * `E/vouchers/` (spec "### Vouchers"; compat §3.23). Read: `event.vouchers:read`; write: `event.vouchers:write`
+ * (docs/permissions.md). Writes answer 409 when a lock cannot be had in time.
+ */
+@ApiTags('vouchers')
+@Controller('organizers/:organizer/events/:event/vouchers')
+export class VouchersController {
+  constructor(private readonly vouchers: VouchersService) {}
+
+  @Get()
+  @RequirePermission('event.vouchers:read')
+  @ApiPaginatedResponse(VoucherJson)
+  list(
+    @CurrentEvent() event: Event,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<VoucherJson>> {
+    return this.vouchers.list(event, filters, page);
+  }
+
+  @Get(':id')
+  @RequirePermission('event.vouchers:read')
+  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<VoucherJson> {
+    return this.vouchers.get(event, id);
+  }
+
+  @Post()
+  @RequirePermission('event.vouchers:write')
+  create(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateVoucherDto,
+  ): Promise<VoucherJson> {
+    return this.vouchers.create(event, principal, body);
+  }
+
+  /** A JSON list of voucher objects, created all or none. */
+  @Post('batch_create')
+  @RequirePermission('event.vouchers:write')
+  @ApiBody({ type: CreateVoucherDto, isArray: true })
+  @ApiCreatedResponse({ type: VoucherJson, isArray: true })
+  batchCreate(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Body(VoucherListPipe) body: CreateVoucherDto[],
+  ): Promise<VoucherJson[]> {
+    return this.vouchers.batchCreate(event, principal, body);
+  }
+
+  @Put(':id')
+  @RequirePermission('event.vouchers:write')
+  replace(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateVoucherDto,
+  ): Promise<VoucherJson> {
+    return this.vouchers.update(event, id, principal, body, 'replace');
+  }
+
+  @Patch(':id')
+  @RequirePermission('event.vouchers:write')
+  update(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateVoucherDto,
+  ): Promise<VoucherJson> {
+    return this.vouchers.update(event, id, principal, body, 'patch');
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermission('event.vouchers:write')
+  async remove(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.vouchers.delete(event, id, principal);
+  }
+}
