@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { groupBy } from '../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -179,19 +180,17 @@ export class TeamsService {
 
   /** Slugs of the `limit_events` of several teams, in one statement. */
   private async limitEventSlugs(em: EntityManager, teamIds: number[]): Promise<Map<number, string[]>> {
-    const out = new Map<number, string[]>();
-    if (teamIds.length === 0) return out;
+    if (teamIds.length === 0) return new Map();
     const rows: { team_id: number; slug: string }[] = await em.query(
       `SELECT tle.team_id, e.slug FROM team_limit_event tle JOIN event e ON e.id = tle.event_id
         WHERE tle.team_id = ANY($1::int[]) ORDER BY e.slug`,
       [teamIds],
     );
-    for (const row of rows) {
-      const list = out.get(row.team_id) ?? [];
-      list.push(row.slug);
-      out.set(row.team_id, list);
-    }
-    return out;
+    return groupBy(
+      rows,
+      (row) => row.team_id,
+      (row) => row.slug,
+    );
   }
 
   private fieldsOf(team: Team, limitEvents: string[]): TeamFields {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
@@ -212,13 +213,7 @@ export class AddonsService {
       .orderBy('a.position', 'ASC')
       .addOrderBy('a.id', 'ASC')
       .getMany();
-    const byItem = new Map<number, ItemAddon[]>();
-    for (const row of rows) {
-      const list = byItem.get(row.baseItemId) ?? [];
-      list.push(row);
-      byItem.set(row.baseItemId, list);
-    }
-    return byItem;
+    return groupBy(rows, (row) => row.baseItemId);
   }
 
   private inlineInputs(bodies: CreateAddonDto[]): AddonInput[] {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
@@ -221,13 +222,7 @@ export class BundlesService {
       .where('b.base_item_id = ANY(:ids)', { ids: itemIds })
       .orderBy('b.id', 'ASC')
       .getMany();
-    const byItem = new Map<number, ItemBundle[]>();
-    for (const row of rows) {
-      const list = byItem.get(row.baseItemId) ?? [];
-      list.push(row);
-      byItem.set(row.baseItemId, list);
-    }
-    return byItem;
+    return groupBy(rows, (row) => row.baseItemId);
   }
 
   private inlineInputs(bodies: CreateBundleDto[]): BundleInput[] {

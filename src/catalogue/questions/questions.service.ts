@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager, In } from 'typeorm';
@@ -344,24 +345,21 @@ export class QuestionsService {
     em: EntityManager,
     ids: number[],
   ): Promise<{ items: Map<number, number[]>; options: Map<number, QuestionOption[]> }> {
-    const items = new Map<number, number[]>();
-    const options = new Map<number, QuestionOption[]>();
-    if (ids.length === 0) return { items, options };
+    if (ids.length === 0) return { items: new Map(), options: new Map() };
     const itemRows: { question_id: number; item_id: number }[] = await em.query(
       'SELECT question_id, item_id FROM question_item WHERE question_id = ANY($1)',
       [ids],
     );
-    for (const row of itemRows) {
-      const key = Number(row.question_id);
-      items.set(key, [...(items.get(key) ?? []), Number(row.item_id)]);
-    }
+    const items = groupBy(
+      itemRows,
+      (row) => Number(row.question_id),
+      (row) => Number(row.item_id),
+    );
     const rows = await em.find(QuestionOption, {
       where: { questionId: In(ids) },
       order: { position: 'ASC', id: 'ASC' },
     });
-    for (const option of rows)
-      options.set(option.questionId, [...(options.get(option.questionId) ?? []), option]);
-    return { items, options };
+    return { items, options: groupBy(rows, (option) => option.questionId) };
   }
 
   /**

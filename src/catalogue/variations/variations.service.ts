@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
@@ -246,13 +247,7 @@ export class VariationsService {
       .orderBy('v.position', 'ASC')
       .addOrderBy('v.id', 'ASC')
       .getMany();
-    const byItem = new Map<number, ItemVariation[]>();
-    for (const row of rows) {
-      const list = byItem.get(row.itemId) ?? [];
-      list.push(row);
-      byItem.set(row.itemId, list);
-    }
-    return byItem;
+    return groupBy(rows, (row) => row.itemId);
   }
 
   private async load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemVariation> {
