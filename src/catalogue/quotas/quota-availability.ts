@@ -25,6 +25,8 @@ export interface AvailabilityOptions {
   now?: Date;
   /** A voucher whose own blocking is left out (when a voucher is re-checked while being edited). */
   excludeVoucherId?: number;
+  /** Carts whose positions are left out (an order consuming them takes their places over). */
+  excludeCartIds?: readonly string[];
 }
 
 /**
