@@ -7,6 +7,9 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { MailModule } from './mail/mail.module';
+import { CartsModule } from './orders/carts.module';
+import { OrderActionsModule } from './orders/order-actions.module';
+import { OrdersApiModule } from './orders/orders-api.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { BullRootModule } from './queues';
@@ -30,6 +33,9 @@ export class AppModule {
         TeamsModule,
         CatalogueModule,
         OrdersModule,
+        OrdersApiModule,
+        OrderActionsModule,
+        CartsModule,
       ],
     };
   }

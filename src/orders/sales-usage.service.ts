@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { DiscountUsage } from '../catalogue/discounts/discounts.service';
+import type { ItemUsage } from '../catalogue/items/item-usage';
+import type { TaxRuleUsage } from '../catalogue/tax-rules/tax-rules.service';
+import type { EventUsage } from '../organizers/events.service';
+
+const exists = async (em: EntityManager, sql: string, params: unknown[]): Promise<boolean> => {
+  const rows: unknown[] = await em.query(`SELECT EXISTS (${sql}) AS used`, params);
+  return (rows[0] as { used: boolean }).used;
+};
+
+/**
+ * The sales side's answers to the catalogue's "is this in use?" ports: an ordered item, variation, tax rule or
+ * discount, or an event with orders, cannot be deleted (compat §3.10, §3.11, §3.19, §3.25, §4.2). Canceled
+ * positions count too: they are part of the order history.
+ */
+@Injectable()
+export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage, DiscountUsage {
+  /** Item: any order position. */
+  async isOrdered(em: EntityManager, id: number): Promise<boolean> {
+    return exists(em, 'SELECT 1 FROM order_position WHERE item_id = $1', [id]);
+  }
+
+  /** Cart positions of an item (and add-ons to them, by the key) are deleted with it. */
+  async releaseCarts(em: EntityManager, itemId: number): Promise<void> {
+    await em.query('DELETE FROM cart_position WHERE item_id = $1', [itemId]);
+  }
+
+  async isVariationInUse(em: EntityManager, variationId: number): Promise<boolean> {
+    return exists(
+      em,
+      'SELECT 1 FROM order_position WHERE variation_id = $1 UNION ALL SELECT 1 FROM cart_position WHERE variation_id = $1',
+      [variationId],
+    );
+  }
+
+  async hasOrders(em: EntityManager, eventId: number): Promise<boolean> {
+    return exists(em, 'SELECT 1 FROM orders WHERE event_id = $1', [eventId]);
+  }
+
+  /** Tax rule: order positions or fees. */
+  async isUsed(em: EntityManager, taxRuleId: number): Promise<boolean> {
+    return exists(
+      em,
+      'SELECT 1 FROM order_position WHERE tax_rule_id = $1 UNION ALL SELECT 1 FROM order_fee WHERE tax_rule_id = $1',
+      [taxRuleId],
+    );
+  }
+}
+
+/** Discount usage (a separate class: its `isOrdered` looks at discounts, not items). */
+@Injectable()
+export class DiscountSalesUsage implements DiscountUsage {
+  async isOrdered(em: EntityManager, discountId: number): Promise<boolean> {
+    return exists(em, 'SELECT 1 FROM order_position WHERE discount_id = $1', [discountId]);
+  }
+
+  /** Cart positions do not keep discounts; nothing to detach. */
+  async releaseCarts(): Promise<void> {}
+}
