@@ -1,5 +1,5 @@
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
 
 /** `E/items/{item}/bundles/` (spec "Item bundles"; compat §3.13; permissions per docs/permissions.md). */
@@ -232,21 +232,11 @@ describe('item bundles', () => {
     });
 
     it('runs the same number of SQL statements whatever the page size', async () => {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      try {
-        const count = async (query: string) => {
-          spy.mockClear();
-          const res = await get(`${E}/items/${item.id}/bundles/?${query}`);
-          expect(res.status).toBe(200);
-          return { rows: res.body.results.length as number, statements: spy.mock.calls.length };
-        };
-        const one = await count('page_size=1');
-        const two = await count('page_size=2');
-        expect([one.rows, two.rows]).toEqual([1, 2]);
-        expect(two.statements).toBe(one.statements);
-      } finally {
-        spy.mockRestore();
-      }
+      const count = (query: string) => listStatements(() => get(`${E}/items/${item.id}/bundles/?${query}`));
+      const one = await count('page_size=1');
+      const two = await count('page_size=2');
+      expect([one.rows, two.rows]).toEqual([1, 2]);
+      expect(two.statements).toBe(one.statements);
     });
   });
 

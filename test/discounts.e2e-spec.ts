@@ -1,5 +1,5 @@
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
 
 /** `E/discounts/` and `E/discount/{id}/` (compat §3.25; permissions per docs/permissions.md). */
@@ -436,21 +436,11 @@ describe('discounts', () => {
     });
 
     it('runs the same number of SQL statements whatever the page size', async () => {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      try {
-        const count = async (query: string) => {
-          spy.mockClear();
-          const res = await get(`${base}/discounts/?${query}`);
-          expect(res.status).toBe(200);
-          return { rows: res.body.results.length as number, statements: spy.mock.calls.length };
-        };
-        const one = await count('page_size=1');
-        const three = await count('page_size=3');
-        expect([one.rows, three.rows]).toEqual([1, 3]);
-        expect(three.statements).toBe(one.statements);
-      } finally {
-        spy.mockRestore();
-      }
+      const count = (query: string) => listStatements(() => get(`${base}/discounts/?${query}`));
+      const one = await count('page_size=1');
+      const three = await count('page_size=3');
+      expect([one.rows, three.rows]).toEqual([1, 3]);
+      expect(three.statements).toBe(one.statements);
     });
   });
 

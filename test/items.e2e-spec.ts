@@ -1,5 +1,5 @@
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
 
 /** `E/items/` (compat §3.10; permissions per docs/permissions.md). */
@@ -1076,23 +1076,13 @@ describe('items', () => {
     });
 
     it('runs the same number of SQL statements whatever the page size', async () => {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      try {
-        const count = async (query: string) => {
-          spy.mockClear();
-          const res = await get(`${base}/items/?${query}`);
-          expect(res.status).toBe(200);
-          return { rows: res.body.results.length as number, statements: spy.mock.calls.length };
-        };
-        // Both pages are full, so both run the row and the count statement (TypeORM skips the count otherwise).
-        const one = await count('page_size=1');
-        const three = await count('page_size=3');
-        expect(one.rows).toBe(1);
-        expect(three.rows).toBe(3);
-        expect(three.statements).toBe(one.statements);
-      } finally {
-        spy.mockRestore();
-      }
+      const count = (query: string) => listStatements(() => get(`${base}/items/?${query}`));
+      // Both pages are full, so both run the row and the count statement (TypeORM skips the count otherwise).
+      const one = await count('page_size=1');
+      const three = await count('page_size=3');
+      expect(one.rows).toBe(1);
+      expect(three.rows).toBe(3);
+      expect(three.statements).toBe(one.statements);
     });
   });
 

@@ -1,5 +1,5 @@
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
 
 /** `E/taxrules/` (compat §3.19; permissions per docs/permissions.md: writes need event.settings.tax:write). */
@@ -454,21 +454,11 @@ describe('tax rules', () => {
     });
 
     it('runs the same number of SQL statements whatever the page size', async () => {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      try {
-        const count = async (query: string) => {
-          spy.mockClear();
-          const res = await get(`${base}/taxrules/?${query}`);
-          expect(res.status).toBe(200);
-          return { rows: res.body.results.length as number, statements: spy.mock.calls.length };
-        };
-        const one = await count('page_size=1');
-        const two = await count('page_size=2');
-        expect([one.rows, two.rows]).toEqual([1, 2]);
-        expect(two.statements).toBe(one.statements);
-      } finally {
-        spy.mockRestore();
-      }
+      const count = (query: string) => listStatements(() => get(`${base}/taxrules/?${query}`));
+      const one = await count('page_size=1');
+      const two = await count('page_size=2');
+      expect([one.rows, two.rows]).toEqual([1, 2]);
+      expect(two.statements).toBe(one.statements);
     });
 
     it('answers 304 to If-Modified-Since when no rule changed since, and 200 after a change', async () => {

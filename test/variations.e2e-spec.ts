@@ -1,7 +1,7 @@
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { ItemUsage } from '../src/catalogue/items/item-usage';
 import { VariationsService } from '../src/catalogue/variations/variations.service';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
 
 /** `E/items/{item}/variations/` (spec "Item variations"; compat §3.11; permissions per docs/permissions.md). */
@@ -396,21 +396,11 @@ describe('item variations', () => {
     });
 
     it('runs the same number of SQL statements whatever the page size', async () => {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      try {
-        const count = async (query: string) => {
-          spy.mockClear();
-          const res = await get(`${base}/?${query}`);
-          expect(res.status).toBe(200);
-          return { rows: res.body.results.length as number, statements: spy.mock.calls.length };
-        };
-        const one = await count('page_size=1');
-        const three = await count('page_size=3');
-        expect([one.rows, three.rows]).toEqual([1, 3]);
-        expect(three.statements).toBe(one.statements);
-      } finally {
-        spy.mockRestore();
-      }
+      const count = (query: string) => listStatements(() => get(`${base}/?${query}`));
+      const one = await count('page_size=1');
+      const three = await count('page_size=3');
+      expect([one.rows, three.rows]).toEqual([1, 3]);
+      expect(three.statements).toBe(one.statements);
     });
   });
 

@@ -3,6 +3,7 @@ import { Quota } from '../src/catalogue/quotas/quota.entity';
 import { VouchersService } from '../src/catalogue/vouchers/vouchers.service';
 import { QuotaEngine } from '../src/orders/quota-engine.service';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
 
 /** `E/vouchers/` (spec "Voucher", "### Vouchers"; compat §3.23, §6; permissions per docs/permissions.md). */
@@ -1118,22 +1119,12 @@ describe('vouchers', () => {
     });
 
     it('runs the same number of SQL statements whatever the page size', async () => {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      try {
-        const count = async (query: string) => {
-          spy.mockClear();
-          const res = await get(`${base}/vouchers/?${query}`);
-          expect(res.status).toBe(200);
-          return { rows: res.body.results.length as number, statements: spy.mock.calls.length };
-        };
-        const one = await count('page_size=1');
-        const three = await count('page_size=3');
-        expect(one.rows).toBe(1);
-        expect(three.rows).toBe(3);
-        expect(three.statements).toBe(one.statements);
-      } finally {
-        spy.mockRestore();
-      }
+      const count = (query: string) => listStatements(() => get(`${base}/vouchers/?${query}`));
+      const one = await count('page_size=1');
+      const three = await count('page_size=3');
+      expect(one.rows).toBe(1);
+      expect(three.rows).toBe(3);
+      expect(three.statements).toBe(one.statements);
     });
   });
 
