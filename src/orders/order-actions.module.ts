@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { QuotasModule } from '../catalogue/quotas/quotas.module';
+import { OrderActionsController } from './order-actions.controller';
+import { OrderActionsService } from './order-actions.service';
 
 /** Sales: order status actions (mark_paid, mark_pending, mark_expired, mark_canceled, reactivate, extend, approve, deny). */
-@Module({})
+@Module({
+  imports: [QuotasModule],
+  controllers: [OrderActionsController],
+  providers: [OrderActionsService],
+})
 export class OrderActionsModule {}

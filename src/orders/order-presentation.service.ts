@@ -51,12 +51,14 @@ export class OrderPresentation {
   ): Promise<OrderJson[]> {
     if (orders.length === 0) return [];
     const ids = orders.map((o) => o.id);
-    const [positions, fees, payments, addresses] = await Promise.all([
-      em.find(OrderPosition, { where: { orderId: In(ids) }, order: { positionid: 'ASC', id: 'ASC' } }),
-      em.find(OrderFee, { where: { orderId: In(ids) }, order: { id: 'ASC' } }),
-      em.find(OrderPayment, { where: { orderId: In(ids) }, order: { localId: 'ASC' } }),
-      em.find(InvoiceAddress, { where: { orderId: In(ids) } }),
-    ]);
+    // Sequential on purpose: inside a transaction all statements share one connection.
+    const positions = await em.find(OrderPosition, {
+      where: { orderId: In(ids) },
+      order: { positionid: 'ASC', id: 'ASC' },
+    });
+    const fees = await em.find(OrderFee, { where: { orderId: In(ids) }, order: { id: 'ASC' } });
+    const payments = await em.find(OrderPayment, { where: { orderId: In(ids) }, order: { localId: 'ASC' } });
+    const addresses = await em.find(InvoiceAddress, { where: { orderId: In(ids) } });
     const codes = new Map(orders.map((o) => [o.id, o.code]));
     const presented = await this.positions(em, positions, codes);
     const orderOf = new Map(positions.map((p) => [p.id, p.orderId]));
@@ -83,7 +85,8 @@ export class OrderPresentation {
   ): Promise<OrderPositionJson[]> {
     if (positions.length === 0) return [];
     const ids = positions.map((p) => p.id);
-    const [answers, checkins] = await Promise.all([this.answers(em, 'order', ids), this.checkins(em, ids)]);
+    const answers = await this.answers(em, 'order', ids);
+    const checkins = await this.checkins(em, ids);
     return positions.map((p) =>
       toOrderPositionJson(p, {
         orderCode: orderCodes.get(p.orderId) ?? '',
