@@ -1,14 +1,17 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
+import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /** The scheduler tick's housekeeping, run directly against the test database. */
 describe('scheduler tick', () => {
   let t: TestApp;
+  let processor: SchedulerProcessor;
 
   beforeAll(async () => {
     t = await startTestApp();
+    processor = new SchedulerProcessor(t.app.get<DataSource>(getDataSourceToken()));
   });
   afterAll(() => t.close());
 
@@ -18,10 +21,57 @@ describe('scheduler tick', () => {
          (repeat('a', 64), 'old', repeat('0', 64), 201, now() - interval '1 minute'),
          (repeat('a', 64), 'new', repeat('0', 64), 201, now() + interval '1 hour')`,
     );
-    const processor = new SchedulerProcessor(t.app.get<DataSource>(getDataSourceToken()));
     const result = await processor.tick({ id: 'test' } as never);
     expect(typeof result.at).toBe('string');
     const rows: { key: string }[] = await t.db.query('SELECT key FROM idempotency_record ORDER BY key');
     expect(rows.map((r) => r.key)).toEqual(['new']);
+  });
+
+  it('deletes expired cart positions of every cart (web shop and @api) with their answers, keeps live ones', async () => {
+    const { token } = await bootstrapOrganizer(t, 'org');
+    await createEvent(t, token, 'org', { slug: 'sample' });
+    const item = await t
+      .http()
+      .post('/api/v1/organizers/org/events/sample/items/')
+      .set('Authorization', auth(token))
+      .send({ name: { en: 'Ticket' }, default_price: '10.00' });
+    expect(item.status).toBe(201);
+    const question = await t
+      .http()
+      .post('/api/v1/organizers/org/events/sample/questions/')
+      .set('Authorization', auth(token))
+      .send({ question: { en: 'Age?' }, type: 'N', items: [item.body.id] });
+    expect(question.status).toBe(201);
+    const [{ id: eventId }]: { id: number }[] = await t.db.query(
+      "SELECT id FROM event WHERE slug = 'sample'",
+    );
+    const carts: { id: number; cart_id: string }[] = await t.db.query(
+      `INSERT INTO cart_position (event_id, cart_id, expires, item_id, price) VALUES
+         ($1, 'expired-web', now() - interval '1 second', $2, 10),
+         ($1, 'expired@api', now() - interval '2 hours', $2, 10),
+         ($1, 'live@api', now() + interval '10 minutes', $2, 10),
+         ($1, 'live-web', now() + interval '10 minutes', $2, 10)
+       RETURNING id, cart_id`,
+      [eventId, item.body.id],
+    );
+    const expiredApi = carts.find((c) => c.cart_id === 'expired@api')!.id;
+    await t.db.query(
+      "INSERT INTO question_answer (cart_position_id, question_id, answer) VALUES ($1, $2, '42')",
+      [expiredApi, question.body.id],
+    );
+
+    const result = await processor.tick({ id: 'test' } as never);
+
+    expect(result.cartPositionsPurged).toBe(2);
+    const left: { cart_id: string }[] = await t.db.query(
+      'SELECT cart_id FROM cart_position ORDER BY cart_id',
+    );
+    expect(left.map((r) => r.cart_id)).toEqual(['live-web', 'live@api']);
+    const answers: unknown[] = await t.db.query('SELECT 1 FROM question_answer WHERE cart_position_id = $1', [
+      expiredApi,
+    ]);
+    expect(answers).toEqual([]);
+    // A second tick finds nothing more to do.
+    expect((await processor.tick({ id: 'again' } as never)).cartPositionsPurged).toBe(0);
   });
 });
