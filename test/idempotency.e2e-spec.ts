@@ -63,16 +63,27 @@ describe('idempotency keys', () => {
   });
 
   it('scopes keys per credential', async () => {
-    const other = await teamToken(t, 'org', { allEvents: true, organizerPermissions: ['organizer.events:create'] });
+    const other = await teamToken(t, 'org', {
+      allEvents: true,
+      organizerPermissions: ['organizer.events:create'],
+    });
     await post('key-5', body('idem5')).expect(201);
     const res = await post('key-5', body('idem5'), other);
     expect(res.status).toBe(400); // executed afresh: the slug exists now
   });
 
   it('ignores the key on GET', async () => {
-    const a = await t.http().get(events).set('Authorization', auth(token)).set('X-Idempotency-Key', 'key-get');
+    const a = await t
+      .http()
+      .get(events)
+      .set('Authorization', auth(token))
+      .set('X-Idempotency-Key', 'key-get');
     await createEvent(t, token, 'org', { slug: 'idem-get' });
-    const b = await t.http().get(events).set('Authorization', auth(token)).set('X-Idempotency-Key', 'key-get');
+    const b = await t
+      .http()
+      .get(events)
+      .set('Authorization', auth(token))
+      .set('X-Idempotency-Key', 'key-get');
     expect(b.body.count).toBe(a.body.count + 1);
   });
 
@@ -119,7 +130,9 @@ describe('idempotency keys', () => {
 
   it('gives expired keys a fresh start', async () => {
     await post('key-8', body('idem8')).expect(201);
-    await t.db.query("UPDATE idempotency_record SET expires = now() - interval '1 second' WHERE key = 'key-8'");
+    await t.db.query(
+      "UPDATE idempotency_record SET expires = now() - interval '1 second' WHERE key = 'key-8'",
+    );
     const res = await post('key-8', body('idem8'));
     expect(res.status).toBe(400); // executed again
   });

@@ -1,0 +1,84 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequirePermission } from '../auth/access.decorators';
+import { Principal } from '../auth/principal';
+import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
+import { ApiPaginatedResponse } from '../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
+import { Filters, QueryFilters } from '../common/listing/query-filters';
+import { isoUtc } from '../common/values/datetime';
+import { Event } from '../organizers/event.entity';
+import { OrderCreator } from './order-create.service';
+import { CreateOrderDto, UpdateOrderDto } from './order.dto';
+import { OrderJson } from './order.presenter';
+import { OrdersService } from './orders.service';
+
+/**
+ * `E/orders/` (compat §4.4), orders addressed by code. Read: `event.orders:read`; write: `event.orders:write`
+ * (docs/permissions.md). PUT has no route, so it answers 405 `Method "PUT" not allowed.` (route table).
+ */
+@ApiTags('orders')
+@Controller('organizers/:organizer/events/:event/orders')
+export class OrdersController {
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly creator: OrderCreator,
+  ) {}
+
+  /** The list, with header `X-Page-Generated`: the server time when the request started (pass it back as `modified_since`). */
+  @Get()
+  @RequirePermission('event.orders:read')
+  @ApiPaginatedResponse(OrderJson)
+  list(
+    @CurrentEvent() event: Event,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Paginated<OrderJson>> {
+    res.setHeader('X-Page-Generated', isoUtc(new Date()));
+    return this.orders.list(event, filters, page);
+  }
+
+  @Get(':code')
+  @RequirePermission('event.orders:read')
+  get(
+    @CurrentEvent() event: Event,
+    @Param('code') code: string,
+    @Filters() filters: QueryFilters,
+  ): Promise<OrderJson> {
+    return this.orders.get(event, code, filters);
+  }
+
+  @Post()
+  @RequirePermission('event.orders:write')
+  create(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateOrderDto,
+  ): Promise<OrderJson> {
+    return this.creator.create(event, principal, body);
+  }
+
+  @Patch(':code')
+  @RequirePermission('event.orders:write')
+  update(
+    @CurrentEvent() event: Event,
+    @Param('code') code: string,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateOrderDto,
+  ): Promise<OrderJson> {
+    return this.orders.update(event, code, principal, body);
+  }
+
+  @Delete(':code')
+  @HttpCode(204)
+  @RequirePermission('event.orders:write')
+  async remove(
+    @CurrentEvent() event: Event,
+    @Param('code') code: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.orders.delete(event, code, principal);
+  }
+}

@@ -1,0 +1,309 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'util';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AuditLogService } from '../audit/audit-log.service';
+import type { Principal } from '../auth/principal';
+import { NotFound, Refused, ValidationFailed } from '../common/errors';
+import { applyOrdering } from '../common/listing/ordering';
+import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { QueryFilters } from '../common/listing/query-filters';
+import { sentKeys } from '../common/persistence/write';
+import type { Event } from '../organizers/event.entity';
+import type { Organizer } from '../organizers/organizer.entity';
+import { InvoiceAddress } from './invoice-address.entity';
+import { INVOICE_NAME_TWICE, invoiceAddressEntity } from './order-create.service';
+import type { UpdateOrderDto } from './order.dto';
+import { OrderPresentation } from './order-presentation.service';
+import { Order } from './order.entity';
+import type { OrderJson } from './order.presenter';
+
+export const ONLY_TESTMODE_DELETE = 'Only test mode orders can be deleted.';
+
+/** Ordering fields of order lists (compat §4.4): wire name → SQL. */
+const ORDERING = {
+  datetime: 'o.datetime',
+  code: 'o.code',
+  status: 'o.status',
+  last_modified: 'o.last_modified',
+};
+
+/** Order fields PATCH may change besides the invoice address (compat §4.4). */
+type PatchField = Exclude<keyof UpdateOrderDto, 'invoice_address'>;
+
+/**
+ * Orders: the event's list and detail, PATCH of the allowed fields, DELETE of test-mode orders, and the
+ * organizer-wide list (compat §4.4). Creation lives in {@link OrderCreator}. Lists cost a fixed number of SQL
+ * statements whatever the page size (rows, count, and the bulk presentation of {@link OrderPresentation}).
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+    private readonly presentation: OrderPresentation,
+  ) {}
+
+  /**
+   * One page of the event's orders. Filters: `status`, `code` (case-insensitive), `email` (case-insensitive
+   * exact), `locale`, `testmode`, `require_approval` (booleans), `modified_since` (`last_modified` ≥, ISO
+   * datetime), `created_since` (`datetime` ≥); `include_canceled_positions=true` / `include_canceled_fees=true`
+   * show canceled positions and fees. Ordering `datetime` (default), `code`, `status`, `last_modified`.
+   * @throws ValidationFailed (400) for a malformed filter value
+   */
+  async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderJson>> {
+    const qb = this.db.getRepository(Order).createQueryBuilder('o').where('o.event_id = :event', {
+      event: event.id,
+    });
+    applyFilters(qb, filters);
+    applyOrdering(qb, filters.all('ordering'), ORDERING, ['datetime']);
+    const slugs = new Map([[event.id, event.slug]]);
+    return paginate(qb, page, async (rows) =>
+      visible(await this.presentation.orders(this.db.manager, rows, slugs), filters),
+    );
+  }
+
+  /**
+   * `O/orders/`: orders of all events of the organizer on which the credential holds `event.orders:read`
+   * (docs/permissions.md), with the filters and ordering of {@link list}. No such event: an empty list.
+   */
+  async listForOrganizer(
+    organizer: Organizer,
+    principal: Principal,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<OrderJson>> {
+    const qb = this.db.getRepository(Order).createQueryBuilder('o').where('o.organizer_id = :org', {
+      org: organizer.id,
+    });
+    const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
+    if (allowed !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events: allowed });
+    applyFilters(qb, filters);
+    applyOrdering(qb, filters.all('ordering'), ORDERING, ['datetime']);
+    return paginate(qb, page, async (rows) => {
+      const slugs = await this.eventSlugs(rows);
+      return visible(await this.presentation.orders(this.db.manager, rows, slugs), filters);
+    });
+  }
+
+  /**
+   * One order by code (exact) within the event.
+   * @throws NotFound for an unknown code or one of another event
+   */
+  async get(event: Event, code: string, filters: QueryFilters): Promise<OrderJson> {
+    const order = await this.load(this.db.manager, event, code, false);
+    const [json] = await this.presentation.orders(
+      this.db.manager,
+      [order],
+      new Map([[event.id, event.slug]]),
+    );
+    return visible([json], filters)[0];
+  }
+
+  /**
+   * PATCH (compat §4.4): changes only `email`, `phone`, `locale`, `comment`, `checkin_attention`, `checkin_text`,
+   * `custom_followup_at`, `valid_if_pending`, `api_meta` and `invoice_address` (replaced; created when missing;
+   * null removes it); other fields are ignored. `last_modified` moves. Logs `pretix.event.order.contact.changed`
+   * (e-mail or phone changed), `pretix.event.order.comment` (comment changed) and `pretix.event.order.modified`
+   * (any other field changed, or an invoice address sent).
+   * @throws NotFound for an unknown code
+   * @throws ValidationFailed for invalid data
+   */
+  async update(event: Event, code: string, principal: Principal, body: UpdateOrderDto): Promise<OrderJson> {
+    const address = body.invoice_address;
+    if (address && address.name && address.name_parts && Object.keys(address.name_parts).length > 0) {
+      throw new ValidationFailed({ invoice_address: { name: [INVOICE_NAME_TWICE] } });
+    }
+    const updated = await this.db.transaction(async (em) => {
+      const order = await this.load(em, event, code, true);
+      const now = new Date();
+      const sent = new Set(sentKeys(body));
+      const before: Record<PatchField, unknown> = {
+        email: order.email,
+        phone: order.phone,
+        locale: order.locale,
+        comment: order.comment,
+        checkin_attention: order.checkinAttention,
+        checkin_text: order.checkinText,
+        custom_followup_at: order.customFollowupAt,
+        valid_if_pending: order.validIfPending,
+        api_meta: order.apiMeta,
+      };
+      const changed = (Object.keys(before) as PatchField[]).filter(
+        (k) => sent.has(k) && !isDeepStrictEqual(before[k], body[k]),
+      );
+      const has = (k: PatchField) => changed.includes(k);
+      if (has('email')) order.email = body.email ?? null;
+      if (has('phone')) order.phone = body.phone ?? null;
+      if (has('locale')) order.locale = body.locale!;
+      if (has('comment')) order.comment = body.comment!;
+      if (has('checkin_attention')) order.checkinAttention = body.checkin_attention!;
+      if (has('checkin_text')) order.checkinText = body.checkin_text ?? null;
+      if (has('custom_followup_at')) order.customFollowupAt = body.custom_followup_at ?? null;
+      if (has('valid_if_pending')) order.validIfPending = body.valid_if_pending!;
+      if (has('api_meta')) order.apiMeta = body.api_meta!;
+      order.lastModified = now;
+      await em.update(Order, { id: order.id }, {
+        email: order.email,
+        phone: order.phone,
+        locale: order.locale,
+        comment: order.comment,
+        checkinAttention: order.checkinAttention,
+        checkinText: order.checkinText,
+        customFollowupAt: order.customFollowupAt,
+        validIfPending: order.validIfPending,
+        apiMeta: order.apiMeta,
+        lastModified: now,
+      } as QueryDeepPartialEntity<Order>);
+      if (sent.has('invoice_address')) await this.replaceAddress(em, order, address ?? null, now);
+
+      const log = (action: string, data: Record<string, unknown>) =>
+        this.audit.record(em, principal, {
+          organizerId: event.organizerId,
+          eventId: event.id,
+          contentType: 'order',
+          objectId: order.id,
+          action,
+          data,
+        });
+      if (has('email') || has('phone')) {
+        await log('pretix.event.order.contact.changed', {
+          old_email: before.email,
+          new_email: order.email,
+          old_phone: before.phone,
+          new_phone: order.phone,
+        });
+      }
+      if (has('comment')) await log('pretix.event.order.comment', { new_comment: order.comment });
+      const other = changed.filter((k) => !['email', 'phone', 'comment'].includes(k));
+      if (other.length > 0 || sent.has('invoice_address')) {
+        const data: Record<string, unknown> = Object.fromEntries(other.map((k) => [k, body[k]]));
+        if (sent.has('invoice_address')) data.invoice_data = address ?? null;
+        await log('pretix.event.order.modified', data);
+      }
+      return order;
+    });
+    // Presented after the commit, on the pool: the order row is locked no longer than the change needs.
+    const [json] = await this.presentation.orders(
+      this.db.manager,
+      [updated],
+      new Map([[event.id, event.slug]]),
+    );
+    return json;
+  }
+
+  /**
+   * DELETE (compat §4.4): only test-mode orders; the order goes with its positions, answers, fees, payments and
+   * address; voucher redemptions (and budget) of a non-canceled order are given back. Logs
+   * `pretix.event.order.deleted` with the code.
+   * @throws NotFound for an unknown code
+   * @throws Refused (403) when the order is not in test mode
+   */
+  async delete(event: Event, code: string, principal: Principal): Promise<void> {
+    await this.db.transaction(async (em) => {
+      const order = await this.load(em, event, code, true);
+      if (!order.testmode) throw new Refused(ONLY_TESTMODE_DELETE);
+      if (order.status !== 'c') {
+        const uses: { voucher_id: number; n: number; budget: string }[] = await em.query(
+          `SELECT voucher_id, count(*)::int AS n, COALESCE(sum(voucher_budget_use), 0) AS budget
+             FROM order_position WHERE order_id = $1 AND voucher_id IS NOT NULL AND NOT canceled
+            GROUP BY voucher_id ORDER BY voucher_id`,
+          [order.id],
+        );
+        for (const u of uses) {
+          await em.query(
+            `UPDATE voucher SET redeemed = GREATEST(0, redeemed - $2),
+                    budget_used = GREATEST(0, budget_used - $3::numeric) WHERE id = $1`,
+            [u.voucher_id, u.n, u.budget],
+          );
+        }
+      }
+      await this.audit.record(em, principal, {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: 'order',
+        objectId: null,
+        action: 'pretix.event.order.deleted',
+        data: { code: order.code },
+      });
+      await em.delete(Order, { id: order.id });
+    });
+  }
+
+  /** @throws NotFound */
+  private async load(em: EntityManager, event: Event, code: string, lock: boolean): Promise<Order> {
+    const order = await em.findOne(Order, {
+      where: { eventId: event.id, code },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!order) throw new NotFound();
+    return order;
+  }
+
+  /** Replaces the invoice address (kept row, all fields rewritten), creates it, or removes it for null. */
+  private async replaceAddress(
+    em: EntityManager,
+    order: Order,
+    input: UpdateOrderDto['invoice_address'],
+    now: Date,
+  ): Promise<void> {
+    if (!input) {
+      await em.delete(InvoiceAddress, { orderId: order.id });
+      return;
+    }
+    const values = invoiceAddressEntity(em, input, now);
+    const existing = await em.findOne(InvoiceAddress, { where: { orderId: order.id } });
+    if (existing) {
+      await em.update(InvoiceAddress, { id: existing.id }, {
+        ...values,
+      } as QueryDeepPartialEntity<InvoiceAddress>);
+    } else {
+      await em.insert(InvoiceAddress, {
+        ...values,
+        orderId: order.id,
+      } as QueryDeepPartialEntity<InvoiceAddress>);
+    }
+  }
+
+  /** Slugs of the events of the given orders (one statement). */
+  private async eventSlugs(orders: Order[]): Promise<Map<number, string>> {
+    if (orders.length === 0) return new Map();
+    const rows: { id: number; slug: string }[] = await this.db.query(
+      'SELECT id, slug FROM event WHERE id = ANY($1)',
+      [[...new Set(orders.map((o) => o.eventId))]],
+    );
+    return new Map(rows.map((r) => [r.id, r.slug]));
+  }
+}
+
+/** The list filters of compat §4.4 on an order query aliased `o`. */
+function applyFilters(qb: SelectQueryBuilder<Order>, filters: QueryFilters): void {
+  const status = filters.str('status');
+  if (status !== undefined) qb.andWhere('o.status = :status', { status: status.toLowerCase() });
+  const code = filters.str('code');
+  if (code !== undefined) qb.andWhere('upper(o.code) = upper(:code)', { code });
+  const email = filters.str('email');
+  if (email !== undefined) qb.andWhere('lower(o.email) = lower(:email)', { email });
+  const locale = filters.str('locale');
+  if (locale !== undefined) qb.andWhere('o.locale = :locale', { locale });
+  for (const param of ['testmode', 'require_approval'] as const) {
+    const value = filters.bool(param);
+    if (value !== undefined) qb.andWhere(`o.${param} = :${param}`, { [param]: value });
+  }
+  const modifiedSince = filters.datetime('modified_since');
+  if (modifiedSince !== undefined) qb.andWhere('o.last_modified >= :modifiedSince', { modifiedSince });
+  const createdSince = filters.datetime('created_since');
+  if (createdSince !== undefined) qb.andWhere('o.datetime >= :createdSince', { createdSince });
+}
+
+/** Hides canceled positions and fees unless `include_canceled_positions` / `include_canceled_fees` is `true`. */
+function visible(orders: OrderJson[], filters: QueryFilters): OrderJson[] {
+  const positions = filters.raw('include_canceled_positions') === 'true';
+  const fees = filters.raw('include_canceled_fees') === 'true';
+  return orders.map((o) => ({
+    ...o,
+    positions: positions ? o.positions : o.positions.filter((p) => !p.canceled),
+    fees: fees ? o.fees : o.fees.filter((f) => !f.canceled),
+  }));
+}
