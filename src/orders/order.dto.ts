@@ -1,3 +1,4 @@
+import { PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { isISO31661Alpha2, ValidateNested, ValidationArguments } from 'class-validator';
 import { KNOWN_SALES_CHANNELS } from '../catalogue/sales-channels';
@@ -396,44 +397,19 @@ export class CreateOrderDto {
  * Body of `PATCH E/orders/{code}/` (compat §4.4): only these fields change; any other field is ignored.
  * `invoice_address` replaces the address (created when missing; null removes it).
  */
-export class UpdateOrderDto {
-  @Nullable()
-  @IsEmailAddress()
-  email?: string | null;
-
-  @Nullable()
-  @IsStr({ max: 64 })
-  phone?: string | null;
-
+export class UpdateOrderDto extends PickType(CreateOrderDto, [
+  'email',
+  'phone',
+  'comment',
+  'checkin_attention',
+  'checkin_text',
+  'custom_followup_at',
+  'valid_if_pending',
+  'api_meta',
+  'invoice_address',
+] as const) {
+  /** Unlike on create, null is refused: an order always has a language. */
   @Optional()
   @IsStr({ blank: false, max: 32 })
   locale?: string;
-
-  @Optional()
-  @IsStr()
-  comment?: string;
-
-  @Optional()
-  @IsBool()
-  checkin_attention?: boolean;
-
-  @Nullable()
-  @IsStr()
-  checkin_text?: string | null;
-
-  @Nullable()
-  @IsDateString()
-  custom_followup_at?: string | null;
-
-  @Optional()
-  @IsBool()
-  valid_if_pending?: boolean;
-
-  @Optional()
-  @IsJsonObject()
-  api_meta?: Record<string, unknown>;
-
-  @Nullable()
-  @Nested(() => InvoiceAddressInputDto)
-  invoice_address?: InvoiceAddressInputDto | null;
 }
