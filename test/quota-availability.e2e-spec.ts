@@ -237,7 +237,7 @@ describe('quota availability', () => {
     });
   });
 
-  it('subtracts nothing for exits yet, also with release_after_exit', async () => {
+  it('counts no exits while nothing was scanned, also with release_after_exit', async () => {
     const id = await createQuota({ name: 'Exits', size: 10, items: [ticket], release_after_exit: true });
     expect((await get(`${E}/quotas/${id}/availability/`)).body).toEqual({
       ...ZERO_COUNTS,
