@@ -321,8 +321,9 @@ describe('events (compat §4.2)', () => {
           ],
         },
       ],
-      ['an invalid currency', { currency: 'euro' }, { currency: ['Enter a valid ISO 4217 currency code.'] }],
-      ['an empty currency', { currency: '' }, { currency: ['This field may not be blank.'] }],
+      ['an invalid currency', { currency: 'euro' }, { currency: ['"euro" is not a valid choice.'] }],
+      ['an unknown currency', { currency: 'ABC' }, { currency: ['"ABC" is not a valid choice.'] }],
+      ['an empty currency', { currency: '' }, { currency: ['"" is not a valid choice.'] }],
       [
         'an unknown timezone',
         { timezone: 'Mars/Base' },
@@ -433,6 +434,36 @@ describe('events (compat §4.2)', () => {
     });
   });
 
+  describe('going live (compat §4.2)', () => {
+    it('refuses live without a quota, allows it with one, and keeps a live event editable', async () => {
+      await createEvent(t, token, 'org', { slug: 'golive' });
+      const refused = await patch('golive', { live: true });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ live: ['You need to configure at least one quota to sell anything.'] });
+      const stillDraft = await t.http().get(`${base}golive/`).set('Authorization', auth(token));
+      expect(stillDraft.body.live).toBe(false);
+
+      const quota = await t
+        .http()
+        .post(`${base}golive/quotas/`)
+        .set('Authorization', auth(token))
+        .send({ name: 'All', size: 10, items: [] });
+      expect(quota.status).toBe(201);
+      const live = await patch('golive', { live: true });
+      expect(live.status).toBe(200);
+      expect(live.body.live).toBe(true);
+
+      const quotaDelete = await t
+        .http()
+        .delete(`${base}golive/quotas/${quota.body.id}/`)
+        .set('Authorization', auth(token));
+      expect(quotaDelete.status).toBe(204);
+      const edited = await patch('golive', { is_public: false });
+      expect(edited.status).toBe(200);
+      expect(edited.body).toMatchObject({ live: true, is_public: false });
+    });
+  });
+
   describe('update', () => {
     const full = {
       name: { en: 'Upd' },
@@ -488,7 +519,7 @@ describe('events (compat §4.2)', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         name: ['This field may not be null.'],
-        currency: ['Enter a valid ISO 4217 currency code.'],
+        currency: ['"x" is not a valid choice.'],
         timezone: ['"Nowhere" is not a valid choice.'],
       });
     });

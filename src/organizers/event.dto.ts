@@ -8,7 +8,6 @@ import {
   IsInteger,
   IsJsonObject,
   IsSlug,
-  IsStr,
   Nullable,
   Optional,
   Required,
@@ -20,6 +19,17 @@ import type { I18nString } from '../common/values/i18n';
 export function IsTimeZone(): PropertyDecorator {
   return rule('isTimeZone', (v) =>
     v === undefined || v === null || (typeof v === 'string' && IANAZone.isValidZone(v))
+      ? null
+      : `"${typeof v === 'string' ? v : JSON.stringify(v)}" is not a valid choice.`,
+  );
+}
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** ISO 4217 currency codes known to the runtime (ICU), e.g. `EUR`. */
+export function IsCurrency(): PropertyDecorator {
+  return rule('isCurrency', (v) =>
+    v === undefined || v === null || (typeof v === 'string' && CURRENCIES.has(v))
       ? null
       : `"${typeof v === 'string' ? v : JSON.stringify(v)}" is not a valid choice.`,
   );
@@ -47,7 +57,7 @@ export class CreateEventDto {
 
   /** ISO 4217 code. */
   @Required()
-  @IsStr({ pattern: /^[A-Z]{3}$/, patternMessage: 'Enter a valid ISO 4217 currency code.', blank: false })
+  @IsCurrency()
   currency!: string;
 
   @Required()

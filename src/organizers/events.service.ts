@@ -212,6 +212,13 @@ export class EventsService {
         "Events cannot be created as 'live'. Quotas and payment must be added to the event before sales can go live.",
       );
     }
+    if (existing && input.live && !existing.live) {
+      const quotas: { any: boolean }[] = await em.query(
+        'SELECT EXISTS (SELECT 1 FROM quota WHERE event_id = $1) AS any',
+        [existing.id],
+      );
+      if (!quotas[0].any) errors.add('live', 'You need to configure at least one quota to sell anything.');
+    }
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');
     } else if (!existing) {

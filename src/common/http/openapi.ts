@@ -2,6 +2,7 @@ import { applyDecorators, Controller, Get, INestApplication, Injectable, Type } 
 import {
   ApiExtraModels,
   ApiOkResponse,
+  ApiQuery,
   ApiTags,
   DocumentBuilder,
   getSchemaPath,
@@ -19,6 +20,20 @@ import { RouteInfo, RouteRegistry } from './route-registry';
 export function ApiPaginatedResponse(model: Type<unknown>) {
   return applyDecorators(
     ApiExtraModels(model),
+    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
+    ApiQuery({
+      name: 'page_size',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
+      description: 'Results per page; larger values are capped at 50.',
+    }),
+    ApiQuery({
+      name: 'ordering',
+      required: false,
+      schema: { type: 'string' },
+      description:
+        'Comma-separated field names of the endpoint, `-` for descending; unknown names are ignored.',
+    }),
     ApiOkResponse({
       schema: {
         type: 'object',
@@ -55,7 +70,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       name: 'Authorization',
       description: 'Token <token>',
     })
-    .addBearerAuth()
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OAuth access token, or a team token' })
     .addSecurityRequirements('token')
     .addSecurityRequirements('bearer')
     .build();
