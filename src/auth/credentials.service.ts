@@ -1,6 +1,7 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { randomString } from '../common/values/random';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomBytes } from 'crypto';
+import { createHash } from 'crypto';
 import { DataSource } from 'typeorm';
 import { PermissionSet } from './permissions';
 import { Principal, TeamGrant } from './principal';
@@ -12,15 +13,9 @@ export function hashToken(token: string): string {
 
 const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A new 64-character `[a-z0-9]` secret (compat §1.2), from the OS CSPRNG without modulo bias. */
+/** A new 64-character `[a-z0-9]` secret (compat §1.2), from the OS CSPRNG. */
 export function generateToken(length = 64): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 252 && out.length < length) out += TOKEN_ALPHABET[byte % 36];
-    }
-  }
-  return out;
+  return randomString(TOKEN_ALPHABET, length);
 }
 
 interface GrantRow {

@@ -11,6 +11,9 @@ import {
  * compat §1.5 (`{"detail": ...}`, `{"field": [...]}`, `{"non_field_errors": [...]}` or a bare list).
  */
 
+/** DRF's message for an id that names no row (in reach): `Invalid pk "5" - object does not exist.` */
+export const invalidPk = (id: number | string): string => `Invalid pk "${id}" - object does not exist.`;
+
 /** A map of field name to messages, possibly nested (`{"positions": [{}, {"item": ["..."]}]}`). */
 export type FieldErrors = { [field: string]: string[] | FieldErrors | FieldErrors[] };
 

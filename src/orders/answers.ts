@@ -1,4 +1,5 @@
 import { IsOptional } from 'class-validator';
+import { invalidPk } from '../common/errors';
 import type { EntityManager } from 'typeorm';
 import type { FieldErrors } from '../common/errors';
 import {
@@ -116,7 +117,7 @@ function validateOne(
   options: Map<number, OptionRow>,
 ): { value: ValidatedAnswer } | { error: FieldErrors } {
   const question = questions.get(input.question);
-  if (!question) return { error: { question: [`Invalid pk "${input.question}" - object does not exist.`] } };
+  if (!question) return { error: { question: [invalidPk(input.question)] } };
   if (question.event_id !== eventId) {
     return { error: { question: ['The specified question does not belong to this event.'] } };
   }
@@ -135,7 +136,7 @@ function validateOne(
       const rows = [...new Set(chosen)].map((id) => options.get(id));
       if (rows.some((o) => o === undefined)) {
         const missing = chosen.find((id) => !options.has(id));
-        return { error: { options: [`Invalid pk "${missing}" - object does not exist.`] } };
+        return { error: { options: [invalidPk(missing!)] } };
       }
       if (rows.some((o) => o!.question_id !== question.id)) {
         return nonField('The specified option does not belong to this question.');

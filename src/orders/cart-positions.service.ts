@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomString } from '../common/values/random';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { randomInt } from 'crypto';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -13,8 +13,13 @@ import {
   QuotaAvailability,
   quotasForProduct,
 } from '../catalogue/quotas/quota-availability';
-import { QuotaExceeded, QuotaReservations } from '../catalogue/quotas/quota-reservations.service';
-import { FieldErrors, NotFound, ValidationFailed } from '../common/errors';
+import {
+  noQuotaMessage,
+  QuotaExceeded,
+  quotaExceededMessage,
+  QuotaReservations,
+} from '../catalogue/quotas/quota-reservations.service';
+import { FieldErrors, invalidPk, NotFound, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
@@ -62,16 +67,9 @@ export const MESSAGES = {
     'A product, variation, voucher or question of this request was deleted meanwhile. Please try again.',
 } as const;
 
-const invalidPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
-export const noQuotaMessage = (product: string) => `The product "${product}" is not assigned to a quota.`;
-export const quotaExceededMessage = (quota: string) =>
-  `There is not enough quota available on quota "${quota}" to perform the operation.`;
-
 /** A random cart id `<48 letters and digits>@api` (compat §3.2), one per request. */
 export function generateCartId(): string {
-  let id = '';
-  for (let i = 0; i < CART_ID_RANDOM_LENGTH; i++) id += CART_ID_ALPHABET[randomInt(CART_ID_ALPHABET.length)];
-  return `${id}${API_CART_SUFFIX}`;
+  return `${randomString(CART_ID_ALPHABET, CART_ID_RANDOM_LENGTH)}${API_CART_SUFFIX}`;
 }
 
 /**

@@ -5,7 +5,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { quotasForProduct } from '../catalogue/quotas/quota-availability';
-import { QuotaExceeded, QuotaReservations } from '../catalogue/quotas/quota-reservations.service';
+import {
+  noQuotaMessage,
+  QuotaExceeded,
+  QuotaReservations,
+} from '../catalogue/quotas/quota-reservations.service';
 import { TaxRule } from '../catalogue/tax-rules/tax-rule.entity';
 import { NotFound } from '../common/errors';
 import { checkDate } from '../common/validation/fields';
@@ -514,7 +518,7 @@ export class OrderActionsService {
           'SELECT name FROM item WHERE id = $1',
           [p.itemId],
         );
-        throw new ActionRefused(`The product "${i18nText(rows[0]?.name)}" is not assigned to a quota.`);
+        throw new ActionRefused(noQuotaMessage(i18nText(rows[0]?.name)));
       }
       quotasByProduct.set(key, ids);
     }

@@ -4,10 +4,14 @@ import { DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { QuotaExceeded, QuotaReservations } from '../catalogue/quotas/quota-reservations.service';
+import {
+  noQuotaMessage,
+  QuotaExceeded,
+  QuotaReservations,
+} from '../catalogue/quotas/quota-reservations.service';
 import { Quota } from '../catalogue/quotas/quota.entity';
 import { Voucher } from '../catalogue/vouchers/voucher.entity';
-import { FieldErrors, ValidationFailed } from '../common/errors';
+import { FieldErrors, invalidPk, ValidationFailed } from '../common/errors';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { parseDateTime } from '../common/values/datetime';
 import { i18nText, I18nString } from '../common/values/i18n';
@@ -63,9 +67,6 @@ export const INVOICE_NAME_TWICE = 'Do not specify name if you specified name_par
 export const FREE_PROVIDER_NOT_FREE = 'You cannot use the "free" payment provider for non-free orders.';
 /** Order code of a simulated order (compat §4.4 `simulate`). */
 export const PREVIEW = 'PREVIEW';
-
-const invalidPk = (id: number | string) => `Invalid pk "${id}" - object does not exist.`;
-const notAssigned = (name: string) => `The product "${name}" is not assigned to a quota.`;
 
 interface ItemRow extends ItemValidity {
   id: number;
@@ -208,7 +209,7 @@ export class OrderCreator {
     if (!force) {
       resolved.forEach((r, i) => {
         if (skipsQuota(r.voucher)) return;
-        if (drawsOn[i].length === 0) errs[i].item = [notAssigned(i18nText(r.item.name))];
+        if (drawsOn[i].length === 0) errs[i].item = [noQuotaMessage(i18nText(r.item.name))];
       });
     }
     throwPositions(errs);

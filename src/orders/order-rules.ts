@@ -1,4 +1,4 @@
-import { randomInt } from 'crypto';
+import { randomString } from '../common/values/random';
 import { DateTime } from 'luxon';
 import type { FieldErrors } from '../common/errors';
 
@@ -28,13 +28,6 @@ export const FEE_TYPES = [
 
 const LOWER_ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** A random string of `length` characters drawn uniformly from `alphabet` (crypto RNG). */
-export function randomString(alphabet: string, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
-  return out;
-}
 
 /** A random order code of {@link GENERATED_CODE_LENGTH} characters of {@link ORDER_CODE_CHARS}. */
 export function generateOrderCode(): string {

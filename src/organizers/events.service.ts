@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { ErrorCollector, NotFound, Refused } from '../common/errors';
+import { ErrorCollector, invalidPk, NotFound, Refused } from '../common/errors';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
@@ -246,7 +246,7 @@ export class EventsService {
       }
     }
     if (input.seating_plan !== null && input.seating_plan !== undefined) {
-      errors.add('seating_plan', `Invalid pk "${input.seating_plan}" - object does not exist.`);
+      errors.add('seating_plan', invalidPk(input.seating_plan));
     }
     if (Object.keys(input.seat_category_mapping ?? {}).length > 0) {
       if (mode === 'create')

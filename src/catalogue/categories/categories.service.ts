@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, NotFound } from '../../common/errors';
+import { ErrorCollector, invalidPk, NotFound } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -182,8 +182,7 @@ export class CategoriesService {
       );
       const known = new Set(found.map((r) => Number(r.id)));
       const missing = wanted.find((x) => !known.has(x));
-      if (missing !== undefined)
-        errors.add('cross_selling_match_products', `Invalid pk "${missing}" - object does not exist.`);
+      if (missing !== undefined) errors.add('cross_selling_match_products', invalidPk(missing));
     }
     errors.throwIfAny();
   }

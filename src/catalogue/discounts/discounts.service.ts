@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, NotFound, Refused } from '../../common/errors';
+import { ErrorCollector, invalidPk, NotFound, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -12,7 +12,6 @@ import { Complete, mergeInput, WriteMode } from '../../common/persistence/write'
 import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { Decimal, toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
-import { invalidPk } from '../items/item-lookup';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import type { CreateDiscountDto } from './discount.dto';
 import { Discount } from './discount.entity';

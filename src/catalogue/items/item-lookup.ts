@@ -49,6 +49,3 @@ export async function existingMembershipTypes(
   );
   return new Set(rows.map((r) => Number(r.id)));
 }
-
-/** DRF's message for an id that names no object (compat §1.5). */
-export const invalidPk = (id: number): string => `Invalid pk "${id}" - object does not exist.`;

@@ -4,7 +4,14 @@ import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, NotFound, Refused, ValidationFailed } from '../../common/errors';
+import {
+  ErrorCollector,
+  FieldErrors,
+  invalidPk,
+  NotFound,
+  Refused,
+  ValidationFailed,
+} from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -18,7 +25,7 @@ import { BundlesService } from '../bundles/bundles.service';
 import { CategoriesService } from '../categories/categories.service';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import { VariationsService } from '../variations/variations.service';
-import { existingMembershipTypes, invalidPk } from './item-lookup';
+import { existingMembershipTypes } from './item-lookup';
 import { ITEM_IN_USE, ITEM_USAGE } from './item-usage';
 import type { ItemUsage } from './item-usage';
 import { CreateItemDto, ReplaceItemDto } from './item.dto';

@@ -1,4 +1,4 @@
-import { randomInt } from 'crypto';
+import { randomString } from '../../common/values/random';
 
 /**
  * Pure rules of questions and their options (compat §3.15, §3.16), kept free of the database so that unit
@@ -25,9 +25,7 @@ const IDENTIFIER_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /** A random 8-character identifier of `A-Z0-9` (questions and options without a client-given identifier). */
 export function randomIdentifier(): string {
-  let out = '';
-  for (let i = 0; i < 8; i++) out += IDENTIFIER_ALPHABET[randomInt(IDENTIFIER_ALPHABET.length)];
-  return out;
+  return randomString(IDENTIFIER_ALPHABET, 8);
 }
 
 /**

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, NotFound, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -411,10 +411,7 @@ export class QuestionsService {
           [input.dependency_question, event.id],
         );
         if (rows.length === 0) {
-          errors.add(
-            'dependency_question',
-            `Invalid pk "${input.dependency_question}" - object does not exist.`,
-          );
+          errors.add('dependency_question', invalidPk(input.dependency_question));
         } else if (!DEPENDENCY_TYPES.includes(rows[0].type)) {
           errors.add(
             'dependency_question',

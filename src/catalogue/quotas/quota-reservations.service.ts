@@ -11,10 +11,18 @@ import {
 } from './quota-availability';
 import { Quota } from './quota.entity';
 
+/** pretix's message when a reservation does not fit a quota (compat §3.2, §4.4). */
+export const quotaExceededMessage = (quota: string): string =>
+  `There is not enough quota available on quota "${quota}" to perform the operation.`;
+
+/** pretix's message for a product that draws on no quota (compat §3.2, §4.4). */
+export const noQuotaMessage = (product: string): string =>
+  `The product "${product}" is not assigned to a quota.`;
+
 /** A quota had fewer free places than a reservation needs. */
 export class QuotaExceeded extends Error {
   constructor(readonly quota: Quota) {
-    super(`There is not enough quota available on quota "${quota.name}" to perform the operation.`);
+    super(quotaExceededMessage(quota.name));
   }
 }
 

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, NotFound, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -40,8 +40,6 @@ const QUOTA_DEFAULTS: Omit<QuotaInput, 'name'> = {
 
 /** Audit content type of quotas (pretix model name); `@ConditionalList('quota')` reads it. */
 const CONTENT_TYPE = 'quota';
-
-const invalidPk = (id: number) => `Invalid pk "${id}" - object does not exist.`;
 
 /** Distinct ids, ascending (how the wire form lists them). */
 const sortedIds = (ids: readonly number[]): number[] => [...new Set(ids)].sort((a, b) => a - b);

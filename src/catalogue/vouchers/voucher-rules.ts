@@ -1,4 +1,4 @@
-import { randomInt } from 'crypto';
+import { randomString } from '../../common/values/random';
 import { QueryFailedError } from 'typeorm';
 
 /**
@@ -12,9 +12,7 @@ export const GENERATED_CODE_LENGTH = 16;
 
 /** A random voucher code: 16 characters of {@link CODE_ALPHABET}, from a cryptographic source. */
 export function generateVoucherCode(): string {
-  let code = '';
-  for (let i = 0; i < GENERATED_CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-  return code;
+  return randomString(CODE_ALPHABET, GENERATED_CODE_LENGTH);
 }
 
 /** What decides whether a voucher holds quota places: the engine's rule (src/orders/quota-engine.service.ts). */

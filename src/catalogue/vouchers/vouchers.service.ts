@@ -4,7 +4,14 @@ import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, NotFound, Refused, ValidationFailed } from '../../common/errors';
+import {
+  ErrorCollector,
+  FieldErrors,
+  invalidPk,
+  NotFound,
+  Refused,
+  ValidationFailed,
+} from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -66,8 +73,6 @@ const NEEDS_TARGET = 'You need to select a specific product or quota if this vou
 const NEEDS_DATE = 'If you want this voucher to block quota, you need to select a specific date.';
 const VARIATION_WITHOUT_ITEM =
   'You cannot select a variation without having selected a product that provides variations.';
-
-const invalidPk = (id: number | string) => `Invalid pk "${id}" - object does not exist.`;
 
 /** Referenced objects of the event, loaded in bulk for one or many inputs. */
 interface References {
