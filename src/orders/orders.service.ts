@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { NotFound, Refused, ValidationFailed } from '../common/errors';
+import { Refused, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
@@ -233,12 +234,7 @@ export class OrdersService {
 
   /** @throws NotFound */
   private async load(em: EntityManager, event: Event, code: string, lock: boolean): Promise<Order> {
-    const order = await em.findOne(Order, {
-      where: { eventId: event.id, code },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!order) throw new NotFound();
-    return order;
+    return findOrNotFound(em, Order, { eventId: event.id, code }, lock);
   }
 
   /** Replaces the invoice address (kept row, all fields rewritten), creates it, or removes it for null. */

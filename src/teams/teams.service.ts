@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../common/persistence/find';
 import { groupBy } from '../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
-import { ErrorCollector, NotFound, ValidationFailed } from '../common/errors';
+import { ErrorCollector, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
@@ -70,12 +71,7 @@ export class TeamsService {
    * @throws NotFound when no team of this organizer has that id
    */
   async findTeam(em: EntityManager, organizer: Organizer, id: number, lock = false): Promise<Team> {
-    const team = await em.findOne(Team, {
-      where: { id, organizerId: organizer.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!team) throw new NotFound();
-    return team;
+    return findOrNotFound(em, Team, { id, organizerId: organizer.id }, lock);
   }
 
   /** Lists the organizer's teams; ordering `id` (default) or `name`. Three SQL statements whatever the page size. */

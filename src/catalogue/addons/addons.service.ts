@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, NotFound } from '../../common/errors';
+import { ErrorCollector } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -221,12 +222,7 @@ export class AddonsService {
   }
 
   private async load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemAddon> {
-    const addon = await em.findOne(ItemAddon, {
-      where: { id, baseItemId: itemId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!addon) throw new NotFound();
-    return addon;
+    return findOrNotFound(em, ItemAddon, { id, baseItemId: itemId }, lock);
   }
 
   /**

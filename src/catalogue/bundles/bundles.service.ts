@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { NotFound, ValidationFailed } from '../../common/errors';
+import { ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -230,12 +231,7 @@ export class BundlesService {
   }
 
   private async load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemBundle> {
-    const bundle = await em.findOne(ItemBundle, {
-      where: { id, baseItemId: itemId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!bundle) throw new NotFound();
-    return bundle;
+    return findOrNotFound(em, ItemBundle, { id, baseItemId: itemId }, lock);
   }
 
   /** The facts of the bundled items and variations of `inputs` within the event: two SQL statements. */

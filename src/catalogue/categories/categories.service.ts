@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, invalidPk, NotFound } from '../../common/errors';
+import { ErrorCollector, invalidPk } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -163,12 +164,7 @@ export class CategoriesService {
   }
 
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<ItemCategory> {
-    const category = await em.findOne(ItemCategory, {
-      where: { id, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!category) throw new NotFound();
-    return category;
+    return findOrNotFound(em, ItemCategory, { id, eventId: event.id }, lock);
   }
 
   private async validate(em: EntityManager, event: Event, input: CategoryInput): Promise<void> {

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, invalidPk, NotFound, Refused } from '../../common/errors';
+import { ErrorCollector, invalidPk, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -202,12 +203,7 @@ export class DiscountsService {
   }
 
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Discount> {
-    const discount = await em.findOne(Discount, {
-      where: { id, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!discount) throw new NotFound();
-    return discount;
+    return findOrNotFound(em, Discount, { id, eventId: event.id }, lock);
   }
 
   private async present(em: EntityManager, discount: Discount): Promise<DiscountJson> {

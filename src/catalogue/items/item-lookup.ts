@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { NotFound } from '../../common/errors';
+import { findOrNotFound } from '../../common/persistence/find';
 import { Item } from './item.entity';
 
 /**
@@ -15,12 +15,7 @@ export async function findEventItem(
   itemId: number,
   lock?: 'update',
 ): Promise<Item> {
-  const item = await em.findOne(Item, {
-    where: { id: itemId, eventId },
-    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-  });
-  if (!item) throw new NotFound();
-  return item;
+  return findOrNotFound(em, Item, { id: itemId, eventId }, lock !== undefined);
 }
 
 /**

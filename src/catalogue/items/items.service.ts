@@ -1,17 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import {
-  ErrorCollector,
-  FieldErrors,
-  invalidPk,
-  NotFound,
-  Refused,
-  ValidationFailed,
-} from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, Refused, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -288,12 +282,7 @@ export class ItemsService {
   }
 
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Item> {
-    const item = await em.findOne(Item, {
-      where: { id, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!item) throw new NotFound();
-    return item;
+    return findOrNotFound(em, Item, { id, eventId: event.id }, lock);
   }
 
   /** Items with their wire form: a fixed number of statements (four) whatever the number of items. */

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { NotFound, Refused } from '../../common/errors';
+import { Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -162,12 +163,7 @@ export class MembershipTypesService {
     id: number,
     lock: boolean,
   ): Promise<MembershipType> {
-    const type = await em.findOne(MembershipType, {
-      where: { id, organizerId: organizer.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!type) throw new NotFound();
-    return type;
+    return findOrNotFound(em, MembershipType, { id, organizerId: organizer.id }, lock);
   }
 
   private apply(type: MembershipType, input: MembershipTypeInput): void {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../auth/principal';
-import { NotFound, ValidationFailed } from '../../common/errors';
+import { ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -171,12 +172,7 @@ export class QuestionOptionsService {
     id: number,
     lock: boolean,
   ): Promise<QuestionOption> {
-    const option = await em.findOne(QuestionOption, {
-      where: { id, questionId, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!option) throw new NotFound();
-    return option;
+    return findOrNotFound(em, QuestionOption, { id, questionId, eventId: event.id }, lock);
   }
 
   /** @throws ValidationFailed when another option of the event has the identifier */

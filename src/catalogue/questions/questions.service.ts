@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -237,12 +238,7 @@ export class QuestionsService {
    * @throws NotFound when it is not a question of this event (also for nested option routes)
    */
   async findQuestion(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Question> {
-    const question = await em.findOne(Question, {
-      where: { id, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!question) throw new NotFound();
-    return question;
+    return findOrNotFound(em, Question, { id, eventId: event.id }, lock);
   }
 
   /** Whether an option of the event other than `exceptId` has this identifier. */

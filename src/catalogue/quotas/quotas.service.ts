@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, invalidPk, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -225,12 +226,7 @@ export class QuotasService {
 
   /** A quota of the event; `lock` takes the row lock reservations take (architecture.md "Concurrency"). */
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Quota> {
-    const quota = await em.findOne(Quota, {
-      where: { id, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!quota) throw new NotFound();
-    return quota;
+    return findOrNotFound(em, Quota, { id, eventId: event.id }, lock);
   }
 
   /**

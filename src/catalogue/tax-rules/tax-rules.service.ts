@@ -1,10 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, NotFound, Refused } from '../../common/errors';
+import { ErrorCollector, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -196,12 +197,7 @@ export class TaxRulesService {
   }
 
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<TaxRule> {
-    const rule = await em.findOne(TaxRule, {
-      where: { id, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!rule) throw new NotFound();
-    return rule;
+    return findOrNotFound(em, TaxRule, { id, eventId: event.id }, lock);
   }
 
   /**

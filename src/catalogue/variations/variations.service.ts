@@ -1,11 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, invalidPk, NotFound, Refused } from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -251,12 +252,7 @@ export class VariationsService {
   }
 
   private async load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemVariation> {
-    const variation = await em.findOne(ItemVariation, {
-      where: { id, itemId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!variation) throw new NotFound();
-    return variation;
+    return findOrNotFound(em, ItemVariation, { id, itemId }, lock);
   }
 
   private async validate(

@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import {
-  ErrorCollector,
-  FieldErrors,
-  invalidPk,
-  NotFound,
-  Refused,
-  ValidationFailed,
-} from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, Refused, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -351,12 +345,7 @@ export class VouchersService {
   }
 
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Voucher> {
-    const voucher = await em.findOne(Voucher, {
-      where: { id, eventId: event.id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!voucher) throw new NotFound();
-    return voucher;
+    return findOrNotFound(em, Voucher, { id, eventId: event.id }, lock);
   }
 
   /** Items (with add-on flag), variations and quotas of the event that the inputs reference; 3 statements at most. */
