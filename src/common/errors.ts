@@ -18,8 +18,14 @@ export const invalidPk = (id: number | string): string => `Invalid pk "${id}" - 
 export type FieldErrors = { [field: string]: string[] | FieldErrors | FieldErrors[] };
 
 /** 400 with a field-keyed body. */
+/**
+ * Bodies a 400 can have (compat §1.5): field-keyed errors, a bare list of messages, a list of per-entry errors
+ * aligned with a batch (`[{}, {"code": [...]}]`), or pretix's `{"error": "..."}` of cart bulk creation.
+ */
+export type ValidationBody = FieldErrors | FieldErrors[] | string[] | { error: string };
+
 export class ValidationFailed extends HttpException {
-  constructor(public readonly errors: FieldErrors | string[]) {
+  constructor(public readonly errors: ValidationBody) {
     super(errors, HttpStatus.BAD_REQUEST);
   }
 

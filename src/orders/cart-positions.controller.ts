@@ -14,7 +14,7 @@ import type { Response } from 'express';
 import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
-import { FieldErrors, ValidationFailed } from '../common/errors';
+import { ValidationFailed } from '../common/errors';
 import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
@@ -33,7 +33,7 @@ import { CartPositionJson } from './order.presenter';
 export class CartPositionListPipe implements PipeTransform<unknown, unknown[]> {
   transform(value: unknown): unknown[] {
     if (!Array.isArray(value)) {
-      throw new ValidationFailed({ error: 'Please supply a list' } as unknown as FieldErrors);
+      throw new ValidationFailed({ error: 'Please supply a list' });
     }
     return value as unknown[];
   }

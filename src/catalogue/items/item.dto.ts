@@ -24,8 +24,6 @@ import { KNOWN_SALES_CHANNELS } from '../sales-channels';
 import { CreateVariationDto } from '../variations/variation.dto';
 import { AVAILABILITY_MODES } from './item-choices';
 
-export { AVAILABILITY_MODES, KNOWN_SALES_CHANNELS };
-
 /** `media_policy` choices besides null (compat §3.10). */
 export const MEDIA_POLICIES = ['reuse', 'new', 'reuse_or_new'] as const;
 /** `media_type` choices besides null (compat §3.3). */

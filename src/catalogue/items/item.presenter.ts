@@ -10,8 +10,6 @@ import type { ItemVariation } from '../variations/item-variation.entity';
 import { toVariationJson, VariationJson } from '../variations/variation.presenter';
 import type { Item } from './item.entity';
 
-export { legacySalesChannels };
-
 /**
  * Wire form of an item (compat §3.10). Money fields are strings with two decimals, datetimes UTC ISO 8601.
  * `variations`, `addons` and `bundles` list the item's objects as their own endpoints return them; `tax_rate` is

@@ -26,7 +26,6 @@ import { CreateItemDto, ReplaceItemDto } from './item.dto';
 import { Item } from './item.entity';
 import { ItemJson, ItemRelated, toItemJson } from './item.presenter';
 
-export { ITEM_IN_USE, ITEM_USAGE };
 export type { ItemUsage };
 
 /** Keys of the inline collections: created with the item on create, refused on PUT/PATCH (compat §3.10). */

@@ -50,8 +50,8 @@ export class VoucherListPipe implements PipeTransform<unknown, Promise<CreateVou
       entries.push(dto);
     }
     if (errors.some((e) => Object.keys(e).length > 0)) {
-      // A list of per-entry objects (the batch shape); the filter renders the body as is.
-      throw new ValidationFailed(errors as unknown as FieldErrors);
+      // A list of per-entry objects (the batch shape).
+      throw new ValidationFailed(errors);
     }
     return entries;
   }

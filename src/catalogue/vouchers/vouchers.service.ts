@@ -583,12 +583,9 @@ function inputOf(json: VoucherJson): VoucherInput {
   return input;
 }
 
-/**
- * 400 whose body is a list of per-entry errors aligned with a batch (compat §1.5, §3.23: `[{}, {"code": [...]}]`).
- * `ValidationFailed` types its body as one object or a list of strings; the filter renders any body as is.
- */
+/** 400 whose body is a list of per-entry errors aligned with a batch (compat §1.5, §3.23: `[{}, {"code": [...]}]`). */
 function aligned(entries: FieldErrors[]): ValidationFailed {
-  return new ValidationFailed(entries as unknown as FieldErrors);
+  return new ValidationFailed(entries);
 }
 
 /** Throws the per-entry errors of a batch as an aligned list when any entry has one. */
