@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { setLockTimeout } from '../common/persistence/lock-timeout';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime, IANAZone } from 'luxon';
 import { DataSource, EntityManager } from 'typeorm';
@@ -434,9 +435,8 @@ export class OrderActionsService {
     code: string,
     work: (ctx: ActionContext) => Promise<boolean | void>,
   ): Promise<OrderJson> {
-    const timeout = Math.max(1, Math.trunc(this.lockTimeoutMs));
     const order = await this.db.transaction(async (em) => {
-      await em.query(`SET LOCAL lock_timeout = '${timeout}ms'`);
+      await setLockTimeout(em, this.lockTimeoutMs);
       const order =
         code.length <= 16
           ? await em.findOne(Order, {

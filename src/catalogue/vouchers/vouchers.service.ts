@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { setLockTimeout } from '../../common/persistence/lock-timeout';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -331,10 +332,9 @@ export class VouchersService {
    * of the case-insensitive code index (two writes with one code at once) becomes the duplicate-code 400.
    */
   private write<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    const timeout = Math.max(1, Math.trunc(this.lockTimeoutMs));
     return uniqueAsValidation(CODE_INDEX, 'code', DUPLICATE_CODE, () =>
       this.db.transaction(async (em) => {
-        await em.query(`SET LOCAL lock_timeout = '${timeout}ms'`);
+        await setLockTimeout(em, this.lockTimeoutMs);
         return work(em);
       }),
     );
