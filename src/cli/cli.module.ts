@@ -3,6 +3,7 @@ import { AuditModule } from '../audit/audit.module';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { MailModule } from '../mail/mail.module';
+import { OrdersCoreModule } from '../orders/orders-core.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersService } from '../auth/users.service';
@@ -10,7 +11,14 @@ import { BootstrapCommand, CreateUserCommand } from './commands';
 
 /** The admin CLI (`npm run cli -- <command>`): administration that has no API. */
 @Module({
-  imports: [ConfigModule.forRoot(), DatabaseModule, AuditModule, MailModule, OrganizersModule, TeamsModule],
+  imports: [
+    ConfigModule.forRoot(),
+    DatabaseModule,
+    AuditModule,
+    MailModule,
+    OrganizersModule.register(OrdersCoreModule),
+    TeamsModule,
+  ],
   providers: [UsersService, BootstrapCommand, CreateUserCommand],
 })
 export class CliModule {}

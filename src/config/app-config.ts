@@ -36,10 +36,26 @@ export class AppConfig {
   @Min(100)
   lockTimeoutMs = 10000;
 
+  /**
+   * Longest wait for a row lock inside a voucher write (milliseconds, `SET LOCAL lock_timeout`): quota rows, the
+   * voucher row, a code being inserted concurrently. Not had in time: 409 with `Retry-After` (spec "Errors").
+   */
+  @IsInt()
+  @Min(1)
+  voucherLockTimeoutMs = 3000;
+
+  /** Longest wait for a row lock inside an order status action (milliseconds); as {@link voucherLockTimeoutMs}. */
+  @IsInt()
+  @Min(1)
+  orderLockTimeoutMs = 3000;
+
   /** Prefix of Bull queue keys in Redis (tests give each file its own). */
   @IsString()
   queuePrefix = 'bull';
 }
+
+/** Variables read as numbers. */
+const NUMERIC_KEYS = new Set<string>(['port', 'lockTimeoutMs', 'voucherLockTimeoutMs', 'orderLockTimeoutMs']);
 
 const ENV_KEYS: Record<keyof AppConfig, string> = {
   databaseUrl: 'DATABASE_URL',
@@ -48,6 +64,8 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   logLevel: 'LOG_LEVEL',
   mailUrl: 'MAIL_URL',
   lockTimeoutMs: 'LOCK_TIMEOUT_MS',
+  voucherLockTimeoutMs: 'VOUCHER_LOCK_TIMEOUT_MS',
+  orderLockTimeoutMs: 'ORDER_LOCK_TIMEOUT_MS',
   queuePrefix: 'QUEUE_PREFIX',
 };
 
@@ -62,8 +80,7 @@ export function loadConfig(
   const raw: Record<string, unknown> = {};
   for (const [key, name] of Object.entries(ENV_KEYS)) {
     const value = env[name];
-    if (value !== undefined && value !== '')
-      raw[key] = key === 'port' || key === 'lockTimeoutMs' ? Number(value) : value;
+    if (value !== undefined && value !== '') raw[key] = NUMERIC_KEYS.has(key) ? Number(value) : value;
   }
   const config = plainToInstance(AppConfig, { ...raw, ...overrides });
   const errors = validateSync(config);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { NotFound } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
@@ -18,7 +18,8 @@ import type { OrderPositionJson } from './order.presenter';
 @Injectable()
 export class OrderPositionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly em: EntityManager,
+    @InjectRepository(OrderPosition) private readonly positions: Repository<OrderPosition>,
     private readonly presentation: OrderPresentation,
   ) {}
 
@@ -30,10 +31,7 @@ export class OrderPositionsService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {
-    const qb = this.db
-      .getRepository(OrderPosition)
-      .createQueryBuilder('p')
-      .where('p.event_id = :event', { event: event.id });
+    const qb = this.positions.createQueryBuilder('p').where('p.event_id = :event', { event: event.id });
     applyCanceled(qb, filters);
     const order = filters.str('order');
     if (order !== undefined) {
@@ -77,8 +75,7 @@ export class OrderPositionsService {
    * @throws NotFound for an unknown id, one of another event, or a canceled one without `include_canceled_positions`
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<OrderPositionJson> {
-    const qb = this.db
-      .getRepository(OrderPosition)
+    const qb = this.positions
       .createQueryBuilder('p')
       .where('p.event_id = :event AND p.id = :id', { event: event.id, id });
     applyCanceled(qb, filters);
@@ -90,11 +87,11 @@ export class OrderPositionsService {
 
   private async present(positions: OrderPosition[]): Promise<OrderPositionJson[]> {
     if (positions.length === 0) return [];
-    const rows: { id: number; code: string }[] = await this.db.query(
+    const rows: { id: number; code: string }[] = await this.em.query(
       'SELECT id, code FROM orders WHERE id = ANY($1)',
       [[...new Set(positions.map((p) => p.orderId))]],
     );
-    return this.presentation.positions(this.db.manager, positions, new Map(rows.map((r) => [r.id, r.code])));
+    return this.presentation.positions(this.em, positions, new Map(rows.map((r) => [r.id, r.code])));
   }
 }
 

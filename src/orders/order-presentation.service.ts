@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
+import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
 import type { CartPosition } from './cart-position.entity';
+import { successfulCheckins } from './checkin-seam';
 import { InvoiceAddress } from './invoice-address.entity';
 import { OrderFee } from './order-fee.entity';
 import { OrderPayment } from './order-payment.entity';
@@ -23,27 +25,21 @@ interface AnswerRow {
   position_id: number;
   question_id: number;
   answer: string;
-  identifier: string;
   option_ids: number[];
-  option_identifiers: string[];
-}
-
-interface CheckinRow {
-  id: number;
-  position_id: number;
-  list_id: number | null;
-  type: string;
-  datetime: Date;
 }
 
 /**
  * Turns orders, order positions and cart positions into their wire form, loading everything they show for the
  * whole batch at once: presenting 1 or 50 orders costs the same fixed number of SQL statements (style.md "Data
- * access"). Positions are ordered by `positionid`, answers by id, check-ins by time.
+ * access"). Positions are ordered by `positionid`, answers by id, their options by the options' position,
+ * check-ins by time. Question and option identifiers come from the catalogue ({@link SalesCatalogue}), check-ins
+ * through the check-in seam.
  */
 @Injectable()
 export class OrderPresentation {
-  /** Orders with positions, fees, payments and invoice address (six statements for any number of orders). */
+  constructor(private readonly catalogue: SalesCatalogue) {}
+
+  /** Orders with positions, fees, payments and invoice address (seven statements for any number of orders). */
   async orders(
     em: EntityManager,
     orders: Order[],
@@ -77,7 +73,7 @@ export class OrderPresentation {
     );
   }
 
-  /** Order positions with answers and check-ins (two statements), given the codes of their orders. */
+  /** Order positions with answers and check-ins (three statements), given the codes of their orders. */
   async positions(
     em: EntityManager,
     positions: OrderPosition[],
@@ -96,7 +92,7 @@ export class OrderPresentation {
     );
   }
 
-  /** Cart positions with answers (one statement). */
+  /** Cart positions with answers (two statements). */
   async carts(em: EntityManager, carts: CartPosition[]): Promise<CartPositionJson[]> {
     if (carts.length === 0) return [];
     const answers = await this.answers(
@@ -107,7 +103,10 @@ export class OrderPresentation {
     return carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? []));
   }
 
-  /** Answers of order or cart positions, with question and option identifiers, per position id. */
+  /**
+   * Answers of order or cart positions, with question and option identifiers, per position id: the answers and
+   * their options (one statement), then the identifiers and option positions from the catalogue (one more).
+   */
   private async answers(
     em: EntityManager,
     kind: 'order' | 'cart',
@@ -115,38 +114,41 @@ export class OrderPresentation {
   ): Promise<Map<number, AnswerJson[]>> {
     const column = kind === 'order' ? 'order_position_id' : 'cart_position_id';
     const rows: AnswerRow[] = await em.query(
-      `SELECT a.${column} AS position_id, a.question_id, a.answer, q.identifier,
-              COALESCE(array_agg(o.id ORDER BY o.position, o.id) FILTER (WHERE o.id IS NOT NULL), '{}') AS option_ids,
-              COALESCE(array_agg(o.identifier ORDER BY o.position, o.id) FILTER (WHERE o.id IS NOT NULL), '{}')
-                AS option_identifiers
+      `SELECT a.${column} AS position_id, a.question_id, a.answer,
+              COALESCE(array_agg(ao.option_id) FILTER (WHERE ao.option_id IS NOT NULL), '{}') AS option_ids
          FROM question_answer a
-         JOIN question q ON q.id = a.question_id
          LEFT JOIN question_answer_option ao ON ao.answer_id = a.id
-         LEFT JOIN question_option o ON o.id = ao.option_id
         WHERE a.${column} = ANY($1)
-        GROUP BY a.id, q.identifier
+        GROUP BY a.id
         ORDER BY a.id`,
       [ids],
     );
+    const { questions, options } = await this.catalogue.questions(
+      em,
+      rows.map((r) => r.question_id),
+      rows.flatMap((r) => r.option_ids),
+      true,
+    );
+    const sorted = (optionIds: number[]) =>
+      optionIds
+        .filter((id) => options.has(id))
+        .map((id) => options.get(id)!)
+        .sort((a, b) => a.position - b.position || a.id - b.id);
     return groupBy(
-      rows,
+      rows.filter((r) => questions.has(r.question_id)),
       (r) => r.position_id,
       (r): AnswerJson => ({
         question: r.question_id,
         answer: r.answer,
-        question_identifier: r.identifier,
-        options: r.option_ids,
-        option_identifiers: r.option_identifiers,
+        question_identifier: questions.get(r.question_id)!.identifier,
+        options: sorted(r.option_ids).map((o) => o.id),
+        option_identifiers: sorted(r.option_ids).map((o) => o.identifier),
       }),
     );
   }
 
   private async checkins(em: EntityManager, positionIds: number[]): Promise<Map<number, CheckinJson[]>> {
-    const rows: CheckinRow[] = await em.query(
-      `SELECT id, position_id, list_id, type, datetime FROM checkin
-        WHERE position_id = ANY($1) AND successful ORDER BY datetime, id`,
-      [positionIds],
-    );
+    const rows = await successfulCheckins(em, positionIds);
     return groupBy(
       rows,
       (r) => r.position_id,

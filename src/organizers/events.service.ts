@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -14,6 +14,7 @@ import { toI18n, toI18nOrNull } from '../common/values/i18n';
 import type { CreateEventDto } from './event.dto';
 import { Event } from './event.entity';
 import { EventJson, toEventJson } from './event.presenter';
+import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
@@ -39,22 +40,13 @@ const EVENT_DEFAULTS = {
 
 type EventInput = Complete<CreateEventDto>;
 
-/**
- * Answers whether an event holds orders; the orders context provides the real check (an event with orders
- * cannot be deleted, compat §4.2) through a global provider of this token. Until then no event has orders.
- */
-export const EVENT_USAGE = Symbol('EventUsage');
-export interface EventUsage {
-  hasOrders(em: EntityManager, eventId: number): Promise<boolean>;
-}
-
 /** Events of an organizer: list, detail, create, update, delete (compat §4.2; spec "Conventions"). */
 @Injectable()
 export class EventsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLogService,
-    @Optional() @Inject(EVENT_USAGE) private readonly usage?: EventUsage,
+    @Inject(EVENT_USAGE) private readonly usage: EventUsage,
   ) {}
 
   /**
@@ -181,7 +173,7 @@ export class EventsService {
    */
   async delete(organizer: Organizer, event: Event, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
-      if (this.usage && (await this.usage.hasOrders(em, event.id))) {
+      if (await this.usage.hasOrders(em, event.id)) {
         throw new Refused(
           "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.",
         );

@@ -1,13 +1,23 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 import { OrganizersController } from './organizers.controller';
 import { OrganizersService } from './organizers.service';
 
 /** The tenancy roots: organizers and events. */
-@Module({
-  controllers: [OrganizersController, EventsController],
-  providers: [OrganizersService, EventsService],
-  exports: [OrganizersService, EventsService],
-})
-export class OrganizersModule {}
+@Module({})
+export class OrganizersModule {
+  /**
+   * @param ports the module that provides the EVENT_USAGE port (`event-usage.port.ts`; the sales side's
+   *   OrdersCoreModule): mandatory, an event with orders must never be deleted
+   */
+  static register(ports: Type<unknown> | DynamicModule): DynamicModule {
+    return {
+      module: OrganizersModule,
+      imports: [ports],
+      controllers: [OrganizersController, EventsController],
+      providers: [OrganizersService, EventsService],
+      exports: [OrganizersService, EventsService],
+    };
+  }
+}

@@ -1,17 +1,18 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { findOrNotFound } from '../../common/persistence/find';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, invalidPk, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import type { Event } from '../../organizers/event.entity';
-import { QUOTA_AVAILABILITY, QuotaAvailability } from './quota-availability';
+import type { CountedQuota } from './quota-availability';
+import { QuotaLookup } from './quota-lookup.service';
 import { QuotaReservations } from './quota-reservations.service';
 import type { CreateQuotaDto } from './quota.dto';
 import { Quota } from './quota.entity';
@@ -42,6 +43,11 @@ const QUOTA_DEFAULTS: Omit<QuotaInput, 'name'> = {
 /** Audit content type of quotas (pretix model name); `@ConditionalList('quota')` reads it. */
 const CONTENT_TYPE = 'quota';
 
+/** A quota with its products, as the engine counts it. */
+function counted(quota: Quota, refs: QuotaRefs): CountedQuota {
+  return { ...quota, itemIds: refs.items, variationIds: refs.variations };
+}
+
 /** Distinct ids, ascending (how the wire form lists them). */
 const sortedIds = (ids: readonly number[]): number[] => [...new Set(ids)].sort((a, b) => a - b);
 
@@ -53,16 +59,17 @@ function wantsAvailability(filters: QueryFilters): boolean {
 /**
  * Quotas of one event: list, detail, availability, create, update, delete (spec "Quota", "States and
  * transitions"; compat §3.14). Every query is scoped by the event resolved by the permission guard. Availability
- * comes from the {@link QuotaAvailability} port (the quota engine in `orders/`), one call per request; reads
- * never write.
+ * comes from the QuotaAvailability port (the quota engine in `orders/`) through {@link QuotaReservations}, one
+ * call per request; reads never write.
  */
 @Injectable()
 export class QuotasService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly em: EntityManager,
+    @InjectRepository(Quota) private readonly quotas: Repository<Quota>,
     private readonly audit: AuditLogService,
+    private readonly lookup: QuotaLookup,
     private readonly reservations: QuotaReservations,
-    @Inject(QUOTA_AVAILABILITY) private readonly engine: QuotaAvailability,
   ) {}
 
   /**
@@ -74,10 +81,7 @@ export class QuotasService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuotaJson>> {
     const withAvailability = wantsAvailability(filters);
-    const qb = this.db
-      .getRepository(Quota)
-      .createQueryBuilder('q')
-      .where('q.event_id = :event', { event: event.id });
+    const qb = this.quotas.createQueryBuilder('q').where('q.event_id = :event', { event: event.id });
     const subevent = filters.int('subevent');
     if (subevent !== undefined) qb.andWhere('q.subevent_id = :subevent', { subevent });
     const subevents = filters.intList('subevent__in');
@@ -92,7 +96,7 @@ export class QuotasService {
     applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.id', size: 'q.size' }, [
       'position',
     ]);
-    return paginate(qb, page, (rows) => this.present(this.db.manager, rows, withAvailability));
+    return paginate(qb, page, (rows) => this.present(this.em, rows, withAvailability));
   }
 
   /**
@@ -100,8 +104,8 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<QuotaJson> {
-    const quota = await this.load(this.db.manager, event, id, false);
-    const [json] = await this.present(this.db.manager, [quota], wantsAvailability(filters));
+    const quota = await this.load(this.em, event, id, false);
+    const [json] = await this.present(this.em, [quota], wantsAvailability(filters));
     return json;
   }
 
@@ -111,8 +115,9 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async availability(event: Event, id: number): Promise<QuotaAvailabilityJson> {
-    const quota = await this.load(this.db.manager, event, id, false);
-    const result = (await this.engine.compute(this.db.manager, [quota])).get(quota.id);
+    const [quota] = await this.lookup.load(this.em, [id], false);
+    if (!quota || quota.eventId !== event.id) throw new NotFound();
+    const result = (await this.reservations.availability(this.em, [quota])).get(quota.id);
     if (!result) throw new Error(`Quota engine gave no result for quota ${quota.id}`);
     return toQuotaAvailabilityJson(result);
   }
@@ -124,7 +129,7 @@ export class QuotasService {
    */
   async create(event: Event, principal: Principal, body: CreateQuotaDto): Promise<QuotaJson> {
     const input = mergeInput(body, { ...QUOTA_DEFAULTS } as QuotaInput);
-    return this.db.transaction(async (em) => {
+    return this.em.transaction(async (em) => {
       await this.validate(em, event, input);
       const quota = em.create(Quota, { eventId: event.id });
       this.apply(quota, input);
@@ -139,7 +144,7 @@ export class QuotasService {
         action: 'pretix.event.quota.added',
         data: { ...body },
       });
-      await this.closeIfSoldOut(em, principal, quota);
+      await this.closeIfSoldOut(em, event, principal, quota, refs);
       return toQuotaJson(quota, refs);
     });
   }
@@ -160,9 +165,9 @@ export class QuotasService {
     body: Partial<CreateQuotaDto>,
     mode: Exclude<WriteMode, 'create'>,
   ): Promise<QuotaJson> {
-    return this.db.transaction(async (em) => {
+    return this.em.transaction(async (em) => {
       const quota = await this.load(em, event, id, true);
-      const beforeRefs = (await this.loadRefs(em, [quota.id])).get(quota.id) ?? { items: [], variations: [] };
+      const beforeRefs = (await this.lookup.refsOf(em, [quota.id])).get(quota.id)!;
       const before = toQuotaJson(quota, beforeRefs);
       const base: QuotaInput = mode === 'patch' ? before : ({ ...QUOTA_DEFAULTS } as QuotaInput);
       const input = mergeInput(body, base);
@@ -199,7 +204,7 @@ export class QuotasService {
       if (reopened) await log('pretix.event.quota.opened');
       else if (!before.closed && quota.closed) await log('pretix.event.quota.closed');
       await log('pretix.event.quota.changed', { ...body });
-      if (!reopened) await this.closeIfSoldOut(em, principal, quota);
+      if (!reopened) await this.closeIfSoldOut(em, event, principal, quota, refs);
       return toQuotaJson(quota, refs);
     });
   }
@@ -210,7 +215,7 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
-    await this.db.transaction(async (em) => {
+    await this.em.transaction(async (em) => {
       const quota = await this.load(em, event, id, true);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
@@ -235,31 +240,17 @@ export class QuotasService {
    */
   private async present(em: EntityManager, quotas: Quota[], withAvailability: boolean): Promise<QuotaJson[]> {
     if (quotas.length === 0) return [];
-    const refs = await this.loadRefs(
+    const refs = await this.lookup.refsOf(
       em,
       quotas.map((q) => q.id),
     );
-    const availability = withAvailability ? await this.engine.compute(em, quotas) : null;
-    return quotas.map((q) =>
-      toQuotaJson(q, refs.get(q.id) ?? { items: [], variations: [] }, availability?.get(q.id)),
-    );
-  }
-
-  /** Item and variation ids of quotas, ascending, in one statement. */
-  private async loadRefs(em: EntityManager, quotaIds: number[]): Promise<Map<number, QuotaRefs>> {
-    const rows: { quota_id: number; kind: 'i' | 'v'; ref: number }[] = await em.query(
-      `SELECT quota_id, 'i' AS kind, item_id AS ref FROM quota_item WHERE quota_id = ANY($1)
-       UNION ALL
-       SELECT quota_id, 'v' AS kind, variation_id AS ref FROM quota_variation WHERE quota_id = ANY($1)
-       ORDER BY quota_id, kind, ref`,
-      [quotaIds],
-    );
-    const out = new Map<number, QuotaRefs>(quotaIds.map((id) => [id, { items: [], variations: [] }]));
-    for (const row of rows) {
-      const refs = out.get(row.quota_id);
-      if (refs) (row.kind === 'i' ? refs.items : refs.variations).push(row.ref);
-    }
-    return out;
+    const availability = withAvailability
+      ? await this.reservations.availability(
+          em,
+          quotas.map((q) => counted(q, refs.get(q.id)!)),
+        )
+      : null;
+    return quotas.map((q) => toQuotaJson(q, refs.get(q.id)!, availability?.get(q.id)));
   }
 
   /** Writes the item/variation links of a quota (replacing the old ones when `replace`). */
@@ -291,10 +282,17 @@ export class QuotasService {
    * Closes a quota with `close_when_sold_out` that has no place left (spec "States and transitions"); logged
    * `pretix.event.quota.closed` by {@link QuotaReservations.close}. Unlimited and closed quotas are left alone.
    */
-  private async closeIfSoldOut(em: EntityManager, principal: Principal, quota: Quota): Promise<void> {
+  private async closeIfSoldOut(
+    em: EntityManager,
+    event: Event,
+    principal: Principal,
+    quota: Quota,
+    refs: QuotaRefs,
+  ): Promise<void> {
     if (!quota.closeWhenSoldOut || quota.closed || quota.size === null) return;
-    const result = (await this.engine.compute(em, [quota])).get(quota.id);
-    if (result && result.available_number === 0) await this.reservations.close(em, principal, quota);
+    const result = (await this.reservations.availability(em, [counted(quota, refs)])).get(quota.id);
+    if (result && result.available_number === 0)
+      await this.reservations.close(em, { event, principal }, quota);
   }
 
   /**
