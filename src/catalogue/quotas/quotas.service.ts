@@ -11,6 +11,7 @@ import { PageRequest, Paginated, paginate } from '../../common/listing/paginatio
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import type { Event } from '../../organizers/event.entity';
+import { eventsOfOrganizer } from '../../organizers/event-scope';
 import type { CountedQuota } from './quota-availability';
 import { QuotaLookup } from './quota-lookup.service';
 import { QuotaReservations } from './quota-reservations.service';
@@ -309,24 +310,28 @@ export class QuotasService {
       itemIds.length === 0
         ? []
         : await em.query(
-            `SELECT i.id, i.event_id, i.has_variations FROM item i JOIN event e ON e.id = i.event_id
-              WHERE e.organizer_id = $1 AND i.id = ANY($2) FOR KEY SHARE OF i`,
-            [event.organizerId, itemIds],
+            'SELECT id, event_id, has_variations FROM item WHERE id = ANY($1) ORDER BY id FOR KEY SHARE',
+            [itemIds],
           );
-    const variationRows: { id: number; item_id: number }[] =
+    const variationRows: { id: number; item_id: number; event_id: number }[] =
       variationIds.length === 0
         ? []
         : await em.query(
-            `SELECT v.id, v.item_id FROM item_variation v JOIN item i ON i.id = v.item_id
-               JOIN event e ON e.id = i.event_id
-              WHERE e.organizer_id = $1 AND v.id = ANY($2) FOR KEY SHARE OF v`,
-            [event.organizerId, variationIds],
+            `SELECT v.id, v.item_id, i.event_id FROM item_variation v JOIN item i ON i.id = v.item_id
+              WHERE v.id = ANY($1) ORDER BY v.id FOR KEY SHARE OF v`,
+            [variationIds],
           );
+    // Items and variations of any event of the organizer are known; others are unknown ids.
+    const foreign = [...itemRows, ...variationRows].map((r) => r.event_id).filter((id) => id !== event.id);
+    const organizerEvents = await eventsOfOrganizer(em, event.organizerId, foreign);
+    const reachable = (eventId: number) => eventId === event.id || organizerEvents.has(eventId);
     const items = new Map<number, QuotaItemRef>(
-      itemRows.map((r) => [r.id, { id: r.id, eventId: r.event_id, hasVariations: r.has_variations }]),
+      itemRows
+        .filter((r) => reachable(r.event_id))
+        .map((r) => [r.id, { id: r.id, eventId: r.event_id, hasVariations: r.has_variations }]),
     );
     const variations = new Map<number, QuotaVariationRef>(
-      variationRows.map((r) => [r.id, { id: r.id, itemId: r.item_id }]),
+      variationRows.filter((r) => reachable(r.event_id)).map((r) => [r.id, { id: r.id, itemId: r.item_id }]),
     );
     const unknownItem = input.items.find((id) => !items.has(id));
     if (unknownItem !== undefined) errors.add('items', invalidPk(unknownItem));
