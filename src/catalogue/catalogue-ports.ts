@@ -1,4 +1,4 @@
-import type { DynamicModule, Type } from '@nestjs/common';
+import type { DynamicModule, ModuleMetadata, Type } from '@nestjs/common';
 import { DISCOUNT_USAGE } from './discounts/discount-usage.port';
 import { ITEM_USAGE } from './items/item-usage.port';
 import { MEMBERSHIP_TYPE_USAGE } from './membership-types/membership-type-usage.port';
@@ -26,3 +26,8 @@ export const CATALOGUE_PORTS = [
   DISCOUNT_USAGE,
   MEMBERSHIP_TYPE_USAGE,
 ] as const;
+
+/** A catalogue module with the given parts that imports `ports` (the providers of the ports it injects). */
+export function withPorts(module: Type<unknown>, ports: PortsModule, parts: ModuleMetadata): DynamicModule {
+  return { module, ...parts, imports: [ports, ...(parts.imports ?? [])] };
+}

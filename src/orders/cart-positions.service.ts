@@ -173,9 +173,8 @@ export class CartPositionsService {
         drafts.filter((d) => d !== null),
         now,
       );
-      const counted = await this.reservations.lockAndCount(em, [
-        ...new Set(drafts.flatMap((d) => d?.quotaIds ?? [])),
-      ]);
+      const quotaIds = [...new Set(drafts.flatMap((d) => d?.quotaIds ?? []))];
+      const counted = await this.reservations.count(em, quotaIds, { lock: true });
       const left = new Map<number, number | null>();
       for (const quota of counted.quotas) {
         const a = counted.before.get(quota.id)!;

@@ -74,8 +74,7 @@ const refs = (c: SalesCatalogueRows, over: Partial<CreateReferences> = {}): Crea
   codeTaken: false,
   ...over,
 });
-const body = (over: Partial<CreateOrderDto>): CreateOrderDto =>
-  ({ positions: [], ...over });
+const body = (over: Partial<CreateOrderDto>): CreateOrderDto => ({ positions: [], ...over });
 const errorsOf = (fn: () => unknown): unknown => {
   try {
     fn();
@@ -254,7 +253,14 @@ describe('order creation rules', () => {
   });
 
   it('draws quota for positions unless their voucher ignores or blocks it', () => {
-    const base = { input: {} as ResolvedPosition['input'], positionid: 1, addonTo: null, item: item(), variation: null, answers: [] };
+    const base = {
+      input: {} as ResolvedPosition['input'],
+      positionid: 1,
+      addonTo: null,
+      item: item(),
+      variation: null,
+      answers: [],
+    };
     const positions = [
       { ...base, voucher: null },
       { ...base, voucher: voucher({ blockQuota: true }) },

@@ -273,6 +273,7 @@ export class OrderCreator {
     if (simulate) {
       const { quotas, before } = await this.reservations.count(em, quotaIds, {
         excludeCartIds: consumeCarts,
+        lock: false,
       });
       const full = quotas.find((q) => {
         const a = before.get(q.id)!;

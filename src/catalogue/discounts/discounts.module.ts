@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { PortsModule } from '../catalogue-ports';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsService } from './discounts.service';
 
@@ -7,11 +7,9 @@ import { DiscountsService } from './discounts.service';
 @Module({})
 export class DiscountsModule {
   static register(ports: PortsModule): DynamicModule {
-    return {
-      module: DiscountsModule,
-      imports: [ports],
+    return withPorts(DiscountsModule, ports, {
       controllers: [DiscountsController],
       providers: [DiscountsService],
-    };
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { PortsModule } from '../catalogue-ports';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { MembershipTypesController } from './membership-types.controller';
 import { MembershipTypesService } from './membership-types.service';
 
@@ -7,11 +7,9 @@ import { MembershipTypesService } from './membership-types.service';
 @Module({})
 export class MembershipTypesModule {
   static register(ports: PortsModule): DynamicModule {
-    return {
-      module: MembershipTypesModule,
-      imports: [ports],
+    return withPorts(MembershipTypesModule, ports, {
       controllers: [MembershipTypesController],
       providers: [MembershipTypesService],
-    };
+    });
   }
 }

@@ -67,7 +67,7 @@ export class QuotaReservations {
     needed: number | ReadonlyMap<number, number>,
     options: AvailabilityOptions = {},
   ): Promise<CountedQuotas> {
-    const counted = await this.lockAndCount(em, quotaIds, options);
+    const counted = await this.count(em, quotaIds, { ...options, lock: true });
     const want = wanted(needed);
     for (const quota of counted.quotas) {
       const avail = counted.before.get(quota.id)!;
@@ -81,25 +81,15 @@ export class QuotaReservations {
   }
 
   /**
-   * Locks quotas (id order) and counts them, for callers that hand out the places themselves (bulk cart
-   * creation); they finish with {@link closeSoldOut}.
+   * How full quotas are. With `lock`, the rows are locked (id order) first, for callers that hand out the places
+   * themselves (bulk cart creation) and finish with {@link closeSoldOut}; without, nothing is locked (previews).
    */
-  async lockAndCount(
-    em: EntityManager,
-    quotaIds: readonly number[],
-    options: AvailabilityOptions = {},
-  ): Promise<CountedQuotas> {
-    const quotas = await this.lookup.load(em, quotaIds, true);
-    return { quotas, before: await this.engine.compute(em, quotas, options) };
-  }
-
-  /** How full quotas are right now, without locking anything (previews, reads). */
   async count(
     em: EntityManager,
     quotaIds: readonly number[],
-    options: AvailabilityOptions = {},
+    options: AvailabilityOptions & { lock: boolean },
   ): Promise<CountedQuotas> {
-    const quotas = await this.lookup.load(em, quotaIds, false);
+    const quotas = await this.lookup.load(em, quotaIds, options.lock);
     return { quotas, before: await this.engine.compute(em, quotas, options) };
   }
 
@@ -114,7 +104,7 @@ export class QuotaReservations {
 
   /**
    * Closes the quotas with `close_when_sold_out` that taking `needed` places (counted under the locks of
-   * {@link lockAndCount}) leaves without a free place.
+   * {@link count}) leaves without a free place.
    */
   async closeSoldOut(
     em: EntityManager,

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { PortsModule } from '../catalogue-ports';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { TaxRulesController } from './tax-rules.controller';
 import { TaxRulesService } from './tax-rules.service';
 
@@ -7,11 +7,9 @@ import { TaxRulesService } from './tax-rules.service';
 @Module({})
 export class TaxRulesModule {
   static register(ports: PortsModule): DynamicModule {
-    return {
-      module: TaxRulesModule,
-      imports: [ports],
+    return withPorts(TaxRulesModule, ports, {
       controllers: [TaxRulesController],
       providers: [TaxRulesService],
-    };
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { PortsModule } from '../catalogue-ports';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { VariationsController } from './variations.controller';
 import { VariationsService } from './variations.service';
 
@@ -7,12 +7,10 @@ import { VariationsService } from './variations.service';
 @Module({})
 export class VariationsModule {
   static register(ports: PortsModule): DynamicModule {
-    return {
-      module: VariationsModule,
-      imports: [ports],
+    return withPorts(VariationsModule, ports, {
       controllers: [VariationsController],
       providers: [VariationsService],
       exports: [VariationsService],
-    };
+    });
   }
 }
