@@ -9,7 +9,7 @@ import type { EntityManager } from 'typeorm';
  * - the successful check-ins of positions, for the order presentation.
  * When `checkin/` arrives it takes this file over: exits then move the maintained exit counts of issue 7 through
  * an orders service, and the presentation asks a port that `checkin/` provides. The table-ownership test lists
- * this file as the one seam (test/table-ownership.e2e-spec.ts).
+ * this file as the one seam (test/table-ownership.spec.ts).
  */
 
 /** SQL condition: the last successful scan of the order position `alias.id` was an exit. */
