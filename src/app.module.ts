@@ -6,13 +6,13 @@ import { CommonModule } from './common/common.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { MailModule } from './mail/mail.module';
+import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { CartsModule } from './orders/carts.module';
 import { OrderActionsModule } from './orders/order-actions.module';
 import { OrdersApiModule } from './orders/orders-api.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
-import { BullRootModule } from './queues';
+import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
 
 /** The API process: every bounded context with its controllers. */
@@ -24,10 +24,9 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(overrides),
         DatabaseModule,
-        BullRootModule,
+        TasksModule,
         CommonModule,
         AuditModule,
-        MailModule,
         AuthModule,
         OrganizersModule,
         TeamsModule,
@@ -36,6 +35,7 @@ export class AppModule {
         OrdersApiModule,
         OrderActionsModule,
         CartsModule,
+        OutgoingMailsModule,
       ],
     };
   }

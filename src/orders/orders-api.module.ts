@@ -6,13 +6,14 @@ import { OrderPositionsService } from './order-positions.service';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { OrganizerOrdersController } from './organizer-orders.controller';
+import { MailModule } from '../mail/mail.module';
 
 /**
  * Sales: orders (create, read, change, delete), order positions, the organizer-wide order list (compat §4.4).
  * Order creation reserves quota through QuotasModule's reservations.
  */
 @Module({
-  imports: [QuotasModule],
+  imports: [QuotasModule, MailModule],
   controllers: [OrdersController, OrganizerOrdersController, OrderPositionsController],
   providers: [OrderCreator, OrdersService, OrderPositionsService],
 })
