@@ -20,7 +20,7 @@ describe('scheduler tick', () => {
     const db = t.app.get<DataSource>(getDataSourceToken());
     processor = new SchedulerProcessor(
       db,
-      new MailSweep(db, t.app.get(MailOutboxService)),
+      new MailSweep(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
       new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
     );
   });

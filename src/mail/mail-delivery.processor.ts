@@ -41,9 +41,9 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
     );
     if (!mail) return { status: 'skipped' };
     if (this.config.mailUrl === '') {
-      await this.record(id, 'stored', null);
-      this.logger.log(`mail ${id} to ${mail.recipient} stored, not sent (no MAIL_URL)`);
-      return { status: 'stored' };
+      await this.release(id);
+      this.logger.log(`mail ${id} to ${mail.recipient} kept in the outbox, not sent (no MAIL_URL)`);
+      return { status: 'queued' };
     }
     try {
       const files = await this.files.findLive(mail.attachments.map((a) => a.file_id));
@@ -88,10 +88,15 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
 
   /** A shutting-down worker gave the job back before it finished: the mail waits for the next worker. */
   async onReturned(job: QueuedJob): Promise<void> {
+    await this.release(Number(job.data.mailId));
+  }
+
+  /** Undoes a claim: the mail is `queued` again, due now, the attempt not counted. */
+  private async release(id: number): Promise<void> {
     await this.db.query(
       `UPDATE outgoing_mail SET status = 'queued', attempts = greatest(attempts - 1, 0), next_attempt = now()
         WHERE id = $1 AND status = 'sending'`,
-      [Number(job.data.mailId)],
+      [id],
     );
   }
 
@@ -111,7 +116,7 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
 
   private async record(
     id: number,
-    status: 'sent' | 'failed' | 'stored',
+    status: 'sent' | 'failed',
     error: string | null,
   ): Promise<void> {
     await this.db.query(

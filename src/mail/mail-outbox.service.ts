@@ -46,7 +46,8 @@ export function mailJobId(id: number): string {
  * The one way to send an e-mail (architecture.md "Processes"): writes the `outgoing_mail` row inside the caller's
  * transaction, and once that transaction has committed, enqueues the delivery job. So a business change never
  * needs Redis: when the enqueue fails (Redis down), the row stays `queued` and the scheduler's sweep enqueues it
- * later. Without `MAIL_URL` the row is `stored` (kept, never sent) and logged.
+ * later. Without `MAIL_URL` the row stays `queued` in the outbox (logged; no job) until a worker with `MAIL_URL`
+ * sweeps it.
  */
 @Injectable()
 export class MailOutboxService implements EntitySubscriberInterface {
@@ -103,13 +104,15 @@ export class MailOutboxService implements EntitySubscriberInterface {
       recipient: message.to,
       subject: message.subject.slice(0, 998),
       body: message.body,
-      status: deliver ? 'queued' : 'stored',
-      nextAttempt: deliver ? new Date() : null,
+      status: 'queued',
+      nextAttempt: new Date(),
       attachments,
     });
     const id = (result.identifiers[0] as { id: number }).id;
     if (!deliver) {
-      this.logger.log(`mail ${id} to ${message.to} stored, not sent (no MAIL_URL): ${message.subject}`);
+      this.logger.log(
+        `mail ${id} to ${message.to} kept in the outbox, not sent (no MAIL_URL): ${message.subject}`,
+      );
       return id;
     }
     const runner = em.queryRunner;

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
 import { MailOutboxService } from './mail-outbox.service';
 
 /** Mails examined per sweep. */
@@ -19,10 +20,12 @@ export class MailSweep {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: MailOutboxService,
+    private readonly config: AppConfig,
   ) {}
 
-  /** @returns how many mails were (re-)enqueued */
+  /** @returns how many mails were (re-)enqueued (none without `MAIL_URL`: the mails stay in the outbox) */
   async sweep(): Promise<number> {
+    if (this.config.mailUrl === '') return 0;
     const due: { id: number }[] = await this.db.query(
       `SELECT id FROM outgoing_mail
         WHERE status IN ('queued', 'sending') AND next_attempt <= now()

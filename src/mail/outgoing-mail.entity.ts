@@ -2,10 +2,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 
 /**
  * `queued` (waiting for its first or next attempt, see `nextAttempt`), `sending` (a worker holds it until
- * `nextAttempt`), `sent`, `failed` (attempts exhausted or refused for good), `stored` (no `MAIL_URL`: kept, never
- * sent).
+ * `nextAttempt`), `sent`, `failed` (attempts exhausted or refused for good). Without `MAIL_URL` mails stay `queued`.
  */
-export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'stored';
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 /** A file attached to a mail: the stored file's id and how it is named in the mail. */
 export interface MailAttachmentRef {

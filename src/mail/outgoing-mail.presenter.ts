@@ -16,7 +16,7 @@ export class OutgoingMailAttachmentJson {
  */
 export class OutgoingMailJson {
   id!: number;
-  @ApiProperty({ enum: ['queued', 'sending', 'sent', 'failed', 'stored'] })
+  @ApiProperty({ enum: ['queued', 'sending', 'sent', 'failed'] })
   status!: MailStatus;
   /** Recipients. */
   to!: string[];

@@ -19,7 +19,7 @@ export class OutgoingMailsController {
   @Get()
   @RequirePermission('organizer.outgoingmails:read')
   @ApiPaginatedResponse(OutgoingMailJson)
-  @ApiQuery({ name: 'status', required: false, enum: ['queued', 'sending', 'sent', 'failed', 'stored'] })
+  @ApiQuery({ name: 'status', required: false, enum: ['queued', 'sending', 'sent', 'failed'] })
   @ApiQuery({ name: 'to', required: false, description: 'Recipient address (case-insensitive)' })
   @ApiQuery({ name: 'created_since', required: false, description: 'ISO 8601 datetime' })
   list(

@@ -9,7 +9,7 @@ import type { Organizer } from '../organizers/organizer.entity';
 import { OutgoingMail } from './outgoing-mail.entity';
 import { OutgoingMailJson, toOutgoingMailJson } from './outgoing-mail.presenter';
 
-const STATUSES = ['queued', 'sending', 'sent', 'failed', 'stored'];
+const STATUSES = ['queued', 'sending', 'sent', 'failed'];
 
 /** Reading the outbox of an organizer (`O/outgoingmails/`, README "Resources"). */
 @Injectable()
