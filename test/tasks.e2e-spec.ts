@@ -61,7 +61,7 @@ describe('async tasks', () => {
   const poll = (id: string, query = '', token = '1') =>
     api.http().get(`/tasks/${id}${query}`).set('X-Token-Id', token);
   const row = async (id: string): Promise<TaskRow> =>
-    ((await t.db.query('SELECT * FROM async_task WHERE id = $1', [id])) as TaskRow[])[0];
+    (await t.db.query<TaskRow[]>('SELECT * FROM async_task WHERE id = $1', [id]))[0];
   const stateIs = (id: string, state: string) => async () => (await row(id)).state === state;
 
   describe('with one worker', () => {
@@ -125,11 +125,11 @@ describe('async tasks', () => {
     });
 
     it("the scheduler fails a task whose job the queue lost, instead of leaving it 'running'", async () => {
-      const [{ id }] = (await t.db.query(
+      const [{ id }] = await t.db.query<{ id: string }[]>(
         `INSERT INTO async_task (id, kind, queue, credential_kind, credential_id, state, started, expires)
          VALUES (gen_random_uuid(), 'diagnostic.sleep', 'exports', 'team_token', 1, 'running',
                  now() - interval '1 minute', now() + interval '1 hour') RETURNING id`,
-      )) as { id: string }[];
+      );
       await eventually(stateIs(id, 'failed'), 15_000);
       const res = await poll(id);
       expect(res.status).toBe(410);
@@ -165,15 +165,17 @@ describe('async tasks', () => {
     await Promise.all([startWorker(workerEnv()), startWorker(workerEnv())]);
     const ids = await Promise.all(Array.from({ length: 12 }, () => start({ ms: 200 })));
     await eventually(async () => {
-      const rows = (await t.db.query(
+      const rows = await t.db.query<{ n: number }[]>(
         "SELECT count(*)::int AS n FROM async_task WHERE id = ANY($1) AND state = 'succeeded'",
         [ids],
-      )) as { n: number }[];
+      );
       return rows[0].n === ids.length;
     }, 18_000);
-    const attempts = (await t.db.query('SELECT attempts FROM async_task WHERE id = ANY($1)', [ids])) as {
-      attempts: number;
-    }[];
+    const attempts = await t.db.query<
+      {
+        attempts: number;
+      }[]
+    >('SELECT attempts FROM async_task WHERE id = ANY($1)', [ids]);
     expect(attempts.map((a) => a.attempts)).toEqual(ids.map(() => 1));
   });
 
@@ -222,9 +224,9 @@ describe('async tasks', () => {
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('10');
       expect(res.body).toEqual({ detail: 'The job queue is unavailable. Please try again later.' });
-      const rows = (await t.db.query(
+      const rows = await t.db.query<{ state: string; message: string }[]>(
         "SELECT state, message FROM async_task WHERE created > now() - interval '10 seconds' AND input = '{\"ms\": 10}'::jsonb AND state <> 'succeeded'",
-      )) as { state: string; message: string }[];
+      );
       expect(rows).toEqual([{ state: 'failed', message: 'The task could not be queued.' }]);
     } finally {
       await down.app.close();
