@@ -156,12 +156,15 @@ export async function deleteQueueKeys(prefix: string, pattern = '*'): Promise<nu
   }
 }
 
-/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
+/** Polls `fn` until it returns a truthy value, and gives that value (or throws after `timeoutMs`). */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: T;
   for (;;) {
-    last = await fn();
+    const last = await fn();
     if (last) return last;
     if (Date.now() > deadline)
       throw new Error(`condition not met within ${timeoutMs} ms (last: ${String(last)})`);
