@@ -114,11 +114,7 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
     return this.transport;
   }
 
-  private async record(
-    id: number,
-    status: 'sent' | 'failed',
-    error: string | null,
-  ): Promise<void> {
+  private async record(id: number, status: 'sent' | 'failed', error: string | null): Promise<void> {
     await this.db.query(
       `UPDATE outgoing_mail SET status = $2::varchar, error = coalesce($3, error), next_attempt = NULL,
               sent_at = CASE WHEN $2::varchar = 'sent' THEN now() ELSE sent_at END
