@@ -1,9 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import type TestAgent from 'supertest/lib/agent';
 import { AppConfig } from '../src/config/app-config';
 import { JobQueues } from '../src/tasks/job-queues.service';
 import { QUEUES } from '../src/tasks/queues';
-import { WORKER_LOST } from '../src/tasks/task-runner.processor';
+import { MailDelivery } from '../src/mail/mail-delivery.processor';
+import { MailModule } from '../src/mail/mail.module';
+import { QueueWorkers } from '../src/tasks/queue-workers.service';
+import { TaskRunner, WORKER_LOST } from '../src/tasks/task-runner.processor';
 import { startTestApp, TestApp } from './harness';
 import { startTaskEndpoints } from './tasks-helpers';
 import {
@@ -63,6 +67,15 @@ describe('async tasks', () => {
   const row = async (id: string): Promise<TaskRow> =>
     (await t.db.query<TaskRow[]>('SELECT * FROM async_task WHERE id = $1', [id]))[0];
   const stateIs = (id: string, state: string) => async () => (await row(id)).state === state;
+
+  it('the API process only enqueues: no queue worker or processor is registered there', () => {
+    const modules = [...t.app.get(ModulesContainer).values()];
+    const registered = (token: unknown) => modules.some((m) => m.providers.has(token as string));
+    expect(registered(JobQueues)).toBe(true);
+    for (const processor of [QueueWorkers, TaskRunner, MailDelivery])
+      expect(registered(processor)).toBe(false);
+    expect(Reflect.getMetadata('__module:global__', MailModule)).toBeUndefined();
+  });
 
   describe('with one worker', () => {
     let worker: WorkerProcess;
@@ -159,6 +172,27 @@ describe('async tasks', () => {
     expect((await row(id)).attempts).toBe(2);
     expect(second.output()).toMatch(new RegExp(`job ${id} stalled`));
     expect((await poll(id)).status).toBe(200);
+  });
+
+  it('a task whose worker dies twice ends failed with a message (never left running)', async () => {
+    const workers = await Promise.all([0, 1, 2].map(() => startWorker(workerEnv())));
+    const id = await start({ ms: 15000 });
+    const runnerOf = (attempt: number) =>
+      eventually(async () => {
+        const re = new RegExp(`task ${id} \\(diagnostic.sleep\\) running, attempt ${attempt}`);
+        return Promise.resolve(workers.find((w) => re.test(w.output())));
+      }, 12_000);
+    const first = await runnerOf(1);
+    first.kill('SIGKILL');
+    await first.exited;
+    const second = await runnerOf(2);
+    second.kill('SIGKILL');
+    await second.exited;
+    await eventually(stateIs(id, 'failed'), 12_000);
+    expect(await row(id)).toMatchObject({ state: 'failed', attempts: 2, message: WORKER_LOST });
+    const res = await poll(id);
+    expect(res.status).toBe(410);
+    expect(res.body).toEqual({ status: 'failed', message: WORKER_LOST });
   });
 
   it('two workers process each of N tasks exactly once', async () => {

@@ -97,7 +97,11 @@ export class JobQueues implements OnApplicationShutdown {
   }
 
   private async call<T>(name: QueueName, fn: (q: Queue) => Promise<T>): Promise<T> {
-    if (this.redis.status === 'reconnecting' || this.redis.status === 'close' || this.redis.status === 'end') {
+    if (
+      this.redis.status === 'reconnecting' ||
+      this.redis.status === 'close' ||
+      this.redis.status === 'end'
+    ) {
       // Known down: answer at once instead of waiting for the timeout.
       this.logger.warn(`queue ${name} unavailable: Redis connection ${this.redis.status}`);
       throw new ServiceUnavailable('The job queue is unavailable. Please try again later.', 10);

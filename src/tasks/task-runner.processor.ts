@@ -46,10 +46,11 @@ export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
       this.db,
       `UPDATE async_task SET state = 'running', started = now(), attempts = attempts + 1, progress = 0
         WHERE id = $1 AND state IN ('waiting', 'running') AND expires > now()
-        RETURNING id, kind, input, organizer_id AS "organizerId", event_id AS "eventId", expires`,
+        RETURNING id, kind, input, attempts, organizer_id AS "organizerId", event_id AS "eventId", expires`,
       [taskId],
     );
     if (!task) return { state: 'skipped' };
+    this.logger.debug(`task ${taskId} (${task.kind}) running, attempt ${task.attempts}`);
     const executor = this.executors.get(task.kind);
     if (!executor) {
       await this.finish(taskId, 'failed', { message: INTERNAL });
