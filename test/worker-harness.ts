@@ -118,10 +118,13 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
   };
+  let ready = false;
   await Promise.race([
-    waitForLog(/Worker ready/, 30_000),
+    waitForLog(/Worker ready/, 30_000).then(() => {
+      ready = true;
+    }),
     exited.then(({ code }) => {
-      throw new Error(`worker exited with ${code} before it was ready:\n${out}`);
+      if (!ready) throw new Error(`worker exited with ${code} before it was ready:\n${out}`);
     }),
   ]);
   return worker;
