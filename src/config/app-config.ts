@@ -35,7 +35,7 @@ export class AppConfig {
 
   /**
    * SMTP URL for outgoing mail (`smtp://user:pass@host:587`, `smtps://user:pass@host:465`); empty means mails
-   * stay in the database outbox (status `stored`) and are logged.
+   * stay `queued` in the database outbox and are logged.
    */
   @IsOptional()
   @Matches(/^(smtps?:\/\/[^\s]+)?$/, { message: 'MAIL_URL must be an smtp:// or smtps:// URL' })
