@@ -10,6 +10,7 @@ describe('mail delivery rules', () => {
     expect(isPermanentSmtpError({ responseCode: 550 })).toBe(true);
     expect(isPermanentSmtpError({ responseCode: 451 })).toBe(false);
     expect(isPermanentSmtpError(new Error('connect ECONNREFUSED'))).toBe(false);
+    expect(isPermanentSmtpError({ responseCode: 535, code: 'EAUTH' })).toBe(false);
   });
 
   it('keeps the SMTP answer as the error text, bounded', () => {

@@ -6,10 +6,13 @@ export function retryDelayMs(attempts: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 24 * 60 * 60 * 1000);
 }
 
-/** An SMTP error worth no retry: a permanent (5xx) answer about the message or its recipient. */
+/**
+ * An SMTP error worth no retry: a permanent (5xx) answer about the message or its recipient. A refused login
+ * (nodemailer's `EAUTH`) is retried: it is the server's configuration, not the mail, that is wrong.
+ */
 export function isPermanentSmtpError(err: unknown): boolean {
-  const code = (err as { responseCode?: unknown }).responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
+  const { responseCode, code } = err as { responseCode?: unknown; code?: unknown };
+  return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 && code !== 'EAUTH';
 }
 
 /** The error text kept on the mail row: the SMTP answer when there is one, bounded in length. */

@@ -50,8 +50,9 @@ export class JobQueues implements OnApplicationShutdown {
         delay: opts.delayMs,
         // A handler-chosen delay (RetryLater) decides the back-off; see QueueWorkers.
         backoff: attempts > 1 ? { type: 'handler' } : undefined,
+        // The PostgreSQL row (task, mail) is the record; a kept job id would block re-enqueueing it.
         removeOnComplete: true,
-        removeOnFail: { count: 1000 },
+        removeOnFail: true,
       }),
     );
   }
