@@ -6,11 +6,11 @@ import { CommonModule } from './common/common.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { MailModule } from './mail/mail.module';
+import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
-import { BullRootModule } from './queues';
+import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
 
 /**
@@ -26,15 +26,15 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(overrides),
         DatabaseModule,
-        BullRootModule,
+        TasksModule,
         CommonModule,
         AuditModule,
-        MailModule,
         AuthModule,
         OrganizersModule.register(OrdersCoreModule),
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),
         OrdersModule,
+        OutgoingMailsModule,
       ],
     };
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueSalesModule } from '../catalogue/sales/catalogue-sales.module';
+import { MailModule } from '../mail/mail.module';
 import { CartPosition } from './cart-position.entity';
 import { CartPositionsController } from './cart-positions.controller';
 import { CartPositionsService } from './cart-positions.service';
@@ -24,6 +25,7 @@ import { OrganizerOrdersController } from './organizer-orders.controller';
 @Module({
   imports: [
     OrdersCoreModule,
+    MailModule,
     CatalogueSalesModule.register(OrdersCoreModule),
     TypeOrmModule.forFeature([Order, OrderPosition, CartPosition]),
   ],
