@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { NotFound, ValidationFailed } from '../common/errors';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import { EventsService } from '../organizers/events.service';
+import { eventSlugs } from '../organizers/event-scope';
 import type { Organizer } from '../organizers/organizer.entity';
 import { OutgoingMail } from './outgoing-mail.entity';
 import { OutgoingMailJson, toOutgoingMailJson } from './outgoing-mail.presenter';
@@ -14,10 +14,7 @@ const STATUSES = ['queued', 'sending', 'sent', 'failed'];
 /** Reading the outbox of an organizer (`O/outgoingmails/`, README "Resources"). */
 @Injectable()
 export class OutgoingMailsService {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly events: EventsService,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
    * Mails of the organizer, newest first. Filters: `status` (one of the statuses), `to` (recipient address,
@@ -50,8 +47,8 @@ export class OutgoingMailsService {
     const since = filters.datetime('created_since');
     if (since !== undefined) qb.andWhere('m.created >= :since', { since });
     return paginate(qb, page, async (rows) => {
-      const slugs = await this.events.slugsByIds(
-        organizer.id,
+      const slugs = await eventSlugs(
+        this.db.manager,
         rows.flatMap((m) => (m.eventId === null ? [] : [m.eventId])),
       );
       return rows.map((m) => toOutgoingMailJson(m, slugs));
@@ -64,7 +61,7 @@ export class OutgoingMailsService {
       .getRepository(OutgoingMail)
       .findOne({ where: { id, organizerId: organizer.id } });
     if (!mail) throw new NotFound();
-    const slugs = await this.events.slugsByIds(organizer.id, mail.eventId === null ? [] : [mail.eventId]);
+    const slugs = await eventSlugs(this.db.manager, mail.eventId === null ? [] : [mail.eventId]);
     return toOutgoingMailJson(mail, slugs);
   }
 }

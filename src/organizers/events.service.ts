@@ -49,18 +49,6 @@ export class EventsService {
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
   ) {}
 
-  /** Slugs of the organizer's events with these ids, in one statement (for presenters of other contexts). */
-  async slugsByIds(organizerId: number, ids: readonly number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .getRepository(Event)
-      .createQueryBuilder('e')
-      .select(['e.id', 'e.slug'])
-      .where('e.organizer_id = :organizerId AND e.id IN (:...ids)', { organizerId, ids: [...new Set(ids)] })
-      .getMany();
-    return new Map(rows.map((e) => [e.id, e.slug]));
-  }
-
   /**
    * Lists the events of an organizer the principal reaches. Filters `live`, `has_subevents`, `is_public`,
    * `testmode`, `is_future`, `is_past`, `ends_after`; ordering `date_from`, `slug` (default `slug`).
