@@ -6,7 +6,9 @@ import { CommonModule } from './common/common.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { GiftCardsModule } from './giftcards/giftcards.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
+import { MediaModule } from './media/media.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
@@ -34,6 +36,8 @@ export class AppModule {
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),
         OrdersModule,
+        GiftCardsModule,
+        MediaModule,
         OutgoingMailsModule,
       ],
     };

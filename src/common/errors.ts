@@ -58,6 +58,21 @@ export class NotFound extends NotFoundException {
   }
 }
 
+/**
+ * 409 with a field-keyed body: a request that is valid but conflicts with the state of a field, e.g. a gift card
+ * debit beyond its balance (compat §3.4: `{"value": ["The gift card does not have sufficient credit for this
+ * operation."]}`).
+ */
+export class FieldConflict extends HttpException {
+  constructor(public readonly errors: FieldErrors) {
+    super(errors, HttpStatus.CONFLICT);
+  }
+
+  static field(field: string, message: string): FieldConflict {
+    return new FieldConflict({ [field]: [message] });
+  }
+}
+
 /** 409 with a detail and optional Retry-After (lock timeouts, tasks not ready). */
 export class Conflict extends ConflictException {
   constructor(

@@ -10,6 +10,7 @@ import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
 import { OrderPayments } from './order-payments.service';
+import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderWriter } from './order-writer';
 import { QuotaEngine } from './quota-engine.service';
@@ -17,7 +18,8 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, payments, the presentation, the
- * quota engine, and the answers to the ports the catalogue and the tenancy roots declare (quota availability,
+ * quota engine, the reads of order positions for the contexts above (gift cards, media), and the answers to the
+ * ports the catalogue and the tenancy roots declare (quota availability,
  * voucher holds of carts, usage of items, events, tax rules, discounts, membership types). `app.module.ts` hands
  * this module to `CatalogueModule.register` and `OrganizersModule.register`; it depends only on the catalogue's
  * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker will, for expiry).
@@ -29,6 +31,7 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
     OrderWriter,
     OrderPayments,
     OrderPresentation,
+    OrderPositionReads,
     CartWriter,
     CartVoucherHolds,
     SalesUsage,
@@ -54,6 +57,7 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
     OrderWriter,
     OrderPayments,
     OrderPresentation,
+    OrderPositionReads,
     CartWriter,
   ],
 })

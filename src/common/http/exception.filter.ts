@@ -1,7 +1,14 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
-import { Conflict, ServiceUnavailable, TaskFailed, TaskNotReady, ValidationFailed } from '../errors';
+import {
+  Conflict,
+  FieldConflict,
+  ServiceUnavailable,
+  TaskFailed,
+  TaskNotReady,
+  ValidationFailed,
+} from '../errors';
 
 const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Bad request.',
@@ -19,7 +26,7 @@ export const BUSY_DETAIL = 'The server was too busy to process your request. Ple
 
 /** Renders the body of an HttpException in pretix's shapes (compat §1.5). */
 export function errorBody(exception: HttpException): unknown {
-  if (exception instanceof ValidationFailed) return exception.errors;
+  if (exception instanceof ValidationFailed || exception instanceof FieldConflict) return exception.errors;
   const status = exception.getStatus();
   const response = exception.getResponse();
   if (typeof response === 'object' && response !== null && 'detail' in response) return response;

@@ -1,0 +1,235 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { NotFound } from '../common/errors';
+import { applyOrdering } from '../common/listing/ordering';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { QueryFilters } from '../common/listing/query-filters';
+import { paginateWindowed } from '../common/listing/windowed';
+import { OrderPositionReads } from '../orders/order-position-reads.service';
+import { OrganizerRef, organizerSlugs } from '../organizers/organizer-scope';
+import { GiftCardTransaction } from './giftcard-transaction.entity';
+import { GiftCard } from './giftcard.entity';
+import {
+  GiftCardJson,
+  GiftCardTransactionJson,
+  toGiftCardJson,
+  toGiftCardTransactionJson,
+} from './giftcard.presenter';
+
+/** `?expand=` names of gift card endpoints. */
+export const GIFTCARD_EXPANDS = ['owner_ticket'] as const;
+
+/**
+ * SQL condition: the gift card `alias` is within reach of the organizer bound as `:reachOrg`, i.e. issued by it,
+ * or, with `includeAccepted`, issued by an organizer whose cards it accepts under an active acceptance.
+ */
+export function reachCondition(alias: string, includeAccepted: boolean): string {
+  const own = `${alias}.issuer_id = :reachOrg`;
+  if (!includeAccepted) return own;
+  return `(${own} OR ${alias}.issuer_id IN (SELECT a.issuer_id FROM giftcard_acceptance a
+            WHERE a.acceptor_id = :reachOrg AND a.active))`;
+}
+
+/**
+ * Gift cards and their transactions as an organizer sees them (spec "Gift cards"; compat §3.4). Lists run a fixed
+ * number of statements whatever the page size: the page with its count (one statement), the slugs of other
+ * organizers only when the page shows some, the owner tickets only when expanded. Exported for the media context
+ * (linked gift cards).
+ */
+@Injectable()
+export class GiftCardReads {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly positions: OrderPositionReads,
+  ) {}
+
+  /**
+   * One page of cards. Filters: `secret` (case-insensitive exact), `testmode`, `expired`, `value` (exact),
+   * `include_accepted` (also cards of issuers this organizer accepts); `expand=owner_ticket`. Ordering `id`
+   * (default), `issuance`, `secret`, `value`, `expires`.
+   * @throws ValidationFailed (400) for a malformed filter value
+   */
+  async list(
+    organizer: OrganizerRef,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<GiftCardJson>> {
+    const includeAccepted = filters.bool('include_accepted') ?? false;
+    const expandOwner = filters.expand(GIFTCARD_EXPANDS).has('owner_ticket');
+    const qb = this.db
+      .getRepository(GiftCard)
+      .createQueryBuilder('g')
+      .where(reachCondition('g', includeAccepted), { reachOrg: organizer.id });
+    const secret = filters.str('secret');
+    if (secret !== undefined) qb.andWhere('lower(g.secret) = lower(:secret)', { secret });
+    const testmode = filters.bool('testmode');
+    if (testmode !== undefined) qb.andWhere('g.testmode = :testmode', { testmode });
+    const expired = filters.bool('expired');
+    if (expired === true) qb.andWhere('g.expires IS NOT NULL AND g.expires < now()');
+    if (expired === false) qb.andWhere('(g.expires IS NULL OR g.expires >= now())');
+    const value = filters.decimal('value');
+    if (value !== undefined) qb.andWhere('g.value = :value', { value });
+    applyOrdering(
+      qb,
+      filters.all('ordering'),
+      { id: 'g.id', issuance: 'g.issuance', secret: 'g.secret', value: 'g.value', expires: 'g.expires' },
+      ['id'],
+    );
+    return paginateWindowed(qb, page, (rows) => this.present(this.db.manager, rows, organizer, expandOwner));
+  }
+
+  /**
+   * One card within reach (`include_accepted` widens the reach); `expand=owner_ticket`.
+   * @throws NotFound for a card out of reach
+   */
+  async get(organizer: OrganizerRef, id: number, filters: QueryFilters): Promise<GiftCardJson> {
+    const card = await this.load(this.db.manager, organizer, id, filters.bool('include_accepted') ?? false);
+    const expandOwner = filters.expand(GIFTCARD_EXPANDS).has('owner_ticket');
+    return (await this.present(this.db.manager, [card], organizer, expandOwner))[0];
+  }
+
+  /**
+   * The transactions of a card within reach, by time (ordering `datetime` (default) or `id`): page and count in
+   * one statement, the card's existence checked only when the page is empty.
+   * @throws NotFound for a card out of reach, "Invalid page." beyond the last page
+   */
+  async transactions(
+    organizer: OrganizerRef,
+    id: number,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<GiftCardTransactionJson>> {
+    const includeAccepted = filters.bool('include_accepted') ?? false;
+    const qb = this.db
+      .getRepository(GiftCardTransaction)
+      .createQueryBuilder('t')
+      .where('t.giftcard_id = :id', { id })
+      .andWhere(
+        `EXISTS (SELECT 1 FROM giftcard g WHERE g.id = :id AND ${reachCondition('g', includeAccepted)})`,
+        {
+          reachOrg: organizer.id,
+        },
+      );
+    applyOrdering(qb, filters.all('ordering'), { datetime: 't.datetime', id: 't.id' }, ['datetime', 'id']);
+    const result = await paginateWindowed(qb, page, async (rows) => {
+      const slugs = await this.slugs(
+        this.db.manager,
+        rows.map((r) => r.acceptorId),
+        organizer,
+      );
+      return rows.map((r) => toGiftCardTransactionJson(r, slugs.get(r.acceptorId) ?? ''));
+    });
+    if (result.total === 0) await this.load(this.db.manager, organizer, id, includeAccepted);
+    return result;
+  }
+
+  /**
+   * A card within reach, locked for the transaction when `lock` is set.
+   * @throws NotFound for a card out of reach
+   */
+  async load(
+    em: EntityManager,
+    organizer: OrganizerRef,
+    id: number,
+    includeAccepted: boolean,
+    lock = false,
+  ): Promise<GiftCard> {
+    const qb = em
+      .getRepository(GiftCard)
+      .createQueryBuilder('g')
+      .where('g.id = :id', { id })
+      .andWhere(reachCondition('g', includeAccepted), { reachOrg: organizer.id });
+    if (lock) qb.setLock('pessimistic_write');
+    const card = await qb.getOne();
+    if (!card) throw new NotFound();
+    return card;
+  }
+
+  /** Whether a card within reach exists (one statement). */
+  async exists(
+    em: EntityManager,
+    organizer: OrganizerRef,
+    id: number,
+    includeAccepted: boolean,
+  ): Promise<boolean> {
+    const n = await em
+      .getRepository(GiftCard)
+      .createQueryBuilder('g')
+      .where('g.id = :id', { id })
+      .andWhere(reachCondition('g', includeAccepted), { reachOrg: organizer.id })
+      .getCount();
+    return n > 0;
+  }
+
+  /** The ids among `ids` that are cards issued by the organizer (one statement; none for an empty list). */
+  async issuedBy(em: EntityManager, organizerId: number, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await em.getRepository(GiftCard).find({
+      select: { id: true },
+      where: { issuerId: organizerId, id: In([...new Set(ids)]) },
+    });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Cards by id, presented for the viewer (for the media context's `expand=linked_giftcard`): at most three
+   * statements (cards, other issuers' slugs, owner tickets when expanded).
+   */
+  async presentByIds(
+    em: EntityManager,
+    ids: readonly number[],
+    viewer: OrganizerRef,
+    expandOwner: boolean,
+  ): Promise<Map<number, GiftCardJson>> {
+    if (ids.length === 0) return new Map();
+    const cards = await em.getRepository(GiftCard).find({ where: { id: In([...new Set(ids)]) } });
+    const presented = await this.present(em, cards, viewer, expandOwner);
+    return new Map(presented.map((c) => [c.id, c]));
+  }
+
+  /**
+   * Cards to wire objects for the viewing organizer: slugs of other issuers in one statement (none when all are
+   * the viewer's); owner tickets expanded in bulk. A card of another issuer never shows its owner ticket (the
+   * acceptor does not see the issuer's orders), so its `owner_ticket` is null.
+   */
+  async present(
+    em: EntityManager,
+    cards: GiftCard[],
+    viewer: OrganizerRef,
+    expandOwner: boolean,
+  ): Promise<GiftCardJson[]> {
+    const slugs = await this.slugs(
+      em,
+      cards.map((c) => c.issuerId),
+      viewer,
+    );
+    const own = (c: GiftCard) => c.issuerId === viewer.id;
+    const owners = expandOwner
+      ? await this.positions.nested(
+          em,
+          cards.filter((c) => own(c) && c.ownerTicketId !== null).map((c) => c.ownerTicketId!),
+        )
+      : undefined;
+    return cards.map((c) => {
+      if (!own(c)) return toGiftCardJson(c, slugs.get(c.issuerId) ?? '', null);
+      if (!owners) return toGiftCardJson(c, viewer.slug, undefined);
+      const owner = c.ownerTicketId === null ? null : (owners.get(c.ownerTicketId) ?? null);
+      return toGiftCardJson(c, viewer.slug, owner);
+    });
+  }
+
+  /** Slugs of organizers by id: the viewer's known, others in one statement (none when there are none). */
+  private async slugs(
+    em: EntityManager,
+    ids: readonly number[],
+    viewer: OrganizerRef,
+  ): Promise<Map<number, string>> {
+    const slugs = await organizerSlugs(
+      em,
+      ids.filter((id) => id !== viewer.id),
+    );
+    slugs.set(viewer.id, viewer.slug);
+    return slugs;
+  }
+}

@@ -1,0 +1,101 @@
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { isoUtc } from '../common/values/datetime';
+import { toMoney } from '../common/values/money';
+import { NestedOrderPositionJson } from '../orders/order-position-reads.service';
+import type { GiftCardAcceptance } from './giftcard-acceptance.entity';
+import type { GiftCardTransaction } from './giftcard-transaction.entity';
+import type { GiftCard } from './giftcard.entity';
+
+/** Wire form of a gift card (spec "Gift card"; compat §3.4). Money as a string with two decimals. */
+export class GiftCardJson {
+  id!: number;
+  /** Gift card code. */
+  secret!: string;
+  /** Creation time, ISO 8601 UTC. */
+  issuance!: string;
+  /** Current value, e.g. `"13.37"`. */
+  value!: string;
+  currency!: string;
+  testmode!: boolean;
+  expires!: string | null;
+  conditions!: string | null;
+  /** Order position owning the card: its id, or the nested position with `expand=owner_ticket`. */
+  @ApiProperty({
+    oneOf: [{ type: 'integer' }, { $ref: getSchemaPath(NestedOrderPositionJson) }],
+    nullable: true,
+  })
+  owner_ticket!: number | NestedOrderPositionJson | null;
+  /** Slug of the issuing organizer. */
+  issuer!: string;
+}
+
+/**
+ * Wire form of a gift card transaction (spec "Gift card transaction"; compat §3.4). This service has no web
+ * shop, so no transaction is bound to an event or order: `event` and `order` are always null.
+ */
+export class GiftCardTransactionJson {
+  id!: number;
+  /** Creation time, ISO 8601 UTC. */
+  datetime!: string;
+  /** Amount, positive or negative, e.g. `"-10.00"`. */
+  value!: string;
+  /** Event slug when used in a web shop (never here). */
+  @ApiProperty({ type: String, nullable: true })
+  event!: null;
+  /** Order code when used in a web shop (never here). */
+  @ApiProperty({ type: String, nullable: true })
+  order!: null;
+  text!: string | null;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
+  info!: Record<string, unknown> | null;
+  /** Slug of the organizer that booked the transaction. */
+  acceptor!: string;
+}
+
+/** Wire form of an acceptance: this organizer accepts the gift cards of `issuer`. */
+export class GiftCardAcceptanceJson {
+  /** Slug of the issuing organizer. */
+  issuer!: string;
+  active!: boolean;
+  reusable_media!: boolean;
+}
+
+/** Entity to wire object; the caller resolves the issuer slug and, when expanded, the owner ticket. */
+export function toGiftCardJson(
+  card: GiftCard,
+  issuer: string,
+  ownerTicket: NestedOrderPositionJson | null | undefined,
+): GiftCardJson {
+  return {
+    id: card.id,
+    secret: card.secret,
+    issuance: isoUtc(card.issuance),
+    value: toMoney(card.value),
+    currency: card.currency,
+    testmode: card.testmode,
+    expires: isoUtc(card.expires),
+    conditions: card.conditions,
+    owner_ticket: ownerTicket === undefined ? card.ownerTicketId : ownerTicket,
+    issuer,
+  };
+}
+
+export function toGiftCardTransactionJson(
+  tx: GiftCardTransaction,
+  acceptor: string,
+): GiftCardTransactionJson {
+  return {
+    id: tx.id,
+    datetime: isoUtc(tx.datetime),
+    value: toMoney(tx.value),
+    event: null,
+    order: null,
+    text: tx.text,
+    info: tx.info,
+    acceptor,
+  };
+}
+
+export function toGiftCardAcceptanceJson(a: GiftCardAcceptance, issuer: string): GiftCardAcceptanceJson {
+  return { issuer, active: a.active, reusable_media: a.reusableMedia };
+}

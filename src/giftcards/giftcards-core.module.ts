@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { OrdersCoreModule } from '../orders/orders-core.module';
+import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
+import { GiftCardReads } from './giftcard-reads.service';
+import { GiftCardsService } from './giftcards.service';
+
+/**
+ * The gift card context without HTTP: reads, writes and acceptances, exported for the controllers, the media
+ * context (linked gift cards, the cross-organizer lookup) and the CLI (`accept-giftcards`). Order positions
+ * (owner tickets) come from the orders context's exported reads.
+ */
+@Module({
+  imports: [OrdersCoreModule],
+  providers: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
+  exports: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
+})
+export class GiftCardsCoreModule {}

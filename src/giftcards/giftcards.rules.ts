@@ -1,0 +1,39 @@
+import { ErrorCollector } from '../common/errors';
+import { randomString } from '../common/values/random';
+import type { GiftCard } from './giftcard.entity';
+
+/** Alphabet of generated gift card codes: upper-case letters and digits without look-alikes (pretix's). */
+const SECRET_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ3789';
+
+/** Length of generated gift card codes. */
+export const GENERATED_SECRET_LENGTH = 16;
+
+export const DUPLICATE_SECRET =
+  'A gift card with the same secret already exists in your or an affiliated organizer account.';
+export const FIXED_FIELD = 'This field cannot be changed after the gift card has been created.';
+export const INSUFFICIENT_CREDIT = 'The gift card does not have sufficient credit for this operation.';
+export const ACCEPTED_CARD_UPDATE = 'Accepted gift cards cannot be updated, use transact instead.';
+
+/** A random gift card code (16 characters of {@link SECRET_ALPHABET}). */
+export function generateSecret(): string {
+  return randomString(SECRET_ALPHABET, GENERATED_SECRET_LENGTH);
+}
+
+/** The fields of a gift card that are fixed after creation, in wire form. */
+export interface FixedFields {
+  secret?: string;
+  currency?: string;
+  testmode?: boolean;
+}
+
+/**
+ * Errors for fixed fields an update sends with a value other than the stored one (issue 11: `secret`, `currency`
+ * and `testmode` are fixed after creation; sending the same value is fine, omitting it keeps it, also on PUT).
+ */
+export function fixedFieldErrors(card: GiftCard, body: FixedFields): ErrorCollector {
+  const errors = new ErrorCollector();
+  if (body.secret !== undefined && body.secret !== card.secret) errors.add('secret', FIXED_FIELD);
+  if (body.currency !== undefined && body.currency !== card.currency) errors.add('currency', FIXED_FIELD);
+  if (body.testmode !== undefined && body.testmode !== card.testmode) errors.add('testmode', FIXED_FIELD);
+  return errors;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { GiftCardsCoreModule } from '../giftcards/giftcards-core.module';
+import { OrdersCoreModule } from '../orders/orders-core.module';
+import { ReusableMediaController } from './reusable-media.controller';
+import { ReusableMediaPresentation } from './reusable-media-presentation';
+import { ReusableMediaService } from './reusable-media.service';
+
+/**
+ * Reusable media (`O/reusablemedia/`). Sits above gift cards and orders: it links their rows and asks their
+ * exported reads (gift cards and acceptances from GiftCardsCoreModule, order positions from OrdersCoreModule).
+ */
+@Module({
+  imports: [GiftCardsCoreModule, OrdersCoreModule],
+  controllers: [ReusableMediaController],
+  providers: [ReusableMediaService, ReusableMediaPresentation],
+})
+export class MediaModule {}

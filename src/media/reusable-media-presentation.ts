@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { GiftCardReads } from '../giftcards/giftcard-reads.service';
+import { OrderPositionReads } from '../orders/order-position-reads.service';
+import { OrganizerRef, organizerSlugs } from '../organizers/organizer-scope';
+import type { ReusableMedium } from './reusable-medium.entity';
+import { ReusableMediumJson, toReusableMediumJson } from './reusable-medium.presenter';
+
+/** `?expand=` names of the media endpoints (spec "Reusable media"). */
+export const MEDIUM_EXPANDS = [
+  'linked_giftcard',
+  'linked_giftcard.owner_ticket',
+  'linked_orderposition',
+  'customer',
+] as const;
+
+/**
+ * Presents media for the viewing organizer in bulk: a fixed number of statements for any number of media. Slugs
+ * of other organizers (lookup results under an acceptance) one statement, none otherwise; linked gift cards
+ * (with their owner tickets for `linked_giftcard.owner_ticket`, which implies `linked_giftcard`) through the gift
+ * card context, linked order positions through the orders context, each only when expanded. `customer` stays
+ * null when expanded: there are no customer accounts.
+ */
+@Injectable()
+export class ReusableMediaPresentation {
+  constructor(
+    private readonly giftcards: GiftCardReads,
+    private readonly positions: OrderPositionReads,
+  ) {}
+
+  async present(
+    em: EntityManager,
+    media: ReusableMedium[],
+    viewer: OrganizerRef,
+    expand: ReadonlySet<string>,
+  ): Promise<ReusableMediumJson[]> {
+    if (media.length === 0) return [];
+    const slugs = await organizerSlugs(
+      em,
+      media.map((m) => m.organizerId).filter((id) => id !== viewer.id),
+    );
+    slugs.set(viewer.id, viewer.slug);
+    const expandOwner = expand.has('linked_giftcard.owner_ticket');
+    const cards =
+      expandOwner || expand.has('linked_giftcard')
+        ? await this.giftcards.presentByIds(
+            em,
+            ids(media.map((m) => m.linkedGiftcardId)),
+            viewer,
+            expandOwner,
+          )
+        : undefined;
+    const positions = expand.has('linked_orderposition')
+      ? await this.positions.nested(em, ids(media.map((m) => m.linkedOrderpositionId)))
+      : undefined;
+    return media.map((m) =>
+      toReusableMediumJson(m, slugs.get(m.organizerId) ?? '', {
+        ...(cards ? { linkedGiftcard: lookup(cards, m.linkedGiftcardId) } : {}),
+        ...(positions ? { linkedOrderposition: lookup(positions, m.linkedOrderpositionId) } : {}),
+      }),
+    );
+  }
+}
+
+function ids(values: (number | null)[]): number[] {
+  return values.filter((v): v is number => v !== null);
+}
+
+function lookup<T>(map: ReadonlyMap<number, T>, id: number | null): T | null {
+  return id === null ? null : (map.get(id) ?? null);
+}

@@ -1,0 +1,106 @@
+import { Body, Controller, Get, HttpCode, Patch, Post, Put, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequirePermission } from '../auth/access.decorators';
+import { Principal } from '../auth/principal';
+import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
+import { IdParam } from '../common/http/id-param';
+import { ApiPaginatedResponse } from '../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
+import { Filters, QueryFilters } from '../common/listing/query-filters';
+import { isoUtc } from '../common/values/datetime';
+import { GiftCardJson } from '../giftcards/giftcard.presenter';
+import { NestedOrderPositionJson } from '../orders/order-position-reads.service';
+import { Organizer } from '../organizers/organizer.entity';
+import {
+  CreateReusableMediumDto,
+  LookupReusableMediumDto,
+  ReplaceReusableMediumDto,
+  UpdateReusableMediumDto,
+} from './reusable-medium.dto';
+import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
+import { ReusableMediaService } from './reusable-media.service';
+
+/**
+ * `O/reusablemedia/` (spec "Reusable media"; compat §3.3). Read: `organizer.reusablemedia:read`; write and
+ * `lookup/`: `organizer.reusablemedia:write` (docs/permissions.md; spec "Authentication" 9). No DELETE (405).
+ * `expand` (repeatable): `linked_giftcard`, `linked_giftcard.owner_ticket`, `linked_orderposition`, `customer`.
+ */
+@ApiTags('reusable media')
+@ApiExtraModels(NestedOrderPositionJson, GiftCardJson, ReusableMediumJson)
+@Controller('organizers/:organizer/reusablemedia')
+export class ReusableMediaController {
+  constructor(private readonly media: ReusableMediaService) {}
+
+  /** The list, with header `X-Page-Generated` (server time when the request started; use as `updated_since`). */
+  @Get()
+  @RequirePermission('organizer.reusablemedia:read')
+  @ApiPaginatedResponse(ReusableMediumJson)
+  list(
+    @CurrentOrganizer() organizer: Organizer,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Paginated<ReusableMediumJson>> {
+    res.setHeader('X-Page-Generated', isoUtc(new Date()));
+    return this.media.list(organizer, filters, page);
+  }
+
+  /** 200 `{"result": <medium>}` or `{"result": null}` when nothing matches. */
+  @Post('lookup')
+  @HttpCode(200)
+  @RequirePermission('organizer.reusablemedia:write')
+  @ApiOkResponse({ type: ReusableMediumLookupJson })
+  lookup(
+    @CurrentOrganizer() organizer: Organizer,
+    @Body() body: LookupReusableMediumDto,
+    @Filters() filters: QueryFilters,
+  ): Promise<ReusableMediumLookupJson> {
+    return this.media.lookup(organizer, body, filters);
+  }
+
+  @Get(':id')
+  @RequirePermission('organizer.reusablemedia:read')
+  get(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+    @Filters() filters: QueryFilters,
+  ): Promise<ReusableMediumJson> {
+    return this.media.get(organizer, id, filters);
+  }
+
+  @Post()
+  @RequirePermission('organizer.reusablemedia:write')
+  create(
+    @CurrentOrganizer() organizer: Organizer,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateReusableMediumDto,
+    @Filters() filters: QueryFilters,
+  ): Promise<ReusableMediumJson> {
+    return this.media.create(organizer, principal, body, filters);
+  }
+
+  @Put(':id')
+  @RequirePermission('organizer.reusablemedia:write')
+  replace(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: ReplaceReusableMediumDto,
+    @Filters() filters: QueryFilters,
+  ): Promise<ReusableMediumJson> {
+    return this.media.update(organizer, id, principal, body, 'replace', filters);
+  }
+
+  @Patch(':id')
+  @RequirePermission('organizer.reusablemedia:write')
+  update(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateReusableMediumDto,
+    @Filters() filters: QueryFilters,
+  ): Promise<ReusableMediumJson> {
+    return this.media.update(organizer, id, principal, body, 'patch', filters);
+  }
+}

@@ -1,0 +1,324 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'util';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditLogService } from '../audit/audit-log.service';
+import type { Principal } from '../auth/principal';
+import { ErrorCollector, invalidPk, NotFound } from '../common/errors';
+import { applyOrdering } from '../common/listing/ordering';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { QueryFilters } from '../common/listing/query-filters';
+import { paginateWindowed } from '../common/listing/windowed';
+import { uniqueAsValidation } from '../common/persistence/unique';
+import { Complete, WriteMode } from '../common/persistence/write';
+import { isoUtc, parseDateTimeOrNull } from '../common/values/datetime';
+import { GiftCardAcceptancesService } from '../giftcards/giftcard-acceptances.service';
+import { GiftCardReads } from '../giftcards/giftcard-reads.service';
+import { OrderPositionReads } from '../orders/order-position-reads.service';
+import type { OrganizerRef } from '../organizers/organizer-scope';
+import { MEDIUM_EXPANDS, ReusableMediaPresentation } from './reusable-media-presentation';
+import type {
+  CreateReusableMediumDto,
+  LookupReusableMediumDto,
+  ReplaceReusableMediumDto,
+} from './reusable-medium.dto';
+import { ReusableMedium } from './reusable-medium.entity';
+import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
+
+export const DUPLICATE_MEDIUM =
+  'A medium with the same identifier and type already exists in your organizer account.';
+
+/** Audit content type of media (pretix model name). */
+const CONTENT_TYPE = 'reusablemedium';
+
+/** The changeable fields of a medium, merged (PUT: over the defaults; PATCH: over the current state). */
+type MediumInput = Complete<ReplaceReusableMediumDto>;
+
+/** Defaults of the changeable fields (compat §3.3); PUT resets omitted ones to these. */
+const MEDIUM_DEFAULTS: MediumInput = {
+  active: true,
+  expires: null,
+  customer: null,
+  linked_orderposition: null,
+  linked_giftcard: null,
+  info: {},
+  notes: null,
+};
+
+/**
+ * Reusable media of one organizer (spec "Reusable media"; compat §3.3; issue 11): list, detail, create, update,
+ * lookup. Links are validated within the organizer (another organizer's gift card or order position is 400).
+ * `type` and `identifier` never change. Lists run the page and its count in one statement plus the expansions
+ * asked for. Audit: `pretix.reusable_medium.created|changed`.
+ */
+@Injectable()
+export class ReusableMediaService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLogService,
+    private readonly presentation: ReusableMediaPresentation,
+    private readonly giftcards: GiftCardReads,
+    private readonly acceptances: GiftCardAcceptancesService,
+    private readonly positions: OrderPositionReads,
+  ) {}
+
+  /**
+   * One page. Filters `identifier` (exact), `type`, `active`, `customer`, `created_since`, `updated_since`,
+   * `linked_orderposition`, `linked_giftcard`; ordering `created`, `updated`, `identifier`, `type`, `id`
+   * (default `-updated,-id`); `expand`.
+   * @throws ValidationFailed (400) for a malformed filter value
+   */
+  async list(
+    organizer: OrganizerRef,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<ReusableMediumJson>> {
+    const qb = this.db
+      .getRepository(ReusableMedium)
+      .createQueryBuilder('m')
+      .where('m.organizer_id = :organizer', { organizer: organizer.id });
+    for (const [param, column] of [
+      ['identifier', 'identifier'],
+      ['type', 'type'],
+      ['customer', 'customer'],
+    ] as const) {
+      const value = filters.str(param);
+      if (value !== undefined) qb.andWhere(`m.${column} = :${param}`, { [param]: value });
+    }
+    const active = filters.bool('active');
+    if (active !== undefined) qb.andWhere('m.active = :active', { active });
+    for (const [param, column] of [
+      ['created_since', 'created'],
+      ['updated_since', 'updated'],
+    ] as const) {
+      const value = filters.datetime(param);
+      if (value !== undefined) qb.andWhere(`m.${column} >= :${param}`, { [param]: value });
+    }
+    for (const [param, column] of [
+      ['linked_orderposition', 'linked_orderposition_id'],
+      ['linked_giftcard', 'linked_giftcard_id'],
+    ] as const) {
+      const value = filters.int(param);
+      if (value !== undefined) qb.andWhere(`m.${column} = :${param}`, { [param]: value });
+    }
+    applyOrdering(
+      qb,
+      filters.all('ordering'),
+      { created: 'm.created', updated: 'm.updated', identifier: 'm.identifier', type: 'm.type', id: 'm.id' },
+      ['-updated', '-id'],
+    );
+    const expand = filters.expand(MEDIUM_EXPANDS);
+    return paginateWindowed(qb, page, (rows) =>
+      this.presentation.present(this.db.manager, rows, organizer, expand),
+    );
+  }
+
+  /** @throws NotFound for an id that is not a medium of this organizer */
+  async get(organizer: OrganizerRef, id: number, filters: QueryFilters): Promise<ReusableMediumJson> {
+    const medium = await this.load(this.db.manager, organizer, id, false);
+    return this.presentOne(medium, organizer, filters);
+  }
+
+  /**
+   * Creates a medium; logs `pretix.reusable_medium.created`.
+   * @throws ValidationFailed (400) for a duplicate identifier of the type, links outside the organizer, a customer
+   */
+  async create(
+    organizer: OrganizerRef,
+    principal: Principal,
+    body: CreateReusableMediumDto,
+    filters: QueryFilters,
+  ): Promise<ReusableMediumJson> {
+    const input = merge(body, MEDIUM_DEFAULTS);
+    const medium = await uniqueAsValidation(
+      'uq_reusable_medium_organizer_type_identifier',
+      'identifier',
+      DUPLICATE_MEDIUM,
+      () =>
+        this.db.transaction(async (em) => {
+          const errors = await this.checkReferences(em, organizer, body);
+          const taken = await em.exists(ReusableMedium, {
+            where: { organizerId: organizer.id, type: body.type, identifier: body.identifier },
+          });
+          if (taken) errors.add('identifier', DUPLICATE_MEDIUM);
+          errors.throwIfAny();
+          const medium = em.create(ReusableMedium, {
+            organizerId: organizer.id,
+            type: body.type,
+            identifier: body.identifier,
+          });
+          apply(medium, input);
+          await em.save(medium);
+          await this.record(em, principal, organizer, medium, 'pretix.reusable_medium.created', { ...body });
+          return medium;
+        }),
+    );
+    return this.presentOne(medium, organizer, filters);
+  }
+
+  /**
+   * PUT (`replace`: omitted fields reset to their defaults) or PATCH (`patch`: only the fields sent); `type` and
+   * `identifier` are kept whatever the body says. Logs `pretix.reusable_medium.changed` when something changed,
+   * which also moves `updated`.
+   * @throws NotFound for an id that is not a medium of this organizer
+   * @throws ValidationFailed (400) for links outside the organizer, a customer
+   */
+  async update(
+    organizer: OrganizerRef,
+    id: number,
+    principal: Principal,
+    body: Partial<ReplaceReusableMediumDto>,
+    mode: Exclude<WriteMode, 'create'>,
+    filters: QueryFilters,
+  ): Promise<ReusableMediumJson> {
+    const medium = await this.db.transaction(async (em) => {
+      const medium = await this.load(em, organizer, id, true);
+      (await this.checkReferences(em, organizer, body)).throwIfAny();
+      const before = inputOf(medium);
+      const after = merge(body, mode === 'patch' ? before : MEDIUM_DEFAULTS);
+      if (!isDeepStrictEqual(before, after)) {
+        apply(medium, after);
+        medium.updated = new Date();
+        await em.save(medium);
+        await this.record(em, principal, organizer, medium, 'pretix.reusable_medium.changed', { ...body });
+      }
+      return medium;
+    });
+    return this.presentOne(medium, organizer, filters);
+  }
+
+  /**
+   * Finds a medium by type and identifier (compat §3.3): in this organizer first, then among the media of
+   * issuers that share their media with it (active acceptances with `reusable_media`). A medium of another
+   * organizer is answered only with its gift card: `linked_orderposition` and `customer` are null. Nothing
+   * found: `{"result": null}`. Media are never created here (no type of this service creates media on lookup).
+   */
+  async lookup(
+    organizer: OrganizerRef,
+    body: LookupReusableMediumDto,
+    filters: QueryFilters,
+  ): Promise<ReusableMediumLookupJson> {
+    const em = this.db.manager;
+    const issuers = await this.acceptances.mediaIssuers(em, organizer.id);
+    const medium = await em
+      .getRepository(ReusableMedium)
+      .createQueryBuilder('m')
+      .where('m.organizer_id IN (:...organizers)', { organizers: [organizer.id, ...issuers] })
+      .andWhere('m.type = :type AND m.identifier = :identifier', {
+        type: body.type,
+        identifier: body.identifier,
+      })
+      .orderBy('m.organizer_id = :own', 'DESC')
+      .addOrderBy('m.id', 'ASC')
+      .setParameter('own', organizer.id)
+      .limit(1)
+      .getOne();
+    if (!medium) return { result: null };
+    if (medium.organizerId !== organizer.id) {
+      medium.linkedOrderpositionId = null;
+      medium.customer = null;
+    }
+    return { result: await this.presentOne(medium, organizer, filters) };
+  }
+
+  private async presentOne(
+    medium: ReusableMedium,
+    viewer: OrganizerRef,
+    filters: QueryFilters,
+  ): Promise<ReusableMediumJson> {
+    const expand = filters.expand(MEDIUM_EXPANDS);
+    return (await this.presentation.present(this.db.manager, [medium], viewer, expand))[0];
+  }
+
+  /**
+   * Errors for the references a body sends: an order position or a gift card outside the organizer, any
+   * customer (there are no customer accounts). At most two statements.
+   */
+  private async checkReferences(
+    em: EntityManager,
+    organizer: OrganizerRef,
+    body: Partial<ReplaceReusableMediumDto>,
+  ): Promise<ErrorCollector> {
+    const errors = new ErrorCollector();
+    const position = body.linked_orderposition;
+    if (
+      typeof position === 'number' &&
+      !(await this.positions.inOrganizer(em, organizer.id, [position])).has(position)
+    ) {
+      errors.add('linked_orderposition', invalidPk(position));
+    }
+    const card = body.linked_giftcard;
+    if (typeof card === 'number' && !(await this.giftcards.issuedBy(em, organizer.id, [card])).has(card)) {
+      errors.add('linked_giftcard', invalidPk(card));
+    }
+    if (typeof body.customer === 'string') {
+      errors.add('customer', `Object with identifier=${body.customer} does not exist.`);
+    }
+    return errors;
+  }
+
+  private async load(
+    em: EntityManager,
+    organizer: OrganizerRef,
+    id: number,
+    lock: boolean,
+  ): Promise<ReusableMedium> {
+    const medium = await em.findOne(ReusableMedium, {
+      where: { id, organizerId: organizer.id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!medium) throw new NotFound();
+    return medium;
+  }
+
+  private async record(
+    em: EntityManager,
+    principal: Principal,
+    organizer: OrganizerRef,
+    medium: ReusableMedium,
+    action: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.audit.record(em, principal, {
+      organizerId: organizer.id,
+      contentType: CONTENT_TYPE,
+      objectId: medium.id,
+      action,
+      data: { ...data, id: medium.id },
+    });
+  }
+}
+
+/** The body's sent fields over a base. */
+function merge(body: Partial<ReplaceReusableMediumDto>, base: MediumInput): MediumInput {
+  const out: Record<string, unknown> = { ...base };
+  for (const key of Object.keys(MEDIUM_DEFAULTS)) {
+    const value = (body as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  out.expires = isoUtc(parseDateTimeOrNull(out.expires as string | null));
+  return out as MediumInput;
+}
+
+/** The changeable fields of a stored medium in wire form (datetimes normalised for comparison). */
+function inputOf(m: ReusableMedium): MediumInput {
+  return {
+    active: m.active,
+    expires: isoUtc(m.expires),
+    customer: m.customer,
+    linked_orderposition: m.linkedOrderpositionId,
+    linked_giftcard: m.linkedGiftcardId,
+    info: m.info,
+    notes: m.notes,
+  };
+}
+
+function apply(m: ReusableMedium, input: MediumInput): void {
+  m.active = input.active;
+  m.expires = parseDateTimeOrNull(input.expires);
+  m.customer = input.customer;
+  m.linkedOrderpositionId = input.linked_orderposition;
+  m.linkedGiftcardId = input.linked_giftcard;
+  m.info = input.info;
+  m.notes = input.notes;
+}
