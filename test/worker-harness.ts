@@ -29,7 +29,7 @@ const started: ChildProcess[] = [];
  * lock directory keeps two test files from building together). CI builds before the tests, so this is a no-op
  * there.
  */
-function ensureBuilt(): void {
+export function ensureBuilt(): void {
   const lock = join(ROOT, 'dist.build-lock');
   for (let waited = 0; ; waited += 200) {
     try {

@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { GiftCardsCoreModule } from '../giftcards/giftcards-core.module';
 import { MailModule } from '../mail/mail.module';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersService } from '../auth/users.service';
-import { BootstrapCommand, CreateUserCommand } from './commands';
+import { AcceptGiftCardsCommand, BootstrapCommand, CreateUserCommand } from './commands';
 
 /** The admin CLI (`npm run cli -- <command>`): administration that has no API. */
 @Module({
@@ -18,7 +19,8 @@ import { BootstrapCommand, CreateUserCommand } from './commands';
     MailModule,
     OrganizersModule.register(OrdersCoreModule),
     TeamsModule,
+    GiftCardsCoreModule,
   ],
-  providers: [UsersService, BootstrapCommand, CreateUserCommand],
+  providers: [UsersService, BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand],
 })
 export class CliModule {}

@@ -1,5 +1,6 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { UsersService } from '../auth/users.service';
+import { GiftCardAcceptancesService } from '../giftcards/giftcard-acceptances.service';
 import { OrganizersService } from '../organizers/organizers.service';
 import { TeamsService } from '../teams/teams.service';
 
@@ -82,5 +83,62 @@ export class CreateUserCommand extends CommandRunner {
   @Option({ flags: '--fullname <name>', description: 'full name' })
   parseFullname(value: string): string {
     return value;
+  }
+}
+
+interface AcceptGiftCardsOptions {
+  issuer: string;
+  acceptor: string;
+  reusableMedia?: boolean;
+  inactive?: boolean;
+}
+
+/**
+ * `accept-giftcards --issuer <slug> --acceptor <slug> [--reusable-media] [--inactive]`: the acceptor accepts the
+ * gift cards of the issuer (lists, retrieves and transacts them with `include_accepted=true`); with
+ * `--reusable-media` its medium lookup also finds the issuer's media. Creates or updates the acceptance; prints
+ * `{"acceptor", "issuer", "active", "reusable_media", "created"}`. The API's `O/giftcards/acceptance/` needs the
+ * gift card write permission on both organizers, which a team token never has; this command is the operator's way.
+ */
+@Command({ name: 'accept-giftcards', description: 'Let one organizer accept the gift cards of another' })
+export class AcceptGiftCardsCommand extends CommandRunner {
+  constructor(private readonly acceptances: GiftCardAcceptancesService) {
+    super();
+  }
+
+  async run(_args: string[], options: AcceptGiftCardsOptions): Promise<void> {
+    output(
+      await this.acceptances.ensure(options.acceptor, options.issuer, {
+        active: !options.inactive,
+        reusableMedia: options.reusableMedia ?? false,
+      }),
+    );
+  }
+
+  @Option({
+    flags: '--issuer <slug>',
+    description: 'slug of the organizer issuing the gift cards',
+    required: true,
+  })
+  parseIssuer(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--acceptor <slug>', description: 'slug of the organizer accepting them', required: true })
+  parseAcceptor(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--reusable-media',
+    description: "also share the issuer's reusable media with the acceptor",
+  })
+  parseReusableMedia(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--inactive', description: 'record the acceptance but keep it out of force' })
+  parseInactive(): boolean {
+    return true;
   }
 }

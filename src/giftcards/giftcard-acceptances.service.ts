@@ -156,6 +156,31 @@ export class GiftCardAcceptancesService {
   }
 
   /**
+   * For the CLI `accept-giftcards` (the installation's operator, no principal): the acceptor accepts the issuer's
+   * cards with these flags, creating the acceptance or updating an existing one (running it twice is harmless).
+   * @throws Error naming an unknown organizer, or the same organizer on both sides
+   */
+  async ensure(
+    acceptorSlug: string,
+    issuerSlug: string,
+    flags: { active: boolean; reusableMedia: boolean },
+  ): Promise<GiftCardAcceptanceJson & { acceptor: string; created: boolean }> {
+    const acceptor = await organizerBySlug(this.db.manager, acceptorSlug);
+    if (!acceptor) throw new Error(`Unknown organizer "${acceptorSlug}" (--acceptor)`);
+    const issuer = await organizerBySlug(this.db.manager, issuerSlug);
+    if (!issuer) throw new Error(`Unknown organizer "${issuerSlug}" (--issuer)`);
+    if (issuer.id === acceptor.id) throw new Error(OWN_CARDS);
+    const existing = await this.db.manager.exists(GiftCardAcceptance, {
+      where: { issuerId: issuer.id, acceptorId: acceptor.id },
+    });
+    const body = { active: flags.active, reusable_media: flags.reusableMedia };
+    const json = existing
+      ? await this.update(acceptor, null, issuer.slug, body)
+      : await this.create(acceptor, null, { issuer: issuer.slug, ...body });
+    return { acceptor: acceptor.slug, ...json, created: !existing };
+  }
+
+  /**
    * Ids of the issuers whose reusable media this organizer may look up: active acceptances with
    * `reusable_media` (compat §3.3 lookup). One statement.
    */
