@@ -7,7 +7,7 @@ import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
-import { NestedOrderPositionJson } from '../orders/order-position-reads.service';
+import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
 import { Organizer } from '../organizers/organizer.entity';
 import { GiftCardReads } from './giftcard-reads.service';
 import { CreateGiftCardDto, GiftCardTransactDto, UpdateGiftCardDto } from './giftcard.dto';

@@ -1,7 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { isoUtc } from '../common/values/datetime';
 import { GiftCardJson } from '../giftcards/giftcard.presenter';
-import { NestedOrderPositionJson } from '../orders/order-position-reads.service';
+import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
 import { MEDIUM_TYPES, type MediumType, type ReusableMedium } from './reusable-medium.entity';
 
 /** Wire form of a reusable medium (spec "Reusable medium"; compat §3.3). */

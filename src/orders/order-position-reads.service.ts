@@ -1,24 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { OmitType } from '@nestjs/swagger';
 import { EntityManager, In } from 'typeorm';
 import { eventSlugs } from '../organizers/event-scope';
 import { OrderPosition } from './order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
-import { OrderPositionJson } from './order.presenter';
-
-/** The order of a nested position: its code and the slug of its event (compat §3.3 `expand`). */
-export class NestedOrderRefJson {
-  code!: string;
-  event!: string;
-}
-
-/**
- * An order position nested in another resource (a gift card's `owner_ticket`, a medium's `linked_orderposition`
- * when expanded): the order position resource with `order` as `{code, event}` (compat §3.3, §3.4).
- */
-export class NestedOrderPositionJson extends OmitType(OrderPositionJson, ['order'] as const) {
-  order!: NestedOrderRefJson;
-}
+import { NestedOrderPositionJson } from './nested-order-position.presenter';
 
 interface OrderRow {
   id: number;
