@@ -28,7 +28,7 @@ export class AppModule {
         CommonModule,
         AuditModule,
         MailModule,
-        AuthModule,
+        AuthModule.forRoot([TeamsModule]),
         OrganizersModule,
         TeamsModule,
         CatalogueModule,

@@ -7,10 +7,6 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Event } from '../organizers/event.entity';
-import { Organizer } from '../organizers/organizer.entity';
 import { ACCESS_RULE, AccessRule } from './access.decorators';
 import { Principal } from './principal';
 import type { AuthenticatedRequest } from './request-context';
@@ -49,19 +45,15 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
 }
 
 /**
- * Global guard 2: default-deny authorisation (docs/permissions.md). Loads organizer and event from the slugs;
- * unknown or unreachable ones are 403 like a missing permission (compat §2.2). OAuth credentials also need scope
- * `read` for GET/HEAD and `write` for the rest.
+ * Global guard 2: default-deny authorisation (docs/permissions.md). Organizer and event of the slugs were resolved
+ * by the credential's statement (no further SQL here); unknown or unreachable ones are 403 like a missing
+ * permission (compat §2.2). OAuth credentials also need scope `read` for GET/HEAD and `write` for the rest.
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    @InjectRepository(Organizer) private readonly organizers: Repository<Organizer>,
-    @InjectRepository(Event) private readonly events: Repository<Event>,
-  ) {}
+  constructor(private readonly reflector: Reflector) {}
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  canActivate(ctx: ExecutionContext): boolean {
     const rule = ruleOf(this.reflector, ctx);
     if (!rule) throw new ForbiddenException({ detail: PERMISSION_DENIED });
     if (rule.kind === 'public') return true;
@@ -77,7 +69,7 @@ export class PermissionGuard implements CanActivate {
 
     const orgSlug = req.params.organizer;
     if (typeof orgSlug !== 'string') throw deny();
-    const organizer = await this.organizers.findOne({ where: { slug: orgSlug } });
+    const organizer = req.resolved?.organizer;
     if (!organizer || !principal.hasOrganizerAccess(organizer.id)) throw deny();
     req.access.organizer = organizer;
     req.access.organizerPermissions = principal.organizerPermissions(organizer.id);
@@ -86,7 +78,7 @@ export class PermissionGuard implements CanActivate {
     const needsEvent =
       rule.kind === 'event' || (rule.kind === 'permission' && rule.anyOf.some((p) => p.startsWith('event')));
     if (typeof eventSlug === 'string') {
-      const event = await this.events.findOne({ where: { organizerId: organizer.id, slug: eventSlug } });
+      const event = req.resolved?.event;
       if (!event || !principal.canAccessEvent(organizer.id, event.id)) throw deny();
       req.access.event = event;
       req.access.eventPermissions = principal.eventPermissions(organizer.id, event.id);

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { User } from '../auth/user.entity';
 import { AuditModule } from '../audit/audit.module';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
@@ -10,7 +12,15 @@ import { BootstrapCommand, CreateUserCommand } from './commands';
 
 /** The admin CLI (`npm run cli -- <command>`): administration that has no API. */
 @Module({
-  imports: [ConfigModule.forRoot(), DatabaseModule, AuditModule, MailModule, OrganizersModule, TeamsModule],
+  imports: [
+    ConfigModule.forRoot(),
+    DatabaseModule,
+    TypeOrmModule.forFeature([User]),
+    AuditModule,
+    MailModule,
+    OrganizersModule,
+    TeamsModule,
+  ],
   providers: [UsersService, BootstrapCommand, CreateUserCommand],
 })
 export class CliModule {}
