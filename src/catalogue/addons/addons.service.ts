@@ -1,3 +1,4 @@
+import { Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { groupBy } from '../../common/values/collections';
@@ -205,16 +206,14 @@ export class AddonsService {
     return addons;
   }
 
-  /** The add-ons of several items in one SQL statement, per item id, ordered by position then id. */
-  async forItems(em: EntityManager, itemIds: number[]): Promise<Map<number, ItemAddon[]>> {
-    const rows = await em
-      .getRepository(ItemAddon)
-      .createQueryBuilder('a')
-      .where('a.base_item_id = ANY(:ids)', { ids: itemIds })
-      .orderBy('a.position', 'ASC')
-      .addOrderBy('a.id', 'ASC')
-      .getMany();
-    return groupBy(rows, (row) => row.baseItemId);
+  /** The add-ons of the item whose id is the SQL expression `itemId`, by position then id (issue 7). */
+  relatedToItem(itemId: string): Related<ItemAddon[]> {
+    return relatedRows(
+      this.db.getMetadata(ItemAddon),
+      'a',
+      `FROM item_addon a WHERE a.base_item_id = ${itemId}`,
+      'a.position, a.id',
+    );
   }
 
   private inlineInputs(bodies: CreateAddonDto[]): AddonInput[] {

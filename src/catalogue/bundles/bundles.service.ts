@@ -1,3 +1,4 @@
+import { Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { groupBy } from '../../common/values/collections';
@@ -215,15 +216,14 @@ export class BundlesService {
     return bundles;
   }
 
-  /** The bundles of several items in one SQL statement, per base item id, ordered by id. */
-  async forItems(em: EntityManager, itemIds: number[]): Promise<Map<number, ItemBundle[]>> {
-    const rows = await em
-      .getRepository(ItemBundle)
-      .createQueryBuilder('b')
-      .where('b.base_item_id = ANY(:ids)', { ids: itemIds })
-      .orderBy('b.id', 'ASC')
-      .getMany();
-    return groupBy(rows, (row) => row.baseItemId);
+  /** The bundles of the item whose id is the SQL expression `itemId`, by id (issue 7). */
+  relatedToItem(itemId: string): Related<ItemBundle[]> {
+    return relatedRows(
+      this.db.getMetadata(ItemBundle),
+      'b',
+      `FROM item_bundle b WHERE b.base_item_id = ${itemId}`,
+      'b.id',
+    );
   }
 
   private inlineInputs(bodies: CreateBundleDto[]): BundleInput[] {

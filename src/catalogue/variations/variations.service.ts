@@ -1,3 +1,4 @@
+import { Related, relatedRows } from '../../common/listing/page-query';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { groupBy } from '../../common/values/collections';
@@ -237,18 +238,16 @@ export class VariationsService {
   }
 
   /**
-   * The variations of several items in one SQL statement, per item id, ordered by position then id (how items
-   * list them inline).
+   * The variations of the item whose id is the SQL expression `itemId`, by position then id, read in the
+   * statement of the item's page (issue 7).
    */
-  async forItems(em: EntityManager, itemIds: number[]): Promise<Map<number, ItemVariation[]>> {
-    const rows = await em
-      .getRepository(ItemVariation)
-      .createQueryBuilder('v')
-      .where('v.item_id = ANY(:ids)', { ids: itemIds })
-      .orderBy('v.position', 'ASC')
-      .addOrderBy('v.id', 'ASC')
-      .getMany();
-    return groupBy(rows, (row) => row.itemId);
+  relatedToItem(itemId: string): Related<ItemVariation[]> {
+    return relatedRows(
+      this.db.getMetadata(ItemVariation),
+      'v',
+      `FROM item_variation v WHERE v.item_id = ${itemId}`,
+      'v.position, v.id',
+    );
   }
 
   private async load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemVariation> {
