@@ -1,7 +1,6 @@
 import { Related, relatedRows } from '../../common/listing/page-query';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { DataSource, EntityManager } from 'typeorm';
