@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { groupBy } from '../../common/values/collections';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import {
+  findOneInOne,
+  paginateInOne,
+  relatedRows,
+  relatedValue,
+  RelatedSpec,
+} from '../../common/listing/page-query';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { uniqueAsValidation } from '../../common/persistence/unique';
@@ -55,6 +61,14 @@ const QUESTION_DEFAULTS: Omit<QuestionInput, 'question' | 'type' | 'items'> = {
   dependency_values: [],
 };
 
+/** What a question's wire form needs besides its row. */
+interface QuestionRelated {
+  items: number[];
+  options: QuestionOption[];
+}
+
+const present = (q: Question, r: QuestionRelated): QuestionJson => toQuestionJson(q, r.items, r.options);
+
 /** Audit content type of questions and (with the question as object) of their options. */
 export const QUESTION_CONTENT_TYPE = 'question';
 
@@ -88,7 +102,7 @@ export class QuestionsService {
   /**
    * One page of the event's questions with their items and options. Filters `identifier` (exact),
    * `ask_during_checkin` and `required` (booleans, 400 otherwise); ordering `id`, `position` (default
-   * `position,id`). Four SQL statements whatever the page size (rows, count, item ids, options).
+   * `position,id`). One SQL statement whatever the page size (rows, count, item ids and options).
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuestionJson>> {
     const qb = this.db
@@ -105,13 +119,16 @@ export class QuestionsService {
       if (value !== undefined) qb.andWhere(`q.${column} = :${param}`, { [param]: value });
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => this.present(this.db.manager, rows));
+    return paginateInOne(qb, page, this.related(), present);
   }
 
   /** @throws NotFound for an id that is not a question of this event */
   async get(event: Event, id: number): Promise<QuestionJson> {
-    const question = await this.findQuestion(this.db.manager, event, id, false);
-    return (await this.present(this.db.manager, [question]))[0];
+    const qb = this.db
+      .getRepository(Question)
+      .createQueryBuilder('q')
+      .where('q.id = :id AND q.event_id = :event', { id, event: event.id });
+    return findOneInOne(qb, this.related(), present);
   }
 
   /**
@@ -172,9 +189,10 @@ export class QuestionsService {
       const question = await this.findQuestion(em, event, id, true);
       if (body.options !== undefined) throw ValidationFailed.nonField(OPTIONS_NOT_UPDATABLE);
       const { options: _options, dependency_value: legacy, ...rest } = body;
-      const related = await this.relations(em, [question.id]);
-      const storedOptions = related.options.get(question.id) ?? [];
-      const before = toQuestionJson(question, related.items.get(question.id) ?? [], storedOptions);
+      const qb = em.getRepository(Question).createQueryBuilder('q').where('q.id = :id', { id: question.id });
+      const related = await findOneInOne(qb, this.related(), (_q, r) => r);
+      const storedOptions = related.options;
+      const before = toQuestionJson(question, related.items, storedOptions);
       const base: QuestionInput = mode === 'patch' ? before : ({ ...QUESTION_DEFAULTS } as QuestionInput);
       const input = this.resolveInput(rest, legacy, base);
       (await this.validate(em, event, input, question, valuesKey(legacy))).throwIfAny();
@@ -327,35 +345,21 @@ export class QuestionsService {
 
   // ---- internals -------------------------------------------------------------------------------------------
 
-  /** Wire objects of questions with their item ids and options, loaded in two statements for all of them. */
-  private async present(em: EntityManager, questions: Question[]): Promise<QuestionJson[]> {
-    const { items, options } = await this.relations(
-      em,
-      questions.map((q) => q.id),
-    );
-    return questions.map((q) => toQuestionJson(q, items.get(q.id) ?? [], options.get(q.id) ?? []));
-  }
+  private relatedSpec?: RelatedSpec<QuestionRelated>;
 
-  /** Item ids and options of the given questions, keyed by question id (two statements, none for no ids). */
-  private async relations(
-    em: EntityManager,
-    ids: number[],
-  ): Promise<{ items: Map<number, number[]>; options: Map<number, QuestionOption[]> }> {
-    if (ids.length === 0) return { items: new Map(), options: new Map() };
-    const itemRows: { question_id: number; item_id: number }[] = await em.query(
-      'SELECT question_id, item_id FROM question_item WHERE question_id = ANY($1)',
-      [ids],
-    );
-    const items = groupBy(
-      itemRows,
-      (row) => Number(row.question_id),
-      (row) => Number(row.item_id),
-    );
-    const rows = await em.find(QuestionOption, {
-      where: { questionId: In(ids) },
-      order: { position: 'ASC', id: 'ASC' },
+  /** Item ids and options of a question, as subqueries of the question's own statement (issue 7). */
+  private related(): RelatedSpec<QuestionRelated> {
+    return (this.relatedSpec ??= {
+      items: relatedValue<number[]>(
+        "SELECT coalesce(array_agg(qi.item_id), '{}') FROM question_item qi WHERE qi.question_id = q.id",
+      ),
+      options: relatedRows<QuestionOption>(
+        this.db.getMetadata(QuestionOption),
+        'o',
+        'FROM question_option o WHERE o.question_id = q.id',
+        'o.position, o.id',
+      ),
     });
-    return { items, options: groupBy(rows, (option) => option.questionId) };
   }
 
   /**
