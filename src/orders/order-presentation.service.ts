@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, In } from 'typeorm';
+import { Related, relatedRow, relatedRows, RelatedSpec } from '../common/listing/page-query';
+import { RowMapper } from '../common/persistence/row-mapper';
+import { TenancyQueries } from '../organizers/tenancy-queries';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
 import type { CartPosition } from './cart-position.entity';
@@ -7,13 +11,15 @@ import { InvoiceAddress } from './invoice-address.entity';
 import { OrderFee } from './order-fee.entity';
 import { OrderPayment } from './order-payment.entity';
 import { OrderPosition } from './order-position.entity';
-import type { Order } from './order.entity';
+import { Order } from './order.entity';
 import {
   AnswerJson,
   CartPositionJson,
   CheckinJson,
+  OrderExtras,
   OrderJson,
   OrderPositionJson,
+  PositionExtras,
   toCartPositionJson,
   toOrderJson,
   toOrderPositionJson,
@@ -43,6 +49,77 @@ interface CheckinRow {
  */
 @Injectable()
 export class OrderPresentation {
+  private readonly positionRows: RowMapper<OrderPosition>;
+  private orderSpec?: RelatedSpec<OrderExtras>;
+  private positionSpec?: RelatedSpec<PositionExtras>;
+
+  constructor(
+    @InjectEntityManager() private readonly em: EntityManager,
+    private readonly tenancy: TenancyQueries,
+  ) {
+    this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
+  }
+
+  /**
+   * Everything an order's wire form shows besides its row (alias `o`), as subqueries of the order's own
+   * statement: a page of orders, its count and all their positions, answers, check-ins, fees, payments and
+   * invoice addresses in ONE statement (issue 7).
+   */
+  orderRelated(): RelatedSpec<OrderExtras> {
+    return (this.orderSpec ??= {
+      eventSlug: { sql: this.tenancy.eventSlugOf('o.event_id'), read: (v) => (v as string | null) ?? '' },
+      positions: this.positionsOfOrder(),
+      fees: relatedRows<OrderFee>(
+        this.em.connection.getMetadata(OrderFee),
+        'f',
+        'FROM order_fee f WHERE f.order_id = o.id',
+        'f.id',
+      ),
+      payments: relatedRows<OrderPayment>(
+        this.em.connection.getMetadata(OrderPayment),
+        'pay',
+        'FROM order_payment pay WHERE pay.order_id = o.id',
+        'pay.local_id',
+      ),
+      invoiceAddress: relatedRow<InvoiceAddress>(
+        this.em.connection.getMetadata(InvoiceAddress),
+        'ia',
+        'FROM invoice_address ia WHERE ia.order_id = o.id',
+      ),
+    });
+  }
+
+  /** What a position's wire form shows besides its row (alias `p`), as subqueries of its own statement. */
+  positionRelated(): RelatedSpec<PositionExtras> {
+    return (this.positionSpec ??= {
+      orderCode: {
+        sql: '(SELECT po.code FROM orders po WHERE po.id = p.order_id)',
+        read: (v) => v as string,
+      },
+      answers: { sql: answersSql('p.id'), read: readAnswers },
+      checkins: { sql: checkinsSql('p.id'), read: readCheckins },
+    });
+  }
+
+  /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
+  private positionsOfOrder(): Related<OrderPositionJson[]> {
+    const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
+        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')}) ORDER BY op.positionid, op.id),
+        '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
+    return {
+      sql,
+      read: (value) =>
+        (value as { row: Record<string, unknown>; code: string; answers: unknown; checkins: unknown }[]).map(
+          (j) =>
+            toOrderPositionJson(this.positionRows.fromJson(j.row), {
+              orderCode: j.code,
+              answers: readAnswers(j.answers),
+              checkins: readCheckins(j.checkins),
+            }),
+        ),
+    };
+  }
+
   /** Orders with positions, fees, payments and invoice address (six statements for any number of orders). */
   async orders(
     em: EntityManager,
@@ -161,4 +238,41 @@ export class OrderPresentation {
       }),
     );
   }
+}
+
+/** JSON array of the answers of the position with id `positionId` (SQL), by answer id. */
+function answersSql(positionId: string): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer, 'i', q.identifier,
+      'o', coalesce((SELECT jsonb_agg(jsonb_build_array(qo.id, qo.identifier) ORDER BY qo.position, qo.id)
+        FROM question_answer_option ao JOIN question_option qo ON qo.id = ao.option_id WHERE ao.answer_id = a.id),
+        '[]'::jsonb)) ORDER BY a.id), '[]'::jsonb)
+    FROM question_answer a JOIN question q ON q.id = a.question_id WHERE a.order_position_id = ${positionId})`;
+}
+
+function readAnswers(value: unknown): AnswerJson[] {
+  return (value as { q: number; a: string; i: string; o: [number, string][] }[]).map((r) => ({
+    question: r.q,
+    answer: r.a,
+    question_identifier: r.i,
+    options: r.o.map((o) => o[0]),
+    option_identifiers: r.o.map((o) => o[1]),
+  }));
+}
+
+/** JSON array of the successful check-ins of the position with id `positionId` (SQL), by time. */
+function checkinsSql(positionId: string): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime) ORDER BY c.datetime, c.id),
+      '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful)`;
+}
+
+function readCheckins(value: unknown): CheckinJson[] {
+  return (value as [number, number | null, string, string][]).map(([id, list, type, datetime]) => ({
+    id,
+    list,
+    type,
+    datetime: isoUtc(new Date(datetime)),
+    gate: null,
+    device: null,
+    auto_checked_in: false,
+  }));
 }

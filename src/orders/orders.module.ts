@@ -4,6 +4,7 @@ import { ITEM_USAGE } from '../catalogue/items/item-usage';
 import { QUOTA_AVAILABILITY } from '../catalogue/quotas/quota-availability';
 import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rules.service';
 import { EVENT_USAGE } from '../organizers/events.service';
+import { OrganizersModule } from '../organizers/organizers.module';
 import { OrderPresentation } from './order-presentation.service';
 import { QuotaEngine } from './quota-engine.service';
 import { DiscountSalesUsage, SalesUsage } from './sales-usage.service';
@@ -15,6 +16,7 @@ import { DiscountSalesUsage, SalesUsage } from './sales-usage.service';
  */
 @Global()
 @Module({
+  imports: [OrganizersModule],
   providers: [
     QuotaEngine,
     OrderPresentation,

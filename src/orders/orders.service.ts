@@ -8,7 +8,8 @@ import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { Refused, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { findOneInOne, paginateInOne } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { sentKeys } from '../common/persistence/write';
 import type { Event } from '../organizers/event.entity';
@@ -18,7 +19,7 @@ import { INVOICE_NAME_TWICE, invoiceAddressEntity } from './order-create.service
 import type { UpdateOrderDto } from './order.dto';
 import { OrderPresentation } from './order-presentation.service';
 import { Order } from './order.entity';
-import type { OrderJson } from './order.presenter';
+import { OrderJson, toOrderJson } from './order.presenter';
 
 export const ONLY_TESTMODE_DELETE = 'Only test mode orders can be deleted.';
 
@@ -59,10 +60,7 @@ export class OrdersService {
     });
     applyFilters(qb, filters);
     applyOrdering(qb, filters.all('ordering'), ORDERING, ['datetime']);
-    const slugs = new Map([[event.id, event.slug]]);
-    return paginate(qb, page, async (rows) =>
-      visible(await this.presentation.orders(this.db.manager, rows, slugs), filters),
-    );
+    return this.page(qb, page, filters);
   }
 
   /**
@@ -82,10 +80,17 @@ export class OrdersService {
     if (allowed !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events: allowed });
     applyFilters(qb, filters);
     applyOrdering(qb, filters.all('ordering'), ORDERING, ['datetime']);
-    return paginate(qb, page, async (rows) => {
-      const slugs = await this.eventSlugs(rows);
-      return visible(await this.presentation.orders(this.db.manager, rows, slugs), filters);
-    });
+    return this.page(qb, page, filters);
+  }
+
+  /** A page of orders with everything they show, in one statement (issue 7). */
+  private async page(
+    qb: SelectQueryBuilder<Order>,
+    page: PageRequest,
+    filters: QueryFilters,
+  ): Promise<Paginated<OrderJson>> {
+    const result = await paginateInOne(qb, page, this.presentation.orderRelated(), toOrderJson);
+    return new Paginated(visible(result.items, filters), result.total, result.page);
   }
 
   /**
@@ -93,12 +98,11 @@ export class OrdersService {
    * @throws NotFound for an unknown code or one of another event
    */
   async get(event: Event, code: string, filters: QueryFilters): Promise<OrderJson> {
-    const order = await this.load(this.db.manager, event, code, false);
-    const [json] = await this.presentation.orders(
-      this.db.manager,
-      [order],
-      new Map([[event.id, event.slug]]),
-    );
+    const qb = this.db
+      .getRepository(Order)
+      .createQueryBuilder('o')
+      .where('o.event_id = :event AND o.code = :code', { event: event.id, code });
+    const json = await findOneInOne(qb, this.presentation.orderRelated(), toOrderJson);
     return visible([json], filters)[0];
   }
 
@@ -260,16 +264,6 @@ export class OrdersService {
         orderId: order.id,
       } as QueryDeepPartialEntity<InvoiceAddress>);
     }
-  }
-
-  /** Slugs of the events of the given orders (one statement). */
-  private async eventSlugs(orders: Order[]): Promise<Map<number, string>> {
-    if (orders.length === 0) return new Map();
-    const rows: { id: number; slug: string }[] = await this.db.query(
-      'SELECT id, slug FROM event WHERE id = ANY($1)',
-      [[...new Set(orders.map((o) => o.eventId))]],
-    );
-    return new Map(rows.map((r) => [r.id, r.slug]));
   }
 }
 

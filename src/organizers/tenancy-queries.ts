@@ -40,6 +40,11 @@ export class TenancyQueries {
     return `(SELECT so.slug FROM organizer so WHERE so.id = ${organizerId})`;
   }
 
+  /** Scalar subquery: the slug of the event whose id is the expression `eventId` (organizer-wide lists). */
+  eventSlugOf(eventId: string): string {
+    return `(SELECT se.slug FROM event se WHERE se.id = ${eventId})`;
+  }
+
   organizerFromJson(json: unknown): Organizer | null {
     return json ? this.organizerRows.fromJson(json as Record<string, unknown>) : null;
   }
