@@ -7,7 +7,8 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { findOneInOne, paginateInOne, relatedValue } from '../../common/listing/page-query';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import type { Event } from '../../organizers/event.entity';
@@ -49,6 +50,16 @@ const sortedIds = (ids: readonly number[]): number[] => [...new Set(ids)].sort((
 function wantsAvailability(filters: QueryFilters): boolean {
   return filters.raw('with_availability') === 'true';
 }
+
+/** Item and variation ids of quota `q`, ascending, as subqueries of the quota's own statement (issue 7). */
+const QUOTA_REFS = {
+  items: relatedValue<number[]>(
+    "SELECT coalesce(array_agg(qi.item_id ORDER BY qi.item_id), '{}') FROM quota_item qi WHERE qi.quota_id = q.id",
+  ),
+  variations: relatedValue<number[]>(
+    "SELECT coalesce(array_agg(qv.variation_id ORDER BY qv.variation_id), '{}') FROM quota_variation qv WHERE qv.quota_id = q.id",
+  ),
+};
 
 /**
  * Quotas of one event: list, detail, availability, create, update, delete (spec "Quota", "States and
@@ -92,7 +103,8 @@ export class QuotasService {
     applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.id', size: 'q.size' }, [
       'position',
     ]);
-    return paginate(qb, page, (rows) => this.present(this.db.manager, rows, withAvailability));
+    const result = await paginateInOne(qb, page, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
+    return new Paginated(await this.present(result.items, withAvailability), result.total, result.page);
   }
 
   /**
@@ -100,8 +112,12 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<QuotaJson> {
-    const quota = await this.load(this.db.manager, event, id, false);
-    const [json] = await this.present(this.db.manager, [quota], wantsAvailability(filters));
+    const qb = this.db
+      .getRepository(Quota)
+      .createQueryBuilder('q')
+      .where('q.id = :id AND q.event_id = :event', { id, event: event.id });
+    const row = await findOneInOne(qb, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
+    const [json] = await this.present([row], wantsAvailability(filters));
     return json;
   }
 
@@ -233,16 +249,18 @@ export class QuotasService {
    * Wire objects for quotas: their item and variation ids in one statement for all of them and, when asked, their
    * availability in one engine call. Nothing is queried for an empty page.
    */
-  private async present(em: EntityManager, quotas: Quota[], withAvailability: boolean): Promise<QuotaJson[]> {
-    if (quotas.length === 0) return [];
-    const refs = await this.loadRefs(
-      em,
-      quotas.map((q) => q.id),
-    );
-    const availability = withAvailability ? await this.engine.compute(em, quotas) : null;
-    return quotas.map((q) =>
-      toQuotaJson(q, refs.get(q.id) ?? { items: [], variations: [] }, availability?.get(q.id)),
-    );
+  private async present(
+    rows: { quota: Quota; refs: QuotaRefs }[],
+    withAvailability: boolean,
+  ): Promise<QuotaJson[]> {
+    if (rows.length === 0) return [];
+    const availability = withAvailability
+      ? await this.engine.compute(
+          this.db.manager,
+          rows.map((r) => r.quota),
+        )
+      : null;
+    return rows.map((r) => toQuotaJson(r.quota, r.refs, availability?.get(r.quota.id)));
   }
 
   /** Item and variation ids of quotas, ascending, in one statement. */
