@@ -141,11 +141,10 @@ export class ItemsService {
         'EXISTS (SELECT 1 FROM tax_rule t WHERE t.id = i.tax_rule_id AND t.rate = :taxRate::numeric)';
       qb.andWhere(new Decimal(taxRate).isZero() ? `(i.tax_rule_id IS NULL OR ${rate})` : rate, { taxRate });
     }
-    const search = filters.str('search');
-    if (search !== undefined) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = filters.contains('search');
+    if (pattern !== undefined) {
       qb.andWhere(
-        '(i.internal_name ILIKE :search OR EXISTS (SELECT 1 FROM jsonb_each_text(i.name) AS n WHERE n.value ILIKE :search))',
+        '(upper(i.internal_name) LIKE upper(:search) OR EXISTS (SELECT 1 FROM jsonb_each_text(i.name) AS n WHERE upper(n.value) LIKE upper(:search)))',
         { search: pattern },
       );
     }

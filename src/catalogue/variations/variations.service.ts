@@ -92,12 +92,14 @@ export class VariationsService {
       .where('v.item_id = :item', { item: item.id });
     const active = filters.bool('active');
     if (active !== undefined) qb.andWhere('v.active = :active', { active });
-    const search = filters.str('search');
-    if (search !== undefined) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere('EXISTS (SELECT 1 FROM jsonb_each_text(v.value) AS t WHERE t.value ILIKE :search)', {
-        search: pattern,
-      });
+    const pattern = filters.contains('search');
+    if (pattern !== undefined) {
+      qb.andWhere(
+        'EXISTS (SELECT 1 FROM jsonb_each_text(v.value) AS t WHERE upper(t.value) LIKE upper(:search))',
+        {
+          search: pattern,
+        },
+      );
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'v.id', position: 'v.position' }, ['position', 'id']);
     return paginate(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
