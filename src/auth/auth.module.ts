@@ -1,8 +1,11 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
 import { CredentialsService } from './credentials.service';
+import { FailedAuthThrottle } from './failed-auth-throttle';
 import { CredentialGuard, PermissionGuard } from './guards';
 import { MeController } from './me.controller';
 import { BearerTokenStrategy, TeamTokenStrategy } from './strategies';
@@ -20,11 +23,23 @@ export class AuthModule {
   static forRoot(resolverFrom: NonNullable<ModuleMetadata['imports']>): DynamicModule {
     return {
       module: AuthModule,
-      imports: [PassportModule, TypeOrmModule.forFeature([User]), ...resolverFrom],
+      imports: [
+        PassportModule,
+        TypeOrmModule.forFeature([User]),
+        // Only its storage is used (FailedAuthThrottle): no ThrottlerGuard counts ordinary requests.
+        ThrottlerModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => [
+            { name: 'auth-failures', ttl: config.authFailureWindowS * 1000, limit: config.authFailureLimit },
+          ],
+        }),
+        ...resolverFrom,
+      ],
       controllers: [MeController],
       providers: [
         CredentialsService,
         UsersService,
+        FailedAuthThrottle,
         TeamTokenStrategy,
         BearerTokenStrategy,
         { provide: APP_GUARD, useClass: CredentialGuard },

@@ -9,6 +9,8 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ACCESS_RULE, AccessRule } from './access.decorators';
 import { Principal } from './principal';
+import type { Request, Response } from 'express';
+import { FailedAuthThrottle, throttled } from './failed-auth-throttle';
 import type { AuthenticatedRequest } from './request-context';
 
 export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
@@ -18,27 +20,54 @@ function ruleOf(reflector: Reflector, ctx: ExecutionContext): AccessRule | undef
   return reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [ctx.getHandler(), ctx.getClass()]);
 }
 
+/** Set on a request whose presented credential was refused (not on one that presented none). */
+const CREDENTIAL_REFUSED = Symbol('credentialRefused');
+
 /**
  * Global guard 1: authentication. `Token <t>` first, then `Bearer <t>` (architecture.md "Request path" 1).
- * No credentials: 401 "Authentication credentials were not provided."; bad ones: the strategy's 401.
+ * No credentials: 401 "Authentication credentials were not provided."; bad ones: the strategy's 401, or 429 with
+ * `Retry-After` once the client address is past its failed-authentication limit ({@link FailedAuthThrottle}).
  */
 @Injectable()
 export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly throttle: FailedAuthThrottle,
+  ) {
     super();
   }
 
-  override canActivate(ctx: ExecutionContext) {
+  override async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (ruleOf(this.reflector, ctx)?.kind === 'public') return true;
-    return super.canActivate(ctx);
+    try {
+      return (await super.canActivate(ctx)) as boolean;
+    } catch (err) {
+      const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_REFUSED]?: boolean }>();
+      if (req[CREDENTIAL_REFUSED]) {
+        const wait = await this.throttle.failed(req.ip ?? 'unknown');
+        if (wait !== null) {
+          ctx.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(wait));
+          throw throttled(wait);
+        }
+      }
+      throw err;
+    }
   }
 
   override getAuthenticateOptions() {
     return { session: false };
   }
 
-  override handleRequest<TUser = Principal>(err: unknown, user: unknown): TUser {
-    if (err) throw err instanceof Error ? err : new UnauthorizedException('Invalid token.');
+  override handleRequest<TUser = Principal>(
+    err: unknown,
+    user: unknown,
+    _info: unknown,
+    ctx: ExecutionContext,
+  ): TUser {
+    if (err) {
+      ctx.switchToHttp().getRequest<{ [CREDENTIAL_REFUSED]?: boolean }>()[CREDENTIAL_REFUSED] = true;
+      throw err instanceof Error ? err : new UnauthorizedException('Invalid token.');
+    }
     if (!user) throw new UnauthorizedException(NOT_AUTHENTICATED);
     return user as TUser;
   }

@@ -36,6 +36,20 @@ export class AppConfig {
   @Min(100)
   lockTimeoutMs = 10000;
 
+  /**
+   * Failed authentications (a presented credential that is unknown or inactive) one client address may make per
+   * window; past it, further failures answer 429 with `Retry-After` (issue 7 "Abuse"). Successful requests are
+   * never throttled and do not count.
+   */
+  @IsInt()
+  @Min(1)
+  authFailureLimit = 30;
+
+  /** Length of the failed-authentication window, in seconds (see {@link authFailureLimit}). */
+  @IsInt()
+  @Min(1)
+  authFailureWindowS = 60;
+
   /** Prefix of Bull queue keys in Redis (tests give each file its own). */
   @IsString()
   queuePrefix = 'bull';
@@ -49,7 +63,17 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   mailUrl: 'MAIL_URL',
   lockTimeoutMs: 'LOCK_TIMEOUT_MS',
   queuePrefix: 'QUEUE_PREFIX',
+  authFailureLimit: 'AUTH_FAILURE_LIMIT',
+  authFailureWindowS: 'AUTH_FAILURE_WINDOW_S',
 };
+
+/** Variables parsed as numbers (validation then checks they are integers in range). */
+const NUMERIC_KEYS: ReadonlySet<string> = new Set([
+  'port',
+  'lockTimeoutMs',
+  'authFailureLimit',
+  'authFailureWindowS',
+]);
 
 /**
  * Builds the configuration from an environment map (defaults where a variable is unset or empty).
@@ -62,8 +86,7 @@ export function loadConfig(
   const raw: Record<string, unknown> = {};
   for (const [key, name] of Object.entries(ENV_KEYS)) {
     const value = env[name];
-    if (value !== undefined && value !== '')
-      raw[key] = key === 'port' || key === 'lockTimeoutMs' ? Number(value) : value;
+    if (value !== undefined && value !== '') raw[key] = NUMERIC_KEYS.has(key) ? Number(value) : value;
   }
   const config = plainToInstance(AppConfig, { ...raw, ...overrides });
   const errors = validateSync(config);
