@@ -11,6 +11,7 @@ import {
   toTeamGrant,
 } from '../auth/credential-resolver';
 import type { TeamGrant } from '../auth/principal';
+import { preparedQuery } from '../common/persistence/prepared';
 import { TenancyQueries } from '../organizers/tenancy-queries';
 import { TeamApiToken } from './team-api-token.entity';
 
@@ -45,7 +46,8 @@ export class TeamCredentialResolver implements CredentialResolver {
   }
 
   async resolveTeamToken(tokenHash: string, scope: ScopeSlugs): Promise<CredentialResolution> {
-    const rows: { token: TokenJson | null; organizer: unknown; event: unknown }[] = await this.tokens.query(
+    const rows = await preparedQuery<{ token: TokenJson | null; organizer: unknown; event: unknown }>(
+      this.tokens.manager,
       this.tokenSql,
       [tokenHash, scope.organizer ?? null, scope.event ?? null],
     );

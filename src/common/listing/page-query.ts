@@ -1,5 +1,6 @@
-import type { EntityMetadata, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { EntityMetadata, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
 import { NotFound } from '../errors';
+import { preparedQuery } from '../persistence/prepared';
 import { RowMapper } from '../persistence/row-mapper';
 import { PageRequest, Paginated } from './pagination';
 
@@ -67,7 +68,11 @@ async function run<E extends ObjectLiteral, R>(
   if (withTotal) qb.addSelect('COUNT(*) OVER ()', TOTAL);
   const keys = Object.keys(related) as (keyof R & string)[];
   for (const key of keys) qb.addSelect(related[key].sql, relKey(key));
-  const raw: Record<string, unknown>[] = await qb.getRawMany();
+  const [sql, params] = qb.getQueryAndParameters();
+  // A builder made from a transaction's manager carries its query runner (TypeORM keeps the field protected).
+  const runner = (qb as unknown as { queryRunner?: QueryRunner }).queryRunner;
+  const em = runner?.manager ?? qb.connection.manager;
+  const raw = await preparedQuery<Record<string, unknown>>(em, sql, params);
   const rows = raw.map((r) => {
     const rel = {} as R;
     for (const key of keys) rel[key] = related[key].read(r[relKey(key)]);
