@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OrganizersModule } from '../organizers/organizers.module';
 import { AddonsModule } from './addons/addons.module';
 import { BundlesModule } from './bundles/bundles.module';
 import { CategoriesController } from './categories/categories.controller';
@@ -8,6 +9,7 @@ import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
 import { MembershipTypesModule } from './membership-types/membership-types.module';
 import { QuestionsModule } from './questions/questions.module';
+import { QuotaGoLiveCheck } from './quota-go-live-check';
 import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
 import { VariationsModule } from './variations/variations.module';
@@ -19,6 +21,7 @@ import { VouchersModule } from './vouchers/vouchers.module';
  */
 @Module({
   imports: [
+    OrganizersModule,
     QuestionsModule,
     VariationsModule,
     AddonsModule,
@@ -30,7 +33,7 @@ import { VouchersModule } from './vouchers/vouchers.module';
     MembershipTypesModule,
   ],
   controllers: [CategoriesController, ItemsController],
-  providers: [CategoriesService, ItemsService],
+  providers: [CategoriesService, ItemsService, QuotaGoLiveCheck],
   exports: [CategoriesService, ItemsService, QuotasModule],
 })
 export class CatalogueModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -18,7 +18,7 @@ import { OrderPositionJson, toOrderPositionJson } from './order.presenter';
 @Injectable()
 export class OrderPositionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly presentation: OrderPresentation,
   ) {}
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
@@ -42,7 +42,7 @@ type PatchField = Exclude<keyof UpdateOrderDto, 'invoice_address'>;
 @Injectable()
 export class OrdersService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     private readonly presentation: OrderPresentation,
   ) {}
@@ -190,11 +190,7 @@ export class OrdersService {
       return order;
     });
     // Presented after the commit, on the pool: the order row is locked no longer than the change needs.
-    const [json] = await this.presentation.orders(
-      this.db.manager,
-      [updated],
-      new Map([[event.id, event.slug]]),
-    );
+    const [json] = await this.presentation.orders(this.db, [updated], new Map([[event.id, event.slug]]));
     return json;
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, invalidPk, NotFound, Refused } from '../common/errors';
@@ -13,6 +13,7 @@ import { parseDateTime, parseDateTimeOrNull } from '../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../common/values/i18n';
 import type { CreateEventDto } from './event.dto';
 import { Event } from './event.entity';
+import { EventHooks } from './event-hooks';
 import { EventJson, toEventJson } from './event.presenter';
 import type { Organizer } from './organizer.entity';
 
@@ -52,8 +53,9 @@ export interface EventUsage {
 @Injectable()
 export class EventsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly hooks: EventHooks,
     @Optional() @Inject(EVENT_USAGE) private readonly usage?: EventUsage,
   ) {}
 
@@ -120,15 +122,7 @@ export class EventsService {
         const event = em.create(Event, { organizerId: organizer.id });
         this.apply(event, input);
         await em.save(event);
-        if (principal.kind === 'team_token') {
-          const grant = principal.grantsFor(organizer.id)[0];
-          if (grant && !grant.allEvents) {
-            await em.query(
-              'INSERT INTO team_limit_event (team_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-              [grant.teamId, event.id],
-            );
-          }
-        }
+        await this.hooks.eventCreated(em, event, principal);
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
           eventId: event.id,
@@ -213,11 +207,8 @@ export class EventsService {
       );
     }
     if (existing && input.live && !existing.live) {
-      const quotas: { any: boolean }[] = await em.query(
-        'SELECT EXISTS (SELECT 1 FROM quota WHERE event_id = $1) AS any',
-        [existing.id],
-      );
-      if (!quotas[0].any) errors.add('live', 'You need to configure at least one quota to sell anything.');
+      const refusal = await this.hooks.checkGoLive(em, existing);
+      if (refusal) errors.add('live', refusal);
     }
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Event } from './event.entity';
+import { EventHooks } from './event-hooks';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 import { Organizer } from './organizer.entity';
@@ -12,7 +13,7 @@ import { TenancyQueries } from './tenancy-queries';
 @Module({
   imports: [TypeOrmModule.forFeature([Organizer, Event])],
   controllers: [OrganizersController, EventsController],
-  providers: [OrganizersService, EventsService, TenancyQueries],
-  exports: [OrganizersService, EventsService, TenancyQueries],
+  providers: [OrganizersService, EventsService, TenancyQueries, EventHooks],
+  exports: [OrganizersService, EventsService, TenancyQueries, EventHooks],
 })
 export class OrganizersModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
@@ -11,7 +11,7 @@ import { OrganizerJson, toOrganizerJson } from './organizer.presenter';
 /** Organizers are read-only through the API (compat §4.1); the CLI creates them. */
 @Injectable()
 export class OrganizersService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(@InjectEntityManager() private readonly db: EntityManager) {}
 
   /** Organizers the principal reaches (a team in them); ordering `name`, `slug` (default `slug`). */
   async list(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { RowMapper } from '../common/persistence/row-mapper';
 import { Event } from './event.entity';
 import { Organizer } from './organizer.entity';
@@ -43,6 +43,19 @@ export class TenancyQueries {
   /** Scalar subquery: the slug of the event whose id is the expression `eventId` (organizer-wide lists). */
   eventSlugOf(eventId: string): string {
     return `(SELECT se.slug FROM event se WHERE se.id = ${eventId})`;
+  }
+
+  /** Ids of the organizer's events with the given slugs, by slug (unknown slugs are absent). One statement. */
+  async eventIdsBySlugs(
+    em: EntityManager,
+    organizerId: number,
+    slugs: string[],
+  ): Promise<Map<string, number>> {
+    const rows: { id: number; slug: string }[] = await em.query(
+      'SELECT id, slug FROM event WHERE organizer_id = $1 AND slug = ANY($2::text[])',
+      [organizerId, slugs],
+    );
+    return new Map(rows.map((r) => [r.slug, r.id]));
   }
 
   organizerFromJson(json: unknown): Organizer | null {

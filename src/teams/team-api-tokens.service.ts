@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
@@ -16,7 +16,7 @@ import { TeamsService } from './teams.service';
 @Injectable()
 export class TeamApiTokensService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
   ) {}
@@ -26,7 +26,7 @@ export class TeamApiTokensService {
    * @throws NotFound for an unknown team or a team of another organizer
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamApiTokenJson>> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
     const qb = this.db
       .getRepository(TeamApiToken)
       .createQueryBuilder('k')
@@ -38,7 +38,7 @@ export class TeamApiTokensService {
 
   /** @throws NotFound for an unknown team or a token of another team */
   async get(organizer: Organizer, teamId: number, id: number): Promise<TeamApiTokenJson> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
     const token = await this.db.getRepository(TeamApiToken).findOne({ where: { id, teamId: team.id } });
     if (!token) throw new NotFound();
     return toTeamApiTokenJson(token);

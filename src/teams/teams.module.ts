@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CREDENTIAL_RESOLVER } from '../auth/credential-resolver';
 import { OrganizersModule } from '../organizers/organizers.module';
+import { CreatorEventAccess } from './creator-event-access';
 import { InvitesController } from './invites.controller';
 import { MembersController } from './members.controller';
 import { TeamApiToken } from './team-api-token.entity';
@@ -28,6 +29,7 @@ import { TokensController } from './tokens.controller';
     TeamInvitesService,
     TeamApiTokensService,
     TeamCredentialResolver,
+    CreatorEventAccess,
     { provide: CREDENTIAL_RESOLVER, useExisting: TeamCredentialResolver },
   ],
   exports: [TeamsService, CREDENTIAL_RESOLVER],

@@ -1,9 +1,9 @@
 import { Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector } from '../../common/errors';
@@ -70,7 +70,7 @@ function addonProblems(input: AddonInput, categoryOfEvent: boolean, duplicate: b
 @Injectable()
 export class AddonsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -85,7 +85,7 @@ export class AddonsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<AddonJson>> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
+    const item = await findEventItem(this.db, event.id, itemId);
     const qb = this.db
       .getRepository(ItemAddon)
       .createQueryBuilder('a')
@@ -96,8 +96,8 @@ export class AddonsService {
 
   /** @throws NotFound for an unknown item of this event or an add-on of another item */
   async get(event: Event, itemId: number, id: number): Promise<AddonJson> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
-    return toAddonJson(await this.load(this.db.manager, item.id, id, false));
+    const item = await findEventItem(this.db, event.id, itemId);
+    return toAddonJson(await this.load(this.db, item.id, id, false));
   }
 
   /**
@@ -208,7 +208,7 @@ export class AddonsService {
   /** The add-ons of the item whose id is the SQL expression `itemId`, by position then id (issue 7). */
   relatedToItem(itemId: string): Related<ItemAddon[]> {
     return relatedRows(
-      this.db.getMetadata(ItemAddon),
+      this.db.connection.getMetadata(ItemAddon),
       'a',
       `FROM item_addon a WHERE a.base_item_id = ${itemId}`,
       'a.position, a.id',

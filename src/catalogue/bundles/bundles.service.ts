@@ -1,9 +1,9 @@
 import { Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
@@ -73,7 +73,7 @@ function bundleProblem(input: BundleInput, baseItemId: number | null, facts: Bun
 @Injectable()
 export class BundlesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -88,7 +88,7 @@ export class BundlesService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<BundleJson>> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
+    const item = await findEventItem(this.db, event.id, itemId);
     const qb = this.db
       .getRepository(ItemBundle)
       .createQueryBuilder('b')
@@ -99,8 +99,8 @@ export class BundlesService {
 
   /** @throws NotFound for an unknown item of this event or a bundle of another item */
   async get(event: Event, itemId: number, id: number): Promise<BundleJson> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
-    return toBundleJson(await this.load(this.db.manager, item.id, id, false));
+    const item = await findEventItem(this.db, event.id, itemId);
+    return toBundleJson(await this.load(this.db, item.id, id, false));
   }
 
   /**
@@ -218,7 +218,7 @@ export class BundlesService {
   /** The bundles of the item whose id is the SQL expression `itemId`, by id (issue 7). */
   relatedToItem(itemId: string): Related<ItemBundle[]> {
     return relatedRows(
-      this.db.getMetadata(ItemBundle),
+      this.db.connection.getMetadata(ItemBundle),
       'b',
       `FROM item_bundle b WHERE b.base_item_id = ${itemId}`,
       'b.id',

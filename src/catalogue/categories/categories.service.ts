@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk } from '../../common/errors';
@@ -39,7 +39,7 @@ const CONTENT_TYPE = 'itemcategory';
 @Injectable()
 export class CategoriesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -60,7 +60,7 @@ export class CategoriesService {
 
   /** @throws NotFound for an id that is not a category of this event */
   async get(event: Event, id: number): Promise<CategoryJson> {
-    return toCategoryJson(await this.load(this.db.manager, event, id, false));
+    return toCategoryJson(await this.load(this.db, event, id, false));
   }
 
   /**

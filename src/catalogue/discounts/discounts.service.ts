@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk, Refused } from '../../common/errors';
@@ -73,7 +73,7 @@ export interface DiscountUsage {
 @Injectable()
 export class DiscountsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Optional() @Inject(DISCOUNT_USAGE) private readonly usage?: DiscountUsage,
   ) {}
@@ -92,7 +92,7 @@ export class DiscountsService {
     applyOrdering(qb, filters.all('ordering'), { id: 'd.id', position: 'd.position' }, ['position', 'id']);
     return paginate(qb, page, async (rows) => {
       const products = await this.products(
-        this.db.manager,
+        this.db,
         rows.map((d) => d.id),
       );
       return rows.map((d) => toDiscountJson(d, products.get(d.id) ?? { condition: [], benefit: [] }));
@@ -101,8 +101,8 @@ export class DiscountsService {
 
   /** @throws NotFound for an id that is not a discount of this event */
   async get(event: Event, id: number): Promise<DiscountJson> {
-    const discount = await this.load(this.db.manager, event, id, false);
-    return this.present(this.db.manager, discount);
+    const discount = await this.load(this.db, event, id, false);
+    return this.present(this.db, discount);
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { Refused } from '../../common/errors';
@@ -47,7 +47,7 @@ export interface MembershipTypeUsage {
 @Injectable()
 export class MembershipTypesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Optional() @Inject(MEMBERSHIP_TYPE_USAGE) private readonly usage?: MembershipTypeUsage,
   ) {}
@@ -68,7 +68,7 @@ export class MembershipTypesService {
 
   /** @throws NotFound for an id that is not a membership type of this organizer */
   async get(organizer: Organizer, id: number): Promise<MembershipTypeJson> {
-    return toMembershipTypeJson(await this.load(this.db.manager, organizer, id, false));
+    return toMembershipTypeJson(await this.load(this.db, organizer, id, false));
   }
 
   /** Creates a membership type; logs `pretix.membershiptype.created`. */

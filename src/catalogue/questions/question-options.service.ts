@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
@@ -33,7 +33,7 @@ const UNIQUE_INDEX = 'uq_question_option_event_identifier';
 @Injectable()
 export class QuestionOptionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly questions: QuestionsService,
   ) {}
 
@@ -48,7 +48,7 @@ export class QuestionOptionsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<QuestionOptionJson>> {
-    await this.questions.findQuestion(this.db.manager, event, questionId, false);
+    await this.questions.findQuestion(this.db, event, questionId, false);
     filters.bool('active');
     const qb = this.db
       .getRepository(QuestionOption)
@@ -60,8 +60,8 @@ export class QuestionOptionsService {
 
   /** @throws NotFound for an unknown question of the event or an option not of that question */
   async get(event: Event, questionId: number, id: number): Promise<QuestionOptionJson> {
-    await this.questions.findQuestion(this.db.manager, event, questionId, false);
-    return toQuestionOptionJson(await this.load(this.db.manager, event, questionId, id, false));
+    await this.questions.findQuestion(this.db, event, questionId, false);
+    return toQuestionOptionJson(await this.load(this.db, event, questionId, id, false));
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, ValidationFailed } from '../../common/errors';
@@ -95,7 +95,7 @@ type ValuesKey = 'dependency_values' | 'dependency_value';
 @Injectable()
 export class QuestionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -354,7 +354,7 @@ export class QuestionsService {
         "SELECT coalesce(array_agg(qi.item_id), '{}') FROM question_item qi WHERE qi.question_id = q.id",
       ),
       options: relatedRows<QuestionOption>(
-        this.db.getMetadata(QuestionOption),
+        this.db.connection.getMetadata(QuestionOption),
         'o',
         'FROM question_option o WHERE o.question_id = q.id',
         'o.position, o.id',

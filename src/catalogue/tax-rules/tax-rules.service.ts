@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, Refused } from '../../common/errors';
@@ -58,7 +58,7 @@ export interface TaxRuleUsage {
 @Injectable()
 export class TaxRulesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Optional() @Inject(TAX_RULE_USAGE) private readonly usage?: TaxRuleUsage,
   ) {}
@@ -75,7 +75,7 @@ export class TaxRulesService {
 
   /** @throws NotFound for an id that is not a tax rule of this event */
   async get(event: Event, id: number): Promise<TaxRuleJson> {
-    return toTaxRuleJson(await this.load(this.db.manager, event, id, false));
+    return toTaxRuleJson(await this.load(this.db, event, id, false));
   }
 
   /**

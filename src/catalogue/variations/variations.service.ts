@@ -1,9 +1,9 @@
 import { Related, relatedRows } from '../../common/listing/page-query';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, Refused } from '../../common/errors';
@@ -68,7 +68,7 @@ export const ONLY_VARIATION =
 @Injectable()
 export class VariationsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Optional() @Inject(ITEM_USAGE) private readonly usage?: ItemUsage,
   ) {}
@@ -85,7 +85,7 @@ export class VariationsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<VariationJson>> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
+    const item = await findEventItem(this.db, event.id, itemId);
     const qb = this.db
       .getRepository(ItemVariation)
       .createQueryBuilder('v')
@@ -107,8 +107,8 @@ export class VariationsService {
 
   /** @throws NotFound for an unknown item of this event or a variation of another item */
   async get(event: Event, itemId: number, id: number): Promise<VariationJson> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
-    return toVariationJson(await this.load(this.db.manager, item.id, id, false), item.defaultPrice);
+    const item = await findEventItem(this.db, event.id, itemId);
+    return toVariationJson(await this.load(this.db, item.id, id, false), item.defaultPrice);
   }
 
   /**
@@ -244,7 +244,7 @@ export class VariationsService {
    */
   relatedToItem(itemId: string): Related<ItemVariation[]> {
     return relatedRows(
-      this.db.getMetadata(ItemVariation),
+      this.db.connection.getMetadata(ItemVariation),
       'v',
       `FROM item_variation v WHERE v.item_id = ${itemId}`,
       'v.position, v.id',
