@@ -3,6 +3,7 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, In } from 'typeorm';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../common/listing/page-query';
 import { RowMapper } from '../common/persistence/row-mapper';
+import { byOptionPosition, OptionTriple, questionQueries } from '../catalogue/questions/question-queries';
 import { TenancyQueries } from '../organizers/tenancy-queries';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
@@ -30,8 +31,7 @@ interface AnswerRow {
   question_id: number;
   answer: string;
   identifier: string;
-  option_ids: number[];
-  option_identifiers: string[];
+  options: OptionTriple[];
 }
 
 interface CheckinRow {
@@ -192,29 +192,17 @@ export class OrderPresentation {
   ): Promise<Map<number, AnswerJson[]>> {
     const column = kind === 'order' ? 'order_position_id' : 'cart_position_id';
     const rows: AnswerRow[] = await em.query(
-      `SELECT a.${column} AS position_id, a.question_id, a.answer, q.identifier,
-              COALESCE(array_agg(o.id ORDER BY o.position, o.id) FILTER (WHERE o.id IS NOT NULL), '{}') AS option_ids,
-              COALESCE(array_agg(o.identifier ORDER BY o.position, o.id) FILTER (WHERE o.id IS NOT NULL), '{}')
-                AS option_identifiers
+      `SELECT a.${column} AS position_id, a.question_id, a.answer,
+              ${questionQueries.identifierOf('a.question_id')} AS identifier, ${optionsOfAnswer('a.id')} AS options
          FROM question_answer a
-         JOIN question q ON q.id = a.question_id
-         LEFT JOIN question_answer_option ao ON ao.answer_id = a.id
-         LEFT JOIN question_option o ON o.id = ao.option_id
         WHERE a.${column} = ANY($1)
-        GROUP BY a.id, q.identifier
         ORDER BY a.id`,
       [ids],
     );
     return groupBy(
       rows,
       (r) => r.position_id,
-      (r): AnswerJson => ({
-        question: r.question_id,
-        answer: r.answer,
-        question_identifier: r.identifier,
-        options: r.option_ids,
-        option_identifiers: r.option_identifiers,
-      }),
+      (r): AnswerJson => toAnswerJson(r.question_id, r.answer, r.identifier, r.options),
     );
   }
 
@@ -240,23 +228,39 @@ export class OrderPresentation {
   }
 }
 
+/** JSON array of the options (`[id, identifier, position]`) of the answer with id `answerId` (SQL). */
+function optionsOfAnswer(answerId: string): string {
+  return `coalesce((SELECT jsonb_agg(${questionQueries.optionOf('ao.option_id')})
+    FROM question_answer_option ao WHERE ao.answer_id = ${answerId}), '[]'::jsonb)`;
+}
+
 /** JSON array of the answers of the position with id `positionId` (SQL), by answer id. */
 function answersSql(positionId: string): string {
-  return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer, 'i', q.identifier,
-      'o', coalesce((SELECT jsonb_agg(jsonb_build_array(qo.id, qo.identifier) ORDER BY qo.position, qo.id)
-        FROM question_answer_option ao JOIN question_option qo ON qo.id = ao.option_id WHERE ao.answer_id = a.id),
-        '[]'::jsonb)) ORDER BY a.id), '[]'::jsonb)
-    FROM question_answer a JOIN question q ON q.id = a.question_id WHERE a.order_position_id = ${positionId})`;
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer,
+      'i', ${questionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
+    FROM question_answer a WHERE a.order_position_id = ${positionId})`;
+}
+
+function toAnswerJson(
+  question: number,
+  answer: string,
+  identifier: string,
+  options: OptionTriple[],
+): AnswerJson {
+  const sorted = [...options].sort(byOptionPosition);
+  return {
+    question,
+    answer,
+    question_identifier: identifier,
+    options: sorted.map((o) => o[0]),
+    option_identifiers: sorted.map((o) => o[1]),
+  };
 }
 
 function readAnswers(value: unknown): AnswerJson[] {
-  return (value as { q: number; a: string; i: string; o: [number, string][] }[]).map((r) => ({
-    question: r.q,
-    answer: r.a,
-    question_identifier: r.i,
-    options: r.o.map((o) => o[0]),
-    option_identifiers: r.o.map((o) => o[1]),
-  }));
+  return (value as { q: number; a: string; i: string; o: OptionTriple[] }[]).map((r) =>
+    toAnswerJson(r.q, r.a, r.i, r.o),
+  );
 }
 
 /** JSON array of the successful check-ins of the position with id `positionId` (SQL), by time. */

@@ -19,7 +19,7 @@ export type RelatedSpec<R> = { [K in keyof R]: Related<R[K]> };
 /**
  * The rows of a correlated subquery as a JSON array of entity-shaped objects (see {@link RowMapper}).
  * @param alias alias of the related table in `from`
- * @param from `FROM … WHERE …` correlated with the page's alias, e.g. `FROM item_variation v WHERE v.item_id = i.id`
+ * @param from `FROM … WHERE …` correlated with the page's alias (`FROM <table> v WHERE v.item_id = i.id`)
  * @param orderBy SQL order of the array, e.g. `v.position, v.id`
  */
 export function relatedRows<E extends ObjectLiteral>(
