@@ -34,12 +34,13 @@ function dateString(value: unknown): unknown {
 /**
  * Fast entity-shaped objects from raw rows, for list pages that fetch rows, count and relations in one
  * statement (issue 7 "A small, fixed number of SQL statements per request"). Built once per entity from its
- * TypeORM metadata; the objects carry the entity's prototype and exactly the values TypeORM would hydrate
+ * TypeORM metadata; the objects carry exactly the values TypeORM would hydrate
  * (timestamps as `Date`, numerics and bigints as strings, dates as `YYYY-MM-DD`), so presenters take them as they
  * take entities.
  */
 export class RowMapper<E extends ObjectLiteral> {
   private readonly columns: ColumnPlan[];
+  private readonly dateColumns: ColumnPlan[];
   private readonly prototype: object;
 
   private constructor(metadata: EntityMetadata) {
@@ -58,6 +59,7 @@ export class RowMapper<E extends ObjectLiteral> {
         date: type === 'date',
       });
     }
+    this.dateColumns = this.columns.filter((c) => c.date);
   }
 
   /** The (cached) mapper of an entity. */
@@ -70,9 +72,9 @@ export class RowMapper<E extends ObjectLiteral> {
     return mapper as unknown as RowMapper<E>;
   }
 
-  /** `alias.col AS "prefixcol", …`: the select list for {@link fromRow}. */
-  selectSql(alias: string, prefix = ''): string {
-    return this.columns.map((c) => `${alias}."${c.column}" AS "${prefix}${c.column}"`).join(', ');
+  /** `alias.col AS "property", …`: the select list for {@link fromRow} (columns named as the entity's properties). */
+  selectSql(alias: string): string {
+    return this.columns.map((c) => `${alias}."${c.column}" AS "${c.property}"`).join(', ');
   }
 
   /** A `jsonb` object of the row `alias` (numerics as text) for {@link fromJson}; usable inside `jsonb_agg`. */
@@ -87,14 +89,14 @@ export class RowMapper<E extends ObjectLiteral> {
     return parts.length === 1 ? parts[0] : `(${parts.join(' || ')})`;
   }
 
-  /** An entity-shaped object from a node-postgres row selected with {@link selectSql}. */
-  fromRow(row: Record<string, unknown>, prefix = ''): E {
-    const out = Object.create(this.prototype) as Record<string, unknown>;
-    for (const c of this.columns) {
-      const v = row[prefix + c.column];
-      out[c.property] = c.date ? dateString(v) : v;
-    }
-    return out as E;
+  /**
+   * The node-postgres row selected with {@link selectSql}, used as the entity-shaped object itself (no copy: list
+   * pages are hot, issue 7); `date` columns are turned into `YYYY-MM-DD` in place. Other selected columns stay on
+   * the object, which presenters ignore (they name every wire field).
+   */
+  fromRow(row: Record<string, unknown>): E {
+    for (const c of this.dateColumns) row[c.property] = dateString(row[c.property]);
+    return row as E;
   }
 
   /** An entity-shaped object from a JSON object built with {@link jsonSql}. */
