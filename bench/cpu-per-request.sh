@@ -33,6 +33,6 @@ measure() {
   a1=$(ticks "$api"); p1=$(pgticks)
   node -e "const [a,p,n,hz]=process.argv.slice(1).map(Number);console.log('api', (1000*a/hz/n).toFixed(2), 'ms/request; postgres', (1000*p/hz/n).toFixed(2), 'ms/request')" $((a1 - a0)) $((p1 - p0)) "$n" "$hz"
 }
-echo "50 items: $(measure "$b/events/perf/items/")"
+[ -z "${SMALL_ONLY:-}" ] && echo "50 items: $(measure "$b/events/perf/items/")"
 echo "page_size=3: $(measure "$b/events/perf/items/?page_size=3")"
 echo "API RSS peak: $(grep VmHWM /proc/$api/status | awk '{print $2}') kB; load $(cut -d' ' -f1-3 /proc/loadavg)"
