@@ -6,7 +6,8 @@ import type { Principal } from '../auth/principal';
 import { ErrorCollector, invalidPk, NotFound, Refused } from '../common/errors';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import { parseDateTime, parseDateTimeOrNull } from '../common/values/datetime';
@@ -101,7 +102,7 @@ export class EventsService {
       );
     }
     applyOrdering(qb, filters.all('ordering'), { date_from: 'e.date_from', slug: 'e.slug' }, ['slug']);
-    return paginate(qb, page, (rows) => rows.map(toEventJson));
+    return paginateRows(qb, page, (rows) => rows.map(toEventJson));
   }
 
   /** @throws NotFound never for a guard-resolved event; kept for symmetry with other resources. */

@@ -3,7 +3,8 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Organizer } from './organizer.entity';
 import { OrganizerJson, toOrganizerJson } from './organizer.presenter';
@@ -24,7 +25,7 @@ export class OrganizersService {
       .createQueryBuilder('o')
       .where('o.id = ANY(:ids)', { ids: principal.organizerIds() });
     applyOrdering(qb, filters.all('ordering'), { name: 'o.name', slug: 'o.slug' }, ['slug']);
-    return paginate(qb, page, (rows) => rows.map(toOrganizerJson));
+    return paginateRows(qb, page, (rows) => rows.map(toOrganizerJson));
   }
 
   /** Creates the organizer if missing (CLI bootstrap); returns it either way. */

@@ -5,7 +5,8 @@ import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../common/errors';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import type { Organizer } from '../organizers/organizer.entity';
 import type { CreateTeamApiTokenDto } from './team-api-token.dto';
 import { TeamApiToken } from './team-api-token.entity';
@@ -33,7 +34,7 @@ export class TeamApiTokensService {
       .where('k.team_id = :team', { team: team.id })
       .orderBy('k.name', 'ASC')
       .addOrderBy('k.id', 'ASC');
-    return paginate(qb, page, (rows) => rows.map(toTeamApiTokenJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTeamApiTokenJson));
   }
 
   /** @throws NotFound for an unknown team or a token of another team */

@@ -6,7 +6,8 @@ import { generateToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { User } from '../auth/user.entity';
 import { NotFound, ValidationFailed } from '../common/errors';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { Organizer } from '../organizers/organizer.entity';
 import type { CreateTeamInviteDto } from './team-invite.dto';
@@ -39,7 +40,7 @@ export class TeamInvitesService {
       .where('i.team_id = :team', { team: team.id })
       .orderBy('i.email', 'ASC')
       .addOrderBy('i.id', 'ASC');
-    return paginate(qb, page, (rows) => rows.map(toTeamInviteJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTeamInviteJson));
   }
 
   /** @throws NotFound for an unknown team or an invite of another team */

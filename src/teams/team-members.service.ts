@@ -5,7 +5,8 @@ import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { User } from '../auth/user.entity';
 import { NotFound } from '../common/errors';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import type { Organizer } from '../organizers/organizer.entity';
 import { TeamMemberJson, toTeamMemberJson } from './team-member.presenter';
 import { TeamsService } from './teams.service';
@@ -32,7 +33,7 @@ export class TeamMembersService {
       .createQueryBuilder('u')
       .where(MEMBER_OF, { team: team.id })
       .orderBy('u.id', 'ASC');
-    return paginate(qb, page, (rows) => rows.map(toTeamMemberJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTeamMemberJson));
   }
 
   /** @throws NotFound for an unknown team, or a user who is not a member of it */

@@ -1,4 +1,4 @@
-import { Related, relatedRows } from '../../common/listing/page-query';
+import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -8,7 +8,7 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { uniqueAsValidation } from '../../common/persistence/unique';
@@ -91,7 +91,7 @@ export class AddonsService {
       .createQueryBuilder('a')
       .where('a.base_item_id = :item', { item: item.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'a.id', position: 'a.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map(toAddonJson));
+    return paginateRows(qb, page, (rows) => rows.map(toAddonJson));
   }
 
   /** @throws NotFound for an unknown item of this event or an add-on of another item */

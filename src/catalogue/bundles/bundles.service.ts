@@ -1,4 +1,4 @@
-import { Related, relatedRows } from '../../common/listing/page-query';
+import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -8,7 +8,7 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toMoney } from '../../common/values/money';
@@ -94,7 +94,7 @@ export class BundlesService {
       .createQueryBuilder('b')
       .where('b.base_item_id = :item', { item: item.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'b.id' }, ['id']);
-    return paginate(qb, page, (rows) => rows.map(toBundleJson));
+    return paginateRows(qb, page, (rows) => rows.map(toBundleJson));
   }
 
   /** @throws NotFound for an unknown item of this event or a bundle of another item */

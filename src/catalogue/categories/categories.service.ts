@@ -7,7 +7,8 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -55,7 +56,7 @@ export class CategoriesService {
     const isAddon = filters.bool('is_addon');
     if (isAddon !== undefined) qb.andWhere('c.is_addon = :isAddon', { isAddon });
     applyOrdering(qb, filters.all('ordering'), { id: 'c.id', position: 'c.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map(toCategoryJson));
+    return paginateRows(qb, page, (rows) => rows.map(toCategoryJson));
   }
 
   /** @throws NotFound for an id that is not a category of this event */

@@ -7,7 +7,8 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -63,7 +64,7 @@ export class MembershipTypesService {
       .createQueryBuilder('m')
       .where('m.organizer_id = :organizer', { organizer: organizer.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'm.id' }, ['id']);
-    return paginate(qb, page, (rows) => rows.map(toMembershipTypeJson));
+    return paginateRows(qb, page, (rows) => rows.map(toMembershipTypeJson));
   }
 
   /** @throws NotFound for an id that is not a membership type of this organizer */

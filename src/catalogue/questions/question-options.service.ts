@@ -6,7 +6,8 @@ import { EntityManager } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { uniqueAsValidation } from '../../common/persistence/unique';
@@ -55,7 +56,7 @@ export class QuestionOptionsService {
       .createQueryBuilder('o')
       .where('o.question_id = :question AND o.event_id = :event', { question: questionId, event: event.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'o.id', position: 'o.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map(toQuestionOptionJson));
+    return paginateRows(qb, page, (rows) => rows.map(toQuestionOptionJson));
   }
 
   /** @throws NotFound for an unknown question of the event or an option not of that question */

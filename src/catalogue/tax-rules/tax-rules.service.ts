@@ -7,7 +7,8 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -70,7 +71,7 @@ export class TaxRulesService {
       .createQueryBuilder('t')
       .where('t.event_id = :event', { event: event.id });
     applyOrdering(qb, filters.all('ordering'), { id: 't.id' }, ['id']);
-    return paginate(qb, page, (rows) => rows.map(toTaxRuleJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTaxRuleJson));
   }
 
   /** @throws NotFound for an id that is not a tax rule of this event */

@@ -1,4 +1,4 @@
-import { Related, relatedRows } from '../../common/listing/page-query';
+import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -8,7 +8,7 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { parseDateTimeOrNull } from '../../common/values/datetime';
@@ -102,7 +102,7 @@ export class VariationsService {
       );
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'v.id', position: 'v.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
+    return paginateRows(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
   }
 
   /** @throws NotFound for an unknown item of this event or a variation of another item */

@@ -117,3 +117,16 @@ export async function findOneInOne<E extends ObjectLiteral, R, T>(
   if (rows.length === 0) throw new NotFound();
   return present(rows[0].row, rows[0].related);
 }
+
+/**
+ * {@link paginateInOne} for lists that show only their own rows: one statement for rows and count.
+ * @throws NotFound "Invalid page." for a page past the last one
+ */
+export async function paginateRows<E extends ObjectLiteral, T>(
+  qb: SelectQueryBuilder<E>,
+  page: PageRequest,
+  present: (rows: E[]) => T[],
+): Promise<Paginated<T>> {
+  const result = await paginateInOne(qb, page, {}, (row) => row);
+  return new Paginated(present(result.items), result.total, result.page);
+}
