@@ -8,7 +8,8 @@ import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { WriteMode } from '../common/persistence/write';
 import type { Organizer } from '../organizers/organizer.entity';
@@ -76,27 +77,36 @@ export class TeamsService {
     return findOrNotFound(em, Team, { id, organizerId: organizer.id }, lock);
   }
 
-  /** Lists the organizer's teams; ordering `id` (default) or `name`. Three SQL statements whatever the page size. */
+  /** Lists the organizer's teams; ordering `id` (default) or `name`. One SQL statement whatever the page size. */
   async list(organizer: Organizer, filters: QueryFilters, page: PageRequest): Promise<Paginated<TeamJson>> {
     const qb = this.db
       .getRepository(Team)
       .createQueryBuilder('t')
       .where('t.organizer_id = :org', { org: organizer.id });
     applyOrdering(qb, filters.all('ordering'), { id: 't.id', name: 't.name' }, ['id']);
-    return paginate(qb, page, async (rows) => {
-      const slugs = await this.limitEventSlugs(
-        this.db,
-        rows.map((r) => r.id),
-      );
-      return rows.map((r) => toTeamJson(r, slugs.get(r.id) ?? []));
+    return paginateInOne(qb, page, this.related(), (team, r) => toTeamJson(team, r.limitEvents));
+  }
+
+  private relatedSpec?: RelatedSpec<{ limitEvents: string[] }>;
+
+  /** Slugs of team `t`'s `limit_events`, ascending, as a subquery of the team's own statement (issue 7). */
+  private related(): RelatedSpec<{ limitEvents: string[] }> {
+    return (this.relatedSpec ??= {
+      limitEvents: relatedValue<string[]>(
+        `SELECT coalesce(array_agg(s.slug ORDER BY s.slug), '{}') FROM
+          (SELECT ${this.tenancy.eventSlugOf('tle.event_id')} AS slug FROM team_limit_event tle
+            WHERE tle.team_id = t.id) s`,
+      ),
     });
   }
 
   /** @throws NotFound for an unknown id or a team of another organizer */
   async get(organizer: Organizer, id: number): Promise<TeamJson> {
-    const team = await this.findTeam(this.db, organizer, id);
-    const slugs = await this.limitEventSlugs(this.db, [team.id]);
-    return toTeamJson(team, slugs.get(team.id) ?? []);
+    const qb = this.db
+      .getRepository(Team)
+      .createQueryBuilder('t')
+      .where('t.id = :id AND t.organizer_id = :org', { id, org: organizer.id });
+    return findOneInOne(qb, this.related(), (team, r) => toTeamJson(team, r.limitEvents));
   }
 
   /**

@@ -33,7 +33,8 @@ describe('RowMapper', () => {
   let mapper: RowMapper<Sample>;
 
   beforeAll(async () => {
-    await ds.buildMetadatas();
+    // Builds the entity metadata without connecting (protected in TypeORM's typings).
+    await (ds as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
     mapper = RowMapper.of<Sample>(ds.getMetadata(Sample));
   });
 
