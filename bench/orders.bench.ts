@@ -14,6 +14,7 @@
  * Run: `npx ts-node --transpile-only bench/orders.bench.ts` (needs PostgreSQL and Redis as for the tests).
  */
 import type { DataSource } from 'typeorm';
+import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { Quota } from '../src/catalogue/quotas/quota.entity';
 import { QuotaEngine } from '../src/orders/quota-engine.service';
 import * as bench from './bench-harness';
@@ -117,7 +118,11 @@ bench.runBenchmark(
     const tenQuotas = await bench.runLoad(CONCURRENT, CONCURRENCY, (i) => create(i, false)(i));
 
     // Every position created is counted by the engine, on the quota of its item.
-    const quotas = await db.getRepository(Quota).find({ where: { eventId } });
+    const quotas = await app.get(QuotaLookup).load(
+      db.manager,
+      (await db.getRepository(Quota).find({ where: { eventId } })).map((q) => q.id),
+      false,
+    );
     const counted = await app.get(QuotaEngine).compute(db.manager, quotas);
     const pending = [...counted.values()].reduce((n, a) => n + a.pending_orders, 0);
     const created = 2 * (WARMUP + SEQUENTIAL + 2 * CONCURRENT);

@@ -13,6 +13,7 @@
  * Run: `npx ts-node bench/quota-availability.bench.ts` (needs PostgreSQL and Redis as for the tests).
  */
 import type { DataSource } from 'typeorm';
+import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { Quota } from '../src/catalogue/quotas/quota.entity';
 import { QuotaEngine } from '../src/orders/quota-engine.service';
 import * as bench from './bench-harness';
@@ -134,7 +135,11 @@ bench.runBenchmark(
 
     // The engine alone: one compute() for the 50 quotas, through the app's data source.
     const engine = app.get(QuotaEngine);
-    const quotas = await db.getRepository(Quota).find({ where: { eventId } });
+    const quotas = await app.get(QuotaLookup).load(
+      db.manager,
+      (await db.getRepository(Quota).find({ where: { eventId } })).map((q) => q.id),
+      false,
+    );
     const engineRun = await bench.runLoad(ENGINE_CALLS, 1, () =>
       bench.timed(() => engine.compute(db.manager, quotas)),
     );

@@ -17,6 +17,7 @@
  * Run: `npx ts-node --transpile-only bench/reservations.bench.ts` (needs PostgreSQL and Redis as for the tests).
  */
 import type { DataSource } from 'typeorm';
+import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { Quota } from '../src/catalogue/quotas/quota.entity';
 import { QuotaEngine } from '../src/orders/quota-engine.service';
 import * as bench from './bench-harness';
@@ -97,7 +98,11 @@ bench.runBenchmark(
           'SELECT count(*)::int AS n FROM cart_position WHERE event_id = $1',
           [eventId],
         );
-        const quotas = await db.getRepository(Quota).find({ where: { eventId } });
+        const quotas = await app.get(QuotaLookup).load(
+          db.manager,
+          (await db.getRepository(Quota).find({ where: { eventId } })).map((q) => q.id),
+          false,
+        );
         const counted = [...(await engine.compute(db.manager, quotas)).values()].reduce(
           (n, a) => n + a.cart_positions,
           0,

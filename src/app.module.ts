@@ -6,16 +6,18 @@ import { CommonModule } from './common/common.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { MailModule } from './mail/mail.module';
-import { CartsModule } from './orders/carts.module';
-import { OrderActionsModule } from './orders/order-actions.module';
-import { OrdersApiModule } from './orders/orders-api.module';
+import { OutgoingMailsModule } from './mail/outgoing-mails.module';
+import { OrdersCoreModule } from './orders/orders-core.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
-import { BullRootModule } from './queues';
+import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
 
-/** The API process: every bounded context with its controllers. */
+/**
+ * The API process: every bounded context with its controllers. This is the composition root of the ports: the
+ * orders context's OrdersCoreModule answers the ports the catalogue and the tenancy roots declare, and is handed
+ * to their `register` here, so no lower context imports a higher one and no module is global.
+ */
 @Module({})
 export class AppModule {
   static forRoot(overrides: Partial<AppConfig> = {}): DynamicModule {
@@ -24,18 +26,15 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(overrides),
         DatabaseModule,
-        BullRootModule,
+        TasksModule,
         CommonModule,
         AuditModule,
-        MailModule,
         AuthModule.forRoot([TeamsModule]),
-        OrganizersModule,
+        OrganizersModule.register(OrdersCoreModule),
         TeamsModule,
-        CatalogueModule,
+        CatalogueModule.register(OrdersCoreModule),
         OrdersModule,
-        OrdersApiModule,
-        OrderActionsModule,
-        CartsModule,
+        OutgoingMailsModule,
       ],
     };
   }

@@ -1,23 +1,32 @@
-import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from './audit/audit.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
-import { BullRootModule, QUEUES } from './queues';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
+import { DiagnosticSleepTask } from './tasks/diagnostic.task';
+import { QueueWorkers } from './tasks/queue-workers.service';
+import { TaskHousekeeping } from './tasks/task-housekeeping.service';
+import { TaskRunner } from './tasks/task-runner.processor';
+import { TasksModule } from './tasks/tasks.module';
 
-/** The worker process: Bull processors and the periodic scheduler; no HTTP. */
+/**
+ * The worker process (architecture.md "Processes"): the queue processors (mail delivery, task runner, scheduler
+ * tick) run here and only here; no HTTP.
+ */
 @Module({
-  imports: [
-    ConfigModule.forRoot(),
-    DatabaseModule,
-    BullRootModule,
-    BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
-    AuditModule,
-    MailModule,
+  imports: [ConfigModule.forRoot(), DatabaseModule, DiscoveryModule, AuditModule, TasksModule, MailModule],
+  providers: [
+    QueueWorkers,
+    SchedulerService,
+    SchedulerProcessor,
+    TaskHousekeeping,
+    TaskRunner,
+    DiagnosticSleepTask,
+    MailDelivery,
   ],
-  providers: [SchedulerProcessor, SchedulerService],
 })
 export class WorkerModule {}

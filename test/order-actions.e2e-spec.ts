@@ -1,5 +1,4 @@
 import { randomBytes } from 'crypto';
-import { OrderActionsService } from '../src/orders/order-actions.service';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -527,35 +526,7 @@ describe('order actions', () => {
       expect(results.find((r) => r.status === 400)!.body).toEqual(quotaMessage(quotaName));
       expect(await availability(quota)).toMatchObject({ paid_orders: 1, available_number: 0 });
     });
-    it('locks only the quotas involved: a lock held on another quota does not block, one on its own gives 409', async () => {
-      const a = await product(5);
-      const b = await product(5);
-      const onA = await placeOrder({ status: 'e', positions: [{ item: a.item }] });
-      const onB = await placeOrder({ status: 'e', positions: [{ item: b.item }] });
-      const service = t.app.get(OrderActionsService);
-      service.lockTimeoutMs = 300;
-      const runner = t.db.createQueryRunner();
-      await runner.connect();
-      await runner.startTransaction();
-      try {
-        await runner.query('SELECT id FROM quota WHERE id = $1 FOR UPDATE', [b.quota]);
-        const free = await act(onA, 'mark_paid', { send_email: false });
-        expect(free.status).toBe(200);
-        const busy = await act(onB, 'mark_paid', { send_email: false });
-        expect(busy.status).toBe(409);
-        expect(busy.body).toEqual(
-          detail('The server was too busy to process your request. Please try again.'),
-        );
-        expect(busy.headers['retry-after']).toBe('5');
-      } finally {
-        await runner.rollbackTransaction();
-        await runner.release();
-        service.lockTimeoutMs = 3000;
-      }
-      expect((await orderRow(onB)).status).toBe('e');
-      expect(await logOf(onB)).toEqual([]);
-      expect((await act(onB, 'mark_paid', { send_email: false })).status).toBe(200);
-    });
+    // Lock waits of actions: test/order-and-voucher-locks.e2e-spec.ts (an app configured with short waits).
   });
 
   // ------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,12 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../src/config/app-config';
+import { MailOutboxService } from '../src/mail/mail-outbox.service';
+import { MailSweep } from '../src/mail/mail-sweep.service';
 import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
+import { JobQueues } from '../src/tasks/job-queues.service';
+import { StoredFiles } from '../src/tasks/stored-files.service';
+import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -11,7 +17,12 @@ describe('scheduler tick', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    processor = new SchedulerProcessor(t.app.get<DataSource>(getDataSourceToken()));
+    const db = t.app.get<DataSource>(getDataSourceToken());
+    processor = new SchedulerProcessor(
+      db,
+      new MailSweep(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
+      new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
+    );
   });
   afterAll(() => t.close());
 
@@ -21,7 +32,7 @@ describe('scheduler tick', () => {
          (repeat('a', 64), 'old', repeat('0', 64), 201, now() - interval '1 minute'),
          (repeat('a', 64), 'new', repeat('0', 64), 201, now() + interval '1 hour')`,
     );
-    const result = await processor.tick({ id: 'test' } as never);
+    const result = await processor.tick('test');
     expect(typeof result.at).toBe('string');
     const rows: { key: string }[] = await t.db.query('SELECT key FROM idempotency_record ORDER BY key');
     expect(rows.map((r) => r.key)).toEqual(['new']);
@@ -60,7 +71,7 @@ describe('scheduler tick', () => {
       [expiredApi, question.body.id],
     );
 
-    const result = await processor.tick({ id: 'test' } as never);
+    const result = await processor.tick('test');
 
     expect(result.cartPositionsPurged).toBe(2);
     const left: { cart_id: string }[] = await t.db.query(
@@ -72,6 +83,6 @@ describe('scheduler tick', () => {
     ]);
     expect(answers).toEqual([]);
     // A second tick finds nothing more to do.
-    expect((await processor.tick({ id: 'again' } as never)).cartPositionsPurged).toBe(0);
+    expect((await processor.tick('again')).cartPositionsPurged).toBe(0);
   });
 });

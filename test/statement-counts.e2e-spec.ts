@@ -152,6 +152,7 @@ describe('statements per request', () => {
     await send(`${ORG}/teams/${team.id}/tokens/`, { name: 'two' });
 
     const position = (orders[0].positions as { id: number }[])[0].id;
+    const mails: { id: number }[] = await t.db.query('SELECT id FROM outgoing_mail ORDER BY id LIMIT 1');
     Object.assign(params, {
       organizer: 'org',
       event: 'sample',
@@ -179,6 +180,7 @@ describe('statements per request', () => {
       invites: invite.id as number,
       members: member.id,
       tokens: teamToken.id as number,
+      outgoingmails: mails[0].id,
     });
   });
 

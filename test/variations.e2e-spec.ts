@@ -1,4 +1,4 @@
-import type { ItemUsage } from '../src/catalogue/items/item-usage';
+import type { ItemUsage } from '../src/catalogue/items/item-usage.port';
 import { VariationsService } from '../src/catalogue/variations/variations.service';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { listStatements } from './sql-count';
@@ -536,7 +536,8 @@ describe('item variations', () => {
       const item = await createItem({});
       const ordered = await createVariation(item.id, { value: 'A' });
       const other = await createVariation(item.id, { value: 'B' });
-      const service = t.app.get<VariationsService>(VariationsService) as unknown as { usage?: ItemUsage };
+      const service = t.app.get<VariationsService>(VariationsService) as unknown as { usage: ItemUsage };
+      const real = service.usage;
       const asked: number[] = [];
       service.usage = {
         isOrdered: () => Promise.resolve(false),
@@ -555,7 +556,7 @@ describe('item variations', () => {
         expect(last.body).toEqual(IN_USE);
         expect(asked).toEqual([ordered.id, other.id, ordered.id]);
       } finally {
-        service.usage = undefined;
+        service.usage = real;
       }
       expect((await get(`${E}/items/${item.id}/`)).body.variations).toEqual([ordered]);
     });

@@ -1,4 +1,4 @@
-import { Quota } from '../src/catalogue/quotas/quota.entity';
+import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { QuotaEngine } from '../src/orders/quota-engine.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
@@ -45,7 +45,7 @@ describe('vouchers under concurrency', () => {
   }
 
   async function availability(quotaId: number) {
-    const quota = await t.db.getRepository(Quota).findOneByOrFail({ id: quotaId });
+    const [quota] = await t.app.get(QuotaLookup).load(t.db.manager, [quotaId], false);
     return (await t.app.get(QuotaEngine).compute(t.db.manager, [quota])).get(quotaId)!;
   }
 

@@ -2,15 +2,13 @@ import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { CredentialsService } from './credentials.service';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 import { CredentialGuard, PermissionGuard } from './guards';
 import { MeController } from './me.controller';
 import { BearerTokenStrategy, TeamTokenStrategy } from './strategies';
-import { User } from './user.entity';
-import { UsersService } from './users.service';
+import { UsersModule } from './users.module';
 
 /**
  * Credentials, the global guards (authentication, then default-deny permissions) and `/me`. The
@@ -25,7 +23,7 @@ export class AuthModule {
       module: AuthModule,
       imports: [
         PassportModule,
-        TypeOrmModule.forFeature([User]),
+        UsersModule,
         // Only its storage is used (FailedAuthThrottle): no ThrottlerGuard counts ordinary requests.
         ThrottlerModule.forRootAsync({
           inject: [AppConfig],
@@ -38,14 +36,13 @@ export class AuthModule {
       controllers: [MeController],
       providers: [
         CredentialsService,
-        UsersService,
         FailedAuthThrottle,
         TeamTokenStrategy,
         BearerTokenStrategy,
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
       ],
-      exports: [CredentialsService, UsersService],
+      exports: [CredentialsService, UsersModule],
     };
   }
 }

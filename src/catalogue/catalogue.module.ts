@@ -1,7 +1,8 @@
-import { Module } from '@nestjs/common';
-import { OrganizersModule } from '../organizers/organizers.module';
+import { DynamicModule, Module } from '@nestjs/common';
+import { TenancyModule } from '../organizers/tenancy.module';
 import { AddonsModule } from './addons/addons.module';
 import { BundlesModule } from './bundles/bundles.module';
+import type { PortsModule } from './catalogue-ports';
 import { CategoriesController } from './categories/categories.controller';
 import { CategoriesService } from './categories/categories.service';
 import { DiscountsModule } from './discounts/discounts.module';
@@ -19,21 +20,31 @@ import { VouchersModule } from './vouchers/vouchers.module';
  * The event catalogue: categories and items here; each further resource (questions, variations, add-ons,
  * bundles, tax rules, discounts, quotas, vouchers, membership types) in its own module.
  */
-@Module({
-  imports: [
-    OrganizersModule,
-    QuestionsModule,
-    VariationsModule,
-    AddonsModule,
-    BundlesModule,
-    TaxRulesModule,
-    DiscountsModule,
-    QuotasModule,
-    VouchersModule,
-    MembershipTypesModule,
-  ],
-  controllers: [CategoriesController, ItemsController],
-  providers: [CategoriesService, ItemsService, QuotaGoLiveCheck],
-  exports: [CategoriesService, ItemsService, QuotasModule],
-})
-export class CatalogueModule {}
+@Module({})
+export class CatalogueModule {
+  /**
+   * @param ports the module that provides the catalogue's ports (`CATALOGUE_PORTS`: quota availability,
+   *   voucher holds of carts, usage of items, tax rules, discounts, membership types); the sales side's
+   *   OrdersCoreModule in the API
+   */
+  static register(ports: PortsModule): DynamicModule {
+    return {
+      module: CatalogueModule,
+      imports: [
+        ports,
+        TenancyModule,
+        QuestionsModule,
+        VariationsModule.register(ports),
+        AddonsModule,
+        BundlesModule,
+        TaxRulesModule.register(ports),
+        DiscountsModule.register(ports),
+        QuotasModule.register(ports),
+        VouchersModule.register(ports),
+        MembershipTypesModule.register(ports),
+      ],
+      controllers: [CategoriesController, ItemsController],
+      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck],
+    };
+  }
+}

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { User } from '../auth/user.entity';
 import { AuditModule } from '../audit/audit.module';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { MailModule } from '../mail/mail.module';
+import { OrdersCoreModule } from '../orders/orders-core.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
-import { UsersService } from '../auth/users.service';
+import { UsersModule } from '../auth/users.module';
 import { BootstrapCommand, CreateUserCommand } from './commands';
 
 /** The admin CLI (`npm run cli -- <command>`): administration that has no API. */
@@ -15,12 +14,12 @@ import { BootstrapCommand, CreateUserCommand } from './commands';
   imports: [
     ConfigModule.forRoot(),
     DatabaseModule,
-    TypeOrmModule.forFeature([User]),
+    UsersModule,
     AuditModule,
     MailModule,
-    OrganizersModule,
+    OrganizersModule.register(OrdersCoreModule),
     TeamsModule,
   ],
-  providers: [UsersService, BootstrapCommand, CreateUserCommand],
+  providers: [BootstrapCommand, CreateUserCommand],
 })
 export class CliModule {}

@@ -68,6 +68,43 @@ export class Conflict extends ConflictException {
   }
 }
 
+/**
+ * An asynchronous task has not finished yet: 409 `{"status": "waiting"|"running"}` with `Retry-After` (seconds)
+ * (spec "Shredders", "Invoices" download).
+ */
+export class TaskNotReady extends Error {
+  constructor(
+    readonly state: 'waiting' | 'running',
+    readonly retryAfter = 1,
+  ) {
+    super(`Task ${state}`);
+  }
+}
+
+/**
+ * An asynchronous task failed or is gone: `httpStatus` 410 (417 for a failed shred) with body
+ * `{"status": "failed"|"gone", "message"}` (spec "Shredders").
+ */
+export class TaskFailed extends Error {
+  constructor(
+    readonly httpStatus: 410 | 417,
+    readonly detail: string,
+    readonly state: 'failed' | 'gone' = 'failed',
+  ) {
+    super(detail);
+  }
+}
+
+/** A dependency (the queue's Redis) is unreachable: 503 `{"detail"}` with `Retry-After` (seconds). */
+export class ServiceUnavailable extends Error {
+  constructor(
+    readonly detail = 'The service is temporarily unavailable. Please try again later.',
+    readonly retryAfter = 10,
+  ) {
+    super(detail);
+  }
+}
+
 /** Collects field errors for a resource and throws them together. */
 export class ErrorCollector {
   private readonly errors: Record<string, string[]> = {};

@@ -1,5 +1,15 @@
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
 
 /**
  * Typed configuration of every process (API, worker, CLI, migrations), read once from the environment and
@@ -23,9 +33,12 @@ export class AppConfig {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
-  /** SMTP URL for outgoing mail; empty means mails stay in the database outbox and are logged. */
+  /**
+   * SMTP URL for outgoing mail (`smtp://user:pass@host:587`, `smtps://user:pass@host:465`); empty means mails
+   * stay `queued` in the database outbox and are logged.
+   */
   @IsOptional()
-  @IsString()
+  @Matches(/^(smtps?:\/\/[^\s]+)?$/, { message: 'MAIL_URL must be an smtp:// or smtps:// URL' })
   mailUrl = '';
 
   /**
@@ -50,9 +63,69 @@ export class AppConfig {
   @Min(1)
   authFailureWindowS = 60;
 
-  /** Prefix of Bull queue keys in Redis (tests give each file its own). */
+  /**
+   * Longest wait for a row lock inside a voucher write (milliseconds, `SET LOCAL lock_timeout`): quota rows, the
+   * voucher row, a code being inserted concurrently. Not had in time: 409 with `Retry-After` (spec "Errors").
+   */
+  @IsInt()
+  @Min(1)
+  voucherLockTimeoutMs = 3000;
+
+  /** Longest wait for a row lock inside an order status action (milliseconds); as {@link voucherLockTimeoutMs}. */
+  @IsInt()
+  @Min(1)
+  orderLockTimeoutMs = 3000;
+
+  /** Prefix of the queue keys in Redis (tests give each file its own). */
   @IsString()
   queuePrefix = 'bull';
+
+  /** Longest wait (milliseconds) for Redis when the API enqueues a job; past it the write answers 503. */
+  @IsInt()
+  @Min(100)
+  queueTimeoutMs = 1500;
+
+  /** Sender address of outgoing mail. */
+  @IsString()
+  mailFrom = 'ticketing@localhost';
+
+  /** Delivery attempts of one e-mail before it is marked `failed`. */
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  mailMaxAttempts = 5;
+
+  /** Delay before the second delivery attempt (milliseconds); doubles with every further attempt. */
+  @IsInt()
+  @Min(10)
+  mailRetryDelayMs = 60000;
+
+  /**
+   * How long a worker holds a job before another worker may take it over as stalled (milliseconds); the lock is
+   * renewed while the job runs, so only a dead or frozen worker loses it.
+   */
+  @IsInt()
+  @Min(1000)
+  jobLockMs = 30000;
+
+  /** On SIGTERM, how long the worker waits for its current jobs before it returns them to the queue (ms). */
+  @IsInt()
+  @Min(0)
+  workerShutdownGraceMs = 25000;
+
+  /** Interval of the scheduler's repeatable tick (milliseconds). */
+  @IsInt()
+  @Min(500)
+  schedulerIntervalMs = 60000;
+
+  /** How often the worker checks that the scheduler's repeatable job still exists in Redis (milliseconds). */
+  @IsInt()
+  @Min(200)
+  schedulerWatchMs = 15000;
+
+  /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
+  @IsBoolean()
+  diagnosticTasks = false;
 }
 
 const ENV_KEYS: Record<keyof AppConfig, string> = {
@@ -62,18 +135,31 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   logLevel: 'LOG_LEVEL',
   mailUrl: 'MAIL_URL',
   lockTimeoutMs: 'LOCK_TIMEOUT_MS',
+  voucherLockTimeoutMs: 'VOUCHER_LOCK_TIMEOUT_MS',
+  orderLockTimeoutMs: 'ORDER_LOCK_TIMEOUT_MS',
   queuePrefix: 'QUEUE_PREFIX',
   authFailureLimit: 'AUTH_FAILURE_LIMIT',
   authFailureWindowS: 'AUTH_FAILURE_WINDOW_S',
+  queueTimeoutMs: 'QUEUE_TIMEOUT_MS',
+  mailFrom: 'MAIL_FROM',
+  mailMaxAttempts: 'MAIL_MAX_ATTEMPTS',
+  mailRetryDelayMs: 'MAIL_RETRY_DELAY_MS',
+  jobLockMs: 'JOB_LOCK_MS',
+  workerShutdownGraceMs: 'WORKER_SHUTDOWN_GRACE_MS',
+  schedulerIntervalMs: 'SCHEDULER_INTERVAL_MS',
+  schedulerWatchMs: 'SCHEDULER_WATCH_MS',
+  diagnosticTasks: 'DIAGNOSTIC_TASKS',
 };
 
-/** Variables parsed as numbers (validation then checks they are integers in range). */
-const NUMERIC_KEYS: ReadonlySet<string> = new Set([
-  'port',
-  'lockTimeoutMs',
-  'authFailureLimit',
-  'authFailureWindowS',
-]);
+const DEFAULTS = new AppConfig();
+
+/** Environment strings converted to the type of the option's default (numbers, booleans). */
+function fromEnv(key: keyof AppConfig, value: string): unknown {
+  const kind = typeof DEFAULTS[key];
+  if (kind === 'number') return Number(value);
+  if (kind === 'boolean') return ['1', 'true', 'yes'].includes(value.toLowerCase());
+  return value;
+}
 
 /**
  * Builds the configuration from an environment map (defaults where a variable is unset or empty).
@@ -86,7 +172,7 @@ export function loadConfig(
   const raw: Record<string, unknown> = {};
   for (const [key, name] of Object.entries(ENV_KEYS)) {
     const value = env[name];
-    if (value !== undefined && value !== '') raw[key] = NUMERIC_KEYS.has(key) ? Number(value) : value;
+    if (value !== undefined && value !== '') raw[key] = fromEnv(key as keyof AppConfig, value);
   }
   const config = plainToInstance(AppConfig, { ...raw, ...overrides });
   const errors = validateSync(config);

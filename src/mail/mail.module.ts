@@ -1,6 +1,15 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { TasksModule } from '../tasks/tasks.module';
 import { MailOutboxService } from './mail-outbox.service';
+import { MailSweep } from './mail-sweep.service';
 
-@Global()
-@Module({ providers: [MailOutboxService], exports: [MailOutboxService] })
+/**
+ * Outgoing mail (architecture.md "Layout"): the outbox writer every context sends through, and the sweep the
+ * scheduler runs. Imported where needed (not global); the SMTP delivery processor is registered by the worker.
+ */
+@Module({
+  imports: [TasksModule],
+  providers: [MailOutboxService, MailSweep],
+  exports: [MailOutboxService, MailSweep],
+})
 export class MailModule {}

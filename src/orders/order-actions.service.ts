@@ -1,22 +1,24 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
-import { setLockTimeout } from '../common/persistence/lock-timeout';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DateTime, IANAZone } from 'luxon';
-import { DataSource, EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { quotasForProduct } from '../catalogue/quotas/quota-availability';
+import { productKey, QuotaLookup } from '../catalogue/quotas/quota-lookup.service';
 import {
   noQuotaMessage,
   QuotaExceeded,
   QuotaReservations,
 } from '../catalogue/quotas/quota-reservations.service';
-import { TaxRule } from '../catalogue/tax-rules/tax-rule.entity';
+import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
+import type { SaleVoucher } from '../catalogue/vouchers/voucher-redemption.rules';
+import { voucherUses } from '../catalogue/vouchers/voucher-redemption.rules';
+import { VoucherRedemptions } from '../catalogue/vouchers/voucher-redemptions.service';
 import { NotFound } from '../common/errors';
-import { checkDate } from '../common/validation/fields';
+import { setLockTimeout } from '../common/persistence/lock-timeout';
 import { isoUtc } from '../common/values/datetime';
 import { i18nText } from '../common/values/i18n';
 import { Decimal, toMoney } from '../common/values/money';
+import { AppConfig } from '../config/app-config';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { Event } from '../organizers/event.entity';
 import type {
@@ -26,161 +28,28 @@ import type {
   MarkCanceledDto,
   MarkPaidDto,
 } from './order-action.dto';
-import { OrderFee } from './order-fee.entity';
-import { OrderPayment } from './order-payment.entity';
-import { OrderPresentation } from './order-presentation.service';
+import {
+  ACTION_MESSAGES,
+  ActionRefused,
+  cancellationFee,
+  cancellationFeeRefusal,
+  newExpiry,
+  placesNeeded,
+  redoRefusal,
+  revivedProducts,
+} from './order-actions.rules';
+import { logOrder, OrderActor } from './order-log';
+import { OrderPayments } from './order-payments.service';
+import { paidCredit } from './order-payments.rules';
 import { OrderPosition } from './order-position.entity';
+import { OrderPresentation } from './order-presentation.service';
+import { OrderChange, OrderWriter } from './order-writer';
 import { Order } from './order.entity';
 import type { OrderJson } from './order.presenter';
 
-/** 400 `{"detail": "..."}`: an action the order's state (or quota, or a voucher) does not allow (compat §4.4). */
-export class ActionRefused extends BadRequestException {
-  constructor(readonly detail: string) {
-    super({ detail });
-  }
-}
-
-/** The refusal texts of pretix's order actions (compat §4.4 "Actions"). */
-export const ACTION_MESSAGES = {
-  notPendingOrExpired: 'The order is not pending or expired.',
-  notPaid: 'The order is not paid.',
-  notPending: 'The order is not pending.',
-  notCancelable: 'The order is not allowed to be canceled.',
-  notCanceled: 'The order is not canceled.',
-  notPendingApproval: 'This order is not pending approval.',
-  dateMissing: 'New date is missing.',
-  dateInvalid: 'New date is invalid.',
-  dateInPast: 'The new expiry date needs to be in the future.',
-  feeAboveTotal: 'The cancellation fee cannot be higher than the total amount of this order.',
-  feeAboveCredit: 'The cancellation fee cannot be higher than the payment credit of this order.',
-  voucherUsedUp: 'The voucher has already been used the maximum number of times.',
-  voucherBudget: 'The voucher budget has already been used up.',
-} as const;
-
-/** Payment states that still wait for money (canceled when another payment settles the order). */
-const OPEN_PAYMENT_STATES = ['created', 'pending'];
-
-// ---------------------------------------------------------------------------------------------------------------
-// Pure rules (unit-tested in order-actions.service.spec.ts)
-// ---------------------------------------------------------------------------------------------------------------
-
-/** Sum of the confirmed payments of an order (money). Refunds do not exist yet, so this is the paid credit. */
-export function paidCredit(payments: readonly Pick<OrderPayment, 'state' | 'amount'>[]): Decimal {
-  return payments
-    .filter((p) => p.state === 'confirmed')
-    .reduce((sum, p) => sum.plus(p.amount), new Decimal(0));
-}
-
-/** What is still to be paid: total minus the paid credit, never below zero (money). */
-export function openAmount(
-  total: string,
-  payments: readonly Pick<OrderPayment, 'state' | 'amount'>[],
-): Decimal {
-  return Decimal.max(new Decimal(total).minus(paidCredit(payments)), 0);
-}
-
-/**
- * The refusal of a cancellation fee (compat §4.4 `mark_canceled`): it is kept from the money received, so it may
- * exceed neither the order's total nor its paid credit. Null when the fee is acceptable.
- */
-export function cancellationFeeRefusal(fee: Decimal, total: Decimal, credit: Decimal): string | null {
-  if (fee.gt(total)) return ACTION_MESSAGES.feeAboveTotal;
-  if (fee.gt(credit)) return ACTION_MESSAGES.feeAboveCredit;
-  return null;
-}
-
-/**
- * The end (23:59:59) of a calendar day in a time zone, as a UTC instant (compat §1.11, §4.4 `extend`). An unknown
- * zone falls back to UTC.
- */
-export function endOfDayIn(date: string, zone: string): Date {
-  const tz = IANAZone.isValidZone(zone) ? zone : 'UTC';
-  return DateTime.fromISO(`${date}T23:59:59`, { zone: tz }).toUTC().toJSDate();
-}
-
-/**
- * The new deadline of `extend` from its `expires` input (`YYYY-MM-DD`): the end of that day in the event's time
- * zone. Missing (absent, null or empty) and malformed values are refused with pretix's details.
- * @throws ActionRefused `New date is missing.` / `New date is invalid.`
- */
-export function newExpiry(value: unknown, zone: string): Date {
-  if (value === undefined || value === null || value === '')
-    throw new ActionRefused(ACTION_MESSAGES.dateMissing);
-  if (typeof value !== 'string' || checkDate(value) !== null)
-    throw new ActionRefused(ACTION_MESSAGES.dateInvalid);
-  return endOfDayIn(value, zone);
-}
-
-/** Uses of each voucher by positions: how many positions and how much of the budget (money). */
-export function voucherUses(
-  positions: readonly Pick<OrderPosition, 'voucherId' | 'voucherBudgetUse'>[],
-): Map<number, { count: number; budget: Decimal }> {
-  const uses = new Map<number, { count: number; budget: Decimal }>();
-  for (const p of positions) {
-    if (p.voucherId === null) continue;
-    const use = uses.get(p.voucherId) ?? { count: 0, budget: new Decimal(0) };
-    use.count += 1;
-    use.budget = use.budget.plus(p.voucherBudgetUse ?? 0);
-    uses.set(p.voucherId, use);
-  }
-  return uses;
-}
-
-/** The voucher fields that decide whether its redemptions can be taken again. */
-export interface VoucherState {
-  id: number;
-  max_usages: number;
-  redeemed: number;
-  budget: string | null;
-  budget_used: string;
-  allow_ignore_quota: boolean;
-}
-
-/**
- * Whether a voucher can be redeemed again by a revived order (pretix `_is_still_available(check_voucher_usage)`):
- * `count` more redemptions must fit next to the stored ones and the live carts holding it, and the budget must
- * hold `budget` more. Null when it can.
- */
-export function voucherRedoRefusal(
-  voucher: VoucherState,
-  use: { count: number; budget: Decimal },
-  inCarts: number,
-): string | null {
-  if (voucher.max_usages - voucher.redeemed - inCarts < use.count) return ACTION_MESSAGES.voucherUsedUp;
-  if (voucher.budget !== null && new Decimal(voucher.budget_used).plus(use.budget).gt(voucher.budget))
-    return ACTION_MESSAGES.voucherBudget;
-  return null;
-}
-
-/** A product key of a position: item, variation and sub-event. */
-export const productKey = (p: Pick<OrderPosition, 'itemId' | 'variationId' | 'subeventId'>): string =>
-  `${p.itemId}/${p.variationId ?? ''}/${p.subeventId ?? ''}`;
-
-/**
- * Places a set of positions needs per quota: one on every quota of its product. Positions whose voucher lets
- * them ignore quotas (`allow_ignore_quota`) need none.
- * @param quotasByProduct quota ids per {@link productKey}
- */
-export function placesNeeded(
-  positions: readonly Pick<OrderPosition, 'itemId' | 'variationId' | 'subeventId' | 'voucherId'>[],
-  quotasByProduct: ReadonlyMap<string, readonly number[]>,
-  ignoresQuota: (voucherId: number) => boolean,
-): Map<number, number> {
-  const needed = new Map<number, number>();
-  for (const p of positions) {
-    if (p.voucherId !== null && ignoresQuota(p.voucherId)) continue;
-    for (const id of quotasByProduct.get(productKey(p)) ?? []) needed.set(id, (needed.get(id) ?? 0) + 1);
-  }
-  return needed;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-
 /** What an action works on: the locked order of the event, inside the writing transaction. */
-interface ActionContext {
+interface ActionContext extends OrderActor {
   em: EntityManager;
-  event: Event;
-  principal: Principal;
   order: Order;
   /** One instant for everything the action writes (payment date, last_modified, cancellation date). */
   now: Date;
@@ -189,28 +58,31 @@ interface ActionContext {
 /**
  * The order status actions `POST E/orders/{code}/<action>/` (compat §4.4 "Actions"): mark_paid, mark_pending,
  * mark_expired, mark_canceled, reactivate, extend, approve, deny. Each runs in one transaction that locks the
- * order row (`SELECT … FOR UPDATE`), checks the state rules, changes the order and what hangs on it (positions,
- * fees, payments, voucher redemptions, quota places), moves `last_modified`, writes the pretix log action(s)
- * (content type `order`) and queues the customer e-mail; after the commit the full order is answered through
- * {@link OrderPresentation}.
+ * order row (`SELECT … FOR UPDATE`), checks the state rules ({@link ActionRefused}), does what hangs on the
+ * change (payments through {@link OrderPayments}, voucher redemptions through {@link VoucherRedemptions}, quota
+ * places through {@link QuotaReservations}), writes the pretix log action(s) (content type `order`) and queues
+ * the customer e-mail, and returns the {@link OrderChange} that {@link OrderWriter} applies with a new
+ * `last_modified`; after the commit the full order is answered through {@link OrderPresentation}.
  *
  * Quota: canceled and expired orders do not count in the quota engine; paid and pending ones do (also while
  * pending approval, so `approve` needs no new reservation). Reviving an order (`mark_paid` or `extend` of an
- * expired one, `reactivate`) reserves its positions' places through {@link QuotaReservations}, which locks only
- * the quotas involved, in id order. Vouchers: a voucher stays redeemed while its order is expired (it can be
- * revived); canceling or denying gives the redemption back (`redeemed - 1` per position, `budget_used` back),
- * reactivating takes it again. Lock waits are bounded ({@link lockTimeoutMs}): a lock not had in time answers
- * 409 with `Retry-After` (global filter).
+ * expired one, `reactivate`) reserves its positions' places again. Vouchers: a voucher stays redeemed while its
+ * order is expired (it can be revived); canceling or denying gives the redemption back, reactivating takes it
+ * again. Lock waits are bounded by `ORDER_LOCK_TIMEOUT_MS`: a lock not had in time answers 409 with
+ * `Retry-After` (global filter).
  */
 @Injectable()
 export class OrderActionsService {
-  /** Longest wait for a lock inside an action, in milliseconds (`SET LOCAL lock_timeout`). */
-  lockTimeoutMs = 3000;
-
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly em: EntityManager,
+    private readonly config: AppConfig,
     private readonly audit: AuditLogService,
+    private readonly catalogue: SalesCatalogue,
+    private readonly quotaLookup: QuotaLookup,
     private readonly reservations: QuotaReservations,
+    private readonly redemptions: VoucherRedemptions,
+    private readonly writer: OrderWriter,
+    private readonly payments: OrderPayments,
     private readonly presentation: OrderPresentation,
     private readonly mail: MailOutboxService,
   ) {}
@@ -228,17 +100,14 @@ export class OrderActionsService {
       const { order } = ctx;
       if (order.status !== 'n' && order.status !== 'e')
         throw new ActionRefused(ACTION_MESSAGES.notPendingOrExpired);
-      if (order.status === 'e') {
-        const positions = await this.positionsOf(ctx, false);
-        const vouchers = await this.vouchersOf(ctx.em, [...voucherUses(positions).keys()], false);
-        await this.reservePlaces(ctx, positions, vouchers);
-      }
-      await this.settle(ctx, 'manual');
+      if (order.status === 'e') await this.reviveExpired(ctx);
+      await this.payments.settle(ctx.em, ctx, order, 'manual', ctx.now);
       if (body.send_email ?? true) {
         await this.sendMail(ctx, `Payment received for your order: ${order.code}`, [
           `we successfully received your payment for ${eventName(ctx.event)}. Thank you!`,
         ]);
       }
+      return { status: 'p' };
     });
   }
 
@@ -249,11 +118,10 @@ export class OrderActionsService {
    */
   markPending(event: Event, principal: Principal, code: string): Promise<OrderJson> {
     return this.run(event, principal, code, async (ctx) => {
-      const { em, order } = ctx;
-      if (order.status !== 'p') throw new ActionRefused(ACTION_MESSAGES.notPaid);
-      await em.update(OrderPayment, { orderId: order.id, state: 'confirmed' }, { state: 'canceled' });
-      order.status = 'n';
+      if (ctx.order.status !== 'p') throw new ActionRefused(ACTION_MESSAGES.notPaid);
+      await this.payments.cancelConfirmed(ctx.em, ctx.order);
       await this.log(ctx, 'pretix.event.order.unpaid');
+      return { status: 'n' };
     });
   }
 
@@ -265,8 +133,8 @@ export class OrderActionsService {
   markExpired(event: Event, principal: Principal, code: string): Promise<OrderJson> {
     return this.run(event, principal, code, async (ctx) => {
       if (ctx.order.status !== 'n') throw new ActionRefused(ACTION_MESSAGES.notPending);
-      ctx.order.status = 'e';
       await this.log(ctx, 'pretix.event.order.expired');
+      return { status: 'e' };
     });
   }
 
@@ -285,22 +153,20 @@ export class OrderActionsService {
       if (!['n', 'p', 'e'].includes(order.status) || positions.length === 0)
         throw new ActionRefused(ACTION_MESSAGES.notCancelable);
       const fee = new Decimal(String(body.cancellation_fee ?? 0).trim());
-      const payments = await em.find(OrderPayment, { where: { orderId: order.id } });
+      const payments = await this.payments.list(em, order.id);
       if (fee.gt(0)) {
         const refusal = cancellationFeeRefusal(fee, new Decimal(order.total), paidCredit(payments));
         if (refusal) throw new ActionRefused(refusal);
       }
-      await this.releaseVouchers(ctx, positions);
-      await em.update(OrderPosition, { orderId: order.id, canceled: false }, { canceled: true });
-      await em.update(OrderFee, { orderId: order.id, canceled: false }, { canceled: true });
-      await this.cancelOpenPayments(ctx, payments);
-      order.cancellationDate = now;
+      await this.redemptions.release(em, voucherUses(positions));
+      await this.payments.cancelOpen(em, ctx, order, payments);
+      const change: OrderChange = { positions: 'cancel', fees: 'cancel', cancellationDate: now };
       if (fee.gt(0)) {
-        await this.addCancellationFee(ctx, fee);
-        order.total = toMoney(fee);
-        order.status = 'p';
+        change.addFee = cancellationFee(fee, await this.catalogue.defaultTaxRule(em, ctx.event.id));
+        change.total = toMoney(fee);
+        change.status = 'p';
       } else {
-        order.status = 'c';
+        change.status = 'c';
       }
       const comment = body.comment ?? null;
       await this.log(ctx, 'pretix.event.order.canceled', {
@@ -313,6 +179,7 @@ export class OrderActionsService {
           ...(comment ? [comment] : []),
         ]);
       }
+      return change;
     });
   }
 
@@ -328,18 +195,16 @@ export class OrderActionsService {
       if (order.status !== 'c') throw new ActionRefused(ACTION_MESSAGES.notCanceled);
       const positions = await this.positionsOf(ctx, true);
       // Redeem first: a blocking voucher then stops holding the place its position takes back.
-      const vouchers = await this.redeemVouchersAgain(ctx, positions);
-      await this.reservePlaces(ctx, positions, vouchers);
-      await em.update(OrderPosition, { orderId: order.id }, { canceled: false });
-      await em.update(OrderFee, { orderId: order.id }, { canceled: false });
-      const payments = await em.find(OrderPayment, { where: { orderId: order.id } });
+      const redo = await this.redemptions.redo(em, voucherUses(positions), ctx.now);
+      if (redo.problem) throw new ActionRefused(redoRefusal(redo.problem));
+      await this.reservePlaces(ctx, positions, redo.vouchers);
+      const payments = await this.payments.list(em, order.id);
       const settled =
         !order.requireApproval &&
         payments.some((p) => p.state === 'confirmed') &&
         paidCredit(payments).gte(order.total);
-      order.status = settled ? 'p' : 'n';
-      order.cancellationDate = null;
       await this.log(ctx, 'pretix.event.order.reactivated', { expires: isoUtc(order.expires) });
+      return { positions: 'restore', fees: 'restore', status: settled ? 'p' : 'n', cancellationDate: null };
     });
   }
 
@@ -358,18 +223,13 @@ export class OrderActionsService {
         throw new ActionRefused(ACTION_MESSAGES.notPendingOrExpired);
       if (expires < now) throw new ActionRefused(ACTION_MESSAGES.dateInPast);
       const wasExpired = order.status === 'e';
-      if (!wasExpired && order.expires.getTime() === expires.getTime()) return false;
-      if (wasExpired && !(body.force ?? false)) {
-        const positions = await this.positionsOf(ctx, false);
-        const vouchers = await this.vouchersOf(ctx.em, [...voucherUses(positions).keys()], false);
-        await this.reservePlaces(ctx, positions, vouchers);
-      }
-      order.expires = expires;
-      order.status = 'n';
+      if (!wasExpired && order.expires.getTime() === expires.getTime()) return null;
+      if (wasExpired && !(body.force ?? false)) await this.reviveExpired(ctx);
       await this.log(ctx, 'pretix.event.order.expirychanged', {
         expires: isoUtc(expires),
         state_change: wasExpired,
       });
+      return { expires, status: 'n' };
     });
   }
 
@@ -386,14 +246,18 @@ export class OrderActionsService {
       const { order } = ctx;
       if (order.status !== 'n' || !order.requireApproval)
         throw new ActionRefused(ACTION_MESSAGES.notPendingApproval);
-      order.requireApproval = false;
+      const change: OrderChange = { requireApproval: false };
       await this.log(ctx, 'pretix.event.order.approved');
-      if (new Decimal(order.total).isZero()) await this.settle(ctx, 'free');
+      if (new Decimal(order.total).isZero()) {
+        await this.payments.settle(ctx.em, ctx, order, 'free', ctx.now);
+        change.status = 'p';
+      }
       if (body.send_email ?? true) {
         await this.sendMail(ctx, `Order approved: ${order.code}`, [
           `your order ${order.code} for ${eventName(ctx.event)} has been approved.`,
         ]);
       }
+      return change;
     });
   }
 
@@ -405,13 +269,10 @@ export class OrderActionsService {
    */
   deny(event: Event, principal: Principal, code: string, body: DenyOrderDto): Promise<OrderJson> {
     return this.run(event, principal, code, async (ctx) => {
-      const { em, order } = ctx;
+      const { order } = ctx;
       if (order.status !== 'n' || !order.requireApproval)
         throw new ActionRefused(ACTION_MESSAGES.notPendingApproval);
-      const positions = await this.positionsOf(ctx, false);
-      await this.releaseVouchers(ctx, positions);
-      await em.update(OrderPosition, { orderId: order.id, canceled: false }, { canceled: true });
-      order.status = 'c';
+      await this.redemptions.release(ctx.em, voucherUses(await this.positionsOf(ctx, false)));
       const comment = body.comment ?? null;
       await this.log(ctx, 'pretix.event.order.denied', { comment });
       if (body.send_email ?? true) {
@@ -420,23 +281,24 @@ export class OrderActionsService {
           ...(comment ? [comment] : []),
         ]);
       }
+      return { positions: 'cancel', status: 'c' };
     });
   }
 
   /**
    * Runs an action in one transaction: bounds lock waits, locks the order row of the event, runs `work`, then
-   * (unless `work` returns false: nothing changed) writes the order's state with a new `last_modified`; after
-   * the commit, presents the order.
+   * (unless `work` returns null: nothing changed) applies its change with a new `last_modified`; after the
+   * commit, presents the order.
    * @throws NotFound for a code that is not an order of this event
    */
   private async run(
     event: Event,
     principal: Principal,
     code: string,
-    work: (ctx: ActionContext) => Promise<boolean | void>,
+    work: (ctx: ActionContext) => Promise<OrderChange | null>,
   ): Promise<OrderJson> {
-    const order = await this.db.transaction(async (em) => {
-      await setLockTimeout(em, this.lockTimeoutMs);
+    const order = await this.em.transaction(async (em) => {
+      await setLockTimeout(em, this.config.orderLockTimeoutMs);
       const order =
         code.length <= 16
           ? await em.findOne(Order, {
@@ -446,30 +308,13 @@ export class OrderActionsService {
           : null;
       if (!order) throw new NotFound();
       const ctx: ActionContext = { em, event, principal, order, now: new Date() };
-      if ((await work(ctx)) !== false) {
-        order.lastModified = ctx.now;
-        await em.update(
-          Order,
-          { id: order.id },
-          {
-            status: order.status,
-            expires: order.expires,
-            total: order.total,
-            requireApproval: order.requireApproval,
-            cancellationDate: order.cancellationDate,
-            lastModified: order.lastModified,
-          },
-        );
-      }
+      const change = await work(ctx);
+      if (change) await this.writer.change(em, order, change, ctx.now);
       return order;
     });
     // Presented after the commit, on pool connections: the locks are held no longer than the change needs, and
     // the presentation's parallel loads do not share the transaction's single connection.
-    const [json] = await this.presentation.orders(
-      this.db.manager,
-      [order],
-      new Map([[event.id, event.slug]]),
-    );
+    const [json] = await this.presentation.orders(this.em, [order], new Map([[event.id, event.slug]]));
     return json;
   }
 
@@ -481,19 +326,11 @@ export class OrderActionsService {
     });
   }
 
-  /** Voucher rows by id (one statement); locked in id order when their redemptions are about to change. */
-  private async vouchersOf(
-    em: EntityManager,
-    ids: number[],
-    lock: boolean,
-  ): Promise<Map<number, VoucherState>> {
-    if (ids.length === 0) return new Map();
-    const rows: VoucherState[] = await em.query(
-      `SELECT id, max_usages, redeemed, budget, budget_used, allow_ignore_quota FROM voucher
-        WHERE id = ANY($1) ORDER BY id ${lock ? 'FOR UPDATE' : ''}`,
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, r]));
+  /** An expired order takes the places of its active positions again (its vouchers stayed redeemed). */
+  private async reviveExpired(ctx: ActionContext): Promise<void> {
+    const positions = await this.positionsOf(ctx, false);
+    const vouchers = await this.redemptions.read(ctx.em, [...voucherUses(positions).keys()], false);
+    await this.reservePlaces(ctx, positions, vouchers);
   }
 
   /**
@@ -504,179 +341,28 @@ export class OrderActionsService {
   private async reservePlaces(
     ctx: ActionContext,
     positions: OrderPosition[],
-    vouchers: ReadonlyMap<number, VoucherState>,
+    vouchers: ReadonlyMap<number, SaleVoucher>,
   ): Promise<void> {
-    const ignoresQuota = (id: number) => vouchers.get(id)?.allow_ignore_quota === true;
-    const quotasByProduct = new Map<string, number[]>();
-    for (const p of positions) {
-      if (p.voucherId !== null && ignoresQuota(p.voucherId)) continue;
-      const key = productKey(p);
-      if (quotasByProduct.has(key)) continue;
-      const ids = await quotasForProduct(ctx.em, ctx.event.id, p);
-      if (ids.length === 0) {
-        const rows: { name: Record<string, string> }[] = await ctx.em.query(
-          'SELECT name FROM item WHERE id = $1',
-          [p.itemId],
-        );
-        throw new ActionRefused(noQuotaMessage(i18nText(rows[0]?.name)));
-      }
-      quotasByProduct.set(key, ids);
+    const ignoresQuota = (id: number) => vouchers.get(id)?.allowIgnoreQuota === true;
+    const products = revivedProducts(positions, ignoresQuota);
+    const quotasByProduct = await this.quotaLookup.forProducts(ctx.em, ctx.event.id, products);
+    const unassigned = products.find((p) => quotasByProduct.get(productKey(p))!.length === 0);
+    if (unassigned) {
+      const names = await this.catalogue.itemNames(ctx.em, [unassigned.itemId]);
+      throw new ActionRefused(noQuotaMessage(i18nText(names.get(unassigned.itemId))));
     }
     const needed = placesNeeded(positions, quotasByProduct, ignoresQuota);
     if (needed.size === 0) return;
     try {
-      await this.reservations.reserve(ctx.em, ctx.principal, [...needed.keys()], needed);
+      await this.reservations.reserve(ctx.em, ctx, [...needed.keys()], needed);
     } catch (err) {
       if (err instanceof QuotaExceeded) throw new ActionRefused(err.message);
       throw err;
     }
   }
 
-  /** Gives back the redemptions (and budget) the positions took from their vouchers; vouchers locked in id order. */
-  private async releaseVouchers(ctx: ActionContext, positions: OrderPosition[]): Promise<void> {
-    const uses = voucherUses(positions);
-    if (uses.size === 0) return;
-    await this.vouchersOf(ctx.em, [...uses.keys()], true);
-    await this.adjustVouchers(ctx.em, uses, -1);
-  }
-
-  /**
-   * Takes the positions' voucher redemptions again (vouchers locked in id order); live carts holding a voucher
-   * count against it.
-   * @returns the vouchers as they were before
-   * @throws ActionRefused when a voucher was used up (or its budget spent) meanwhile
-   */
-  private async redeemVouchersAgain(
-    ctx: ActionContext,
-    positions: OrderPosition[],
-  ): Promise<Map<number, VoucherState>> {
-    const uses = voucherUses(positions);
-    const vouchers = await this.vouchersOf(ctx.em, [...uses.keys()], true);
-    if (vouchers.size === 0) return vouchers;
-    const carts: { voucher_id: number; n: number }[] = await ctx.em.query(
-      `SELECT voucher_id, count(*)::int AS n FROM cart_position
-        WHERE voucher_id = ANY($1) AND expires >= $2 GROUP BY voucher_id`,
-      [[...vouchers.keys()], ctx.now],
-    );
-    const inCarts = new Map(carts.map((r) => [r.voucher_id, r.n]));
-    for (const voucher of vouchers.values()) {
-      const refusal = voucherRedoRefusal(voucher, uses.get(voucher.id)!, inCarts.get(voucher.id) ?? 0);
-      if (refusal) throw new ActionRefused(refusal);
-    }
-    // A voucher deleted since the order was placed is gone from the positions too (SET NULL): nothing to redo.
-    const present = new Map([...uses].filter(([id]) => vouchers.has(id)));
-    await this.adjustVouchers(ctx.em, present, 1);
-    return vouchers;
-  }
-
-  /** Adds (`sign` 1) or removes (`sign` -1) redemptions and budget use, never below zero; one statement. */
-  private async adjustVouchers(
-    em: EntityManager,
-    uses: ReadonlyMap<number, { count: number; budget: Decimal }>,
-    sign: 1 | -1,
-  ): Promise<void> {
-    if (uses.size === 0) return;
-    const ids = [...uses.keys()];
-    await em.query(
-      `UPDATE voucher v SET redeemed = GREATEST(0, v.redeemed + $4 * u.n),
-              budget_used = GREATEST(0, v.budget_used + $4 * u.b)
-         FROM unnest($1::int[], $2::int[], $3::numeric[]) AS u(id, n, b)
-        WHERE v.id = u.id`,
-      [ids, ids.map((id) => uses.get(id)!.count), ids.map((id) => uses.get(id)!.budget.toFixed(2)), sign],
-    );
-  }
-
-  /**
-   * Settles the order with a confirmed payment of the open amount from `provider` and marks it paid: an open
-   * payment of that provider and exact amount is confirmed, other open payments are canceled, else a new
-   * payment is added (next `local_id`). Logs `.payment.confirmed` and `.paid`.
-   */
-  private async settle(ctx: ActionContext, provider: string): Promise<void> {
-    const { em, order, now } = ctx;
-    const payments = await em.find(OrderPayment, { where: { orderId: order.id }, order: { localId: 'ASC' } });
-    const amount = openAmount(order.total, payments);
-    const reuse = payments.find(
-      (p) => OPEN_PAYMENT_STATES.includes(p.state) && p.provider === provider && amount.eq(p.amount),
-    );
-    await this.cancelOpenPayments(
-      ctx,
-      payments.filter((p) => p !== reuse),
-    );
-    let payment: OrderPayment;
-    if (reuse) {
-      reuse.state = 'confirmed';
-      reuse.paymentDate = now;
-      await em.update(OrderPayment, { id: reuse.id }, { state: 'confirmed', paymentDate: now });
-      payment = reuse;
-    } else {
-      const localId = payments.reduce((max, p) => Math.max(max, p.localId), 0) + 1;
-      payment = await em.save(
-        em.create(OrderPayment, {
-          orderId: order.id,
-          localId,
-          state: 'confirmed',
-          amount: toMoney(amount),
-          provider,
-          created: now,
-          paymentDate: now,
-          info: {},
-        }),
-      );
-    }
-    order.status = 'p';
-    await this.log(ctx, 'pretix.event.order.payment.confirmed', {
-      local_id: payment.localId,
-      provider: payment.provider,
-    });
-    await this.log(ctx, 'pretix.event.order.paid', {
-      provider: payment.provider,
-      info: {},
-      date: isoUtc(now),
-      force: false,
-    });
-  }
-
-  /** Cancels the open (created or pending) payments among `payments`; logs `.payment.canceled` for each. */
-  private async cancelOpenPayments(ctx: ActionContext, payments: OrderPayment[]): Promise<void> {
-    for (const p of payments.filter((x) => OPEN_PAYMENT_STATES.includes(x.state))) {
-      p.state = 'canceled';
-      await ctx.em.update(OrderPayment, { id: p.id }, { state: 'canceled' });
-      await this.log(ctx, 'pretix.event.order.payment.canceled', {
-        local_id: p.localId,
-        provider: p.provider,
-      });
-    }
-  }
-
-  /** Adds the `cancellation` fee, taxed (gross) by the event's default tax rule when there is one. */
-  private async addCancellationFee(ctx: ActionContext, fee: Decimal): Promise<void> {
-    const rule = await ctx.em.findOne(TaxRule, { where: { eventId: ctx.event.id, isDefault: true } });
-    const rate = new Decimal(rule?.rate ?? 0);
-    const tax = rule
-      ? fee.times(rate).dividedBy(rate.plus(100)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP)
-      : new Decimal(0);
-    await ctx.em.insert(OrderFee, {
-      orderId: ctx.order.id,
-      feeType: 'cancellation',
-      value: toMoney(fee),
-      description: '',
-      internalType: '',
-      taxRate: toMoney(rate),
-      taxValue: toMoney(tax),
-      taxRuleId: rule?.id ?? null,
-      canceled: false,
-    });
-  }
-
-  private async log(ctx: ActionContext, action: string, data: Record<string, unknown> = {}): Promise<void> {
-    await this.audit.record(ctx.em, ctx.principal, {
-      organizerId: ctx.event.organizerId,
-      eventId: ctx.event.id,
-      contentType: 'order',
-      objectId: ctx.order.id,
-      action,
-      data,
-    });
+  private log(ctx: ActionContext, action: string, data: Record<string, unknown> = {}): Promise<void> {
+    return logOrder(this.audit, ctx.em, ctx, ctx.order.id, action, data);
   }
 
   /** Queues a mail to the order's address (none when the order has no e-mail). */
@@ -694,6 +380,6 @@ export class OrderActionsService {
   }
 }
 
-function eventName(event: Event): string {
+function eventName(event: Pick<Event, 'name' | 'slug'>): string {
   return i18nText(event.name) || event.slug;
 }

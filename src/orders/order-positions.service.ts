@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
 import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -18,7 +18,7 @@ import { OrderPositionJson, toOrderPositionJson } from './order.presenter';
 @Injectable()
 export class OrderPositionsService {
   constructor(
-    @InjectEntityManager() private readonly db: EntityManager,
+    @InjectRepository(OrderPosition) private readonly positions: Repository<OrderPosition>,
     private readonly presentation: OrderPresentation,
   ) {}
 
@@ -30,10 +30,7 @@ export class OrderPositionsService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {
-    const qb = this.db
-      .getRepository(OrderPosition)
-      .createQueryBuilder('p')
-      .where('p.event_id = :event', { event: event.id });
+    const qb = this.positions.createQueryBuilder('p').where('p.event_id = :event', { event: event.id });
     applyCanceled(qb, filters);
     const order = filters.str('order');
     if (order !== undefined) {
@@ -77,8 +74,7 @@ export class OrderPositionsService {
    * @throws NotFound for an unknown id, one of another event, or a canceled one without `include_canceled_positions`
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<OrderPositionJson> {
-    const qb = this.db
-      .getRepository(OrderPosition)
+    const qb = this.positions
       .createQueryBuilder('p')
       .where('p.event_id = :event AND p.id = :id', { event: event.id, id });
     applyCanceled(qb, filters);

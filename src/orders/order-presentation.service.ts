@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, In } from 'typeorm';
+import { byOptionPosition, OptionTriple, questionQueries } from '../catalogue/questions/question-queries';
+import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../common/listing/page-query';
 import { RowMapper } from '../common/persistence/row-mapper';
-import { byOptionPosition, OptionTriple, questionQueries } from '../catalogue/questions/question-queries';
 import { TenancyQueries } from '../organizers/tenancy-queries';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
 import type { CartPosition } from './cart-position.entity';
+import { checkinsSql, successfulCheckins } from './checkin-seam';
 import { InvoiceAddress } from './invoice-address.entity';
 import { OrderFee } from './order-fee.entity';
 import { OrderPayment } from './order-payment.entity';
 import { OrderPosition } from './order-position.entity';
-import { Order } from './order.entity';
+import type { Order } from './order.entity';
 import {
   AnswerJson,
   CartPositionJson,
@@ -30,30 +32,25 @@ interface AnswerRow {
   position_id: number;
   question_id: number;
   answer: string;
-  identifier: string;
-  options: OptionTriple[];
-}
-
-interface CheckinRow {
-  id: number;
-  position_id: number;
-  list_id: number | null;
-  type: string;
-  datetime: Date;
+  option_ids: number[];
 }
 
 /**
  * Turns orders, order positions and cart positions into their wire form, loading everything they show for the
  * whole batch at once: presenting 1 or 50 orders costs the same fixed number of SQL statements (style.md "Data
- * access"). Positions are ordered by `positionid`, answers by id, check-ins by time.
+ * access"). Positions are ordered by `positionid`, answers by id, their options by the options' position,
+ * check-ins by time. Question and option identifiers come from the catalogue ({@link SalesCatalogue}), check-ins
+ * through the check-in seam.
  */
 @Injectable()
 export class OrderPresentation {
   private readonly positionRows: RowMapper<OrderPosition>;
   private orderSpec?: RelatedSpec<OrderExtras>;
   private positionSpec?: RelatedSpec<PositionExtras>;
+  private cartSpec?: RelatedSpec<{ answers: AnswerJson[] }>;
 
   constructor(
+    private readonly catalogue: SalesCatalogue,
     @InjectEntityManager() private readonly em: EntityManager,
     private readonly tenancy: TenancyQueries,
   ) {
@@ -89,6 +86,13 @@ export class OrderPresentation {
     });
   }
 
+  /** What a cart position's wire form shows besides its row (alias `c`): its answers (issue 7). */
+  cartRelated(): RelatedSpec<{ answers: AnswerJson[] }> {
+    return (this.cartSpec ??= {
+      answers: { sql: answersSql('c.id', 'cart_position_id'), read: readAnswers },
+    });
+  }
+
   /** What a position's wire form shows besides its row (alias `p`), as subqueries of its own statement. */
   positionRelated(): RelatedSpec<PositionExtras> {
     return (this.positionSpec ??= {
@@ -120,7 +124,7 @@ export class OrderPresentation {
     };
   }
 
-  /** Orders with positions, fees, payments and invoice address (six statements for any number of orders). */
+  /** Orders with positions, fees, payments and invoice address (seven statements for any number of orders). */
   async orders(
     em: EntityManager,
     orders: Order[],
@@ -154,7 +158,7 @@ export class OrderPresentation {
     );
   }
 
-  /** Order positions with answers and check-ins (two statements), given the codes of their orders. */
+  /** Order positions with answers and check-ins (three statements), given the codes of their orders. */
   async positions(
     em: EntityManager,
     positions: OrderPosition[],
@@ -173,7 +177,7 @@ export class OrderPresentation {
     );
   }
 
-  /** Cart positions with answers (one statement). */
+  /** Cart positions with answers (two statements). */
   async carts(em: EntityManager, carts: CartPosition[]): Promise<CartPositionJson[]> {
     if (carts.length === 0) return [];
     const answers = await this.answers(
@@ -184,7 +188,10 @@ export class OrderPresentation {
     return carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? []));
   }
 
-  /** Answers of order or cart positions, with question and option identifiers, per position id. */
+  /**
+   * Answers of order or cart positions, with question and option identifiers, per position id: the answers and
+   * their options (one statement), then the identifiers and option positions from the catalogue (one more).
+   */
   private async answers(
     em: EntityManager,
     kind: 'order' | 'cart',
@@ -193,25 +200,40 @@ export class OrderPresentation {
     const column = kind === 'order' ? 'order_position_id' : 'cart_position_id';
     const rows: AnswerRow[] = await em.query(
       `SELECT a.${column} AS position_id, a.question_id, a.answer,
-              ${questionQueries.identifierOf('a.question_id')} AS identifier, ${optionsOfAnswer('a.id')} AS options
+              COALESCE(array_agg(ao.option_id) FILTER (WHERE ao.option_id IS NOT NULL), '{}') AS option_ids
          FROM question_answer a
+         LEFT JOIN question_answer_option ao ON ao.answer_id = a.id
         WHERE a.${column} = ANY($1)
+        GROUP BY a.id
         ORDER BY a.id`,
       [ids],
     );
+    const { questions, options } = await this.catalogue.questions(
+      em,
+      rows.map((r) => r.question_id),
+      rows.flatMap((r) => r.option_ids),
+      true,
+    );
+    const sorted = (optionIds: number[]) =>
+      optionIds
+        .filter((id) => options.has(id))
+        .map((id) => options.get(id)!)
+        .sort((a, b) => a.position - b.position || a.id - b.id);
     return groupBy(
-      rows,
+      rows.filter((r) => questions.has(r.question_id)),
       (r) => r.position_id,
-      (r): AnswerJson => toAnswerJson(r.question_id, r.answer, r.identifier, r.options),
+      (r): AnswerJson => ({
+        question: r.question_id,
+        answer: r.answer,
+        question_identifier: questions.get(r.question_id)!.identifier,
+        options: sorted(r.option_ids).map((o) => o.id),
+        option_identifiers: sorted(r.option_ids).map((o) => o.identifier),
+      }),
     );
   }
 
   private async checkins(em: EntityManager, positionIds: number[]): Promise<Map<number, CheckinJson[]>> {
-    const rows: CheckinRow[] = await em.query(
-      `SELECT id, position_id, list_id, type, datetime FROM checkin
-        WHERE position_id = ANY($1) AND successful ORDER BY datetime, id`,
-      [positionIds],
-    );
+    const rows = await successfulCheckins(em, positionIds);
     return groupBy(
       rows,
       (r) => r.position_id,
@@ -234,11 +256,11 @@ function optionsOfAnswer(answerId: string): string {
     FROM question_answer_option ao WHERE ao.answer_id = ${answerId}), '[]'::jsonb)`;
 }
 
-/** JSON array of the answers of the position with id `positionId` (SQL), by answer id. */
-function answersSql(positionId: string): string {
+/** JSON array of the answers of the order (or cart) position with id `positionId` (SQL), by answer id. */
+function answersSql(positionId: string, column = 'order_position_id'): string {
   return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer,
       'i', ${questionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
-    FROM question_answer a WHERE a.order_position_id = ${positionId})`;
+    FROM question_answer a WHERE a.${column} = ${positionId})`;
 }
 
 function toAnswerJson(
@@ -261,12 +283,6 @@ function readAnswers(value: unknown): AnswerJson[] {
   return (value as { q: number; a: string; i: string; o: OptionTriple[] }[]).map((r) =>
     toAnswerJson(r.q, r.a, r.i, r.o),
   );
-}
-
-/** JSON array of the successful check-ins of the position with id `positionId` (SQL), by time. */
-function checkinsSql(positionId: string): string {
-  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime) ORDER BY c.datetime, c.id),
-      '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful)`;
 }
 
 function readCheckins(value: unknown): CheckinJson[] {

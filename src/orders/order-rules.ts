@@ -1,5 +1,6 @@
 import { randomString } from '../common/values/random';
 import { DateTime } from 'luxon';
+import type { SaleItem } from '../catalogue/sales/sales-catalogue.service';
 import type { FieldErrors } from '../common/errors';
 
 /**
@@ -113,15 +114,16 @@ export function orderExpiry(now: Date, timezone: string, days = PAYMENT_TERM_DAY
 }
 
 /** The validity settings of an item (spec "Item"; compat §3.10 `validity_*`). */
-export interface ItemValidity {
-  validityMode: string | null;
-  validityFixedFrom: Date | null;
-  validityFixedUntil: Date | null;
-  validityDynamicDurationMinutes: number | null;
-  validityDynamicDurationHours: number | null;
-  validityDynamicDurationDays: number | null;
-  validityDynamicDurationMonths: number | null;
-}
+export type ItemValidity = Pick<
+  SaleItem,
+  | 'validityMode'
+  | 'validityFixedFrom'
+  | 'validityFixedUntil'
+  | 'validityDynamicDurationMinutes'
+  | 'validityDynamicDurationHours'
+  | 'validityDynamicDurationDays'
+  | 'validityDynamicDurationMonths'
+>;
 
 /**
  * Validity of a new ticket (pretix `Item.compute_validity`, start = now): `fixed` gives the item's fixed window;

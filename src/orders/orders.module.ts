@@ -1,41 +1,41 @@
-import { Global, Module } from '@nestjs/common';
-import { DISCOUNT_USAGE } from '../catalogue/discounts/discounts.service';
-import { ITEM_USAGE } from '../catalogue/items/item-usage';
-import { QUOTA_AVAILABILITY } from '../catalogue/quotas/quota-availability';
-import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rules.service';
-import { EVENT_USAGE } from '../organizers/events.service';
-import { OrganizersModule } from '../organizers/organizers.module';
-import { OrderPresentation } from './order-presentation.service';
-import { QuotaEngine } from './quota-engine.service';
-import { DiscountSalesUsage, SalesUsage } from './sales-usage.service';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueSalesModule } from '../catalogue/sales/catalogue-sales.module';
+import { MailModule } from '../mail/mail.module';
+import { CartPosition } from './cart-position.entity';
+import { CartPositionsController } from './cart-positions.controller';
+import { CartPositionsService } from './cart-positions.service';
+import { OrderActionsController } from './order-actions.controller';
+import { OrderActionsService } from './order-actions.service';
+import { OrderCreator } from './order-create.service';
+import { OrderPosition } from './order-position.entity';
+import { OrderPositionsController } from './order-positions.controller';
+import { OrderPositionsService } from './order-positions.service';
+import { Order } from './order.entity';
+import { OrdersController } from './orders.controller';
+import { OrdersCoreModule } from './orders-core.module';
+import { OrdersService } from './orders.service';
+import { OrganizerOrdersController } from './organizer-orders.controller';
 
 /**
- * The sales side: the quota engine, the presentation of orders and carts, and the answers to the catalogue's
- * usage ports. Global so that the catalogue and the tenancy roots can inject the ports they declare without
- * importing this module (architecture.md "Layout").
+ * Sales over HTTP: orders (create, read, change, delete, status actions), order positions, the organizer-wide
+ * order list (compat §4.4) and API cart positions (compat §3.2). Quota reservations and voucher redemptions come
+ * from the catalogue's CatalogueSalesModule, wired to this context's own ports (OrdersCoreModule).
  */
-@Global()
 @Module({
-  imports: [OrganizersModule],
-  providers: [
-    QuotaEngine,
-    OrderPresentation,
-    SalesUsage,
-    DiscountSalesUsage,
-    { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
-    { provide: ITEM_USAGE, useExisting: SalesUsage },
-    { provide: EVENT_USAGE, useExisting: SalesUsage },
-    { provide: TAX_RULE_USAGE, useExisting: SalesUsage },
-    { provide: DISCOUNT_USAGE, useExisting: DiscountSalesUsage },
+  imports: [
+    OrdersCoreModule,
+    MailModule,
+    CatalogueSalesModule.register(OrdersCoreModule),
+    TypeOrmModule.forFeature([Order, OrderPosition, CartPosition]),
   ],
-  exports: [
-    QUOTA_AVAILABILITY,
-    ITEM_USAGE,
-    EVENT_USAGE,
-    TAX_RULE_USAGE,
-    DISCOUNT_USAGE,
-    QuotaEngine,
-    OrderPresentation,
+  controllers: [
+    OrdersController,
+    OrganizerOrdersController,
+    OrderPositionsController,
+    OrderActionsController,
+    CartPositionsController,
   ],
+  providers: [OrderCreator, OrdersService, OrderPositionsService, OrderActionsService, CartPositionsService],
 })
 export class OrdersModule {}

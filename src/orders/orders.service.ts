@@ -1,23 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { findOrNotFound } from '../common/persistence/find';
-import { InjectEntityManager } from '@nestjs/typeorm';
+import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager, SelectQueryBuilder } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
+import { voucherUses } from '../catalogue/vouchers/voucher-redemption.rules';
+import { VoucherRedemptions } from '../catalogue/vouchers/voucher-redemptions.service';
 import { Refused, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
+import { findOrNotFound } from '../common/persistence/find';
 import { sentKeys } from '../common/persistence/write';
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
-import { InvoiceAddress } from './invoice-address.entity';
-import { INVOICE_NAME_TWICE, invoiceAddressEntity } from './order-create.service';
+import { INVOICE_NAME_TWICE, invoiceAddressValues, invoiceNameSentTwice } from './order-create.rules';
 import type { UpdateOrderDto } from './order.dto';
+import { logOrder } from './order-log';
+import { OrderPosition } from './order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
+import { OrderWriter } from './order-writer';
 import { Order } from './order.entity';
 import { OrderJson, toOrderJson } from './order.presenter';
 
@@ -42,8 +45,11 @@ type PatchField = Exclude<keyof UpdateOrderDto, 'invoice_address'>;
 @Injectable()
 export class OrdersService {
   constructor(
-    @InjectEntityManager() private readonly db: EntityManager,
+    @InjectEntityManager() private readonly em: EntityManager,
+    @InjectRepository(Order) private readonly orders: Repository<Order>,
     private readonly audit: AuditLogService,
+    private readonly writer: OrderWriter,
+    private readonly redemptions: VoucherRedemptions,
     private readonly presentation: OrderPresentation,
   ) {}
 
@@ -55,9 +61,7 @@ export class OrdersService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderJson>> {
-    const qb = this.db.getRepository(Order).createQueryBuilder('o').where('o.event_id = :event', {
-      event: event.id,
-    });
+    const qb = this.orders.createQueryBuilder('o').where('o.event_id = :event', { event: event.id });
     applyFilters(qb, filters);
     applyOrdering(qb, filters.all('ordering'), ORDERING, ['datetime']);
     return this.page(qb, page, filters);
@@ -73,9 +77,7 @@ export class OrdersService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<OrderJson>> {
-    const qb = this.db.getRepository(Order).createQueryBuilder('o').where('o.organizer_id = :org', {
-      org: organizer.id,
-    });
+    const qb = this.orders.createQueryBuilder('o').where('o.organizer_id = :org', { org: organizer.id });
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
     if (allowed !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events: allowed });
     applyFilters(qb, filters);
@@ -98,8 +100,7 @@ export class OrdersService {
    * @throws NotFound for an unknown code or one of another event
    */
   async get(event: Event, code: string, filters: QueryFilters): Promise<OrderJson> {
-    const qb = this.db
-      .getRepository(Order)
+    const qb = this.orders
       .createQueryBuilder('o')
       .where('o.event_id = :event AND o.code = :code', { event: event.id, code });
     const json = await findOneInOne(qb, this.presentation.orderRelated(), toOrderJson);
@@ -117,10 +118,10 @@ export class OrdersService {
    */
   async update(event: Event, code: string, principal: Principal, body: UpdateOrderDto): Promise<OrderJson> {
     const address = body.invoice_address;
-    if (address && address.name && address.name_parts && Object.keys(address.name_parts).length > 0) {
+    if (invoiceNameSentTwice(address)) {
       throw new ValidationFailed({ invoice_address: { name: [INVOICE_NAME_TWICE] } });
     }
-    const updated = await this.db.transaction(async (em) => {
+    const updated = await this.em.transaction(async (em) => {
       const order = await this.load(em, event, code, true);
       const now = new Date();
       const sent = new Set(sentKeys(body));
@@ -139,39 +140,30 @@ export class OrdersService {
         (k) => sent.has(k) && !isDeepStrictEqual(before[k], body[k]),
       );
       const has = (k: PatchField) => changed.includes(k);
-      if (has('email')) order.email = body.email ?? null;
-      if (has('phone')) order.phone = body.phone ?? null;
-      if (has('locale')) order.locale = body.locale!;
-      if (has('comment')) order.comment = body.comment!;
-      if (has('checkin_attention')) order.checkinAttention = body.checkin_attention!;
-      if (has('checkin_text')) order.checkinText = body.checkin_text ?? null;
-      if (has('custom_followup_at')) order.customFollowupAt = body.custom_followup_at ?? null;
-      if (has('valid_if_pending')) order.validIfPending = body.valid_if_pending!;
-      if (has('api_meta')) order.apiMeta = body.api_meta!;
-      order.lastModified = now;
-      await em.update(Order, { id: order.id }, {
-        email: order.email,
-        phone: order.phone,
-        locale: order.locale,
-        comment: order.comment,
-        checkinAttention: order.checkinAttention,
-        checkinText: order.checkinText,
-        customFollowupAt: order.customFollowupAt,
-        validIfPending: order.validIfPending,
-        apiMeta: order.apiMeta,
-        lastModified: now,
-      } as QueryDeepPartialEntity<Order>);
-      if (sent.has('invoice_address')) await this.replaceAddress(em, order, address ?? null, now);
+      await this.writer.updateDetails(
+        em,
+        order,
+        {
+          email: has('email') ? (body.email ?? null) : order.email,
+          phone: has('phone') ? (body.phone ?? null) : order.phone,
+          locale: has('locale') ? body.locale! : order.locale,
+          comment: has('comment') ? body.comment! : order.comment,
+          checkinAttention: has('checkin_attention') ? body.checkin_attention! : order.checkinAttention,
+          checkinText: has('checkin_text') ? (body.checkin_text ?? null) : order.checkinText,
+          customFollowupAt: has('custom_followup_at')
+            ? (body.custom_followup_at ?? null)
+            : order.customFollowupAt,
+          validIfPending: has('valid_if_pending') ? body.valid_if_pending! : order.validIfPending,
+          apiMeta: has('api_meta') ? body.api_meta! : order.apiMeta,
+        },
+        now,
+      );
+      if (sent.has('invoice_address')) {
+        await this.writer.replaceAddress(em, order.id, address ? invoiceAddressValues(address, now) : null);
+      }
 
       const log = (action: string, data: Record<string, unknown>) =>
-        this.audit.record(em, principal, {
-          organizerId: event.organizerId,
-          eventId: event.id,
-          contentType: 'order',
-          objectId: order.id,
-          action,
-          data,
-        });
+        logOrder(this.audit, em, { event, principal }, order.id, action, data);
       if (has('email') || has('phone')) {
         await log('pretix.event.order.contact.changed', {
           old_email: before.email,
@@ -190,7 +182,7 @@ export class OrdersService {
       return order;
     });
     // Presented after the commit, on the pool: the order row is locked no longer than the change needs.
-    const [json] = await this.presentation.orders(this.db, [updated], new Map([[event.id, event.slug]]));
+    const [json] = await this.presentation.orders(this.em, [updated], new Map([[event.id, event.slug]]));
     return json;
   }
 
@@ -202,64 +194,23 @@ export class OrdersService {
    * @throws Refused (403) when the order is not in test mode
    */
   async delete(event: Event, code: string, principal: Principal): Promise<void> {
-    await this.db.transaction(async (em) => {
+    await this.em.transaction(async (em) => {
       const order = await this.load(em, event, code, true);
       if (!order.testmode) throw new Refused(ONLY_TESTMODE_DELETE);
       if (order.status !== 'c') {
-        const uses: { voucher_id: number; n: number; budget: string }[] = await em.query(
-          `SELECT voucher_id, count(*)::int AS n, COALESCE(sum(voucher_budget_use), 0) AS budget
-             FROM order_position WHERE order_id = $1 AND voucher_id IS NOT NULL AND NOT canceled
-            GROUP BY voucher_id ORDER BY voucher_id`,
-          [order.id],
-        );
-        for (const u of uses) {
-          await em.query(
-            `UPDATE voucher SET redeemed = GREATEST(0, redeemed - $2),
-                    budget_used = GREATEST(0, budget_used - $3::numeric) WHERE id = $1`,
-            [u.voucher_id, u.n, u.budget],
-          );
-        }
+        const positions = await em.find(OrderPosition, { where: { orderId: order.id, canceled: false } });
+        await this.redemptions.release(em, voucherUses(positions));
       }
-      await this.audit.record(em, principal, {
-        organizerId: event.organizerId,
-        eventId: event.id,
-        contentType: 'order',
-        objectId: null,
-        action: 'pretix.event.order.deleted',
-        data: { code: order.code },
+      await logOrder(this.audit, em, { event, principal }, null, 'pretix.event.order.deleted', {
+        code: order.code,
       });
-      await em.delete(Order, { id: order.id });
+      await this.writer.delete(em, order);
     });
   }
 
   /** @throws NotFound */
   private async load(em: EntityManager, event: Event, code: string, lock: boolean): Promise<Order> {
     return findOrNotFound(em, Order, { eventId: event.id, code }, lock);
-  }
-
-  /** Replaces the invoice address (kept row, all fields rewritten), creates it, or removes it for null. */
-  private async replaceAddress(
-    em: EntityManager,
-    order: Order,
-    input: UpdateOrderDto['invoice_address'],
-    now: Date,
-  ): Promise<void> {
-    if (!input) {
-      await em.delete(InvoiceAddress, { orderId: order.id });
-      return;
-    }
-    const values = invoiceAddressEntity(em, input, now);
-    const existing = await em.findOne(InvoiceAddress, { where: { orderId: order.id } });
-    if (existing) {
-      await em.update(InvoiceAddress, { id: existing.id }, {
-        ...values,
-      } as QueryDeepPartialEntity<InvoiceAddress>);
-    } else {
-      await em.insert(InvoiceAddress, {
-        ...values,
-        orderId: order.id,
-      } as QueryDeepPartialEntity<InvoiceAddress>);
-    }
   }
 }
 

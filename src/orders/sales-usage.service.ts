@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DiscountUsage } from '../catalogue/discounts/discounts.service';
-import type { ItemUsage } from '../catalogue/items/item-usage';
-import type { TaxRuleUsage } from '../catalogue/tax-rules/tax-rules.service';
-import type { EventUsage } from '../organizers/events.service';
+import type { DiscountUsage } from '../catalogue/discounts/discount-usage.port';
+import type { ItemUsage } from '../catalogue/items/item-usage.port';
+import type { MembershipTypeUsage } from '../catalogue/membership-types/membership-type-usage.port';
+import type { TaxRuleUsage } from '../catalogue/tax-rules/tax-rule-usage.port';
+import type { EventUsage } from '../organizers/event-usage.port';
+import { CartWriter } from './cart-writer';
 
 const exists = async (em: EntityManager, sql: string, params: unknown[]): Promise<boolean> => {
   const rows: unknown[] = await em.query(`SELECT EXISTS (${sql}) AS used`, params);
@@ -16,7 +18,9 @@ const exists = async (em: EntityManager, sql: string, params: unknown[]): Promis
  * positions count too: they are part of the order history.
  */
 @Injectable()
-export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage, DiscountUsage {
+export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage {
+  constructor(private readonly carts: CartWriter) {}
+
   /** Item: any order position. */
   async isOrdered(em: EntityManager, id: number): Promise<boolean> {
     return exists(em, 'SELECT 1 FROM order_position WHERE item_id = $1', [id]);
@@ -24,7 +28,7 @@ export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage, Discount
 
   /** Cart positions of an item (and add-ons to them, by the key) are deleted with it. */
   async releaseCarts(em: EntityManager, itemId: number): Promise<void> {
-    await em.query('DELETE FROM cart_position WHERE item_id = $1', [itemId]);
+    await this.carts.deleteOfItem(em, itemId);
   }
 
   async isVariationInUse(em: EntityManager, variationId: number): Promise<boolean> {
@@ -58,4 +62,16 @@ export class DiscountSalesUsage implements DiscountUsage {
 
   /** Cart positions do not keep discounts; nothing to detach. */
   async releaseCarts(): Promise<void> {}
+}
+
+/**
+ * Membership usage. In pretix memberships are granted by paid order positions of items with
+ * `grant_membership_type` and belong to customers; this API creates neither yet, so no membership uses a type.
+ * The customers issue replaces this answer with a real count (its context then provides the port).
+ */
+@Injectable()
+export class MembershipSalesUsage implements MembershipTypeUsage {
+  async isUsed(): Promise<boolean> {
+    return false;
+  }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -16,6 +16,7 @@ import type { CreateEventDto } from './event.dto';
 import { Event } from './event.entity';
 import { EventHooks } from './event-hooks';
 import { EventJson, toEventJson } from './event.presenter';
+import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
@@ -41,15 +42,6 @@ const EVENT_DEFAULTS = {
 
 type EventInput = Complete<CreateEventDto>;
 
-/**
- * Answers whether an event holds orders; the orders context provides the real check (an event with orders
- * cannot be deleted, compat §4.2) through a global provider of this token. Until then no event has orders.
- */
-export const EVENT_USAGE = Symbol('EventUsage');
-export interface EventUsage {
-  hasOrders(em: EntityManager, eventId: number): Promise<boolean>;
-}
-
 /** Events of an organizer: list, detail, create, update, delete (compat §4.2; spec "Conventions"). */
 @Injectable()
 export class EventsService {
@@ -57,7 +49,7 @@ export class EventsService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     private readonly hooks: EventHooks,
-    @Optional() @Inject(EVENT_USAGE) private readonly usage?: EventUsage,
+    @Inject(EVENT_USAGE) private readonly usage: EventUsage,
   ) {}
 
   /**
@@ -176,7 +168,7 @@ export class EventsService {
    */
   async delete(organizer: Organizer, event: Event, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
-      if (this.usage && (await this.usage.hasOrders(em, event.id))) {
+      if (await this.usage.hasOrders(em, event.id)) {
         throw new Refused(
           "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.",
         );

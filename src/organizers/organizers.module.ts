@@ -1,19 +1,24 @@
-import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Event } from './event.entity';
-import { EventHooks } from './event-hooks';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
-import { Organizer } from './organizer.entity';
 import { OrganizersController } from './organizers.controller';
 import { OrganizersService } from './organizers.service';
-import { TenancyQueries } from './tenancy-queries';
+import { TenancyModule } from './tenancy.module';
 
 /** The tenancy roots: organizers and events. */
-@Module({
-  imports: [TypeOrmModule.forFeature([Organizer, Event])],
-  controllers: [OrganizersController, EventsController],
-  providers: [OrganizersService, EventsService, TenancyQueries, EventHooks],
-  exports: [OrganizersService, EventsService, TenancyQueries, EventHooks],
-})
-export class OrganizersModule {}
+@Module({})
+export class OrganizersModule {
+  /**
+   * @param ports the module that provides the EVENT_USAGE port (`event-usage.port.ts`; the sales side's
+   *   OrdersCoreModule): mandatory, an event with orders must never be deleted
+   */
+  static register(ports: Type<unknown> | DynamicModule): DynamicModule {
+    return {
+      module: OrganizersModule,
+      imports: [ports, TenancyModule],
+      controllers: [OrganizersController, EventsController],
+      providers: [OrganizersService, EventsService],
+      exports: [OrganizersService, EventsService, TenancyModule],
+    };
+  }
+}

@@ -1,39 +1,61 @@
-import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
+import { MailSweep } from '../mail/mail-sweep.service';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
-import type { Job } from 'bull';
-import { QUEUES } from '../queues';
+import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
+import { QUEUES } from '../tasks/queues';
+import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
 
 export const SCHEDULER_TICK = 'tick';
 
+/** What one tick did. */
+export interface TickResult {
+  at: string;
+  cartPositionsPurged: number;
+  mailsEnqueued: number;
+  tasksFailed: number;
+}
+
 /**
- * The `scheduler` queue's repeatable job, once a minute (architecture.md "Processes"): purges expired idempotency
- * records and expired cart positions (every cart, web shop ones included). Later issues plug their periodic work
- * in here (due exports and mails, check-in list exits).
+ * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): purges
+ * expired idempotency records and cart positions (every cart, web shop ones included), enqueues due mails again
+ * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. Later issues
+ * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
+ * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
  */
-@Processor(QUEUES.scheduler)
-export class SchedulerProcessor {
+@Injectable()
+@ProcessesQueue(QUEUES.scheduler)
+export class SchedulerProcessor implements JobProcessor {
   private readonly logger = new Logger('Scheduler');
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly mails: MailSweep,
+    private readonly tasks: TaskHousekeeping,
+  ) {}
 
-  @Process(SCHEDULER_TICK)
-  async tick(job: Job): Promise<{ at: string; cartPositionsPurged: number }> {
+  async process(job: QueuedJob): Promise<TickResult> {
+    return this.tick(job.id);
+  }
+
+  /** One tick; `id` names it in the logs. */
+  async tick(id = 'manual'): Promise<TickResult> {
     const at = new Date().toISOString();
     const purged = await purgeExpiredIdempotencyRecords(this.db);
     const cartPositionsPurged = await purgeExpiredCartPositions(this.db);
-    this.logger.debug(
-      `tick ${String(job.id)} at ${at}: ${purged} expired idempotency records, ` +
-        `${cartPositionsPurged} expired cart positions purged`,
+    const mailsEnqueued = await this.mails.sweep();
+    const tasksFailed = await this.tasks.failLostTasks().then(
+      (ids) => ids.length,
+      () => 0, // Redis unreachable: the next tick checks again.
     );
-    return { at, cartPositionsPurged };
-  }
-
-  @OnQueueFailed()
-  failed(job: Job, err: Error): void {
-    this.logger.error(`job ${String(job.id)} (${job.name}) failed: ${err.message}`);
+    const expired = await this.tasks.purgeExpired();
+    this.logger.log(
+      `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
+        `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
+        `${tasksFailed} lost tasks failed`,
+    );
+    return { at, cartPositionsPurged, mailsEnqueued, tasksFailed };
   }
 }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CREDENTIAL_RESOLVER } from '../auth/credential-resolver';
-import { OrganizersModule } from '../organizers/organizers.module';
+import { TenancyModule } from '../organizers/tenancy.module';
 import { CreatorEventAccess } from './creator-event-access';
 import { InvitesController } from './invites.controller';
 import { MembersController } from './members.controller';
@@ -15,13 +15,14 @@ import { Team } from './team.entity';
 import { TeamsController } from './teams.controller';
 import { TeamsService } from './teams.service';
 import { TokensController } from './tokens.controller';
+import { MailModule } from '../mail/mail.module';
 
 /**
  * Teams, members, invites and API tokens (spec "Teams"; compat §3.1); provides auth's `CREDENTIAL_RESOLVER`
  * port (tokens and teams live here).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Team, TeamApiToken, TeamInvite]), OrganizersModule],
+  imports: [TypeOrmModule.forFeature([Team, TeamApiToken, TeamInvite]), TenancyModule, MailModule],
   controllers: [TeamsController, MembersController, InvitesController, TokensController],
   providers: [
     TeamsService,

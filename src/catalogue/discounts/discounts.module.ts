@@ -1,13 +1,15 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsService } from './discounts.service';
 
-/**
- * Catalogue: discounts (`E/discounts/`, DELETE also at `E/discount/{id}/`). Sales plug into deletion through the
- * optional `DISCOUNT_USAGE` port (discounts.service.ts).
- */
-@Module({
-  controllers: [DiscountsController],
-  providers: [DiscountsService],
-})
-export class DiscountsModule {}
+/** Catalogue: discounts (`E/discounts/`, DELETE also at `E/discount/{id}/`). Deletion asks the DISCOUNT_USAGE port, provided by `ports` (mandatory). */
+@Module({})
+export class DiscountsModule {
+  static register(ports: PortsModule): DynamicModule {
+    return withPorts(DiscountsModule, ports, {
+      controllers: [DiscountsController],
+      providers: [DiscountsService],
+    });
+  }
+}

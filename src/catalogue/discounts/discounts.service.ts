@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -14,6 +14,7 @@ import { Complete, mergeInput, WriteMode } from '../../common/persistence/write'
 import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { Decimal, toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
+import { DISCOUNT_USAGE, DiscountUsage } from './discount-usage.port';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import type { CreateDiscountDto } from './discount.dto';
 import { Discount } from './discount.entity';
@@ -54,18 +55,6 @@ const CONTENT_TYPE = 'discount';
 export const DISCOUNT_IN_USE =
   'You cannot delete this discount because it already has been used as part of an order.';
 
-/**
- * Answers whether sales reference a discount; the orders context provides it through a global provider of this
- * token (compat §3.25 DELETE). Until then nothing references discounts.
- */
-export const DISCOUNT_USAGE = Symbol('DiscountUsage');
-export interface DiscountUsage {
-  /** True when order positions used the discount: deleting it is refused with 403. */
-  isOrdered(em: EntityManager, discountId: number): Promise<boolean>;
-  /** Detaches the discount from cart positions (they lose it); a discount only in carts can be deleted. */
-  releaseCarts(em: EntityManager, discountId: number): Promise<void>;
-}
-
 /** Condition and benefit item ids of discount `d`, ascending, as subqueries of its own statement (issue 7). */
 const DISCOUNT_PRODUCTS: RelatedSpec<DiscountProducts> = {
   condition: relatedValue<number[]>(
@@ -86,7 +75,7 @@ export class DiscountsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
-    @Optional() @Inject(DISCOUNT_USAGE) private readonly usage?: DiscountUsage,
+    @Inject(DISCOUNT_USAGE) private readonly usage: DiscountUsage,
   ) {}
 
   /**
@@ -194,10 +183,8 @@ export class DiscountsService {
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       const discount = await this.load(em, event, id, true);
-      if (this.usage) {
-        if (await this.usage.isOrdered(em, discount.id)) throw new Refused(DISCOUNT_IN_USE);
-        await this.usage.releaseCarts(em, discount.id);
-      }
+      if (await this.usage.isOrdered(em, discount.id)) throw new Refused(DISCOUNT_IN_USE);
+      await this.usage.releaseCarts(em, discount.id);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
         eventId: event.id,

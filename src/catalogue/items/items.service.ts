@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -21,8 +21,8 @@ import { CategoriesService } from '../categories/categories.service';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import { VariationsService } from '../variations/variations.service';
 import { existingMembershipTypes } from './item-lookup';
-import { ITEM_IN_USE, ITEM_USAGE } from './item-usage';
-import type { ItemUsage } from './item-usage';
+import { ITEM_IN_USE, ITEM_USAGE } from './item-usage.port';
+import type { ItemUsage } from './item-usage.port';
 import { CreateItemDto, ReplaceItemDto } from './item.dto';
 import { Item } from './item.entity';
 import { ItemJson, ItemRelated, toItemJson } from './item.presenter';
@@ -110,7 +110,7 @@ export class ItemsService {
     private readonly variations: VariationsService,
     private readonly addons: AddonsService,
     private readonly bundles: BundlesService,
-    @Optional() @Inject(ITEM_USAGE) private readonly usage?: ItemUsage,
+    @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
   ) {}
 
   /**
@@ -266,10 +266,8 @@ export class ItemsService {
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       const item = await this.load(em, event, id, true);
-      if (this.usage) {
-        if (await this.usage.isOrdered(em, item.id)) throw new Refused(ITEM_IN_USE);
-        await this.usage.releaseCarts(em, item.id);
-      }
+      if (await this.usage.isOrdered(em, item.id)) throw new Refused(ITEM_IN_USE);
+      await this.usage.releaseCarts(em, item.id);
       await this.categories.forgetItem(em, event.id, item.id);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,

@@ -1,13 +1,15 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { MembershipTypesController } from './membership-types.controller';
 import { MembershipTypesService } from './membership-types.service';
 
-/**
- * Catalogue: membership types (organizer level, `O/membershiptypes/`). Customers' memberships plug into deletion
- * through the optional `MEMBERSHIP_TYPE_USAGE` port (membership-types.service.ts).
- */
-@Module({
-  controllers: [MembershipTypesController],
-  providers: [MembershipTypesService],
-})
-export class MembershipTypesModule {}
+/** Catalogue: membership types (organizer level, `O/membershiptypes/`). Deletion asks the MEMBERSHIP_TYPE_USAGE port, provided by `ports` (mandatory). */
+@Module({})
+export class MembershipTypesModule {
+  static register(ports: PortsModule): DynamicModule {
+    return withPorts(MembershipTypesModule, ports, {
+      controllers: [MembershipTypesController],
+      providers: [MembershipTypesService],
+    });
+  }
+}

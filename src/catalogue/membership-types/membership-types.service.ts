@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -13,6 +13,7 @@ import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
 import type { Organizer } from '../../organizers/organizer.entity';
+import { MEMBERSHIP_TYPE_USAGE, MembershipTypeUsage } from './membership-type-usage.port';
 import type { CreateMembershipTypeDto } from './membership-type.dto';
 import { MembershipType } from './membership-type.entity';
 import { MembershipTypeJson, toMembershipTypeJson } from './membership-type.presenter';
@@ -32,16 +33,6 @@ const CONTENT_TYPE = 'membershiptype';
 export const MEMBERSHIP_TYPE_IN_USE = 'Can only be deleted if unused.';
 
 /**
- * Answers whether customers' memberships use a membership type; the customers context provides it through a
- * global provider of this token (compat §3.6 DELETE). Until then only items and variations reference types.
- */
-export const MEMBERSHIP_TYPE_USAGE = Symbol('MembershipTypeUsage');
-export interface MembershipTypeUsage {
-  /** True when memberships of customers are of this type: deleting it is refused with 403. */
-  isUsed(em: EntityManager, membershipTypeId: number): Promise<boolean>;
-}
-
-/**
  * Membership types of one organizer: list, detail, create, update, delete (compat §3.6, spec "Membership
  * type"). Every query is scoped by the organizer resolved by the permission guard; audit entries have no event.
  */
@@ -50,7 +41,7 @@ export class MembershipTypesService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
-    @Optional() @Inject(MEMBERSHIP_TYPE_USAGE) private readonly usage?: MembershipTypeUsage,
+    @Inject(MEMBERSHIP_TYPE_USAGE) private readonly usage: MembershipTypeUsage,
   ) {}
 
   /** One page of the organizer's types; ordering `id` (the default). Two SQL statements whatever the page size. */
@@ -145,7 +136,7 @@ export class MembershipTypesService {
         [type.id],
       );
       if (rows[0].used) throw new Refused(MEMBERSHIP_TYPE_IN_USE);
-      if (this.usage && (await this.usage.isUsed(em, type.id))) throw new Refused(MEMBERSHIP_TYPE_IN_USE);
+      if (await this.usage.isUsed(em, type.id)) throw new Refused(MEMBERSHIP_TYPE_IN_USE);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
         eventId: null,

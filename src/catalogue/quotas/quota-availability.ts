@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { Quota } from './quota.entity';
+import type { Quota } from './quota.entity';
 
 /** What occupies a quota (spec "Quota availability object"). */
 export interface QuotaCounts {
@@ -30,14 +30,32 @@ export interface AvailabilityOptions {
 }
 
 /**
+ * The products a quota counts (compat §3.14): items without variations (`quota_item`) and variations
+ * (`quota_variation`). A position counts on the quota listing its variation, or its item when it has none.
+ */
+export interface QuotaProducts {
+  itemIds: readonly number[];
+  variationIds: readonly number[];
+}
+
+/** A quota as the engine counts it: the fields availability depends on, and its products. */
+export type CountedQuota = Pick<
+  Quota,
+  'id' | 'eventId' | 'subeventId' | 'size' | 'closed' | 'releaseAfterExit'
+> &
+  QuotaProducts;
+
+/**
  * Port through which the catalogue asks how full quotas are. The engine in `orders/` implements it (it counts
- * paid and pending order positions, live cart positions, blocking vouchers and exited tickets). Computing any
- * number of quotas costs a fixed number of SQL statements (architecture.md "Layout").
+ * paid and pending order positions, live cart positions and exited tickets, and asks the vouchers for the places
+ * blocking vouchers hold). The catalogue passes each quota with its products (from {@link QuotaLookup}), so the
+ * engine never reads catalogue tables; any number of quotas costs a fixed number of SQL statements
+ * (architecture.md "Layout").
  */
 export interface QuotaAvailability {
   compute(
     em: EntityManager,
-    quotas: readonly Quota[],
+    quotas: readonly CountedQuota[],
     options?: AvailabilityOptions,
   ): Promise<Map<number, QuotaAvailabilityResult>>;
 }
@@ -59,39 +77,4 @@ export function availabilityOf(
     (quota.releaseAfterExit ? counts.exited_orders : 0);
   const left = Math.max(quota.size - taken, 0);
   return { ...counts, available: left > 0, available_number: left, total_size: quota.size };
-}
-
-/**
- * Locks quota rows for a reservation, in id order so that concurrent reservations never deadlock; different
- * quotas never wait on each other (architecture.md "Concurrency"). Must run inside the writing transaction.
- */
-export async function lockQuotas(em: EntityManager, ids: readonly number[]): Promise<Quota[]> {
-  if (ids.length === 0) return [];
-  return em
-    .getRepository(Quota)
-    .createQueryBuilder('q')
-    .where('q.id = ANY(:ids)', { ids: [...new Set(ids)] })
-    .orderBy('q.id', 'ASC')
-    .setLock('pessimistic_write')
-    .getMany();
-}
-
-/**
- * Quotas that a product draws from: for an item without variations the quotas listing the item, for a variation
- * the quotas listing that variation; restricted to the sub-event (compat §3.14, pretix's position lookup).
- */
-export async function quotasForProduct(
-  em: EntityManager,
-  eventId: number,
-  product: { itemId: number; variationId: number | null; subeventId: number | null },
-): Promise<number[]> {
-  const rows: { id: number }[] = await em.query(
-    product.variationId === null
-      ? `SELECT q.id FROM quota q JOIN quota_item qi ON qi.quota_id = q.id
-          WHERE q.event_id = $1 AND qi.item_id = $2 AND q.subevent_id IS NOT DISTINCT FROM $3 ORDER BY q.id`
-      : `SELECT q.id FROM quota q JOIN quota_variation qv ON qv.quota_id = q.id
-          WHERE q.event_id = $1 AND qv.variation_id = $2 AND q.subevent_id IS NOT DISTINCT FROM $3 ORDER BY q.id`,
-    [eventId, product.variationId ?? product.itemId, product.subeventId],
-  );
-  return rows.map((r) => r.id);
 }

@@ -1,12 +1,20 @@
-import { Module } from '@nestjs/common';
-import { QuotaReservations } from './quota-reservations.service';
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { PortsModule } from '../catalogue-ports';
+import { CatalogueSalesModule } from '../sales/catalogue-sales.module';
+import { Quota } from './quota.entity';
 import { QuotasController } from './quotas.controller';
 import { QuotasService } from './quotas.service';
 
-/** Catalogue: quotas (`E/quotas/`), their availability and reservations on them. */
-@Module({
-  controllers: [QuotasController],
-  providers: [QuotaReservations, QuotasService],
-  exports: [QuotaReservations],
-})
-export class QuotasModule {}
+/** Catalogue: quotas (`E/quotas/`) and their availability (through the QuotaAvailability port of `ports`). */
+@Module({})
+export class QuotasModule {
+  static register(ports: PortsModule): DynamicModule {
+    return {
+      module: QuotasModule,
+      imports: [CatalogueSalesModule.register(ports), TypeOrmModule.forFeature([Quota])],
+      controllers: [QuotasController],
+      providers: [QuotasService],
+    };
+  }
+}

@@ -1,18 +1,20 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { findOrNotFound } from '../../common/persistence/find';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, invalidPk, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne, relatedValue } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import type { Event } from '../../organizers/event.entity';
-import { QUOTA_AVAILABILITY, QuotaAvailability } from './quota-availability';
+import { eventsOfOrganizer } from '../../organizers/event-scope';
+import type { CountedQuota } from './quota-availability';
+import { QuotaLookup } from './quota-lookup.service';
 import { QuotaReservations } from './quota-reservations.service';
 import type { CreateQuotaDto } from './quota.dto';
 import { Quota } from './quota.entity';
@@ -43,6 +45,11 @@ const QUOTA_DEFAULTS: Omit<QuotaInput, 'name'> = {
 /** Audit content type of quotas (pretix model name); `@ConditionalList('quota')` reads it. */
 const CONTENT_TYPE = 'quota';
 
+/** A quota with its products, as the engine counts it. */
+function counted(quota: Quota, refs: QuotaRefs): CountedQuota {
+  return { ...quota, itemIds: refs.items, variationIds: refs.variations };
+}
+
 /** Distinct ids, ascending (how the wire form lists them). */
 const sortedIds = (ids: readonly number[]): number[] => [...new Set(ids)].sort((a, b) => a - b);
 
@@ -64,16 +71,17 @@ const QUOTA_REFS = {
 /**
  * Quotas of one event: list, detail, availability, create, update, delete (spec "Quota", "States and
  * transitions"; compat §3.14). Every query is scoped by the event resolved by the permission guard. Availability
- * comes from the {@link QuotaAvailability} port (the quota engine in `orders/`), one call per request; reads
- * never write.
+ * comes from the QuotaAvailability port (the quota engine in `orders/`) through {@link QuotaReservations}, one
+ * call per request; reads never write.
  */
 @Injectable()
 export class QuotasService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly em: EntityManager,
+    @InjectRepository(Quota) private readonly quotas: Repository<Quota>,
     private readonly audit: AuditLogService,
+    private readonly lookup: QuotaLookup,
     private readonly reservations: QuotaReservations,
-    @Inject(QUOTA_AVAILABILITY) private readonly engine: QuotaAvailability,
   ) {}
 
   /**
@@ -85,10 +93,7 @@ export class QuotasService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuotaJson>> {
     const withAvailability = wantsAvailability(filters);
-    const qb = this.db
-      .getRepository(Quota)
-      .createQueryBuilder('q')
-      .where('q.event_id = :event', { event: event.id });
+    const qb = this.quotas.createQueryBuilder('q').where('q.event_id = :event', { event: event.id });
     const subevent = filters.int('subevent');
     if (subevent !== undefined) qb.andWhere('q.subevent_id = :subevent', { subevent });
     const subevents = filters.intList('subevent__in');
@@ -112,8 +117,7 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<QuotaJson> {
-    const qb = this.db
-      .getRepository(Quota)
+    const qb = this.quotas
       .createQueryBuilder('q')
       .where('q.id = :id AND q.event_id = :event', { id, event: event.id });
     const row = await findOneInOne(qb, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
@@ -127,8 +131,9 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async availability(event: Event, id: number): Promise<QuotaAvailabilityJson> {
-    const quota = await this.load(this.db.manager, event, id, false);
-    const result = (await this.engine.compute(this.db.manager, [quota])).get(quota.id);
+    const [quota] = await this.lookup.load(this.em, [id], false);
+    if (!quota || quota.eventId !== event.id) throw new NotFound();
+    const result = (await this.reservations.availability(this.em, [quota])).get(quota.id);
     if (!result) throw new Error(`Quota engine gave no result for quota ${quota.id}`);
     return toQuotaAvailabilityJson(result);
   }
@@ -140,7 +145,7 @@ export class QuotasService {
    */
   async create(event: Event, principal: Principal, body: CreateQuotaDto): Promise<QuotaJson> {
     const input = mergeInput(body, { ...QUOTA_DEFAULTS } as QuotaInput);
-    return this.db.transaction(async (em) => {
+    return this.em.transaction(async (em) => {
       await this.validate(em, event, input);
       const quota = em.create(Quota, { eventId: event.id });
       this.apply(quota, input);
@@ -155,7 +160,7 @@ export class QuotasService {
         action: 'pretix.event.quota.added',
         data: { ...body },
       });
-      await this.closeIfSoldOut(em, principal, quota);
+      await this.closeIfSoldOut(em, event, principal, quota, refs);
       return toQuotaJson(quota, refs);
     });
   }
@@ -176,9 +181,9 @@ export class QuotasService {
     body: Partial<CreateQuotaDto>,
     mode: Exclude<WriteMode, 'create'>,
   ): Promise<QuotaJson> {
-    return this.db.transaction(async (em) => {
+    return this.em.transaction(async (em) => {
       const quota = await this.load(em, event, id, true);
-      const beforeRefs = (await this.loadRefs(em, [quota.id])).get(quota.id) ?? { items: [], variations: [] };
+      const beforeRefs = (await this.lookup.refsOf(em, [quota.id])).get(quota.id)!;
       const before = toQuotaJson(quota, beforeRefs);
       const base: QuotaInput = mode === 'patch' ? before : ({ ...QUOTA_DEFAULTS } as QuotaInput);
       const input = mergeInput(body, base);
@@ -215,7 +220,7 @@ export class QuotasService {
       if (reopened) await log('pretix.event.quota.opened');
       else if (!before.closed && quota.closed) await log('pretix.event.quota.closed');
       await log('pretix.event.quota.changed', { ...body });
-      if (!reopened) await this.closeIfSoldOut(em, principal, quota);
+      if (!reopened) await this.closeIfSoldOut(em, event, principal, quota, refs);
       return toQuotaJson(quota, refs);
     });
   }
@@ -226,7 +231,7 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
-    await this.db.transaction(async (em) => {
+    await this.em.transaction(async (em) => {
       const quota = await this.load(em, event, id, true);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
@@ -255,29 +260,12 @@ export class QuotasService {
   ): Promise<QuotaJson[]> {
     if (rows.length === 0) return [];
     const availability = withAvailability
-      ? await this.engine.compute(
-          this.db.manager,
-          rows.map((r) => r.quota),
+      ? await this.reservations.availability(
+          this.em,
+          rows.map((r) => counted(r.quota, r.refs)),
         )
       : null;
     return rows.map((r) => toQuotaJson(r.quota, r.refs, availability?.get(r.quota.id)));
-  }
-
-  /** Item and variation ids of quotas, ascending, in one statement. */
-  private async loadRefs(em: EntityManager, quotaIds: number[]): Promise<Map<number, QuotaRefs>> {
-    const rows: { quota_id: number; kind: 'i' | 'v'; ref: number }[] = await em.query(
-      `SELECT quota_id, 'i' AS kind, item_id AS ref FROM quota_item WHERE quota_id = ANY($1)
-       UNION ALL
-       SELECT quota_id, 'v' AS kind, variation_id AS ref FROM quota_variation WHERE quota_id = ANY($1)
-       ORDER BY quota_id, kind, ref`,
-      [quotaIds],
-    );
-    const out = new Map<number, QuotaRefs>(quotaIds.map((id) => [id, { items: [], variations: [] }]));
-    for (const row of rows) {
-      const refs = out.get(row.quota_id);
-      if (refs) (row.kind === 'i' ? refs.items : refs.variations).push(row.ref);
-    }
-    return out;
   }
 
   /** Writes the item/variation links of a quota (replacing the old ones when `replace`). */
@@ -309,10 +297,17 @@ export class QuotasService {
    * Closes a quota with `close_when_sold_out` that has no place left (spec "States and transitions"); logged
    * `pretix.event.quota.closed` by {@link QuotaReservations.close}. Unlimited and closed quotas are left alone.
    */
-  private async closeIfSoldOut(em: EntityManager, principal: Principal, quota: Quota): Promise<void> {
+  private async closeIfSoldOut(
+    em: EntityManager,
+    event: Event,
+    principal: Principal,
+    quota: Quota,
+    refs: QuotaRefs,
+  ): Promise<void> {
     if (!quota.closeWhenSoldOut || quota.closed || quota.size === null) return;
-    const result = (await this.engine.compute(em, [quota])).get(quota.id);
-    if (result && result.available_number === 0) await this.reservations.close(em, principal, quota);
+    const result = (await this.reservations.availability(em, [counted(quota, refs)])).get(quota.id);
+    if (result && result.available_number === 0)
+      await this.reservations.close(em, { event, principal }, quota);
   }
 
   /**
@@ -329,24 +324,28 @@ export class QuotasService {
       itemIds.length === 0
         ? []
         : await em.query(
-            `SELECT i.id, i.event_id, i.has_variations FROM item i JOIN event e ON e.id = i.event_id
-              WHERE e.organizer_id = $1 AND i.id = ANY($2) FOR KEY SHARE OF i`,
-            [event.organizerId, itemIds],
+            'SELECT id, event_id, has_variations FROM item WHERE id = ANY($1) ORDER BY id FOR KEY SHARE',
+            [itemIds],
           );
-    const variationRows: { id: number; item_id: number }[] =
+    const variationRows: { id: number; item_id: number; event_id: number }[] =
       variationIds.length === 0
         ? []
         : await em.query(
-            `SELECT v.id, v.item_id FROM item_variation v JOIN item i ON i.id = v.item_id
-               JOIN event e ON e.id = i.event_id
-              WHERE e.organizer_id = $1 AND v.id = ANY($2) FOR KEY SHARE OF v`,
-            [event.organizerId, variationIds],
+            `SELECT v.id, v.item_id, i.event_id FROM item_variation v JOIN item i ON i.id = v.item_id
+              WHERE v.id = ANY($1) ORDER BY v.id FOR KEY SHARE OF v`,
+            [variationIds],
           );
+    // Items and variations of any event of the organizer are known; others are unknown ids.
+    const foreign = [...itemRows, ...variationRows].map((r) => r.event_id).filter((id) => id !== event.id);
+    const organizerEvents = await eventsOfOrganizer(em, event.organizerId, foreign);
+    const reachable = (eventId: number) => eventId === event.id || organizerEvents.has(eventId);
     const items = new Map<number, QuotaItemRef>(
-      itemRows.map((r) => [r.id, { id: r.id, eventId: r.event_id, hasVariations: r.has_variations }]),
+      itemRows
+        .filter((r) => reachable(r.event_id))
+        .map((r) => [r.id, { id: r.id, eventId: r.event_id, hasVariations: r.has_variations }]),
     );
     const variations = new Map<number, QuotaVariationRef>(
-      variationRows.map((r) => [r.id, { id: r.id, itemId: r.item_id }]),
+      variationRows.filter((r) => reachable(r.event_id)).map((r) => [r.id, { id: r.id, itemId: r.item_id }]),
     );
     const unknownItem = input.items.find((id) => !items.has(id));
     if (unknownItem !== undefined) errors.add('items', invalidPk(unknownItem));

@@ -1,13 +1,15 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { TaxRulesController } from './tax-rules.controller';
 import { TaxRulesService } from './tax-rules.service';
 
-/**
- * Catalogue: tax rules (`E/taxrules/`). Sales plug into deletion through the optional `TAX_RULE_USAGE` port
- * (tax-rules.service.ts).
- */
-@Module({
-  controllers: [TaxRulesController],
-  providers: [TaxRulesService],
-})
-export class TaxRulesModule {}
+/** Catalogue: tax rules (`E/taxrules/`). Deletion asks the TAX_RULE_USAGE port, provided by `ports` (mandatory). */
+@Module({})
+export class TaxRulesModule {
+  static register(ports: PortsModule): DynamicModule {
+    return withPorts(TaxRulesModule, ports, {
+      controllers: [TaxRulesController],
+      providers: [TaxRulesService],
+    });
+  }
+}

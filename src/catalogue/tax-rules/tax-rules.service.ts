@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -14,6 +14,7 @@ import { Complete, mergeInput, WriteMode } from '../../common/persistence/write'
 import { toI18n } from '../../common/values/i18n';
 import { Decimal } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
+import { TAX_RULE_USAGE, TaxRuleUsage } from './tax-rule-usage.port';
 import { CreateTaxRuleDto } from './tax-rule.dto';
 import { TaxRule } from './tax-rule.entity';
 import { TaxRuleJson, toTaxRuleJson } from './tax-rule.presenter';
@@ -42,16 +43,6 @@ export const DEFAULT_NOT_REMOVABLE =
   "You can't remove the default property, instead set it on another tax rule.";
 
 /**
- * Answers whether sales reference a tax rule (order positions, fees, transactions); the orders context provides
- * it through a global provider of this token (compat §3.19 DELETE). Until then only items reference tax rules.
- */
-export const TAX_RULE_USAGE = Symbol('TaxRuleUsage');
-export interface TaxRuleUsage {
-  /** True when order positions, fees or transactions use the rule: deleting it is refused with 403. */
-  isUsed(em: EntityManager, taxRuleId: number): Promise<boolean>;
-}
-
-/**
  * Tax rules of one event: list, detail, create, update, delete (compat §3.19, spec "Tax rule"). Every query is
  * scoped by the event resolved by the permission guard. Writes of one event's rules are serialized (a
  * transaction-scoped advisory lock), so exactly one rule is the default whenever rules exist.
@@ -61,7 +52,7 @@ export class TaxRulesService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
-    @Optional() @Inject(TAX_RULE_USAGE) private readonly usage?: TaxRuleUsage,
+    @Inject(TAX_RULE_USAGE) private readonly usage: TaxRuleUsage,
   ) {}
 
   /** One page of the event's tax rules; ordering `id` (the default). Two SQL statements whatever the page size. */
@@ -172,7 +163,7 @@ export class TaxRulesService {
       );
       const { items, others } = usage[0];
       if (items || (rule.isDefault && others)) throw new Refused(TAX_RULE_IN_USE);
-      if (this.usage && (await this.usage.isUsed(em, rule.id))) throw new Refused(TAX_RULE_IN_USE);
+      if (await this.usage.isUsed(em, rule.id)) throw new Refused(TAX_RULE_IN_USE);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
         eventId: event.id,

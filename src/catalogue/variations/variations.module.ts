@@ -1,11 +1,16 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { PortsModule, withPorts } from '../catalogue-ports';
 import { VariationsController } from './variations.controller';
 import { VariationsService } from './variations.service';
 
-/** Catalogue: item variations (`E/items/{item}/variations/`); exports the service for inline variations on items. */
-@Module({
-  controllers: [VariationsController],
-  providers: [VariationsService],
-  exports: [VariationsService],
-})
-export class VariationsModule {}
+/** Catalogue: item variations (`E/items/{item}/variations/`); exports the service for inline variations on items. Deletion asks the ITEM_USAGE port, provided by `ports` (mandatory). */
+@Module({})
+export class VariationsModule {
+  static register(ports: PortsModule): DynamicModule {
+    return withPorts(VariationsModule, ports, {
+      controllers: [VariationsController],
+      providers: [VariationsService],
+      exports: [VariationsService],
+    });
+  }
+}

@@ -1,5 +1,5 @@
 import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -16,7 +16,7 @@ import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { moneyOrNull } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
 import { existingMembershipTypes, findEventItem } from '../items/item-lookup';
-import { ITEM_USAGE, ItemUsage, VARIATION_IN_USE } from '../items/item-usage';
+import { ITEM_USAGE, ItemUsage, VARIATION_IN_USE } from '../items/item-usage.port';
 import type { Item } from '../items/item.entity';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import { ItemVariation } from './item-variation.entity';
@@ -70,7 +70,7 @@ export class VariationsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
-    @Optional() @Inject(ITEM_USAGE) private readonly usage?: ItemUsage,
+    @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
   ) {}
 
   /**
@@ -190,7 +190,7 @@ export class VariationsService {
     await this.db.transaction(async (em) => {
       const item = await findEventItem(em, event.id, itemId, 'update');
       const variation = await this.load(em, item.id, id, true);
-      if (this.usage && (await this.usage.isVariationInUse(em, variation.id))) {
+      if (await this.usage.isVariationInUse(em, variation.id)) {
         throw new Refused(VARIATION_IN_USE);
       }
       if ((await em.count(ItemVariation, { where: { itemId: item.id } })) <= 1) {

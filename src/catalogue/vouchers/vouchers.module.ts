@@ -1,13 +1,23 @@
-import { Module } from '@nestjs/common';
-import { QuotasModule } from '../quotas/quotas.module';
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { PortsModule } from '../catalogue-ports';
+import { CatalogueSalesModule } from '../sales/catalogue-sales.module';
+import { Voucher } from './voucher.entity';
 import { VouchersController } from './vouchers.controller';
 import { VouchersService } from './vouchers.service';
 
-/** Catalogue: vouchers (compat §3.23); blocking vouchers reserve quota through QuotasModule's reservations. */
-@Module({
-  imports: [QuotasModule],
-  controllers: [VouchersController],
-  providers: [VouchersService],
-  exports: [VouchersService],
-})
-export class VouchersModule {}
+/**
+ * Catalogue: vouchers (compat §3.23); blocking vouchers reserve quota through QuotaReservations, which needs the
+ * ports of `ports`.
+ */
+@Module({})
+export class VouchersModule {
+  static register(ports: PortsModule): DynamicModule {
+    return {
+      module: VouchersModule,
+      imports: [CatalogueSalesModule.register(ports), TypeOrmModule.forFeature([Voucher])],
+      controllers: [VouchersController],
+      providers: [VouchersService],
+    };
+  }
+}

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
-import { Conflict, ValidationFailed } from '../errors';
+import { Conflict, ServiceUnavailable, TaskFailed, TaskNotReady, ValidationFailed } from '../errors';
 
 const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Bad request.',
@@ -60,6 +60,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
         res.setHeader('Retry-After', String(exception.retryAfter));
       }
       res.status(status).json(errorBody(exception));
+      return;
+    }
+
+    if (exception instanceof TaskNotReady || exception instanceof ServiceUnavailable) {
+      res.setHeader('Retry-After', String(exception.retryAfter));
+      res
+        .status(exception instanceof TaskNotReady ? 409 : 503)
+        .json(exception instanceof TaskNotReady ? { status: exception.state } : { detail: exception.detail });
+      return;
+    }
+    if (exception instanceof TaskFailed) {
+      res.status(exception.httpStatus).json({ status: exception.state, message: exception.detail });
       return;
     }
 

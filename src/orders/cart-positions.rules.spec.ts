@@ -1,11 +1,5 @@
-import {
-  allocateQuotas,
-  CART_ID_RANDOM_LENGTH,
-  generateCartId,
-  MESSAGES,
-  subeventProblem,
-  variationProblem,
-} from './cart-positions.service';
+import { allocateQuotas, CART_ID_RANDOM_LENGTH, generateCartId } from './cart-positions.rules';
+import { SALES_MESSAGES as MESSAGES, subeventProblem, variationProblem } from './sales.rules';
 
 describe('cart position rules', () => {
   it('generates 48 random letters and digits ending in @api, different each time', () => {
@@ -14,7 +8,7 @@ describe('cart position rules', () => {
     expect(new Set(ids).size).toBe(50);
   });
 
-  it('applies the variation rule of compat §3.2', () => {
+  it('applies the variation rule of compat §3.2 (the same for orders)', () => {
     const withVariations = { id: 1, hasVariations: true };
     const simple = { id: 2, hasVariations: false };
     expect(variationProblem(withVariations, null)).toBe(MESSAGES.variationRequired);

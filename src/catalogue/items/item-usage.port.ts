@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * Answers whether items and variations are referenced by sales; the orders context provides it through a global
- * provider of this token (compat §3.10 and §3.11 DELETE). Until then nothing references items, and the catalogue
- * runs without a provider (the port is injected as optional).
+ * Port: whether items and variations are referenced by sales (compat §3.10 and §3.11 DELETE). Declared here,
+ * provided by the orders context and handed to the catalogue's modules by `app.module.ts`; it is mandatory, so a
+ * module arrangement without a provider fails at boot instead of allowing deletes.
  */
 export const ITEM_USAGE = Symbol('ItemUsage');
 

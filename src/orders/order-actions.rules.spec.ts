@@ -1,17 +1,17 @@
+import { productKey } from '../catalogue/quotas/quota-lookup.service';
 import { Decimal } from '../common/values/money';
 import {
   ACTION_MESSAGES,
   ActionRefused,
+  cancellationFee,
   cancellationFeeRefusal,
   endOfDayIn,
   newExpiry,
-  openAmount,
-  paidCredit,
   placesNeeded,
-  productKey,
-  voucherRedoRefusal,
-  voucherUses,
-} from './order-actions.service';
+  redoRefusal,
+  revivedProducts,
+} from './order-actions.rules';
+import { openAmount, paidCredit } from './order-payments.rules';
 
 /** Pure rules of the order actions (compat §4.4 "Actions"). */
 describe('order action rules', () => {
@@ -92,46 +92,32 @@ describe('order action rules', () => {
     });
   });
 
-  describe('voucherUses', () => {
-    it('counts positions and budget per voucher, skipping positions without one', () => {
-      const uses = voucherUses([
-        { voucherId: 3, voucherBudgetUse: '2.00' },
-        { voucherId: null, voucherBudgetUse: null },
-        { voucherId: 3, voucherBudgetUse: null },
-        { voucherId: 5, voucherBudgetUse: '1.50' },
-      ]);
-      expect([...uses.entries()].map(([id, u]) => [id, u.count, u.budget.toFixed(2)])).toEqual([
-        [3, 2, '2.00'],
-        [5, 1, '1.50'],
-      ]);
+  describe('redoRefusal', () => {
+    it("words the vouchers' redo problems as pretix's action refusals", () => {
+      expect(redoRefusal('used_up')).toBe(ACTION_MESSAGES.voucherUsedUp);
+      expect(redoRefusal('budget')).toBe(ACTION_MESSAGES.voucherBudget);
     });
   });
 
-  describe('voucherRedoRefusal', () => {
-    const voucher = {
-      id: 1,
-      max_usages: 3,
-      redeemed: 1,
-      budget: null,
-      budget_used: '0.00',
-      allow_ignore_quota: false,
-    };
-    const use = (count: number, budget = '0') => ({ count, budget: new Decimal(budget) });
-
-    it('allows redemptions that fit next to stored ones and live carts', () => {
-      expect(voucherRedoRefusal(voucher, use(2), 0)).toBeNull();
-      expect(voucherRedoRefusal(voucher, use(1), 1)).toBeNull();
-    });
-
-    it('refuses when used up by redemptions or carts', () => {
-      expect(voucherRedoRefusal(voucher, use(3), 0)).toBe(ACTION_MESSAGES.voucherUsedUp);
-      expect(voucherRedoRefusal(voucher, use(1), 2)).toBe(ACTION_MESSAGES.voucherUsedUp);
-    });
-
-    it('refuses when the budget would be exceeded', () => {
-      const budgeted = { ...voucher, budget: '10.00', budget_used: '7.00' };
-      expect(voucherRedoRefusal(budgeted, use(1, '3.00'), 0)).toBeNull();
-      expect(voucherRedoRefusal(budgeted, use(1, '3.01'), 0)).toBe(ACTION_MESSAGES.voucherBudget);
+  describe('cancellationFee', () => {
+    it('is gross, taxed by the default rule when there is one', () => {
+      const rule = { id: 4, eventId: 1, rate: '19.00', priceIncludesTax: true };
+      expect(cancellationFee(new Decimal('11.90'), rule)).toEqual({
+        feeType: 'cancellation',
+        value: '11.90',
+        description: '',
+        internalType: '',
+        taxRate: '19.00',
+        taxValue: '1.90',
+        taxRuleId: 4,
+        canceled: false,
+      });
+      expect(cancellationFee(new Decimal('5'), null)).toMatchObject({
+        value: '5.00',
+        taxRate: '0.00',
+        taxValue: '0.00',
+        taxRuleId: null,
+      });
     });
   });
 
@@ -159,6 +145,14 @@ describe('order action rules', () => {
       const quotas = new Map([[productKey(pos(1, null)), [10]]]);
       const needed = placesNeeded([pos(1, null, 4), pos(1, null, 5)], quotas, (id) => id === 4);
       expect([...needed.entries()]).toEqual([[10, 1]]);
+    });
+
+    it('lists the distinct products that draw quota, in position order', () => {
+      const positions = [pos(2, 7), pos(1, null, 4), pos(2, 7), pos(3, null)];
+      expect(revivedProducts(positions, (id) => id === 4)).toEqual([
+        { itemId: 2, variationId: 7, subeventId: null },
+        { itemId: 3, variationId: null, subeventId: null },
+      ]);
     });
 
     it('keys products by item, variation and sub-event', () => {

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { QuotaProducts } from './quota-availability';
+import { Quota } from './quota.entity';
+import type { QuotaRefs } from './quota.presenter';
+
+/** A product something draws quota for (compat §3.14): an item, its variation (null when none), a sub-event. */
+export interface Product {
+  itemId: number;
+  variationId: number | null;
+  subeventId: number | null;
+}
+
+/** Key of a product in the maps this lookup returns: `item/variation/subevent` (empty for null). */
+export const productKey = (p: Product): string => `${p.itemId}/${p.variationId ?? ''}/${p.subeventId ?? ''}`;
+
+/** A quota row with the products it counts (what reservations lock and the engine counts). */
+export type ProductQuota = Quota & QuotaProducts;
+
+/**
+ * The one home of "which quotas does a product draw on" and "which products does a quota count" (compat §3.14,
+ * pretix's position lookup): a product without variation draws on the quotas listing its item, a variation on
+ * the quotas listing that variation, for its sub-event. Every method is one SQL statement whatever the number of
+ * products or quotas, and runs on the caller's `em` (inside its transaction when it has one).
+ */
+@Injectable()
+export class QuotaLookup {
+  /**
+   * The quotas of the event each product draws on, ids ascending.
+   * @returns quota ids per {@link productKey}; a product without quota maps to `[]`
+   */
+  async forProducts(
+    em: EntityManager,
+    eventId: number,
+    products: readonly Product[],
+  ): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>(products.map((p) => [productKey(p), []]));
+    const itemIds = distinct(products.filter((p) => p.variationId === null).map((p) => p.itemId));
+    const variationIds = distinct(products.map((p) => p.variationId));
+    if (itemIds.length === 0 && variationIds.length === 0) return out;
+    const rows: {
+      quota_id: number;
+      subevent_id: number | null;
+      item_id: number | null;
+      variation_id: number | null;
+    }[] = await em.query(
+      `SELECT q.id AS quota_id, q.subevent_id, qi.item_id, NULL::int AS variation_id
+           FROM quota q JOIN quota_item qi ON qi.quota_id = q.id
+          WHERE q.event_id = $1 AND qi.item_id = ANY($2)
+         UNION ALL
+         SELECT q.id, q.subevent_id, NULL, qv.variation_id
+           FROM quota q JOIN quota_variation qv ON qv.quota_id = q.id
+          WHERE q.event_id = $1 AND qv.variation_id = ANY($3)
+         ORDER BY 1`,
+      [eventId, itemIds, variationIds],
+    );
+    for (const p of products) {
+      const ids = rows
+        .filter(
+          (r) =>
+            r.subevent_id === p.subeventId &&
+            (p.variationId === null ? r.item_id === p.itemId : r.variation_id === p.variationId),
+        )
+        .map((r) => r.quota_id);
+      out.set(productKey(p), distinct(ids));
+    }
+    return out;
+  }
+
+  /** Item and variation ids of quotas, ascending (the wire form of `items`/`variations`). */
+  async refsOf(em: EntityManager, quotaIds: readonly number[]): Promise<Map<number, QuotaRefs>> {
+    const out = new Map<number, QuotaRefs>(quotaIds.map((id) => [id, { items: [], variations: [] }]));
+    if (quotaIds.length === 0) return out;
+    const rows: { quota_id: number; kind: 'i' | 'v'; ref: number }[] = await em.query(
+      `SELECT quota_id, 'i' AS kind, item_id AS ref FROM quota_item WHERE quota_id = ANY($1)
+       UNION ALL
+       SELECT quota_id, 'v' AS kind, variation_id AS ref FROM quota_variation WHERE quota_id = ANY($1)
+       ORDER BY quota_id, kind, ref`,
+      [[...quotaIds]],
+    );
+    for (const row of rows) {
+      const refs = out.get(row.quota_id);
+      if (refs) (row.kind === 'i' ? refs.items : refs.variations).push(row.ref);
+    }
+    return out;
+  }
+
+  /**
+   * Quota rows by id with their products, in id order. `lock` takes the rows `FOR UPDATE` (a reservation): in id
+   * order, so concurrent reservations never deadlock, and only these rows, so different quotas never wait on each
+   * other (architecture.md "Concurrency"); it must run inside the writing transaction. Unknown ids are skipped.
+   */
+  async load(em: EntityManager, ids: readonly number[], lock: boolean): Promise<ProductQuota[]> {
+    if (ids.length === 0) return [];
+    const qb = em
+      .getRepository(Quota)
+      .createQueryBuilder('q')
+      .addSelect(
+        'ARRAY(SELECT qi.item_id FROM quota_item qi WHERE qi.quota_id = q.id ORDER BY 1)',
+        'item_ids',
+      )
+      .addSelect(
+        'ARRAY(SELECT qv.variation_id FROM quota_variation qv WHERE qv.quota_id = q.id ORDER BY 1)',
+        'variation_ids',
+      )
+      .where('q.id = ANY(:ids)', { ids: distinct(ids) })
+      .orderBy('q.id', 'ASC');
+    if (lock) qb.setLock('pessimistic_write');
+    const { entities, raw } = await qb.getRawAndEntities<{ item_ids: number[]; variation_ids: number[] }>();
+    return entities.map((quota, i) =>
+      Object.assign(quota, { itemIds: raw[i].item_ids, variationIds: raw[i].variation_ids }),
+    );
+  }
+}
+
+function distinct(values: readonly (number | null)[]): number[] {
+  return [...new Set(values.filter((v): v is number => v !== null))].sort((a, b) => a - b);
+}

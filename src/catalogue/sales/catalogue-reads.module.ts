@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { QuotaLookup } from '../quotas/quota-lookup.service';
+import { VoucherBlocking } from '../vouchers/voucher-blocking.service';
+import { SalesCatalogue } from './sales-catalogue.service';
+
+/**
+ * The catalogue's reads for the sales path, which need no port: what a sales request refers to
+ * ({@link SalesCatalogue}), which quotas a product draws on ({@link QuotaLookup}) and what blocking vouchers hold
+ * ({@link VoucherBlocking}). The quota engine in `orders/` uses them, so this module must not depend on it.
+ */
+@Module({
+  providers: [SalesCatalogue, QuotaLookup, VoucherBlocking],
+  exports: [SalesCatalogue, QuotaLookup, VoucherBlocking],
+})
+export class CatalogueReadsModule {}

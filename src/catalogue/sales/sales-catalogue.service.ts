@@ -1,0 +1,299 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { I18nString } from '../../common/values/i18n';
+import type { Event } from '../../organizers/event.entity';
+import { eventsOfOrganizer } from '../../organizers/event-scope';
+import type { QuotaProducts } from '../quotas/quota-availability';
+import { QuotaLookup } from '../quotas/quota-lookup.service';
+import type { SaleVoucher } from '../vouchers/voucher-redemption.rules';
+import { Voucher } from '../vouchers/voucher.entity';
+
+/** An item as the sales path reads it (spec "Item"): prices are money strings. */
+export interface SaleItem {
+  id: number;
+  eventId: number;
+  active: boolean;
+  hasVariations: boolean;
+  name: I18nString;
+  defaultPrice: string;
+  taxRuleId: number | null;
+  categoryId: number | null;
+  /** Whether its category is an add-on category. */
+  isAddon: boolean;
+  validityMode: string | null;
+  validityFixedFrom: Date | null;
+  validityFixedUntil: Date | null;
+  validityDynamicDurationMinutes: number | null;
+  validityDynamicDurationHours: number | null;
+  validityDynamicDurationDays: number | null;
+  validityDynamicDurationMonths: number | null;
+}
+
+/** A variation as the sales path reads it; `eventId` is its item's event. */
+export interface SaleVariation {
+  id: number;
+  itemId: number;
+  eventId: number;
+  defaultPrice: string | null;
+}
+
+/** The tax-relevant part of a tax rule (spec "Tax rule"): rate in percent. */
+export interface SaleTaxRule {
+  id: number;
+  eventId: number;
+  rate: string;
+  priceIncludesTax: boolean;
+}
+
+/** A question an answer refers to (spec "Question"), with its one-letter type. */
+export interface SaleQuestion {
+  id: number;
+  eventId: number;
+  type: string;
+  identifier: string;
+}
+
+/** An option of a choice question. */
+export interface SaleQuestionOption {
+  id: number;
+  questionId: number;
+  answer: I18nString;
+  identifier: string;
+  position: number;
+}
+
+/** What a sales request refers to, by id (or code, upper-cased, for vouchers). */
+export interface SalesCatalogueQuery {
+  itemIds?: readonly (number | null | undefined)[];
+  variationIds?: readonly (number | null | undefined)[];
+  /** Also load the event's tax rules of the loaded items. */
+  itemTaxRules?: boolean;
+  /** Further tax rules of the event (order fees). */
+  taxRuleIds?: readonly (number | null | undefined)[];
+  voucherIds?: readonly (number | null | undefined)[];
+  voucherCodes?: readonly (string | null | undefined)[];
+  /** Quotas of the event to confirm (voucher references). */
+  quotaIds?: readonly (number | null | undefined)[];
+}
+
+/** The rows a sales request refers to; absent keys are unknown ids. */
+export interface SalesCatalogueRows {
+  /** Items by id, of any event: callers tell "other event" from "unknown" with {@link ofOrganizer}. */
+  items: Map<number, SaleItem>;
+  /** Variations by id, of any event. */
+  variations: Map<number, SaleVariation>;
+  /** Tax rules of the event by id. */
+  taxRules: Map<number, SaleTaxRule>;
+  /** Vouchers of the event by id and by upper-cased code (not locked: see VoucherRedemptions). */
+  vouchersById: Map<number, SaleVoucher>;
+  vouchersByCode: Map<string, SaleVoucher>;
+  /** Products of the quotas of quota-bound vouchers, by quota id. */
+  quotaProducts: Map<number, QuotaProducts>;
+  /** Ids among the asked quotas that are quotas of the event. */
+  quotas: Set<number>;
+  /** Whether an event (of a loaded item or variation) belongs to the organizer of the event asked about. */
+  ofOrganizer(eventId: number): boolean;
+}
+
+/**
+ * The catalogue as order creation, cart positions and vouchers read it: items, variations, tax rules, vouchers
+ * and quotas a request refers to, and the questions and options its answers refer to. One statement per kind of
+ * row asked for (at most seven for {@link load}), whatever the number of ids; nothing is locked (vouchers are
+ * locked by VoucherRedemptions, quotas by QuotaReservations). Reads run on the caller's `em`.
+ */
+@Injectable()
+export class SalesCatalogue {
+  constructor(private readonly quotaLookup: QuotaLookup) {}
+
+  /** Loads what `query` names for a request in `event`. */
+  async load(
+    em: EntityManager,
+    event: Pick<Event, 'id' | 'organizerId'>,
+    query: SalesCatalogueQuery,
+  ): Promise<SalesCatalogueRows> {
+    const items = await this.items(em, distinct(query.itemIds));
+    const variations = await this.variations(em, distinct(query.variationIds));
+    const ruleIds = distinct([
+      ...(query.itemTaxRules
+        ? [...items.values()].filter((i) => i.eventId === event.id).map((i) => i.taxRuleId)
+        : []),
+      ...(query.taxRuleIds ?? []),
+    ]);
+    const taxRules = await this.taxRules(em, event.id, ruleIds);
+    const vouchers = await this.vouchers(
+      em,
+      event.id,
+      distinct(query.voucherIds),
+      distinct((query.voucherCodes ?? []).map((c) => c?.toUpperCase())),
+    );
+    const quotaIds = distinct(vouchers.map((v) => v.quotaId));
+    const refs = await this.quotaLookup.refsOf(em, quotaIds);
+    const quotaProducts = new Map(
+      [...refs].map(([id, r]) => [id, { itemIds: r.items, variationIds: r.variations }]),
+    );
+    const quotas = await this.quotasOfEvent(em, event.id, distinct(query.quotaIds));
+    const foreign = distinct(
+      [...items.values(), ...variations.values()].map((r) => r.eventId).filter((id) => id !== event.id),
+    );
+    const organizerEvents = await eventsOfOrganizer(em, event.organizerId, foreign);
+    return {
+      items,
+      variations,
+      taxRules,
+      vouchersById: new Map(vouchers.map((v) => [v.id, v])),
+      vouchersByCode: new Map(vouchers.map((v) => [v.code.toUpperCase(), v])),
+      quotaProducts,
+      quotas,
+      ofOrganizer: (eventId) => eventId === event.id || organizerEvents.has(eventId),
+    };
+  }
+
+  /**
+   * Questions and options by id, of any event (callers check the event); one statement, none for no ids unless
+   * `always` (lists keep a fixed number of statements whether or not a page has answers).
+   */
+  async questions(
+    em: EntityManager,
+    questionIds: readonly number[],
+    optionIds: readonly number[],
+    always = false,
+  ): Promise<{ questions: Map<number, SaleQuestion>; options: Map<number, SaleQuestionOption> }> {
+    const out = {
+      questions: new Map<number, SaleQuestion>(),
+      options: new Map<number, SaleQuestionOption>(),
+    };
+    if (questionIds.length === 0 && optionIds.length === 0 && !always) return out;
+    const rows: {
+      kind: 'q' | 'o';
+      id: number;
+      event_id: number;
+      type: string | null;
+      identifier: string;
+      question_id: number | null;
+      answer: I18nString | null;
+      position: number | null;
+    }[] = await em.query(
+      `SELECT 'q' AS kind, id, event_id, type, identifier, NULL::int AS question_id, NULL::jsonb AS answer,
+              NULL::int AS position
+         FROM question WHERE id = ANY($1)
+       UNION ALL
+       SELECT 'o', id, event_id, NULL, identifier, question_id, answer, position
+         FROM question_option WHERE id = ANY($2)`,
+      [[...new Set(questionIds)], [...new Set(optionIds)]],
+    );
+    for (const r of rows) {
+      if (r.kind === 'q') {
+        out.questions.set(r.id, { id: r.id, eventId: r.event_id, type: r.type!, identifier: r.identifier });
+      } else {
+        out.options.set(r.id, {
+          id: r.id,
+          questionId: r.question_id!,
+          answer: r.answer!,
+          identifier: r.identifier,
+          position: r.position!,
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * `baseItem/category` keys of the add-on configurations of the given base items that include the add-on's
+   * price (compat §3.12 `price_included`); one statement.
+   */
+  async includedAddons(em: EntityManager, baseItemIds: readonly number[]): Promise<Set<string>> {
+    if (baseItemIds.length === 0) return new Set();
+    const rows: { key: string }[] = await em.query(
+      `SELECT base_item_id || '/' || addon_category_id AS key FROM item_addon
+        WHERE price_included AND base_item_id = ANY($1)`,
+      [[...new Set(baseItemIds)]],
+    );
+    return new Set(rows.map((r) => r.key));
+  }
+
+  /** The event's default tax rule (compat §3.19 `default`), or null; one statement. */
+  async defaultTaxRule(em: EntityManager, eventId: number): Promise<SaleTaxRule | null> {
+    const rows: SaleTaxRule[] = await em.query(
+      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
+         FROM tax_rule WHERE event_id = $1 AND is_default LIMIT 1`,
+      [eventId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Names of items by id (messages such as "not assigned to a quota"); one statement. */
+  async itemNames(em: EntityManager, itemIds: readonly number[]): Promise<Map<number, I18nString>> {
+    const items = await this.items(em, distinct(itemIds));
+    return new Map([...items.values()].map((i) => [i.id, i.name]));
+  }
+
+  private async items(em: EntityManager, ids: number[]): Promise<Map<number, SaleItem>> {
+    if (ids.length === 0) return new Map();
+    const rows: SaleItem[] = await em.query(
+      `SELECT i.id, i.event_id AS "eventId", i.active, i.has_variations AS "hasVariations", i.name,
+              i.default_price AS "defaultPrice", i.tax_rule_id AS "taxRuleId", i.category_id AS "categoryId",
+              COALESCE(c.is_addon, false) AS "isAddon", i.validity_mode AS "validityMode",
+              i.validity_fixed_from AS "validityFixedFrom", i.validity_fixed_until AS "validityFixedUntil",
+              i.validity_dynamic_duration_minutes AS "validityDynamicDurationMinutes",
+              i.validity_dynamic_duration_hours AS "validityDynamicDurationHours",
+              i.validity_dynamic_duration_days AS "validityDynamicDurationDays",
+              i.validity_dynamic_duration_months AS "validityDynamicDurationMonths"
+         FROM item i LEFT JOIN item_category c ON c.id = i.category_id WHERE i.id = ANY($1)`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  private async variations(em: EntityManager, ids: number[]): Promise<Map<number, SaleVariation>> {
+    if (ids.length === 0) return new Map();
+    const rows: SaleVariation[] = await em.query(
+      `SELECT v.id, v.item_id AS "itemId", i.event_id AS "eventId", v.default_price AS "defaultPrice"
+         FROM item_variation v JOIN item i ON i.id = v.item_id WHERE v.id = ANY($1)`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  private async taxRules(
+    em: EntityManager,
+    eventId: number,
+    ids: number[],
+  ): Promise<Map<number, SaleTaxRule>> {
+    if (ids.length === 0) return new Map();
+    const rows: SaleTaxRule[] = await em.query(
+      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
+         FROM tax_rule WHERE id = ANY($1) AND event_id = $2`,
+      [ids, eventId],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  private async vouchers(
+    em: EntityManager,
+    eventId: number,
+    ids: number[],
+    codes: string[],
+  ): Promise<SaleVoucher[]> {
+    if (ids.length === 0 && codes.length === 0) return [];
+    return em
+      .getRepository(Voucher)
+      .createQueryBuilder('v')
+      .where('v.event_id = :event', { event: eventId })
+      .andWhere('(v.id = ANY(:ids) OR upper(v.code) = ANY(:codes))', { ids, codes })
+      .orderBy('v.id', 'ASC')
+      .getMany();
+  }
+
+  private async quotasOfEvent(em: EntityManager, eventId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: number }[] = await em.query(
+      'SELECT id FROM quota WHERE event_id = $1 AND id = ANY($2)',
+      [eventId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+}
+
+function distinct<T>(values: readonly (T | null | undefined)[] | undefined): T[] {
+  return [...new Set((values ?? []).filter((v): v is T => v !== null && v !== undefined))];
+}

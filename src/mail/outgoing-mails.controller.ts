@@ -1,0 +1,38 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/access.decorators';
+import { CurrentOrganizer } from '../auth/request-context';
+import { IdParam } from '../common/http/id-param';
+import { ApiPaginatedResponse } from '../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
+import { Filters, QueryFilters } from '../common/listing/query-filters';
+import { Organizer } from '../organizers/organizer.entity';
+import { OutgoingMailJson } from './outgoing-mail.presenter';
+import { OutgoingMailsService } from './outgoing-mails.service';
+
+/** `O/outgoingmails/`: the organizer's outbox, read-only (README "Resources"; permission `organizer.outgoingmails:read`). */
+@ApiTags('outgoing mails')
+@Controller('organizers/:organizer/outgoingmails')
+export class OutgoingMailsController {
+  constructor(private readonly mails: OutgoingMailsService) {}
+
+  @Get()
+  @RequirePermission('organizer.outgoingmails:read')
+  @ApiPaginatedResponse(OutgoingMailJson)
+  @ApiQuery({ name: 'status', required: false, enum: ['queued', 'sending', 'sent', 'failed'] })
+  @ApiQuery({ name: 'to', required: false, description: 'Recipient address (case-insensitive)' })
+  @ApiQuery({ name: 'created_since', required: false, description: 'ISO 8601 datetime' })
+  list(
+    @CurrentOrganizer() organizer: Organizer,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<OutgoingMailJson>> {
+    return this.mails.list(organizer, filters, page);
+  }
+
+  @Get(':id')
+  @RequirePermission('organizer.outgoingmails:read')
+  get(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<OutgoingMailJson> {
+    return this.mails.get(organizer, id);
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { NotFound, ValidationFailed } from '../common/errors';
+import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { QueryFilters } from '../common/listing/query-filters';
+import { eventSlugs } from '../organizers/event-scope';
+import type { Organizer } from '../organizers/organizer.entity';
+import { OutgoingMail } from './outgoing-mail.entity';
+import { OutgoingMailJson, toOutgoingMailJson } from './outgoing-mail.presenter';
+
+const STATUSES = ['queued', 'sending', 'sent', 'failed'];
+
+/** Reading the outbox of an organizer (`O/outgoingmails/`, README "Resources"). */
+@Injectable()
+export class OutgoingMailsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Mails of the organizer, newest first. Filters: `status` (one of the statuses), `to` (recipient address,
+   * case-insensitive), `created_since` (ISO 8601). Three statements whatever the page size (rows, count, event
+   * slugs).
+   * @throws ValidationFailed 400 `{"status": [...]}` for an unknown status, `{"created_since": [...]}` for a bad date
+   */
+  async list(
+    organizer: Organizer,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<OutgoingMailJson>> {
+    const qb = this.db
+      .getRepository(OutgoingMail)
+      .createQueryBuilder('m')
+      .where('m.organizer_id = :org', { org: organizer.id })
+      .orderBy('m.created', 'DESC')
+      .addOrderBy('m.id', 'DESC');
+    const status = filters.str('status');
+    if (status !== undefined) {
+      if (!STATUSES.includes(status))
+        throw ValidationFailed.field(
+          'status',
+          `Select a valid choice. ${status} is not one of the available choices.`,
+        );
+      qb.andWhere('m.status = :status', { status });
+    }
+    const to = filters.str('to');
+    if (to !== undefined) qb.andWhere('lower(m.recipient) = lower(:to)', { to: to.slice(0, 254) });
+    const since = filters.datetime('created_since');
+    if (since !== undefined) qb.andWhere('m.created >= :since', { since });
+    return paginate(qb, page, async (rows) => {
+      const slugs = await eventSlugs(
+        this.db.manager,
+        rows.flatMap((m) => (m.eventId === null ? [] : [m.eventId])),
+      );
+      return rows.map((m) => toOutgoingMailJson(m, slugs));
+    });
+  }
+
+  /** @throws NotFound for an unknown id or a mail of another organizer */
+  async get(organizer: Organizer, id: number): Promise<OutgoingMailJson> {
+    const mail = await this.db
+      .getRepository(OutgoingMail)
+      .findOne({ where: { id, organizerId: organizer.id } });
+    if (!mail) throw new NotFound();
+    const slugs = await eventSlugs(this.db.manager, mail.eventId === null ? [] : [mail.eventId]);
+    return toOutgoingMailJson(mail, slugs);
+  }
+}

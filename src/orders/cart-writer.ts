@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AuditLogService } from '../audit/audit-log.service';
+import type { Principal } from '../auth/principal';
+import type { Event } from '../organizers/event.entity';
+import type { ValidatedAnswer } from './answers.rules';
+import { CartPosition } from './cart-position.entity';
+import { insertAnswers, Values } from './order-writer';
+
+/** Audit content type of cart positions. */
+const CONTENT_TYPE = 'cartposition';
+
+/** A cart position to insert, with its answers. */
+export interface NewCartPosition {
+  values: Values<CartPosition>;
+  answers: readonly ValidatedAnswer[];
+}
+
+/** Who changes carts: the event of the URL and the credential. */
+export interface CartActor {
+  event: Pick<Event, 'id' | 'organizerId'>;
+  principal: Principal;
+}
+
+/**
+ * Every write of cart positions (and their answers): API creation and deletion with their log entries
+ * (`pretix.event.cartposition.added|deleted`; pretix itself logs nothing for carts), the carts an order consumes,
+ * and the carts of a deleted item. Expired positions are purged by the scheduler (`cart-expiry.ts`). Runs on the
+ * caller's `em`.
+ */
+@Injectable()
+export class CartWriter {
+  constructor(private readonly audit: AuditLogService) {}
+
+  /** Inserts positions (one statement) and their answers (two at most), and logs each. */
+  async insert(
+    em: EntityManager,
+    actor: CartActor,
+    drafts: readonly NewCartPosition[],
+  ): Promise<CartPosition[]> {
+    if (drafts.length === 0) return [];
+    const positions = drafts.map((d) => em.create(CartPosition, d.values));
+    const inserted = await em.insert(CartPosition, positions as QueryDeepPartialEntity<CartPosition>[]);
+    positions.forEach((p, i) => (p.id = (inserted.identifiers[i] as { id: number }).id));
+    await insertAnswers(
+      em,
+      drafts.flatMap((d, i) =>
+        d.answers.map((answer) => ({ orderPositionId: null, cartPositionId: positions[i].id, answer })),
+      ),
+    );
+    for (const p of positions) {
+      await this.log(em, actor, p.id, 'pretix.event.cartposition.added', {
+        cart_id: p.cartId,
+        item: p.itemId,
+        variation: p.variationId,
+        voucher: p.voucherId,
+      });
+    }
+    return positions;
+  }
+
+  /**
+   * Deletes one position of the event whose cart id ends in `suffix`; its add-ons and answers go with it
+   * (foreign keys cascade). Logs `pretix.event.cartposition.deleted`.
+   * @returns false when there was no such position
+   */
+  async delete(em: EntityManager, actor: CartActor, id: number, suffix: string): Promise<boolean> {
+    const rows: { id: number; cart_id: string }[] = await em.query(
+      `WITH gone AS (
+         DELETE FROM cart_position WHERE id = $1 AND event_id = $2 AND cart_id LIKE $3 RETURNING id, cart_id
+       )
+       SELECT id, cart_id FROM gone`,
+      [id, actor.event.id, `%${suffix}`],
+    );
+    if (rows.length === 0) return false;
+    await this.log(em, actor, id, 'pretix.event.cartposition.deleted', { cart_id: rows[0].cart_id });
+    return true;
+  }
+
+  /** Ids of the live positions of the given carts (locked `FOR UPDATE` when `lock`), in id order. */
+  async liveIn(
+    em: EntityManager,
+    eventId: number,
+    cartIds: readonly string[],
+    now: Date,
+    lock: boolean,
+  ): Promise<number[]> {
+    if (cartIds.length === 0) return [];
+    const rows: { id: number }[] = await em.query(
+      `SELECT id FROM cart_position WHERE event_id = $1 AND cart_id = ANY($2::text[]) AND expires > $3
+        ORDER BY id ${lock ? 'FOR UPDATE' : ''}`,
+      [eventId, [...cartIds], now],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes the cart positions an order took over (locked by {@link liveIn}). */
+  async deleteConsumed(em: EntityManager, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await em.query('DELETE FROM cart_position WHERE id = ANY($1)', [[...ids]]);
+  }
+
+  /** Deletes the cart positions of an item (and add-ons to them, by the key): the item is being deleted. */
+  async deleteOfItem(em: EntityManager, itemId: number): Promise<void> {
+    await em.query('DELETE FROM cart_position WHERE item_id = $1', [itemId]);
+  }
+
+  private async log(
+    em: EntityManager,
+    actor: CartActor,
+    positionId: number,
+    action: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.audit.record(em, actor.principal, {
+      organizerId: actor.event.organizerId,
+      eventId: actor.event.id,
+      contentType: CONTENT_TYPE,
+      objectId: positionId,
+      action,
+      data,
+    });
+  }
+}

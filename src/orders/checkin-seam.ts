@@ -1,0 +1,49 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * SEAM to the check-in context. The `checkin` table belongs to `checkin/`, which sits above orders (it redeems
+ * order positions) and does not exist as a module yet (only its entity). Until it does, the two things orders
+ * needs from it are read here, and nowhere else in `orders/`:
+ * - the last successful scan of a paid position (the quota engine counts exits on quotas with
+ *   `release_after_exit`), as an SQL condition the engine's one statement embeds;
+ * - the successful check-ins of positions, for the order presentation.
+ * When `checkin/` arrives it takes this file over: exits then move the maintained exit counts of issue 7 through
+ * an orders service, and the presentation asks a port that `checkin/` provides. The table-ownership test lists
+ * this file as the one seam (test/table-ownership.spec.ts).
+ */
+
+/** SQL condition: the last successful scan of the order position `alias.id` was an exit. */
+export function lastScanIsExit(alias: string): string {
+  return `(SELECT c.type FROM checkin c WHERE c.position_id = ${alias}.id AND c.successful
+            ORDER BY c.datetime DESC, c.id DESC LIMIT 1) = 'exit'`;
+}
+
+/** A successful scan of a position. */
+export interface CheckinRow {
+  id: number;
+  position_id: number;
+  list_id: number | null;
+  type: string;
+  datetime: Date;
+}
+
+/** Successful check-ins of positions, by time (one statement). */
+export async function successfulCheckins(
+  em: EntityManager,
+  positionIds: readonly number[],
+): Promise<CheckinRow[]> {
+  return em.query(
+    `SELECT id, position_id, list_id, type, datetime FROM checkin
+      WHERE position_id = ANY($1) AND successful ORDER BY datetime, id`,
+    [[...positionIds]],
+  );
+}
+
+/**
+ * Scalar subquery: the successful check-ins of the position whose id is the SQL expression `positionId`, by time,
+ * as a JSON array of `[id, list_id, type, datetime]` (for one-statement list pages of orders and positions).
+ */
+export function checkinsSql(positionId: string): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime) ORDER BY c.datetime, c.id),
+      '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful)`;
+}

@@ -1,0 +1,66 @@
+import { Decimal } from '../common/values/money';
+import type { OrderPayment } from './order-payment.entity';
+
+/**
+ * Pure payment rules of orders (compat §4.4): the first payment of a new order, the paid credit and the open
+ * amount. Unit-tested in `order-payments.rules.spec.ts`.
+ */
+
+/** Payment states that still wait for money (canceled when another payment settles the order). */
+export const OPEN_PAYMENT_STATES: readonly string[] = ['created', 'pending'];
+
+/** Sum of the confirmed payments of an order (money). Refunds do not exist yet, so this is the paid credit. */
+export function paidCredit(payments: readonly Pick<OrderPayment, 'state' | 'amount'>[]): Decimal {
+  return payments
+    .filter((p) => p.state === 'confirmed')
+    .reduce((sum, p) => sum.plus(p.amount), new Decimal(0));
+}
+
+/** What is still to be paid: total minus the paid credit, never below zero (money). */
+export function openAmount(
+  total: string,
+  payments: readonly Pick<OrderPayment, 'state' | 'amount'>[],
+): Decimal {
+  return Decimal.max(new Decimal(total).minus(paidCredit(payments)), 0);
+}
+
+/** What order creation asked for about payment. */
+export interface PaymentRequest {
+  /** `status: "p"` was sent. */
+  requestedPaid: boolean;
+  /** The order total is zero. */
+  free: boolean;
+  /** `payment_provider` as sent (null when absent). */
+  provider: string | null;
+  /** `payment_date` (for a paid order), else null: the payment is dated now. */
+  paymentDate: Date | null;
+  paymentInfo: Record<string, unknown> | undefined;
+}
+
+/** The first payment of a new order, as stored (without order id). */
+export interface FirstPayment {
+  state: 'confirmed' | 'created';
+  provider: string;
+  paymentDate: Date | null;
+  info: Record<string, unknown>;
+}
+
+/**
+ * The first payment of a new order (pretix): a paid order gets a confirmed payment (`free` when the total is 0
+ * and no provider was named, else the named one or `manual`); a free order asked for as pending gets a `free`
+ * one (and is paid); a pending order with a named provider gets a payment in state `created`; otherwise none.
+ * A free order is paid at once, whatever status was asked for.
+ */
+export function firstPayment(req: PaymentRequest, now: Date): FirstPayment | null {
+  let provider: string | null = req.provider;
+  if (req.requestedPaid) provider = req.provider ?? (req.free ? 'free' : 'manual');
+  else if (req.free) provider = 'free';
+  if (provider === null) return null;
+  const paid = req.requestedPaid || req.free;
+  return {
+    state: paid ? 'confirmed' : 'created',
+    provider,
+    paymentDate: !paid ? null : req.requestedPaid && req.paymentDate ? req.paymentDate : now,
+    info: req.requestedPaid || !req.free ? (req.paymentInfo ?? {}) : {},
+  };
+}

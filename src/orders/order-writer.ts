@@ -1,0 +1,273 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, QueryFailedError } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { FieldErrors } from '../common/errors';
+import type { ValidatedAnswer } from './answers.rules';
+import { InvoiceAddress } from './invoice-address.entity';
+import { OrderFee } from './order-fee.entity';
+import { OrderPayment } from './order-payment.entity';
+import { OrderPosition } from './order-position.entity';
+import { Order, OrderStatus } from './order.entity';
+import { throwPositions } from './sales.rules';
+
+/** Unique index deciding order-code races: (organizer_id, code). */
+export const ORDER_CODE_INDEX = 'uq_orders_organizer_code';
+/** Unique index deciding ticket-secret races: (event_id, secret). */
+const SECRET_INDEX = 'uq_order_position_event_secret';
+
+export const SECRET_EXISTS = 'You cannot assign a position secret that already exists.';
+
+/** Column values of a row to insert (no id, no relations). */
+export type Values<T> = Omit<
+  T,
+  'id' | 'order' | 'event' | 'item' | 'variation' | 'taxRule' | 'voucher' | 'discount' | 'addonTo'
+>;
+
+/** A position to insert: its values (`addonToId` is the parent's `positionid`), answers, and whether a secret was sent. */
+export interface NewPosition {
+  values: Omit<Values<OrderPosition>, 'orderId'>;
+  answers: readonly ValidatedAnswer[];
+  secretSent: boolean;
+}
+
+/** An order to insert with everything hanging on it. */
+export interface NewOrder {
+  order: Values<Order>;
+  positions: readonly NewPosition[];
+  fees: readonly Omit<Values<OrderFee>, 'orderId'>[];
+  address: Omit<Values<InvoiceAddress>, 'orderId'> | null;
+}
+
+/**
+ * A change of an order's state (compat §4.4 "Actions"): what {@link OrderWriter.change} applies, in this order:
+ * positions, fees, an added fee, then the order row.
+ */
+export interface OrderChange {
+  status?: OrderStatus;
+  /** `cancel`: the active positions become canceled; `restore`: all positions are active again. */
+  positions?: 'cancel' | 'restore';
+  /** `cancel`: the active fees become canceled; `restore`: all fees are active again. */
+  fees?: 'cancel' | 'restore';
+  /** A fee added after the fees changed (the cancellation fee). */
+  addFee?: Omit<Values<OrderFee>, 'orderId'>;
+  expires?: Date;
+  total?: string;
+  requireApproval?: boolean;
+  cancellationDate?: Date | null;
+}
+
+/** Fields of an order PATCH may change (compat §4.4). */
+export type OrderDetails = Pick<
+  Order,
+  | 'email'
+  | 'phone'
+  | 'locale'
+  | 'comment'
+  | 'checkinAttention'
+  | 'checkinText'
+  | 'customFollowupAt'
+  | 'validIfPending'
+  | 'apiMeta'
+>;
+
+/**
+ * Every write of the orders' rows: orders, positions, answers, fees, invoice addresses and payments. Order and
+ * position states change only through {@link create}, {@link change} and {@link delete}: this is where counts
+ * that follow the states (issue 7's maintained quota counts) hook in. All methods run on the caller's `em`,
+ * inside its transaction, with a fixed number of statements.
+ */
+@Injectable()
+export class OrderWriter {
+  /**
+   * Inserts an order with its positions (one statement; ids taken from the sequence first so that they follow
+   * `positionid` and add-ons point at their parents), answers, fees and invoice address.
+   * @returns the order (with its id) and the positions as inserted
+   * @throws ValidationFailed `{"positions": [...]}` when a sent secret was taken concurrently
+   */
+  async create(em: EntityManager, draft: NewOrder): Promise<{ order: Order; positions: OrderPosition[] }> {
+    const order = em.create(Order, draft.order);
+    await em.insert(Order, order as QueryDeepPartialEntity<Order>);
+    const positions = await this.insertPositions(em, order.id, draft.positions);
+    await insertAnswers(
+      em,
+      draft.positions.flatMap((p, i) =>
+        p.answers.map((answer) => ({ orderPositionId: positions[i].id, cartPositionId: null, answer })),
+      ),
+    );
+    if (draft.fees.length > 0) {
+      await em.insert(
+        OrderFee,
+        draft.fees.map((f) => ({ ...f, orderId: order.id })),
+      );
+    }
+    if (draft.address) {
+      await em.insert(InvoiceAddress, {
+        ...draft.address,
+        orderId: order.id,
+      });
+    }
+    return { order, positions };
+  }
+
+  /**
+   * Applies a state change to a locked order: positions, fees, an added fee, then the order row with
+   * `last_modified = now` (also on `order`, which is updated in place).
+   */
+  async change(em: EntityManager, order: Order, change: OrderChange, now: Date): Promise<void> {
+    if (change.positions) {
+      const cancel = change.positions === 'cancel';
+      await em.update(
+        OrderPosition,
+        cancel ? { orderId: order.id, canceled: false } : { orderId: order.id },
+        { canceled: cancel },
+      );
+    }
+    if (change.fees) {
+      const cancel = change.fees === 'cancel';
+      await em.update(OrderFee, cancel ? { orderId: order.id, canceled: false } : { orderId: order.id }, {
+        canceled: cancel,
+      });
+    }
+    if (change.addFee) await em.insert(OrderFee, { ...change.addFee, orderId: order.id });
+    if (change.status !== undefined) order.status = change.status;
+    if (change.expires !== undefined) order.expires = change.expires;
+    if (change.total !== undefined) order.total = change.total;
+    if (change.requireApproval !== undefined) order.requireApproval = change.requireApproval;
+    if (change.cancellationDate !== undefined) order.cancellationDate = change.cancellationDate;
+    order.lastModified = now;
+    await em.update(
+      Order,
+      { id: order.id },
+      {
+        status: order.status,
+        expires: order.expires,
+        total: order.total,
+        requireApproval: order.requireApproval,
+        cancellationDate: order.cancellationDate,
+        lastModified: order.lastModified,
+      },
+    );
+  }
+
+  /** Writes the PATCH fields of an order and moves `last_modified` (also on `order`). */
+  async updateDetails(em: EntityManager, order: Order, details: OrderDetails, now: Date): Promise<void> {
+    Object.assign(order, details, { lastModified: now });
+    await em.update(Order, { id: order.id }, {
+      ...details,
+      lastModified: now,
+    } as QueryDeepPartialEntity<Order>);
+  }
+
+  /** Replaces the invoice address (kept row, all fields rewritten), creates it, or removes it for null. */
+  async replaceAddress(
+    em: EntityManager,
+    orderId: number,
+    values: Omit<Values<InvoiceAddress>, 'orderId'> | null,
+  ): Promise<void> {
+    if (!values) {
+      await em.delete(InvoiceAddress, { orderId });
+      return;
+    }
+    const existing = await em.findOne(InvoiceAddress, { where: { orderId } });
+    if (existing) {
+      await em.update(
+        InvoiceAddress,
+        { id: existing.id },
+        {
+          ...values,
+        },
+      );
+    } else {
+      await em.insert(InvoiceAddress, { ...values, orderId });
+    }
+  }
+
+  /** Deletes an order; positions, answers, fees, payments and address go with it (foreign keys cascade). */
+  async delete(em: EntityManager, order: Order): Promise<void> {
+    await em.delete(Order, { id: order.id });
+  }
+
+  /** Inserts a payment. */
+  async addPayment(em: EntityManager, values: Values<OrderPayment>): Promise<OrderPayment> {
+    return em.save(em.create(OrderPayment, values));
+  }
+
+  /** Sets the state (and payment date, when given) of one payment; also on `payment`. */
+  async setPaymentState(
+    em: EntityManager,
+    payment: OrderPayment,
+    state: string,
+    paymentDate?: Date,
+  ): Promise<void> {
+    payment.state = state;
+    if (paymentDate) payment.paymentDate = paymentDate;
+    await em.update(OrderPayment, { id: payment.id }, { state, ...(paymentDate ? { paymentDate } : {}) });
+  }
+
+  /** Moves every payment of the order in state `from` to state `to` (one statement). */
+  async movePayments(em: EntityManager, orderId: number, from: string, to: string): Promise<void> {
+    await em.update(OrderPayment, { orderId, state: from }, { state: to });
+  }
+
+  private async insertPositions(
+    em: EntityManager,
+    orderId: number,
+    drafts: readonly NewPosition[],
+  ): Promise<OrderPosition[]> {
+    const rows: { id: number }[] = await em.query(
+      `SELECT nextval(pg_get_serial_sequence('order_position', 'id'))::int AS id FROM generate_series(1, $1)`,
+      [drafts.length],
+    );
+    const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+    const positions = drafts.map((d, i) => em.create(OrderPosition, { ...d.values, id: ids[i], orderId }));
+    const idOf = new Map(positions.map((p) => [p.positionid, p.id]));
+    for (const p of positions) if (p.addonToId !== null) p.addonToId = idOf.get(p.addonToId)!;
+    try {
+      // With an explicit column list TypeORM writes the preassigned ids (it leaves serial ids out otherwise).
+      const columns = em.connection.getMetadata(OrderPosition).columns.map((c) => c.propertyPath);
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(OrderPosition, columns)
+        .values(positions.map((p) => ({ ...p })) as QueryDeepPartialEntity<OrderPosition>[])
+        .updateEntity(false)
+        .execute();
+    } catch (err) {
+      const driver =
+        err instanceof QueryFailedError ? (err.driverError as { code?: string; constraint?: string }) : {};
+      if (driver.code === '23505' && driver.constraint === SECRET_INDEX) {
+        throwPositions(drafts.map((d): FieldErrors => (d.secretSent ? { secret: [SECRET_EXISTS] } : {})));
+      }
+      throw err;
+    }
+    return positions;
+  }
+}
+
+/**
+ * Inserts answers of order or cart positions (one statement) and their options (one more when any). The only
+ * writer of `question_answer`, for both kinds of positions.
+ */
+export async function insertAnswers(
+  em: EntityManager,
+  rows: readonly { orderPositionId: number | null; cartPositionId: number | null; answer: ValidatedAnswer }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const result: { id: number }[] = await em.query(
+    `INSERT INTO question_answer (order_position_id, cart_position_id, question_id, answer)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[]) RETURNING id`,
+    [
+      rows.map((r) => r.orderPositionId),
+      rows.map((r) => r.cartPositionId),
+      rows.map((r) => r.answer.questionId),
+      rows.map((r) => r.answer.answer),
+    ],
+  );
+  const ids = result.map((r) => r.id);
+  const links = rows.flatMap((r, i) => r.answer.optionIds.map((option) => [ids[i], option] as const));
+  if (links.length === 0) return;
+  await em.query(
+    'INSERT INTO question_answer_option (answer_id, option_id) SELECT * FROM unnest($1::int[], $2::int[])',
+    [links.map((l) => l[0]), links.map((l) => l[1])],
+  );
+}

@@ -1,0 +1,61 @@
+import { Module } from '@nestjs/common';
+import { DISCOUNT_USAGE } from '../catalogue/discounts/discount-usage.port';
+import { ITEM_USAGE } from '../catalogue/items/item-usage.port';
+import { MEMBERSHIP_TYPE_USAGE } from '../catalogue/membership-types/membership-type-usage.port';
+import { QUOTA_AVAILABILITY } from '../catalogue/quotas/quota-availability';
+import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
+import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rule-usage.port';
+import { VOUCHER_CART_HOLDS } from '../catalogue/vouchers/voucher-cart-holds.port';
+import { EVENT_USAGE } from '../organizers/event-usage.port';
+import { TenancyModule } from '../organizers/tenancy.module';
+import { CartVoucherHolds } from './cart-voucher-holds';
+import { CartWriter } from './cart-writer';
+import { OrderPayments } from './order-payments.service';
+import { OrderPresentation } from './order-presentation.service';
+import { OrderWriter } from './order-writer';
+import { QuotaEngine } from './quota-engine.service';
+import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
+
+/**
+ * The orders context's core, without HTTP: the writers of orders and carts, payments, the presentation, the
+ * quota engine, and the answers to the ports the catalogue and the tenancy roots declare (quota availability,
+ * voucher holds of carts, usage of items, events, tax rules, discounts, membership types). `app.module.ts` hands
+ * this module to `CatalogueModule.register` and `OrganizersModule.register`; it depends only on the catalogue's
+ * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker will, for expiry).
+ */
+@Module({
+  imports: [CatalogueReadsModule, TenancyModule],
+  providers: [
+    QuotaEngine,
+    OrderWriter,
+    OrderPayments,
+    OrderPresentation,
+    CartWriter,
+    CartVoucherHolds,
+    SalesUsage,
+    DiscountSalesUsage,
+    MembershipSalesUsage,
+    { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
+    { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds },
+    { provide: ITEM_USAGE, useExisting: SalesUsage },
+    { provide: EVENT_USAGE, useExisting: SalesUsage },
+    { provide: TAX_RULE_USAGE, useExisting: SalesUsage },
+    { provide: DISCOUNT_USAGE, useExisting: DiscountSalesUsage },
+    { provide: MEMBERSHIP_TYPE_USAGE, useExisting: MembershipSalesUsage },
+  ],
+  exports: [
+    QUOTA_AVAILABILITY,
+    VOUCHER_CART_HOLDS,
+    ITEM_USAGE,
+    EVENT_USAGE,
+    TAX_RULE_USAGE,
+    DISCOUNT_USAGE,
+    MEMBERSHIP_TYPE_USAGE,
+    QuotaEngine,
+    OrderWriter,
+    OrderPayments,
+    OrderPresentation,
+    CartWriter,
+  ],
+})
+export class OrdersCoreModule {}

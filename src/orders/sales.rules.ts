@@ -1,0 +1,95 @@
+import { invalidPk } from '../common/errors';
+import type { FieldErrors } from '../common/errors';
+import { ValidationFailed } from '../common/errors';
+
+/**
+ * Rules shared by order creation and cart positions (compat §3.2, §4.4; pretix's order and cart serializers):
+ * the product rules, attendee names, and how places add up per quota. Pure; unit-tested in `sales.rules.spec.ts`.
+ */
+
+/** pretix's texts of the product and attendee rules, the same for orders and cart positions. */
+export const SALES_MESSAGES = {
+  itemOtherEvent: 'The specified item does not belong to this event.',
+  itemInactive: 'The specified item is not active.',
+  subeventRequired: 'You need to set a subevent.',
+  subeventNotAllowed: 'You cannot set a subevent for this event.',
+  variationRequired: 'You should specify a variation for this item.',
+  variationOtherItem: 'The specified variation does not belong to the specified item.',
+  variationNotAllowed: 'You cannot specify a variation for this item.',
+  nameTwice: 'Do not specify attendee_name if you specified attendee_name_parts.',
+  seatUnknown: 'The specified seat does not exist.',
+  voucherUnknown: 'The specified voucher does not exist.',
+} as const;
+
+/** The item field rule: unknown or another organizer's item is an unknown id, then other event, then inactive. */
+export function itemProblem(
+  item: { id: number; eventId: number; active: boolean } | undefined,
+  requested: number,
+  eventId: number,
+  ofOrganizer: (eventId: number) => boolean,
+): string | null {
+  if (!item || !ofOrganizer(item.eventId)) return invalidPk(requested);
+  if (item.eventId !== eventId) return SALES_MESSAGES.itemOtherEvent;
+  if (!item.active) return SALES_MESSAGES.itemInactive;
+  return null;
+}
+
+/**
+ * The variation rule (pretix's position `validate()`): an item with variations needs one of its own, an item
+ * without variations takes none.
+ * @param variationItemId the item of the sent variation, or null when none was sent
+ */
+export function variationProblem(
+  item: { id: number; hasVariations: boolean },
+  variationItemId: number | null,
+): string | null {
+  if (item.hasVariations) {
+    if (variationItemId === null) return SALES_MESSAGES.variationRequired;
+    if (variationItemId !== item.id) return SALES_MESSAGES.variationOtherItem;
+    return null;
+  }
+  return variationItemId === null ? null : SALES_MESSAGES.variationNotAllowed;
+}
+
+/**
+ * The sub-event rule: series need a sub-event, other events take none. Sub-events do not exist yet, so a
+ * sub-event sent for a series is an unknown id.
+ */
+export function subeventProblem(hasSubevents: boolean, subevent: number | null): string | null {
+  if (!hasSubevents) return subevent === null ? null : SALES_MESSAGES.subeventNotAllowed;
+  return subevent === null ? SALES_MESSAGES.subeventRequired : invalidPk(subevent);
+}
+
+/** Both `attendee_name` and non-empty `attendee_name_parts` sent. */
+export function nameSentTwice(
+  name: string | null | undefined,
+  parts: Record<string, string> | null | undefined,
+) {
+  return !!name && !!parts && Object.keys(parts).length > 0;
+}
+
+/** The stored name parts: the parts sent, else `{"_legacy": name}`, else `{}`. */
+export function attendeeNameParts(
+  name: string | null | undefined,
+  parts: Record<string, string> | null | undefined,
+): Record<string, string> {
+  if (parts && Object.keys(parts).length > 0) return parts;
+  return name ? { _legacy: name } : {};
+}
+
+/** Places needed per quota: one on every quota each entry draws on. */
+export function placesPerQuota(drawsOn: readonly (readonly number[])[]): Map<number, number> {
+  const needed = new Map<number, number>();
+  for (const ids of drawsOn) for (const id of ids) needed.set(id, (needed.get(id) ?? 0) + 1);
+  return needed;
+}
+
+/** Whether a field-error object has any error. */
+export function hasErrors(e: FieldErrors): boolean {
+  return Object.keys(e).length > 0;
+}
+
+/** Throws `{"positions": errs}` (aligned with the input) when any position has an error. */
+export function throwPositions(errs: FieldErrors[]): void {
+  if (errs.some(hasErrors)) throw new ValidationFailed({ positions: errs });
+}

@@ -1,0 +1,13 @@
+/** Names of the queues (architecture.md "Processes"). */
+export const QUEUES = {
+  scheduler: 'scheduler',
+  mail: 'mail',
+  invoices: 'invoices',
+  exports: 'exports',
+  shredder: 'shredder',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Queues whose jobs run {@link AsyncTask} rows (one task per job; the job id is the task id). */
+export const TASK_QUEUES: readonly QueueName[] = [QUEUES.invoices, QUEUES.exports, QUEUES.shredder];

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { returning } from './sql';
+import { StoredFile } from './stored-file.entity';
+
+/** A file to store: bytes with a name and content type. */
+export interface NewFile {
+  kind: string;
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  organizerId?: number | null;
+  taskId?: string | null;
+  /** Null keeps the file until its owner deletes it. */
+  expires: Date | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a string can be a stored file or task id (a UUID); other strings name nothing. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Generated files in PostgreSQL (`stored_file`) with their expiry (architecture.md "Processes"). */
+@Injectable()
+export class StoredFiles {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Stores a file (in the caller's transaction when `em` is given). @returns its random id */
+  async store(file: NewFile, em: EntityManager = this.db.manager): Promise<string> {
+    const id = randomUUID();
+    await em.insert(StoredFile, {
+      id,
+      kind: file.kind,
+      filename: file.filename.slice(0, 255),
+      contentType: file.contentType.slice(0, 127),
+      content: file.content,
+      size: file.content.length,
+      organizerId: file.organizerId ?? null,
+      taskId: file.taskId ?? null,
+      expires: file.expires,
+    });
+    return id;
+  }
+
+  /** The files with these ids that have not expired (content included), in one statement. */
+  async findLive(ids: readonly string[]): Promise<StoredFile[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return this.db
+      .getRepository(StoredFile)
+      .createQueryBuilder('f')
+      .where('f.id IN (:...ids)', { ids: valid })
+      .andWhere('(f.expires IS NULL OR f.expires > now())')
+      .getMany();
+  }
+
+  /**
+   * Deletes expired files, at most `limit` per call; rows another worker is deleting are skipped
+   * (`FOR UPDATE SKIP LOCKED`). @returns the number deleted
+   */
+  async purgeExpired(limit = 500): Promise<number> {
+    const rows = await returning<{ id: string }>(
+      this.db,
+      `DELETE FROM stored_file WHERE id IN (
+         SELECT id FROM stored_file WHERE expires < now() ORDER BY expires LIMIT $1 FOR UPDATE SKIP LOCKED
+       ) RETURNING id`,
+      [limit],
+    );
+    return rows.length;
+  }
+}

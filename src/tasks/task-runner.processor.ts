@@ -1,0 +1,121 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AsyncTask } from './async-task.entity';
+import { GiveUp, JobProcessor, ProcessesQueue, QueuedJob } from './job';
+import { TASK_QUEUES } from './queues';
+import { returning } from './sql';
+import { StoredFiles } from './stored-files.service';
+import { TASK_KIND, TaskContext, TaskError, TaskExecutor } from './task-executor';
+
+/** Message of a task whose worker died twice, or whose job the queue lost (shown to clients). */
+export const WORKER_LOST = 'The worker running this task stopped; the task was not completed.';
+const INTERNAL = 'Internal error';
+
+/**
+ * Runs the jobs of the task queues (worker only): claims the `async_task` row (`waiting`/`running` -> `running`),
+ * runs the executor of its kind and records `succeeded` or `failed`, rethrowing failures so the queue records the
+ * attempt (style.md "Background jobs"). A row that is finished, expired or unknown is left alone (duplicate or
+ * stale job).
+ */
+@Injectable()
+@ProcessesQueue(...TASK_QUEUES)
+export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
+  private readonly logger = new Logger('Tasks');
+  private readonly executors = new Map<string, TaskExecutor>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly files: StoredFiles,
+    private readonly discovery: DiscoveryService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      if (!wrapper.metatype || !wrapper.instance) continue;
+      const kind = this.reflector.get<string | undefined>(TASK_KIND, wrapper.metatype);
+      if (kind) this.executors.set(kind, wrapper.instance as TaskExecutor);
+    }
+  }
+
+  async process(job: QueuedJob): Promise<{ state: string }> {
+    const taskId = String(job.data.taskId);
+    const [task] = await returning<AsyncTask>(
+      this.db,
+      `UPDATE async_task SET state = 'running', started = now(), attempts = attempts + 1, progress = 0
+        WHERE id = $1 AND state IN ('waiting', 'running') AND expires > now()
+        RETURNING id, kind, input, attempts, organizer_id AS "organizerId", event_id AS "eventId", expires`,
+      [taskId],
+    );
+    if (!task) return { state: 'skipped' };
+    this.logger.debug(`task ${taskId} (${task.kind}) running, attempt ${task.attempts}`);
+    const executor = this.executors.get(task.kind);
+    if (!executor) {
+      await this.finish(taskId, 'failed', { message: INTERNAL });
+      throw new GiveUp(`no executor for task kind ${task.kind}`);
+    }
+    try {
+      const outcome = await executor.run(task, this.context(task));
+      await this.finish(taskId, 'succeeded', outcome);
+      return { state: 'succeeded' };
+    } catch (err) {
+      const message = err instanceof TaskError ? err.message : INTERNAL;
+      if (!(err instanceof TaskError))
+        this.logger.error(`task ${taskId} (${task.kind}): ${(err as Error).stack}`);
+      if (job.attemptsMade + 1 >= job.attempts) await this.finish(taskId, 'failed', { message });
+      else await this.setState(taskId, 'running', 'waiting');
+      throw err;
+    }
+  }
+
+  /** The queue gave the job up (stalled twice: its worker died): the task must not stay `running`. */
+  async onFailed(job: QueuedJob, error: Error): Promise<void> {
+    const stalled = /stalled/i.test(error.message);
+    await this.db.query(
+      `UPDATE async_task SET state = 'failed', finished = now(), message = $2
+        WHERE id = $1 AND state IN ('waiting', 'running')`,
+      [String(job.data.taskId), stalled ? WORKER_LOST : INTERNAL],
+    );
+  }
+
+  /** A shutting-down worker gave the job back: the task waits for the next worker. */
+  async onReturned(job: QueuedJob): Promise<void> {
+    await this.setState(String(job.data.taskId), 'running', 'waiting');
+  }
+
+  private context(task: AsyncTask): TaskContext {
+    return {
+      progress: async (percent) => {
+        await this.db.query(`UPDATE async_task SET progress = $2 WHERE id = $1 AND state = 'running'`, [
+          task.id,
+          Math.max(0, Math.min(100, Math.round(percent))),
+        ]);
+      },
+      storeFile: (file) =>
+        this.files.store({
+          ...file,
+          taskId: task.id,
+          expires: file.expires === undefined ? task.expires : file.expires,
+        }),
+    };
+  }
+
+  private async finish(
+    id: string,
+    state: 'succeeded' | 'failed',
+    outcome: { message?: string | null; resultFileId?: string | null },
+  ): Promise<void> {
+    await this.db.query(
+      `UPDATE async_task SET state = $2::varchar, finished = now(), message = $3, result_file_id = $4,
+              progress = CASE WHEN $2::varchar = 'succeeded' THEN 100 ELSE progress END
+        WHERE id = $1 AND state = 'running'`,
+      [id, state, outcome.message ?? null, outcome.resultFileId ?? null],
+    );
+  }
+
+  private async setState(id: string, from: string, to: string): Promise<void> {
+    await this.db.query(`UPDATE async_task SET state = $3 WHERE id = $1 AND state = $2`, [id, from, to]);
+  }
+}

@@ -1,0 +1,120 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'crypto';
+import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { Principal } from '../auth/principal';
+import { NotFound, TaskFailed, TaskNotReady } from '../common/errors';
+import { AsyncTask } from './async-task.entity';
+import { JobQueues } from './job-queues.service';
+import { credentialOf } from './principal-credential';
+import type { QueueName } from './queues';
+import { isUuid } from './stored-files.service';
+
+/** Default lifetime of a task row (and of its result file). */
+export const TASK_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A task to start. */
+export interface NewTask {
+  kind: string;
+  queue: QueueName;
+  organizerId?: number | null;
+  eventId?: number | null;
+  input?: Record<string, unknown>;
+  /** Lifetime in milliseconds (default one day). */
+  ttlMs?: number;
+}
+
+/** How a poll endpoint answers for a task it cannot show (spec "Shredders"). */
+export interface PollAnswers {
+  /** Unknown, expired or another credential's task: 404, or 410 `{"status": "gone", ...}`. */
+  missing: 404 | 410;
+  /** A failed task: 410 (export, download) or 417 (shred status). */
+  failed: 410 | 417;
+}
+
+/** Seconds a client should wait before polling again (spec: "retry after at least one second"). */
+export const POLL_RETRY_AFTER = 1;
+
+/**
+ * Async tasks (architecture.md "Async tasks"): creates the `async_task` row with its queue job, and answers polls
+ * from the row alone.
+ */
+@Injectable()
+export class TasksService {
+  private readonly logger = new Logger('Tasks');
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queues: JobQueues,
+  ) {}
+
+  /**
+   * Creates a task (state `waiting`) bound to the principal's credential and enqueues its job (job id = task id).
+   * When the queue is unreachable the row is marked `failed` ("could not be queued") and the caller gets 503.
+   * @throws ServiceUnavailable (503 with `Retry-After`) when Redis does not answer within `QUEUE_TIMEOUT_MS`
+   */
+  async start(principal: Principal, task: NewTask): Promise<AsyncTask> {
+    const credential = credentialOf(principal);
+    const row = this.db.getRepository(AsyncTask).create({
+      id: randomUUID(),
+      kind: task.kind,
+      queue: task.queue,
+      credentialKind: credential.kind,
+      credentialId: credential.id,
+      organizerId: task.organizerId ?? null,
+      eventId: task.eventId ?? null,
+      state: 'waiting',
+      input: task.input ?? {},
+      expires: new Date(Date.now() + (task.ttlMs ?? TASK_TTL_MS)),
+    });
+    await this.db.getRepository(AsyncTask).insert(row as QueryDeepPartialEntity<AsyncTask>);
+    try {
+      await this.queues.enqueue(task.queue, task.kind, { taskId: row.id }, { jobId: row.id });
+    } catch (err) {
+      await this.db
+        .getRepository(AsyncTask)
+        .update(
+          { id: row.id, state: 'waiting' },
+          { state: 'failed', message: 'The task could not be queued.', finished: new Date() },
+        );
+      throw err;
+    }
+    this.logger.debug(`task ${row.id} (${row.kind}) queued`);
+    return row;
+  }
+
+  /**
+   * The one poll helper of the 202/409/410/417 endpoints: the succeeded task of this credential, or the error
+   * that answers for it.
+   * @throws TaskNotReady 409 `{"status": "waiting"|"running"}` with `Retry-After: 1`
+   * @throws TaskFailed 410/417 `{"status": "failed", "message"}` for a failed task (as `answers.failed` says)
+   * @throws NotFound (404) or TaskFailed 410 `{"status": "gone"}` for an unknown, expired or foreign task
+   */
+  async poll(id: string, principal: Principal, answers: PollAnswers): Promise<AsyncTask> {
+    const task = await this.find(id, principal);
+    if (!task) {
+      if (answers.missing === 404) throw new NotFound();
+      throw new TaskFailed(410, 'May have succeeded or timed out.', 'gone');
+    }
+    if (task.state === 'waiting' || task.state === 'running')
+      throw new TaskNotReady(task.state, POLL_RETRY_AFTER);
+    if (task.state === 'failed') throw new TaskFailed(answers.failed, task.message ?? 'Internal error');
+    return task;
+  }
+
+  /** The live (unexpired) task with this id started by this principal's credential, or null. */
+  async find(id: string, principal: Principal): Promise<AsyncTask | null> {
+    if (!isUuid(id)) return null;
+    const credential = credentialOf(principal);
+    return this.db
+      .getRepository(AsyncTask)
+      .createQueryBuilder('t')
+      .where('t.id = :id AND t.credential_kind = :kind AND t.credential_id = :cid AND t.expires > now()', {
+        id,
+        kind: credential.kind,
+        cid: credential.id,
+      })
+      .getOne();
+  }
+}
