@@ -8,8 +8,10 @@
  *    do not import each other. Where a lower context needs an answer only a higher one can give, it declares a
  *    port (`*.port.ts`: interface + token) and the composition root (`src/app.module.ts`, `src/cli/`) hands it the
  *    module of the higher context that provides it (e.g. `CatalogueModule.register(OrdersCoreModule)`).
- *    The placement of `auth`: above the tenancy roots (the permission guard resolves organizers and events) and
- *    below every context that declares routes or receives a Principal. A new folder must be given a layer here.
+ *    The placement of `auth`: right above `common`, below every context that declares routes or receives a
+ *    Principal (audit, the tenancy roots, …). The guards resolve organizer and event through the
+ *    `CREDENTIAL_RESOLVER` port, which the teams context provides (`AuthModule.forRoot([TeamsModule])`), so auth
+ *    imports no context. A new folder must be given a layer here.
  * 2. No cycles between modules (and, with 1, none between folders).
  * 3. Entities and repositories stay in their context. Another context may import a `*.entity.ts` only
  *    - as a type (`import type`, for signatures), or
@@ -28,9 +30,9 @@ const LAYERS = [
   ['config'],
   ['database'],
   ['common'],
+  ['auth'],
   ['audit'],
   ['organizers'],
-  ['auth'],
   ['tasks'],
   ['mail'],
   ['teams'],
@@ -47,20 +49,12 @@ const LAYERS = [
  * "today auth <-> organizers and common <-> auth").
  */
 const KNOWN_UPWARD = [
-  // common <-> auth: the route registry and the OpenAPI document read the access decorators' metadata.
-  { from: '^src/common/http/(openapi|route-registry)[.]ts$', to: '^src/auth/access[.]decorators[.]ts$' },
-  // audit -> auth: the log records the acting Principal; the conditional-list interceptor reads the request scope.
-  { from: '^src/audit/', to: '^src/auth/(principal|request-context)[.]ts$' },
-  // organizers <-> auth: the tenancy roots' controllers and services use the access decorators and the Principal.
-  { from: '^src/organizers/', to: '^src/auth/(access[.]decorators|principal|request-context)[.]ts$' },
   // scheduler -> src/queues.ts: the queue names live at the root until queues move behind tasks/.
   { from: '^src/scheduler/', to: '^src/queues[.]ts$' },
 ];
 
 /** Known imports of another context's entity as a value, outside the sales path (boundary cleanup). */
 const KNOWN_FOREIGN_ENTITIES = [
-  // auth queries organizers and events with TypeORM (the guard's look-ups).
-  { from: '^src/auth/(auth[.]module|guards)[.]ts$', to: '^src/organizers/(event|organizer)[.]entity[.]ts$' },
   // teams query users with TypeORM (members, invites).
   { from: '^src/teams/team-(members|invites)[.]service[.]ts$', to: '^src/auth/user[.]entity[.]ts$' },
 ];

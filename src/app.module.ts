@@ -31,7 +31,7 @@ export class AppModule {
         TasksModule,
         CommonModule,
         AuditModule,
-        AuthModule,
+        AuthModule.forRoot([TeamsModule]),
         OrganizersModule.register(OrdersCoreModule),
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),

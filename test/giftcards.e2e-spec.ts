@@ -733,6 +733,7 @@ describe('gift cards', () => {
         teamId: organizerId,
         teamName: 't',
         organizerId,
+        organizerSlug: organizerId === org.id ? 'org' : 'org3',
         allEvents: false,
         eventIds: new Set(),
         eventPermissions: PermissionSet.empty(),

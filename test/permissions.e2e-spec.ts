@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { AccessRule } from '../src/auth/access.decorators';
+import type { AccessRule } from '../src/common/http/access-rule';
 import { EVENT_PERMISSIONS, ORGANIZER_PERMISSIONS } from '../src/auth/permissions';
 import { RouteRegistry } from '../src/common/http/route-registry';
 import { Event } from '../src/organizers/event.entity';

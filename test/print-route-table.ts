@@ -15,7 +15,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { writeFileSync } from 'fs';
 import { join } from 'path';
-import type { AccessRule } from '../src/auth/access.decorators';
+import type { AccessRule } from '../src/common/http/access-rule';
 import { AppModule } from '../src/app.module';
 import { RouteInfo, RouteRegistry } from '../src/common/http/route-registry';
 

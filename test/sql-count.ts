@@ -8,11 +8,25 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
 export async function listStatements(
   request: () => PromiseLike<{ status: number; body: { results?: unknown[] } }>,
 ): Promise<{ rows: number; statements: number }> {
+  return countStatements(request);
+}
+
+/**
+ * Like {@link listStatements} for any GET: the answer must be 200; `rows` is the length of `results` (0 for a
+ * detail). The SQL texts are returned too, for failure messages.
+ */
+export async function countStatements(
+  request: () => PromiseLike<{ status: number; body: { results?: unknown[] } }>,
+): Promise<{ rows: number; statements: number; sql: string[] }> {
   const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
   try {
     const res = await request();
     expect(res.status).toBe(200);
-    return { rows: res.body.results?.length ?? 0, statements: spy.mock.calls.length };
+    return {
+      rows: res.body.results?.length ?? 0,
+      statements: spy.mock.calls.length,
+      sql: spy.mock.calls.map((c) => String(c[0]).replace(/\s+/g, ' ').slice(0, 160)),
+    };
   } finally {
     spy.mockRestore();
   }

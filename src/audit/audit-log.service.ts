@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
+import { preparedQuery } from '../common/persistence/prepared';
 
 export interface AuditRecord {
   organizerId: number;
@@ -41,7 +42,8 @@ export class AuditLogService {
 
   /** Time of the newest log entry of a content type within an event (UTC), or null. */
   async lastModified(eventId: number, contentTypes: string[]): Promise<Date | null> {
-    const rows: { last: Date | null }[] = await this.db.query(
+    const rows = await preparedQuery<{ last: Date | null }>(
+      this.db.manager,
       'SELECT max(datetime) AS last FROM log_entry WHERE event_id = $1 AND content_type = ANY($2)',
       [eventId, contentTypes],
     );

@@ -1,21 +1,14 @@
 import { SetMetadata } from '@nestjs/common';
+import { ACCESS_RULE, AccessRule as RouteAccessRule } from '../common/http/access-rule';
 import type { Permission } from './permissions';
+
+export { ACCESS_RULE, NO_TRAILING_SLASH, NoTrailingSlash, Public } from '../common/http/access-rule';
 
 /**
  * Route access declarations (docs/permissions.md). Every route carries exactly one; the app refuses to boot
  * when a route has none (default deny).
  */
-export type AccessRule =
-  | { kind: 'public' }
-  | { kind: 'authenticated' }
-  | { kind: 'organizer' }
-  | { kind: 'event' }
-  | { kind: 'permission'; anyOf: Permission[] };
-
-export const ACCESS_RULE = 'ticketing:access-rule';
-
-/** No credentials needed (the OpenAPI document, OAuth token endpoints). */
-export const Public = () => SetMetadata(ACCESS_RULE, { kind: 'public' } satisfies AccessRule);
+export type AccessRule = RouteAccessRule<Permission>;
 
 /** Any valid credential (`/api/v1/me`, the organizer list). */
 export const RequireAuthentication = () =>
@@ -34,7 +27,3 @@ export const RequireEventAccess = () => SetMetadata(ACCESS_RULE, { kind: 'event'
  */
 export const RequirePermission = (...anyOf: Permission[]) =>
   SetMetadata(ACCESS_RULE, { kind: 'permission', anyOf } satisfies AccessRule);
-
-/** Marks a route whose URL has no trailing slash (compat §1.1: `/api/v1/me`, `/api/v1/oauth/token`). */
-export const NO_TRAILING_SLASH = 'ticketing:no-trailing-slash';
-export const NoTrailingSlash = () => SetMetadata(NO_TRAILING_SLASH, true);

@@ -1,27 +1,48 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Event } from '../organizers/event.entity';
-import { Organizer } from '../organizers/organizer.entity';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AppConfig } from '../config/app-config';
 import { CredentialsService } from './credentials.service';
+import { FailedAuthThrottle } from './failed-auth-throttle';
 import { CredentialGuard, PermissionGuard } from './guards';
 import { MeController } from './me.controller';
 import { BearerTokenStrategy, TeamTokenStrategy } from './strategies';
-import { UsersService } from './users.service';
+import { UsersModule } from './users.module';
 
-/** Credentials, the global guards (authentication, then default-deny permissions) and `/me`. */
-@Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([Organizer, Event])],
-  controllers: [MeController],
-  providers: [
-    CredentialsService,
-    UsersService,
-    TeamTokenStrategy,
-    BearerTokenStrategy,
-    { provide: APP_GUARD, useClass: CredentialGuard },
-    { provide: APP_GUARD, useClass: PermissionGuard },
-  ],
-  exports: [CredentialsService, UsersService],
-})
-export class AuthModule {}
+/**
+ * Credentials, the global guards (authentication, then default-deny permissions) and `/me`. The
+ * `CREDENTIAL_RESOLVER` port comes from the module the application passes in (the teams context), so that this
+ * context imports no context above it.
+ */
+@Module({})
+export class AuthModule {
+  /** @param resolverFrom modules that export `CREDENTIAL_RESOLVER` */
+  static forRoot(resolverFrom: NonNullable<ModuleMetadata['imports']>): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: [
+        PassportModule,
+        UsersModule,
+        // Only its storage is used (FailedAuthThrottle): no ThrottlerGuard counts ordinary requests.
+        ThrottlerModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => [
+            { name: 'auth-failures', ttl: config.authFailureWindowS * 1000, limit: config.authFailureLimit },
+          ],
+        }),
+        ...resolverFrom,
+      ],
+      controllers: [MeController],
+      providers: [
+        CredentialsService,
+        FailedAuthThrottle,
+        TeamTokenStrategy,
+        BearerTokenStrategy,
+        { provide: APP_GUARD, useClass: CredentialGuard },
+        { provide: APP_GUARD, useClass: PermissionGuard },
+      ],
+      exports: [CredentialsService, UsersModule],
+    };
+  }
+}

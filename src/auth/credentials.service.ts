@@ -1,9 +1,13 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
-import { randomString } from '../common/values/random';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { createHash } from 'crypto';
-import { DataSource } from 'typeorm';
-import { PermissionSet } from './permissions';
+import { randomString } from '../common/values/random';
+import {
+  CREDENTIAL_RESOLVER,
+  CredentialResolver,
+  ResolvedEvent,
+  ResolvedOrganizer,
+  ScopeSlugs,
+} from './credential-resolver';
 import { Principal, TeamGrant } from './principal';
 
 /** SHA-256 hex of a secret token: what the database stores and looks up. */
@@ -18,76 +22,42 @@ export function generateToken(length = 64): string {
   return randomString(TOKEN_ALPHABET, length);
 }
 
-interface GrantRow {
-  team_id: number;
-  team_name: string;
-  organizer_id: number;
-  all_events: boolean;
-  event_ids: number[];
-  all_event_permissions: boolean;
-  limit_event_permissions: string[];
-  all_organizer_permissions: boolean;
-  limit_organizer_permissions: string[];
-}
-
-/** Columns of a team grant, shared by the token and the user look-up. */
-const GRANT_COLUMNS = `team.id AS team_id, team.name AS team_name, team.organizer_id, team.all_events,
-  ARRAY(SELECT tle.event_id FROM team_limit_event tle WHERE tle.team_id = team.id) AS event_ids,
-  team.all_event_permissions, team.limit_event_permissions,
-  team.all_organizer_permissions, team.limit_organizer_permissions`;
-
-function toGrant(row: GrantRow): TeamGrant {
-  return {
-    teamId: row.team_id,
-    teamName: row.team_name,
-    organizerId: row.organizer_id,
-    allEvents: row.all_events,
-    eventIds: new Set(row.event_ids),
-    eventPermissions: new PermissionSet(row.all_event_permissions, new Set(row.limit_event_permissions)),
-    organizerPermissions: new PermissionSet(
-      row.all_organizer_permissions,
-      new Set(row.limit_organizer_permissions),
-    ),
-  };
+/** A credential with the organizer and event of the URL, resolved in the same statement. */
+export interface Authenticated {
+  principal: Principal;
+  organizer: ResolvedOrganizer | null;
+  event: ResolvedEvent | null;
 }
 
 /**
- * Turns a presented secret into a {@link Principal} (spec "Authentication"; compat §1.2). One SQL statement for a
- * team token.
+ * Turns a presented secret into a {@link Principal} (spec "Authentication"; compat §1.2), together with the
+ * organizer and event slugs of the URL: one SQL statement for a team token (through the
+ * {@link CredentialResolver} port).
  */
 @Injectable()
 export class CredentialsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(@Inject(CREDENTIAL_RESOLVER) private readonly resolver: CredentialResolver) {}
 
   /**
-   * Resolves a team API token.
+   * Resolves a team API token and the URL's organizer and event.
    * @returns null when no token has that secret (the caller may try other credential kinds)
    * @throws UnauthorizedException "Token inactive or deleted." for a deactivated token
    */
-  async fromTeamToken(token: string): Promise<Principal | null> {
-    const rows: (GrantRow & { token_id: number; token_name: string; active: boolean })[] =
-      await this.db.query(
-        `SELECT tok.id AS token_id, tok.name AS token_name, tok.active, ${GRANT_COLUMNS}
-         FROM team_api_token tok JOIN team ON team.id = tok.team_id
-        WHERE tok.token_hash = $1`,
-        [hashToken(token)],
-      );
-    const row = rows[0];
-    if (!row) return null;
-    if (!row.active) throw new UnauthorizedException('Token inactive or deleted.');
-    return new Principal(
-      { kind: 'team_token', tokenId: row.token_id, tokenName: row.token_name, scopes: null },
-      [toGrant(row)],
+  async fromTeamToken(token: string, scope: ScopeSlugs = {}): Promise<Authenticated | null> {
+    const found = await this.resolver.resolveTeamToken(hashToken(token), scope);
+    const tok = found.teamToken;
+    if (!tok) return null;
+    if (!tok.active) throw new UnauthorizedException('Token inactive or deleted.');
+    const principal = new Principal(
+      { kind: 'team_token', tokenId: tok.tokenId, tokenName: tok.tokenName, scopes: null },
+      [tok.grant],
     );
+    return { principal, organizer: found.organizer, event: found.event };
   }
 
   /** All team grants of a user (a user's rights are the union of their teams). */
-  async grantsOfUser(userId: number): Promise<TeamGrant[]> {
-    const rows: GrantRow[] = await this.db.query(
-      `SELECT ${GRANT_COLUMNS} FROM team JOIN team_member tm ON tm.team_id = team.id WHERE tm.user_id = $1`,
-      [userId],
-    );
-    return rows.map(toGrant);
+  grantsOfUser(userId: number): Promise<TeamGrant[]> {
+    return this.resolver.grantsOfUser(userId);
   }
 
   /**
@@ -95,9 +65,9 @@ export class CredentialsService {
    * (OAuth issue).
    * @throws UnauthorizedException "Invalid token." when nothing matches
    */
-  async fromBearer(token: string): Promise<Principal> {
-    const principal = await this.fromTeamToken(token);
-    if (principal) return principal;
+  async fromBearer(token: string, scope: ScopeSlugs = {}): Promise<Authenticated> {
+    const found = await this.fromTeamToken(token, scope);
+    if (found) return found;
     throw new UnauthorizedException('Invalid token.');
   }
 }

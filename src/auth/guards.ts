@@ -7,12 +7,10 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Event } from '../organizers/event.entity';
-import { Organizer } from '../organizers/organizer.entity';
 import { ACCESS_RULE, AccessRule } from './access.decorators';
 import { Principal } from './principal';
+import type { Request, Response } from 'express';
+import { FailedAuthThrottle, throttled } from './failed-auth-throttle';
 import type { AuthenticatedRequest } from './request-context';
 
 export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
@@ -22,46 +20,69 @@ function ruleOf(reflector: Reflector, ctx: ExecutionContext): AccessRule | undef
   return reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [ctx.getHandler(), ctx.getClass()]);
 }
 
+/** Set on a request whose presented credential was refused (not on one that presented none). */
+const CREDENTIAL_REFUSED = Symbol('credentialRefused');
+
 /**
  * Global guard 1: authentication. `Token <t>` first, then `Bearer <t>` (architecture.md "Request path" 1).
- * No credentials: 401 "Authentication credentials were not provided."; bad ones: the strategy's 401.
+ * No credentials: 401 "Authentication credentials were not provided."; bad ones: the strategy's 401, or 429 with
+ * `Retry-After` once the client address is past its failed-authentication limit ({@link FailedAuthThrottle}).
  */
 @Injectable()
 export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly throttle: FailedAuthThrottle,
+  ) {
     super();
   }
 
-  override canActivate(ctx: ExecutionContext) {
+  override async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (ruleOf(this.reflector, ctx)?.kind === 'public') return true;
-    return super.canActivate(ctx);
+    try {
+      return (await super.canActivate(ctx)) as boolean;
+    } catch (err) {
+      const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_REFUSED]?: boolean }>();
+      if (req[CREDENTIAL_REFUSED]) {
+        const wait = await this.throttle.failed(req.ip ?? 'unknown');
+        if (wait !== null) {
+          ctx.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(wait));
+          throw throttled(wait);
+        }
+      }
+      throw err;
+    }
   }
 
   override getAuthenticateOptions() {
     return { session: false };
   }
 
-  override handleRequest<TUser = Principal>(err: unknown, user: unknown): TUser {
-    if (err) throw err instanceof Error ? err : new UnauthorizedException('Invalid token.');
+  override handleRequest<TUser = Principal>(
+    err: unknown,
+    user: unknown,
+    _info: unknown,
+    ctx: ExecutionContext,
+  ): TUser {
+    if (err) {
+      ctx.switchToHttp().getRequest<{ [CREDENTIAL_REFUSED]?: boolean }>()[CREDENTIAL_REFUSED] = true;
+      throw err instanceof Error ? err : new UnauthorizedException('Invalid token.');
+    }
     if (!user) throw new UnauthorizedException(NOT_AUTHENTICATED);
     return user as TUser;
   }
 }
 
 /**
- * Global guard 2: default-deny authorisation (docs/permissions.md). Loads organizer and event from the slugs;
- * unknown or unreachable ones are 403 like a missing permission (compat §2.2). OAuth credentials also need scope
- * `read` for GET/HEAD and `write` for the rest.
+ * Global guard 2: default-deny authorisation (docs/permissions.md). Organizer and event of the slugs were resolved
+ * by the credential's statement (no further SQL here); unknown or unreachable ones are 403 like a missing
+ * permission (compat §2.2). OAuth credentials also need scope `read` for GET/HEAD and `write` for the rest.
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    @InjectRepository(Organizer) private readonly organizers: Repository<Organizer>,
-    @InjectRepository(Event) private readonly events: Repository<Event>,
-  ) {}
+  constructor(private readonly reflector: Reflector) {}
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  canActivate(ctx: ExecutionContext): boolean {
     const rule = ruleOf(this.reflector, ctx);
     if (!rule) throw new ForbiddenException({ detail: PERMISSION_DENIED });
     if (rule.kind === 'public') return true;
@@ -77,7 +98,7 @@ export class PermissionGuard implements CanActivate {
 
     const orgSlug = req.params.organizer;
     if (typeof orgSlug !== 'string') throw deny();
-    const organizer = await this.organizers.findOne({ where: { slug: orgSlug } });
+    const organizer = req.resolved?.organizer;
     if (!organizer || !principal.hasOrganizerAccess(organizer.id)) throw deny();
     req.access.organizer = organizer;
     req.access.organizerPermissions = principal.organizerPermissions(organizer.id);
@@ -86,7 +107,7 @@ export class PermissionGuard implements CanActivate {
     const needsEvent =
       rule.kind === 'event' || (rule.kind === 'permission' && rule.anyOf.some((p) => p.startsWith('event')));
     if (typeof eventSlug === 'string') {
-      const event = await this.events.findOne({ where: { organizerId: organizer.id, slug: eventSlug } });
+      const event = req.resolved?.event;
       if (!event || !principal.canAccessEvent(organizer.id, event.id)) throw deny();
       req.access.event = event;
       req.access.eventPermissions = principal.eventPermissions(organizer.id, event.id);

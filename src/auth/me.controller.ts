@@ -1,25 +1,24 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, UnauthorizedException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { NoTrailingSlash, RequireAuthentication } from './access.decorators';
 import { MeJson } from './me.presenter';
 import { Principal } from './principal';
 import { CurrentPrincipal } from './request-context';
-import { User } from './user.entity';
+import { UsersService } from './users.service';
 
 /** `GET /api/v1/me`: who the credential is (spec "User profile"; compat §1.2). */
 @ApiTags('profile')
 @Controller('me')
 export class MeController {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly users: UsersService) {}
 
   @Get()
   @NoTrailingSlash()
   @RequireAuthentication()
   async me(@CurrentPrincipal() principal: Principal): Promise<MeJson> {
     if (principal.kind === 'user' && principal.identity.userId !== undefined) {
-      const user = await this.db.getRepository(User).findOneByOrFail({ id: principal.identity.userId });
+      const user = await this.users.find(principal.identity.userId);
+      if (!user) throw new UnauthorizedException('Invalid token.');
       return {
         email: user.email,
         fullname: user.fullname ?? '',
@@ -32,7 +31,6 @@ export class MeController {
     }
     const [orgId] = principal.organizerIds();
     const grant = principal.grantsFor(orgId)[0];
-    const rows: { slug: string }[] = await this.db.query('SELECT slug FROM organizer WHERE id = $1', [orgId]);
     return {
       email: null,
       fullname: null,
@@ -40,7 +38,7 @@ export class MeController {
       is_staff: false,
       timezone: null,
       auth_method: 'token',
-      team: grant ? { id: grant.teamId, name: grant.teamName, organizer: rows[0]?.slug ?? '' } : null,
+      team: grant ? { id: grant.teamId, name: grant.teamName, organizer: grant.organizerSlug } : null,
     };
   }
 }

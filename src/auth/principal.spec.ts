@@ -11,6 +11,7 @@ function grant(organizerId: number, over: Partial<TeamGrant> = {}): TeamGrant {
     teamId,
     teamName: `team${teamId}`,
     organizerId,
+    organizerSlug: `org${organizerId}`,
     allEvents: false,
     eventIds: new Set(),
     eventPermissions: PermissionSet.empty(),

@@ -5,6 +5,8 @@ export interface TeamGrant {
   teamId: number;
   teamName: string;
   organizerId: number;
+  /** Slug of the team's organizer (`/api/v1/me`). */
+  organizerSlug: string;
   allEvents: boolean;
   eventIds: ReadonlySet<number>;
   eventPermissions: PermissionSet;

@@ -3,10 +3,12 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy as HttpBearerStrategy } from 'passport-http-bearer';
 import { Strategy as PassportBaseStrategy } from 'passport-strategy';
-import { CredentialsService } from './credentials.service';
+import type { ScopeSlugs } from './credential-resolver';
+import { Authenticated, CredentialsService } from './credentials.service';
 import { Principal } from './principal';
+import type { AuthenticatedRequest } from './request-context';
 
-type Verify = (token: string, done: (err: unknown, user?: unknown) => void) => void;
+type Verify = (req: Request, token: string, done: (err: unknown, user?: unknown) => void) => void;
 
 /**
  * Passport strategy for `Authorization: Token <secret>` (pretix's team-token scheme). It fails (so that the next
@@ -24,12 +26,27 @@ export class TokenSchemeStrategy extends PassportBaseStrategy {
       this.fail('Token', 401);
       return;
     }
-    this.verify(parts[1], (err, user) => {
+    this.verify(req, parts[1], (err, user) => {
       if (err) this.error(err as Error);
       else if (!user) this.fail('Token', 401);
       else this.success(user);
     });
   }
+}
+
+/** The organizer and event slugs of the route (resolved in the credential's statement). */
+function scopeOf(req: Request): ScopeSlugs {
+  const { organizer, event } = req.params ?? {};
+  return {
+    organizer: typeof organizer === 'string' ? organizer : undefined,
+    event: typeof event === 'string' && typeof organizer === 'string' ? event : undefined,
+  };
+}
+
+/** Keeps what the credential's statement resolved for the permission guard; returns the principal. */
+function remember(req: Request, found: Authenticated): Principal {
+  (req as AuthenticatedRequest).resolved = { organizer: found.organizer, event: found.event };
+  return found.principal;
 }
 
 /** `Authorization: Token <team token>`. */
@@ -39,10 +56,10 @@ export class TeamTokenStrategy extends PassportStrategy(TokenSchemeStrategy, 'to
     super();
   }
 
-  async validate(token: string): Promise<Principal> {
-    const principal = await this.credentials.fromTeamToken(token);
-    if (!principal) throw new UnauthorizedException('Invalid token.');
-    return principal;
+  async validate(req: Request, token: string): Promise<Principal> {
+    const found = await this.credentials.fromTeamToken(token, scopeOf(req));
+    if (!found) throw new UnauthorizedException('Invalid token.');
+    return remember(req, found);
   }
 }
 
@@ -50,10 +67,10 @@ export class TeamTokenStrategy extends PassportStrategy(TokenSchemeStrategy, 'to
 @Injectable()
 export class BearerTokenStrategy extends PassportStrategy(HttpBearerStrategy, 'bearer') {
   constructor(private readonly credentials: CredentialsService) {
-    super();
+    super({ passReqToCallback: true });
   }
 
-  async validate(token: string): Promise<Principal> {
-    return this.credentials.fromBearer(token);
+  async validate(req: Request, token: string): Promise<Principal> {
+    return remember(req, await this.credentials.fromBearer(token, scopeOf(req)));
   }
 }

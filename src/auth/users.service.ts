@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import bcrypt from 'bcryptjs';
-import { DataSource } from 'typeorm';
+import { Repository } from 'typeorm';
 import { User } from './user.entity';
 
 /** User accounts (created by the CLI; OAuth and team invites refer to them). */
 @Injectable()
 export class UsersService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
 
   /**
    * Creates a user with a bcrypt-hashed password.
@@ -17,23 +17,30 @@ export class UsersService {
     const normalized = email.trim();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) throw new Error('Enter a valid email address.');
     if (password.length < 8) throw new Error('The password must have at least 8 characters.');
-    const repo = this.db.getRepository(User);
-    const taken = await repo
+    const taken = await this.users
       .createQueryBuilder('u')
       .where('lower(u.email) = lower(:e)', { e: normalized })
       .getExists();
     if (taken) throw new Error('A user with this e-mail address already exists.');
-    const user = repo.create({ email: normalized, fullname, passwordHash: await bcrypt.hash(password, 10) });
-    return repo.save(user);
+    const user = this.users.create({
+      email: normalized,
+      fullname,
+      passwordHash: await bcrypt.hash(password, 10),
+    });
+    return this.users.save(user);
   }
 
   /** Checks a password (OAuth login). */
   async verify(email: string, password: string): Promise<User | null> {
-    const user = await this.db
-      .getRepository(User)
+    const user = await this.users
       .createQueryBuilder('u')
       .where('lower(u.email) = lower(:e) AND u.is_active', { e: email.trim() })
       .getOne();
     return user && (await bcrypt.compare(password, user.passwordHash)) ? user : null;
+  }
+
+  /** @returns null for an unknown id */
+  find(id: number): Promise<User | null> {
+    return this.users.findOneBy({ id });
   }
 }

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { TenancyModule } from '../organizers/tenancy.module';
 import { AddonsModule } from './addons/addons.module';
 import { BundlesModule } from './bundles/bundles.module';
 import type { PortsModule } from './catalogue-ports';
@@ -9,6 +10,7 @@ import { ItemsController } from './items/items.controller';
 import { ItemsService } from './items/items.service';
 import { MembershipTypesModule } from './membership-types/membership-types.module';
 import { QuestionsModule } from './questions/questions.module';
+import { QuotaGoLiveCheck } from './quota-go-live-check';
 import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
 import { VariationsModule } from './variations/variations.module';
@@ -30,6 +32,7 @@ export class CatalogueModule {
       module: CatalogueModule,
       imports: [
         ports,
+        TenancyModule,
         QuestionsModule,
         VariationsModule.register(ports),
         AddonsModule,
@@ -41,7 +44,7 @@ export class CatalogueModule {
         MembershipTypesModule.register(ports),
       ],
       controllers: [CategoriesController, ItemsController],
-      providers: [CategoriesService, ItemsService],
+      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck],
     };
   }
 }

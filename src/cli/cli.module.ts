@@ -7,7 +7,7 @@ import { MailModule } from '../mail/mail.module';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
-import { UsersService } from '../auth/users.service';
+import { UsersModule } from '../auth/users.module';
 import { AcceptGiftCardsCommand, BootstrapCommand, CreateUserCommand } from './commands';
 
 /** The admin CLI (`npm run cli -- <command>`): administration that has no API. */
@@ -15,12 +15,13 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CreateUserCommand } from './c
   imports: [
     ConfigModule.forRoot(),
     DatabaseModule,
+    UsersModule,
     AuditModule,
     MailModule,
     OrganizersModule.register(OrdersCoreModule),
     TeamsModule,
     GiftCardsCoreModule,
   ],
-  providers: [UsersService, BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand],
+  providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand],
 })
 export class CliModule {}

@@ -50,6 +50,20 @@ export class AppConfig {
   lockTimeoutMs = 10000;
 
   /**
+   * Failed authentications (a presented credential that is unknown or inactive) one client address may make per
+   * window; past it, further failures answer 429 with `Retry-After` (issue 7 "Abuse"). Successful requests are
+   * never throttled and do not count.
+   */
+  @IsInt()
+  @Min(1)
+  authFailureLimit = 30;
+
+  /** Length of the failed-authentication window, in seconds (see {@link authFailureLimit}). */
+  @IsInt()
+  @Min(1)
+  authFailureWindowS = 60;
+
+  /**
    * Longest wait for a row lock inside a voucher write (milliseconds, `SET LOCAL lock_timeout`): quota rows, the
    * voucher row, a code being inserted concurrently. Not had in time: 409 with `Retry-After` (spec "Errors").
    */
@@ -124,6 +138,8 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   voucherLockTimeoutMs: 'VOUCHER_LOCK_TIMEOUT_MS',
   orderLockTimeoutMs: 'ORDER_LOCK_TIMEOUT_MS',
   queuePrefix: 'QUEUE_PREFIX',
+  authFailureLimit: 'AUTH_FAILURE_LIMIT',
+  authFailureWindowS: 'AUTH_FAILURE_WINDOW_S',
   queueTimeoutMs: 'QUEUE_TIMEOUT_MS',
   mailFrom: 'MAIL_FROM',
   mailMaxAttempts: 'MAIL_MAX_ATTEMPTS',

@@ -32,6 +32,7 @@ export class CartPosition {
   @Column({ type: 'timestamptz' })
   expires!: Date;
 
+  @Index()
   @Column({ type: 'int' })
   itemId!: number;
 
@@ -39,6 +40,7 @@ export class CartPosition {
   @JoinColumn({ name: 'item_id' })
   item?: Item;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   variationId!: number | null;
 
@@ -63,6 +65,7 @@ export class CartPosition {
   @JoinColumn({ name: 'voucher_id' })
   voucher?: Voucher | null;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   addonToId!: number | null;
 

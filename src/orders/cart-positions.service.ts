@@ -12,7 +12,8 @@ import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { VoucherRedemptions } from '../catalogue/vouchers/voucher-redemptions.service';
 import { FieldErrors, NotFound, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { findOneInOne, paginateInOne } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import type { Event } from '../organizers/event.entity';
 import { answerRefs, checkAnswers } from './answers.rules';
@@ -41,7 +42,7 @@ import {
 } from './cart-positions.rules';
 import { CartActor, CartWriter } from './cart-writer';
 import { OrderPresentation } from './order-presentation.service';
-import type { CartPositionJson } from './order.presenter';
+import { CartPositionJson, toCartPositionJson } from './order.presenter';
 import { placesPerQuota } from './sales.rules';
 
 /**
@@ -72,7 +73,7 @@ export class CartPositionsService {
 
   /**
    * One page of the event's `@api` cart positions, expired ones included until the scheduler purges them.
-   * Ordering `id` (default), `datetime`, `expires`, `cart_id`. Three SQL statements whatever the page size.
+   * Ordering `id` (default), `datetime`, `expires`, `cart_id`. One SQL statement whatever the page size.
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CartPositionJson>> {
     const qb = this.positions
@@ -85,21 +86,21 @@ export class CartPositionsService {
       { id: 'c.id', datetime: 'c.datetime', expires: 'c.expires', cart_id: 'c.cart_id' },
       ['id'],
     );
-    return paginate(qb, page, (rows) => this.presentation.carts(this.em, rows));
+    return paginateInOne(qb, page, this.presentation.cartRelated(), (c, r) =>
+      toCartPositionJson(c, r.answers),
+    );
   }
 
   /** @throws NotFound for an id that is not an `@api` cart position of this event */
   async get(event: Event, id: number): Promise<CartPositionJson> {
-    const position = await this.positions
+    const qb = this.positions
       .createQueryBuilder('c')
       .where('c.id = :id AND c.event_id = :event AND c.cart_id LIKE :suffix', {
         id,
         event: event.id,
         suffix: `%${API_CART_SUFFIX}`,
-      })
-      .getOne();
-    if (!position) throw new NotFound();
-    return (await this.presentation.carts(this.em, [position]))[0];
+      });
+    return findOneInOne(qb, this.presentation.cartRelated(), (c, r) => toCartPositionJson(c, r.answers));
   }
 
   /**

@@ -38,3 +38,12 @@ export async function successfulCheckins(
     [[...positionIds]],
   );
 }
+
+/**
+ * Scalar subquery: the successful check-ins of the position whose id is the SQL expression `positionId`, by time,
+ * as a JSON array of `[id, list_id, type, datetime]` (for one-statement list pages of orders and positions).
+ */
+export function checkinsSql(positionId: string): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime) ORDER BY c.datetime, c.id),
+      '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful)`;
+}

@@ -38,6 +38,7 @@ export class OrderPosition {
   @Column({ type: 'int' })
   positionid!: number;
 
+  @Index()
   @Column({ type: 'int' })
   itemId!: number;
 
@@ -45,6 +46,7 @@ export class OrderPosition {
   @JoinColumn({ name: 'item_id' })
   item?: Item;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   variationId!: number | null;
 
@@ -65,6 +67,7 @@ export class OrderPosition {
   @Column({ type: 'numeric', precision: 13, scale: 2, default: 0 })
   taxValue!: string;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   taxRuleId!: number | null;
 
@@ -108,6 +111,7 @@ export class OrderPosition {
   @Column({ type: 'numeric', precision: 13, scale: 2, nullable: true })
   voucherBudgetUse!: string | null;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   addonToId!: number | null;
 
@@ -137,6 +141,7 @@ export class OrderPosition {
   @Column({ type: 'timestamptz', nullable: true })
   validUntil!: Date | null;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   discountId!: number | null;
 

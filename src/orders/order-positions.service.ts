@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { NotFound } from '../common/errors';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { findOneInOne, paginateInOne } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import type { Event } from '../organizers/event.entity';
 import { OrderPosition } from './order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
-import type { OrderPositionJson } from './order.presenter';
+import { OrderPositionJson, toOrderPositionJson } from './order.presenter';
 
 /**
  * Order positions of an event, read-only (`E/orderpositions/`, compat §4.4 "Position fields"). Canceled
@@ -18,7 +18,6 @@ import type { OrderPositionJson } from './order.presenter';
 @Injectable()
 export class OrderPositionsService {
   constructor(
-    @InjectEntityManager() private readonly em: EntityManager,
     @InjectRepository(OrderPosition) private readonly positions: Repository<OrderPosition>,
     private readonly presentation: OrderPresentation,
   ) {}
@@ -67,7 +66,7 @@ export class OrderPositionsService {
       if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'p.id', positionid: 'p.positionid' }, ['id']);
-    return paginate(qb, page, (rows) => this.present(rows));
+    return paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
   }
 
   /**
@@ -79,19 +78,7 @@ export class OrderPositionsService {
       .createQueryBuilder('p')
       .where('p.event_id = :event AND p.id = :id', { event: event.id, id });
     applyCanceled(qb, filters);
-    const position = await qb.getOne();
-    if (!position) throw new NotFound();
-    const [json] = await this.present([position]);
-    return json;
-  }
-
-  private async present(positions: OrderPosition[]): Promise<OrderPositionJson[]> {
-    if (positions.length === 0) return [];
-    const rows: { id: number; code: string }[] = await this.em.query(
-      'SELECT id, code FROM orders WHERE id = ANY($1)',
-      [[...new Set(positions.map((p) => p.orderId))]],
-    );
-    return this.presentation.positions(this.em, positions, new Map(rows.map((r) => [r.id, r.code])));
+    return findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
   }
 }
 

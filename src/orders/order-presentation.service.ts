@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, In } from 'typeorm';
+import { byOptionPosition, OptionTriple, questionQueries } from '../catalogue/questions/question-queries';
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
+import { Related, relatedRow, relatedRows, RelatedSpec } from '../common/listing/page-query';
+import { RowMapper } from '../common/persistence/row-mapper';
+import { TenancyQueries } from '../organizers/tenancy-queries';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
 import type { CartPosition } from './cart-position.entity';
-import { successfulCheckins } from './checkin-seam';
+import { checkinsSql, successfulCheckins } from './checkin-seam';
 import { InvoiceAddress } from './invoice-address.entity';
 import { OrderFee } from './order-fee.entity';
 import { OrderPayment } from './order-payment.entity';
@@ -14,8 +19,10 @@ import {
   AnswerJson,
   CartPositionJson,
   CheckinJson,
+  OrderExtras,
   OrderJson,
   OrderPositionJson,
+  PositionExtras,
   toCartPositionJson,
   toOrderJson,
   toOrderPositionJson,
@@ -37,7 +44,85 @@ interface AnswerRow {
  */
 @Injectable()
 export class OrderPresentation {
-  constructor(private readonly catalogue: SalesCatalogue) {}
+  private readonly positionRows: RowMapper<OrderPosition>;
+  private orderSpec?: RelatedSpec<OrderExtras>;
+  private positionSpec?: RelatedSpec<PositionExtras>;
+  private cartSpec?: RelatedSpec<{ answers: AnswerJson[] }>;
+
+  constructor(
+    private readonly catalogue: SalesCatalogue,
+    @InjectEntityManager() private readonly em: EntityManager,
+    private readonly tenancy: TenancyQueries,
+  ) {
+    this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
+  }
+
+  /**
+   * Everything an order's wire form shows besides its row (alias `o`), as subqueries of the order's own
+   * statement: a page of orders, its count and all their positions, answers, check-ins, fees, payments and
+   * invoice addresses in ONE statement (issue 7).
+   */
+  orderRelated(): RelatedSpec<OrderExtras> {
+    return (this.orderSpec ??= {
+      eventSlug: { sql: this.tenancy.eventSlugOf('o.event_id'), read: (v) => (v as string | null) ?? '' },
+      positions: this.positionsOfOrder(),
+      fees: relatedRows<OrderFee>(
+        this.em.connection.getMetadata(OrderFee),
+        'f',
+        'FROM order_fee f WHERE f.order_id = o.id',
+        'f.id',
+      ),
+      payments: relatedRows<OrderPayment>(
+        this.em.connection.getMetadata(OrderPayment),
+        'pay',
+        'FROM order_payment pay WHERE pay.order_id = o.id',
+        'pay.local_id',
+      ),
+      invoiceAddress: relatedRow<InvoiceAddress>(
+        this.em.connection.getMetadata(InvoiceAddress),
+        'ia',
+        'FROM invoice_address ia WHERE ia.order_id = o.id',
+      ),
+    });
+  }
+
+  /** What a cart position's wire form shows besides its row (alias `c`): its answers (issue 7). */
+  cartRelated(): RelatedSpec<{ answers: AnswerJson[] }> {
+    return (this.cartSpec ??= {
+      answers: { sql: answersSql('c.id', 'cart_position_id'), read: readAnswers },
+    });
+  }
+
+  /** What a position's wire form shows besides its row (alias `p`), as subqueries of its own statement. */
+  positionRelated(): RelatedSpec<PositionExtras> {
+    return (this.positionSpec ??= {
+      orderCode: {
+        sql: '(SELECT po.code FROM orders po WHERE po.id = p.order_id)',
+        read: (v) => v as string,
+      },
+      answers: { sql: answersSql('p.id'), read: readAnswers },
+      checkins: { sql: checkinsSql('p.id'), read: readCheckins },
+    });
+  }
+
+  /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
+  private positionsOfOrder(): Related<OrderPositionJson[]> {
+    const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
+        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')}) ORDER BY op.positionid, op.id),
+        '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
+    return {
+      sql,
+      read: (value) =>
+        (value as { row: Record<string, unknown>; code: string; answers: unknown; checkins: unknown }[]).map(
+          (j) =>
+            toOrderPositionJson(this.positionRows.fromJson(j.row), {
+              orderCode: j.code,
+              answers: readAnswers(j.answers),
+              checkins: readCheckins(j.checkins),
+            }),
+        ),
+    };
+  }
 
   /** Orders with positions, fees, payments and invoice address (seven statements for any number of orders). */
   async orders(
@@ -163,4 +248,51 @@ export class OrderPresentation {
       }),
     );
   }
+}
+
+/** JSON array of the options (`[id, identifier, position]`) of the answer with id `answerId` (SQL). */
+function optionsOfAnswer(answerId: string): string {
+  return `coalesce((SELECT jsonb_agg(${questionQueries.optionOf('ao.option_id')})
+    FROM question_answer_option ao WHERE ao.answer_id = ${answerId}), '[]'::jsonb)`;
+}
+
+/** JSON array of the answers of the order (or cart) position with id `positionId` (SQL), by answer id. */
+function answersSql(positionId: string, column = 'order_position_id'): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer,
+      'i', ${questionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
+    FROM question_answer a WHERE a.${column} = ${positionId})`;
+}
+
+function toAnswerJson(
+  question: number,
+  answer: string,
+  identifier: string,
+  options: OptionTriple[],
+): AnswerJson {
+  const sorted = [...options].sort(byOptionPosition);
+  return {
+    question,
+    answer,
+    question_identifier: identifier,
+    options: sorted.map((o) => o[0]),
+    option_identifiers: sorted.map((o) => o[1]),
+  };
+}
+
+function readAnswers(value: unknown): AnswerJson[] {
+  return (value as { q: number; a: string; i: string; o: OptionTriple[] }[]).map((r) =>
+    toAnswerJson(r.q, r.a, r.i, r.o),
+  );
+}
+
+function readCheckins(value: unknown): CheckinJson[] {
+  return (value as [number, number | null, string, string][]).map(([id, list, type, datetime]) => ({
+    id,
+    list,
+    type,
+    datetime: isoUtc(new Date(datetime)),
+    gate: null,
+    device: null,
+    auto_checked_in: false,
+  }));
 }

@@ -7,6 +7,7 @@ import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module'
 import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rule-usage.port';
 import { VOUCHER_CART_HOLDS } from '../catalogue/vouchers/voucher-cart-holds.port';
 import { EVENT_USAGE } from '../organizers/event-usage.port';
+import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
 import { OrderPayments } from './order-payments.service';
@@ -25,7 +26,7 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
  * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker will, for expiry).
  */
 @Module({
-  imports: [CatalogueReadsModule],
+  imports: [CatalogueReadsModule, TenancyModule],
   providers: [
     QuotaEngine,
     OrderWriter,

@@ -1,18 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, invalidPk, NotFound, Refused } from '../common/errors';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import { parseDateTime, parseDateTimeOrNull } from '../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../common/values/i18n';
 import type { CreateEventDto } from './event.dto';
 import { Event } from './event.entity';
+import { EventHooks } from './event-hooks';
 import { EventJson, toEventJson } from './event.presenter';
 import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
@@ -44,8 +46,9 @@ type EventInput = Complete<CreateEventDto>;
 @Injectable()
 export class EventsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly hooks: EventHooks,
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
   ) {}
 
@@ -91,7 +94,7 @@ export class EventsService {
       );
     }
     applyOrdering(qb, filters.all('ordering'), { date_from: 'e.date_from', slug: 'e.slug' }, ['slug']);
-    return paginate(qb, page, (rows) => rows.map(toEventJson));
+    return paginateRows(qb, page, (rows) => rows.map(toEventJson));
   }
 
   /** @throws NotFound never for a guard-resolved event; kept for symmetry with other resources. */
@@ -112,15 +115,7 @@ export class EventsService {
         const event = em.create(Event, { organizerId: organizer.id });
         this.apply(event, input);
         await em.save(event);
-        if (principal.kind === 'team_token') {
-          const grant = principal.grantsFor(organizer.id)[0];
-          if (grant && !grant.allEvents) {
-            await em.query(
-              'INSERT INTO team_limit_event (team_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-              [grant.teamId, event.id],
-            );
-          }
-        }
+        await this.hooks.eventCreated(em, event, principal);
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
           eventId: event.id,
@@ -205,11 +200,8 @@ export class EventsService {
       );
     }
     if (existing && input.live && !existing.live) {
-      const quotas: { any: boolean }[] = await em.query(
-        'SELECT EXISTS (SELECT 1 FROM quota WHERE event_id = $1) AS any',
-        [existing.id],
-      );
-      if (!quotas[0].any) errors.add('live', 'You need to configure at least one quota to sell anything.');
+      const refusal = await this.hooks.checkGoLive(em, existing);
+      if (refusal) errors.add('live', refusal);
     }
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');

@@ -3,6 +3,7 @@ import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 import { OrganizersController } from './organizers.controller';
 import { OrganizersService } from './organizers.service';
+import { TenancyModule } from './tenancy.module';
 
 /** The tenancy roots: organizers and events. */
 @Module({})
@@ -14,10 +15,10 @@ export class OrganizersModule {
   static register(ports: Type<unknown> | DynamicModule): DynamicModule {
     return {
       module: OrganizersModule,
-      imports: [ports],
+      imports: [ports, TenancyModule],
       controllers: [OrganizersController, EventsController],
       providers: [OrganizersService, EventsService],
-      exports: [OrganizersService, EventsService],
+      exports: [OrganizersService, EventsService, TenancyModule],
     };
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Organizer } from './organizer.entity';
 import { OrganizerJson, toOrganizerJson } from './organizer.presenter';
@@ -11,7 +12,7 @@ import { OrganizerJson, toOrganizerJson } from './organizer.presenter';
 /** Organizers are read-only through the API (compat §4.1); the CLI creates them. */
 @Injectable()
 export class OrganizersService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(@InjectEntityManager() private readonly db: EntityManager) {}
 
   /** Organizers the principal reaches (a team in them); ordering `name`, `slug` (default `slug`). */
   async list(
@@ -24,7 +25,7 @@ export class OrganizersService {
       .createQueryBuilder('o')
       .where('o.id = ANY(:ids)', { ids: principal.organizerIds() });
     applyOrdering(qb, filters.all('ordering'), { name: 'o.name', slug: 'o.slug' }, ['slug']);
-    return paginate(qb, page, (rows) => rows.map(toOrganizerJson));
+    return paginateRows(qb, page, (rows) => rows.map(toOrganizerJson));
   }
 
   /** Creates the organizer if missing (CLI bootstrap); returns it either way. */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../common/errors';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import type { Organizer } from '../organizers/organizer.entity';
 import type { CreateTeamApiTokenDto } from './team-api-token.dto';
 import { TeamApiToken } from './team-api-token.entity';
@@ -16,7 +17,7 @@ import { TeamsService } from './teams.service';
 @Injectable()
 export class TeamApiTokensService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
   ) {}
@@ -26,19 +27,19 @@ export class TeamApiTokensService {
    * @throws NotFound for an unknown team or a team of another organizer
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamApiTokenJson>> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
     const qb = this.db
       .getRepository(TeamApiToken)
       .createQueryBuilder('k')
       .where('k.team_id = :team', { team: team.id })
       .orderBy('k.name', 'ASC')
       .addOrderBy('k.id', 'ASC');
-    return paginate(qb, page, (rows) => rows.map(toTeamApiTokenJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTeamApiTokenJson));
   }
 
   /** @throws NotFound for an unknown team or a token of another team */
   async get(organizer: Organizer, teamId: number, id: number): Promise<TeamApiTokenJson> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
     const token = await this.db.getRepository(TeamApiToken).findOne({ where: { id, teamId: team.id } });
     if (!token) throw new NotFound();
     return toTeamApiTokenJson(token);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { User } from '../auth/user.entity';
 import { NotFound, ValidationFailed } from '../common/errors';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { Organizer } from '../organizers/organizer.entity';
 import type { CreateTeamInviteDto } from './team-invite.dto';
@@ -21,7 +22,7 @@ export const ALREADY_INVITED = 'This user already has been invited for this team
 @Injectable()
 export class TeamInvitesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
     private readonly mail: MailOutboxService,
@@ -32,19 +33,19 @@ export class TeamInvitesService {
    * @throws NotFound for an unknown team or a team of another organizer
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamInviteJson>> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
     const qb = this.db
       .getRepository(TeamInvite)
       .createQueryBuilder('i')
       .where('i.team_id = :team', { team: team.id })
       .orderBy('i.email', 'ASC')
       .addOrderBy('i.id', 'ASC');
-    return paginate(qb, page, (rows) => rows.map(toTeamInviteJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTeamInviteJson));
   }
 
   /** @throws NotFound for an unknown team or an invite of another team */
   async get(organizer: Organizer, teamId: number, id: number): Promise<TeamInviteJson> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
     const invite = await this.db.getRepository(TeamInvite).findOne({ where: { id, teamId: team.id } });
     if (!invite) throw new NotFound();
     return toTeamInviteJson(invite);

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { User } from '../auth/user.entity';
 import { NotFound } from '../common/errors';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { paginateRows } from '../common/listing/page-query';
 import type { Organizer } from '../organizers/organizer.entity';
 import { TeamMemberJson, toTeamMemberJson } from './team-member.presenter';
 import { TeamsService } from './teams.service';
@@ -16,7 +17,7 @@ const MEMBER_OF = 'EXISTS (SELECT 1 FROM team_member tm WHERE tm.user_id = u.id 
 @Injectable()
 export class TeamMembersService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
   ) {}
@@ -26,19 +27,19 @@ export class TeamMembersService {
    * @throws NotFound for an unknown team or a team of another organizer
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamMemberJson>> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
     const qb = this.db
       .getRepository(User)
       .createQueryBuilder('u')
       .where(MEMBER_OF, { team: team.id })
       .orderBy('u.id', 'ASC');
-    return paginate(qb, page, (rows) => rows.map(toTeamMemberJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTeamMemberJson));
   }
 
   /** @throws NotFound for an unknown team, or a user who is not a member of it */
   async get(organizer: Organizer, teamId: number, userId: number): Promise<TeamMemberJson> {
-    const team = await this.teams.findTeam(this.db.manager, organizer, teamId);
-    return toTeamMemberJson(await this.member(this.db.manager, team.id, userId));
+    const team = await this.teams.findTeam(this.db, organizer, teamId);
+    return toTeamMemberJson(await this.member(this.db, team.id, userId));
   }
 
   /**

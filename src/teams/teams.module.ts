@@ -1,19 +1,38 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CREDENTIAL_RESOLVER } from '../auth/credential-resolver';
+import { TenancyModule } from '../organizers/tenancy.module';
+import { CreatorEventAccess } from './creator-event-access';
 import { InvitesController } from './invites.controller';
 import { MembersController } from './members.controller';
+import { TeamApiToken } from './team-api-token.entity';
 import { TeamApiTokensService } from './team-api-tokens.service';
+import { TeamCredentialResolver } from './team-credential-resolver';
+import { TeamInvite } from './team-invite.entity';
 import { TeamInvitesService } from './team-invites.service';
 import { TeamMembersService } from './team-members.service';
+import { Team } from './team.entity';
 import { TeamsController } from './teams.controller';
 import { TeamsService } from './teams.service';
 import { TokensController } from './tokens.controller';
 import { MailModule } from '../mail/mail.module';
 
-/** Teams, members, invites and API tokens (spec "Teams"; compat §3.1). */
+/**
+ * Teams, members, invites and API tokens (spec "Teams"; compat §3.1); provides auth's `CREDENTIAL_RESOLVER`
+ * port (tokens and teams live here).
+ */
 @Module({
-  imports: [MailModule],
+  imports: [TypeOrmModule.forFeature([Team, TeamApiToken, TeamInvite]), TenancyModule, MailModule],
   controllers: [TeamsController, MembersController, InvitesController, TokensController],
-  providers: [TeamsService, TeamMembersService, TeamInvitesService, TeamApiTokensService],
-  exports: [TeamsService],
+  providers: [
+    TeamsService,
+    TeamMembersService,
+    TeamInvitesService,
+    TeamApiTokensService,
+    TeamCredentialResolver,
+    CreatorEventAccess,
+    { provide: CREDENTIAL_RESOLVER, useExisting: TeamCredentialResolver },
+  ],
+  exports: [TeamsService, CREDENTIAL_RESOLVER],
 })
 export class TeamsModule {}

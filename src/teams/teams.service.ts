@@ -1,17 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../common/persistence/find';
 import { groupBy } from '../common/values/collections';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { WriteMode } from '../common/persistence/write';
 import type { Organizer } from '../organizers/organizer.entity';
+import { TenancyQueries } from '../organizers/tenancy-queries';
 import { TeamApiToken } from './team-api-token.entity';
 import { resolveTeamInput, TEAM_DEFAULTS, TeamFields } from './team-input';
 import type { CreateTeamDto } from './team.dto';
@@ -24,8 +26,9 @@ export const ADMINISTRATORS = 'Administrators';
 @Injectable()
 export class TeamsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly tenancy: TenancyQueries,
   ) {}
 
   /** The organizer's "Administrators" team with all events and all permissions, created when missing. */
@@ -74,27 +77,36 @@ export class TeamsService {
     return findOrNotFound(em, Team, { id, organizerId: organizer.id }, lock);
   }
 
-  /** Lists the organizer's teams; ordering `id` (default) or `name`. Three SQL statements whatever the page size. */
+  /** Lists the organizer's teams; ordering `id` (default) or `name`. One SQL statement whatever the page size. */
   async list(organizer: Organizer, filters: QueryFilters, page: PageRequest): Promise<Paginated<TeamJson>> {
     const qb = this.db
       .getRepository(Team)
       .createQueryBuilder('t')
       .where('t.organizer_id = :org', { org: organizer.id });
     applyOrdering(qb, filters.all('ordering'), { id: 't.id', name: 't.name' }, ['id']);
-    return paginate(qb, page, async (rows) => {
-      const slugs = await this.limitEventSlugs(
-        this.db.manager,
-        rows.map((r) => r.id),
-      );
-      return rows.map((r) => toTeamJson(r, slugs.get(r.id) ?? []));
+    return paginateInOne(qb, page, this.related(), (team, r) => toTeamJson(team, r.limitEvents));
+  }
+
+  private relatedSpec?: RelatedSpec<{ limitEvents: string[] }>;
+
+  /** Slugs of team `t`'s `limit_events`, ascending, as a subquery of the team's own statement (issue 7). */
+  private related(): RelatedSpec<{ limitEvents: string[] }> {
+    return (this.relatedSpec ??= {
+      limitEvents: relatedValue<string[]>(
+        `SELECT coalesce(array_agg(s.slug ORDER BY s.slug), '{}') FROM
+          (SELECT ${this.tenancy.eventSlugOf('tle.event_id')} AS slug FROM team_limit_event tle
+            WHERE tle.team_id = t.id) s`,
+      ),
     });
   }
 
   /** @throws NotFound for an unknown id or a team of another organizer */
   async get(organizer: Organizer, id: number): Promise<TeamJson> {
-    const team = await this.findTeam(this.db.manager, organizer, id);
-    const slugs = await this.limitEventSlugs(this.db.manager, [team.id]);
-    return toTeamJson(team, slugs.get(team.id) ?? []);
+    const qb = this.db
+      .getRepository(Team)
+      .createQueryBuilder('t')
+      .where('t.id = :id AND t.organizer_id = :org', { id, org: organizer.id });
+    return findOneInOne(qb, this.related(), (team, r) => toTeamJson(team, r.limitEvents));
   }
 
   /**
@@ -178,8 +190,8 @@ export class TeamsService {
   private async limitEventSlugs(em: EntityManager, teamIds: number[]): Promise<Map<number, string[]>> {
     if (teamIds.length === 0) return new Map();
     const rows: { team_id: number; slug: string }[] = await em.query(
-      `SELECT tle.team_id, e.slug FROM team_limit_event tle JOIN event e ON e.id = tle.event_id
-        WHERE tle.team_id = ANY($1::int[]) ORDER BY e.slug`,
+      `SELECT t.team_id, t.slug FROM (SELECT tle.team_id, ${this.tenancy.eventSlugOf('tle.event_id')} AS slug
+        FROM team_limit_event tle WHERE tle.team_id = ANY($1::int[])) t ORDER BY t.slug`,
       [teamIds],
     );
     return groupBy(
@@ -209,11 +221,7 @@ export class TeamsService {
   private async validate(em: EntityManager, organizer: Organizer, input: TeamFields): Promise<number[]> {
     let ids: number[] = [];
     if (input.limit_events.length > 0) {
-      const rows: { id: number; slug: string }[] = await em.query(
-        'SELECT id, slug FROM event WHERE organizer_id = $1 AND slug = ANY($2::text[])',
-        [organizer.id, input.limit_events],
-      );
-      const bySlug = new Map(rows.map((r) => [r.slug, r.id]));
+      const bySlug = await this.tenancy.eventIdsBySlugs(em, organizer.id, input.limit_events);
       const unknown = input.limit_events.find((slug) => !bySlug.has(slug));
       if (unknown !== undefined) {
         throw ValidationFailed.field('limit_events', `Object with slug=${unknown} does not exist.`);

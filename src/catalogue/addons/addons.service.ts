@@ -1,14 +1,14 @@
+import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { groupBy } from '../../common/values/collections';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { uniqueAsValidation } from '../../common/persistence/unique';
@@ -70,7 +70,7 @@ function addonProblems(input: AddonInput, categoryOfEvent: boolean, duplicate: b
 @Injectable()
 export class AddonsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -85,19 +85,19 @@ export class AddonsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<AddonJson>> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
+    const item = await findEventItem(this.db, event.id, itemId);
     const qb = this.db
       .getRepository(ItemAddon)
       .createQueryBuilder('a')
       .where('a.base_item_id = :item', { item: item.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'a.id', position: 'a.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map(toAddonJson));
+    return paginateRows(qb, page, (rows) => rows.map(toAddonJson));
   }
 
   /** @throws NotFound for an unknown item of this event or an add-on of another item */
   async get(event: Event, itemId: number, id: number): Promise<AddonJson> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
-    return toAddonJson(await this.load(this.db.manager, item.id, id, false));
+    const item = await findEventItem(this.db, event.id, itemId);
+    return toAddonJson(await this.load(this.db, item.id, id, false));
   }
 
   /**
@@ -205,16 +205,14 @@ export class AddonsService {
     return addons;
   }
 
-  /** The add-ons of several items in one SQL statement, per item id, ordered by position then id. */
-  async forItems(em: EntityManager, itemIds: number[]): Promise<Map<number, ItemAddon[]>> {
-    const rows = await em
-      .getRepository(ItemAddon)
-      .createQueryBuilder('a')
-      .where('a.base_item_id = ANY(:ids)', { ids: itemIds })
-      .orderBy('a.position', 'ASC')
-      .addOrderBy('a.id', 'ASC')
-      .getMany();
-    return groupBy(rows, (row) => row.baseItemId);
+  /** The add-ons of the item whose id is the SQL expression `itemId`, by position then id (issue 7). */
+  relatedToItem(itemId: string): Related<ItemAddon[]> {
+    return relatedRows(
+      this.db.connection.getMetadata(ItemAddon),
+      'a',
+      `FROM item_addon a WHERE a.base_item_id = ${itemId}`,
+      'a.position, a.id',
+    );
   }
 
   private inlineInputs(bodies: CreateAddonDto[]): AddonInput[] {

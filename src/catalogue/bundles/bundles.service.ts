@@ -1,14 +1,14 @@
+import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { groupBy } from '../../common/values/collections';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toMoney } from '../../common/values/money';
@@ -73,7 +73,7 @@ function bundleProblem(input: BundleInput, baseItemId: number | null, facts: Bun
 @Injectable()
 export class BundlesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -88,19 +88,19 @@ export class BundlesService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<BundleJson>> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
+    const item = await findEventItem(this.db, event.id, itemId);
     const qb = this.db
       .getRepository(ItemBundle)
       .createQueryBuilder('b')
       .where('b.base_item_id = :item', { item: item.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'b.id' }, ['id']);
-    return paginate(qb, page, (rows) => rows.map(toBundleJson));
+    return paginateRows(qb, page, (rows) => rows.map(toBundleJson));
   }
 
   /** @throws NotFound for an unknown item of this event or a bundle of another item */
   async get(event: Event, itemId: number, id: number): Promise<BundleJson> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
-    return toBundleJson(await this.load(this.db.manager, item.id, id, false));
+    const item = await findEventItem(this.db, event.id, itemId);
+    return toBundleJson(await this.load(this.db, item.id, id, false));
   }
 
   /**
@@ -215,15 +215,14 @@ export class BundlesService {
     return bundles;
   }
 
-  /** The bundles of several items in one SQL statement, per base item id, ordered by id. */
-  async forItems(em: EntityManager, itemIds: number[]): Promise<Map<number, ItemBundle[]>> {
-    const rows = await em
-      .getRepository(ItemBundle)
-      .createQueryBuilder('b')
-      .where('b.base_item_id = ANY(:ids)', { ids: itemIds })
-      .orderBy('b.id', 'ASC')
-      .getMany();
-    return groupBy(rows, (row) => row.baseItemId);
+  /** The bundles of the item whose id is the SQL expression `itemId`, by id (issue 7). */
+  relatedToItem(itemId: string): Related<ItemBundle[]> {
+    return relatedRows(
+      this.db.connection.getMetadata(ItemBundle),
+      'b',
+      `FROM item_bundle b WHERE b.base_item_id = ${itemId}`,
+      'b.id',
+    );
   }
 
   private inlineInputs(bodies: CreateBundleDto[]): BundleInput[] {

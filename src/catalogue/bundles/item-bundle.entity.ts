@@ -24,6 +24,7 @@ export class ItemBundle {
   @JoinColumn({ name: 'bundled_item_id' })
   bundledItem?: Item;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   bundledVariationId!: number | null;
 

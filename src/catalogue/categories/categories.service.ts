@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -39,7 +40,7 @@ const CONTENT_TYPE = 'itemcategory';
 @Injectable()
 export class CategoriesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -55,12 +56,12 @@ export class CategoriesService {
     const isAddon = filters.bool('is_addon');
     if (isAddon !== undefined) qb.andWhere('c.is_addon = :isAddon', { isAddon });
     applyOrdering(qb, filters.all('ordering'), { id: 'c.id', position: 'c.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map(toCategoryJson));
+    return paginateRows(qb, page, (rows) => rows.map(toCategoryJson));
   }
 
   /** @throws NotFound for an id that is not a category of this event */
   async get(event: Event, id: number): Promise<CategoryJson> {
-    return toCategoryJson(await this.load(this.db.manager, event, id, false));
+    return toCategoryJson(await this.load(this.db, event, id, false));
   }
 
   /**

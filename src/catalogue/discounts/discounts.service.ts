@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../../common/listing/page-query';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { parseDateTimeOrNull } from '../../common/values/datetime';
@@ -54,6 +55,16 @@ const CONTENT_TYPE = 'discount';
 export const DISCOUNT_IN_USE =
   'You cannot delete this discount because it already has been used as part of an order.';
 
+/** Condition and benefit item ids of discount `d`, ascending, as subqueries of its own statement (issue 7). */
+const DISCOUNT_PRODUCTS: RelatedSpec<DiscountProducts> = {
+  condition: relatedValue<number[]>(
+    "SELECT coalesce(array_agg(c.item_id ORDER BY c.item_id), '{}') FROM discount_condition_item c WHERE c.discount_id = d.id",
+  ),
+  benefit: relatedValue<number[]>(
+    "SELECT coalesce(array_agg(b.item_id ORDER BY b.item_id), '{}') FROM discount_benefit_item b WHERE b.discount_id = d.id",
+  ),
+};
+
 /**
  * Automatic discounts of one event: list, detail, create, update, delete (compat §3.25, spec "Discount"). Every
  * query is scoped by the event resolved by the permission guard. The product lists live in the join tables
@@ -62,14 +73,14 @@ export const DISCOUNT_IN_USE =
 @Injectable()
 export class DiscountsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(DISCOUNT_USAGE) private readonly usage: DiscountUsage,
   ) {}
 
   /**
    * One page of the event's discounts. Filter `active` (boolean, 400 otherwise); ordering `id`, `position`
-   * (default `position,id`). Three SQL statements whatever the page size (rows, count, product lists).
+   * (default `position,id`). One SQL statement whatever the page size (rows, count and product lists).
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<DiscountJson>> {
     const qb = this.db
@@ -79,19 +90,16 @@ export class DiscountsService {
     const active = filters.bool('active');
     if (active !== undefined) qb.andWhere('d.active = :active', { active });
     applyOrdering(qb, filters.all('ordering'), { id: 'd.id', position: 'd.position' }, ['position', 'id']);
-    return paginate(qb, page, async (rows) => {
-      const products = await this.products(
-        this.db.manager,
-        rows.map((d) => d.id),
-      );
-      return rows.map((d) => toDiscountJson(d, products.get(d.id) ?? { condition: [], benefit: [] }));
-    });
+    return paginateInOne(qb, page, DISCOUNT_PRODUCTS, toDiscountJson);
   }
 
   /** @throws NotFound for an id that is not a discount of this event */
   async get(event: Event, id: number): Promise<DiscountJson> {
-    const discount = await this.load(this.db.manager, event, id, false);
-    return this.present(this.db.manager, discount);
+    const qb = this.db
+      .getRepository(Discount)
+      .createQueryBuilder('d')
+      .where('d.id = :id AND d.event_id = :event', { id, event: event.id });
+    return findOneInOne(qb, DISCOUNT_PRODUCTS, toDiscountJson);
   }
 
   /**

@@ -110,6 +110,7 @@ export class Item {
   maxPerOrder!: number | null;
 
   /** Quota id whose availability hides this item (pretix `hidden_if_available`). */
+  @Index()
   @Column({ type: 'int', nullable: true })
   hiddenIfAvailable!: number | null;
 
@@ -117,6 +118,7 @@ export class Item {
   @JoinColumn({ name: 'hidden_if_available' })
   hiddenIfAvailableQuota?: Quota | null;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   hiddenIfItemAvailable!: number | null;
 
@@ -154,6 +156,7 @@ export class Item {
   @Column({ type: 'int', array: true, default: '{}' })
   requireMembershipTypes!: number[];
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   grantMembershipType!: number | null;
 

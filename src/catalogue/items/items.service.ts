@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, Refused, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../../common/listing/page-query';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { parseDateTimeOrNull } from '../../common/values/datetime';
@@ -103,7 +104,7 @@ const CONTENT_TYPE = 'item';
 @Injectable()
 export class ItemsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     private readonly categories: CategoriesService,
     private readonly variations: VariationsService,
@@ -140,22 +141,24 @@ export class ItemsService {
         'EXISTS (SELECT 1 FROM tax_rule t WHERE t.id = i.tax_rule_id AND t.rate = :taxRate::numeric)';
       qb.andWhere(new Decimal(taxRate).isZero() ? `(i.tax_rule_id IS NULL OR ${rate})` : rate, { taxRate });
     }
-    const search = filters.str('search');
-    if (search !== undefined) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = filters.contains('search');
+    if (pattern !== undefined) {
       qb.andWhere(
-        '(i.internal_name ILIKE :search OR EXISTS (SELECT 1 FROM jsonb_each_text(i.name) AS n WHERE n.value ILIKE :search))',
+        '(upper(i.internal_name) LIKE upper(:search) OR EXISTS (SELECT 1 FROM jsonb_each_text(i.name) AS n WHERE upper(n.value) LIKE upper(:search)))',
         { search: pattern },
       );
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'i.id', position: 'i.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => this.present(this.db.manager, rows));
+    return paginateInOne(qb, page, this.related(), toItemJson);
   }
 
   /** @throws NotFound for an id that is not an item of this event */
   async get(event: Event, id: number): Promise<ItemJson> {
-    const item = await this.load(this.db.manager, event, id, false);
-    return (await this.present(this.db.manager, [item]))[0];
+    const qb = this.db
+      .getRepository(Item)
+      .createQueryBuilder('i')
+      .where('i.id = :id AND i.event_id = :event', { id, event: event.id });
+    return findOneInOne(qb, this.related(), toItemJson);
   }
 
   /**
@@ -226,7 +229,7 @@ export class ItemsService {
           'Updating add-ons, bundles, or variations via PATCH/PUT is not supported. Please use the dedicated nested endpoint.',
         );
       }
-      const related = (await this.related(em, [item])).get(item.id)!;
+      const related = await this.relatedOf(em, item);
       const before = toItemJson(item, related);
       const errors = new ErrorCollector();
       const data = this.itemFields(body, errors);
@@ -282,40 +285,25 @@ export class ItemsService {
     return findOrNotFound(em, Item, { id, eventId: event.id }, lock);
   }
 
-  /** Items with their wire form: a fixed number of statements (four) whatever the number of items. */
-  private async present(em: EntityManager, items: Item[]): Promise<ItemJson[]> {
-    const related = await this.related(em, items);
-    return items.map((item) => toItemJson(item, related.get(item.id)!));
-  }
+  private relatedSpec?: RelatedSpec<ItemRelated>;
 
   /**
-   * Tax rates, variations, add-ons and bundles of several items, per item id: four SQL statements, run even for
-   * an empty page so that a list costs the same whatever it shows.
+   * What an item's wire form needs besides its row (tax rate, variations, add-ons, bundles), as subqueries of the
+   * item's own statement: a list page or a detail is one statement (issue 7).
    */
-  private async related(em: EntityManager, items: Item[]): Promise<Map<number, ItemRelated>> {
-    const ids = items.map((item) => item.id);
-    const taxRuleIds = [
-      ...new Set(items.flatMap((item) => (item.taxRuleId === null ? [] : [item.taxRuleId]))),
-    ];
-    const rates: { id: number; rate: string }[] = await em.query(
-      'SELECT id, rate FROM tax_rule WHERE id = ANY($1)',
-      [taxRuleIds],
-    );
-    const rateOf = new Map(rates.map((r) => [Number(r.id), r.rate]));
-    const variations = await this.variations.forItems(em, ids);
-    const addons = await this.addons.forItems(em, ids);
-    const bundles = await this.bundles.forItems(em, ids);
-    return new Map(
-      items.map((item) => [
-        item.id,
-        {
-          taxRate: item.taxRuleId === null ? null : (rateOf.get(item.taxRuleId) ?? null),
-          variations: variations.get(item.id) ?? [],
-          addons: addons.get(item.id) ?? [],
-          bundles: bundles.get(item.id) ?? [],
-        },
-      ]),
-    );
+  private related(): RelatedSpec<ItemRelated> {
+    return (this.relatedSpec ??= {
+      taxRate: relatedValue<string | null>('SELECT t.rate::text FROM tax_rule t WHERE t.id = i.tax_rule_id'),
+      variations: this.variations.relatedToItem('i.id'),
+      addons: this.addons.relatedToItem('i.id'),
+      bundles: this.bundles.relatedToItem('i.id'),
+    });
+  }
+
+  /** {@link related} of one loaded item, in one statement. */
+  private relatedOf(em: EntityManager, item: Item): Promise<ItemRelated> {
+    const qb = em.getRepository(Item).createQueryBuilder('i').where('i.id = :id', { id: item.id });
+    return findOneInOne(qb, this.related(), (_row, related) => related);
   }
 
   /** Whether `id` is an item of the event; share-locks it so a concurrent delete waits for this write. */

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -38,7 +39,7 @@ export const MEMBERSHIP_TYPE_IN_USE = 'Can only be deleted if unused.';
 @Injectable()
 export class MembershipTypesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(MEMBERSHIP_TYPE_USAGE) private readonly usage: MembershipTypeUsage,
   ) {}
@@ -54,12 +55,12 @@ export class MembershipTypesService {
       .createQueryBuilder('m')
       .where('m.organizer_id = :organizer', { organizer: organizer.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'm.id' }, ['id']);
-    return paginate(qb, page, (rows) => rows.map(toMembershipTypeJson));
+    return paginateRows(qb, page, (rows) => rows.map(toMembershipTypeJson));
   }
 
   /** @throws NotFound for an id that is not a membership type of this organizer */
   async get(organizer: Organizer, id: number): Promise<MembershipTypeJson> {
-    return toMembershipTypeJson(await this.load(this.db.manager, organizer, id, false));
+    return toMembershipTypeJson(await this.load(this.db, organizer, id, false));
   }
 
   /** Creates a membership type; logs `pretix.membershiptype.created`. */

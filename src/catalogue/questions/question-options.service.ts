@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { uniqueAsValidation } from '../../common/persistence/unique';
@@ -33,7 +34,7 @@ const UNIQUE_INDEX = 'uq_question_option_event_identifier';
 @Injectable()
 export class QuestionOptionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly questions: QuestionsService,
   ) {}
 
@@ -48,20 +49,20 @@ export class QuestionOptionsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<QuestionOptionJson>> {
-    await this.questions.findQuestion(this.db.manager, event, questionId, false);
+    await this.questions.findQuestion(this.db, event, questionId, false);
     filters.bool('active');
     const qb = this.db
       .getRepository(QuestionOption)
       .createQueryBuilder('o')
       .where('o.question_id = :question AND o.event_id = :event', { question: questionId, event: event.id });
     applyOrdering(qb, filters.all('ordering'), { id: 'o.id', position: 'o.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map(toQuestionOptionJson));
+    return paginateRows(qb, page, (rows) => rows.map(toQuestionOptionJson));
   }
 
   /** @throws NotFound for an unknown question of the event or an option not of that question */
   async get(event: Event, questionId: number, id: number): Promise<QuestionOptionJson> {
-    await this.questions.findQuestion(this.db.manager, event, questionId, false);
-    return toQuestionOptionJson(await this.load(this.db.manager, event, questionId, id, false));
+    await this.questions.findQuestion(this.db, event, questionId, false);
+    return toQuestionOptionJson(await this.load(this.db, event, questionId, id, false));
   }
 
   /**

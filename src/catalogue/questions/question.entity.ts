@@ -88,6 +88,7 @@ export class Question {
   @Column({ type: 'int', nullable: true })
   validStringLengthMax!: number | null;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   dependencyQuestionId!: number | null;
 

@@ -1,36 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { groupBy } from '../../common/values/collections';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, invalidPk, ValidationFailed } from '../../common/errors';
+import { FieldErrors, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import {
+  findOneInOne,
+  paginateInOne,
+  relatedRows,
+  relatedValue,
+  RelatedSpec,
+} from '../../common/listing/page-query';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
-import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
+import { mergeInput, WriteMode } from '../../common/persistence/write';
 import { uniqueAsValidation } from '../../common/persistence/unique';
 import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n } from '../../common/values/i18n';
 import type { Event } from '../../organizers/event.entity';
 import type { CreateQuestionOptionDto } from './question-option.dto';
 import { QuestionOption } from './question-option.entity';
-import {
-  CHECKIN_UNSUPPORTED_TYPES,
-  DEPENDENCY_TYPES,
-  dependedOnTypeError,
-  dependencyValuesError,
-  effectiveDependencyValues,
-  randomIdentifier,
-} from './question-rules';
+import { effectiveDependencyValues, randomIdentifier } from './question-rules';
 import type { CreateQuestionDto, ReplaceQuestionDto } from './question.dto';
 import { Question } from './question.entity';
+import { QUESTION_IDENTIFIER_TAKEN, QuestionInput, validateQuestion, ValuesKey } from './question-validation';
 import { decimal6OrNull, QuestionJson, toQuestionJson } from './question.presenter';
-
-/** The merged input a question write applies: every writable field, legacy and inline keys removed. */
-type QuestionInput = Complete<Omit<ReplaceQuestionDto, 'options' | 'dependency_value'>>;
 
 /** Defaults of optional question fields (compat §3.15); PUT resets omitted ones to these. */
 const QUESTION_DEFAULTS: Omit<QuestionInput, 'question' | 'type' | 'items'> = {
@@ -55,10 +52,17 @@ const QUESTION_DEFAULTS: Omit<QuestionInput, 'question' | 'type' | 'items'> = {
   dependency_values: [],
 };
 
+/** What a question's wire form needs besides its row. */
+interface QuestionRelated {
+  items: number[];
+  options: QuestionOption[];
+}
+
+const present = (q: Question, r: QuestionRelated): QuestionJson => toQuestionJson(q, r.items, r.options);
+
 /** Audit content type of questions and (with the question as object) of their options. */
 export const QUESTION_CONTENT_TYPE = 'question';
 
-export const QUESTION_IDENTIFIER_TAKEN = 'This identifier is already used for a different question.';
 export const OPTIONS_NOT_UPDATABLE =
   'Updating options via PATCH/PUT is not supported. Please use the dedicated nested endpoint.';
 
@@ -69,9 +73,6 @@ export const optionIdentifierTaken = (identifier: string): string =>
 /** Tables whose `identifier` is generated per event. */
 type IdentifierTable = 'question' | 'question_option';
 
-/** Where a request sent the dependency values: the legacy field's errors are reported under its own name. */
-type ValuesKey = 'dependency_values' | 'dependency_value';
-
 /**
  * Questions of one event: list, detail, create (with inline options), update, delete (compat §3.15, spec
  * "Question"). Every query is scoped by the event resolved by the permission guard. All question and option writes
@@ -81,14 +82,14 @@ type ValuesKey = 'dependency_values' | 'dependency_value';
 @Injectable()
 export class QuestionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
   ) {}
 
   /**
    * One page of the event's questions with their items and options. Filters `identifier` (exact),
    * `ask_during_checkin` and `required` (booleans, 400 otherwise); ordering `id`, `position` (default
-   * `position,id`). Four SQL statements whatever the page size (rows, count, item ids, options).
+   * `position,id`). One SQL statement whatever the page size (rows, count, item ids and options).
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuestionJson>> {
     const qb = this.db
@@ -105,13 +106,16 @@ export class QuestionsService {
       if (value !== undefined) qb.andWhere(`q.${column} = :${param}`, { [param]: value });
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => this.present(this.db.manager, rows));
+    return paginateInOne(qb, page, this.related(), present);
   }
 
   /** @throws NotFound for an id that is not a question of this event */
   async get(event: Event, id: number): Promise<QuestionJson> {
-    const question = await this.findQuestion(this.db.manager, event, id, false);
-    return (await this.present(this.db.manager, [question]))[0];
+    const qb = this.db
+      .getRepository(Question)
+      .createQueryBuilder('q')
+      .where('q.id = :id AND q.event_id = :event', { id, event: event.id });
+    return findOneInOne(qb, this.related(), present);
   }
 
   /**
@@ -125,7 +129,9 @@ export class QuestionsService {
     const input = this.resolveInput(rest, legacy, { ...QUESTION_DEFAULTS } as QuestionInput);
     return this.db.transaction(async (em) => {
       await this.lockEvent(em, event.id);
-      const errors: FieldErrors = (await this.validate(em, event, input, null, valuesKey(legacy))).toJSON();
+      const errors: FieldErrors = (
+        await validateQuestion(em, event, input, null, valuesKey(legacy))
+      ).toJSON();
       const prepared = await this.prepareInlineOptions(em, event.id, inline);
       if (prepared.errors) errors.options = prepared.errors;
       if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
@@ -172,12 +178,13 @@ export class QuestionsService {
       const question = await this.findQuestion(em, event, id, true);
       if (body.options !== undefined) throw ValidationFailed.nonField(OPTIONS_NOT_UPDATABLE);
       const { options: _options, dependency_value: legacy, ...rest } = body;
-      const related = await this.relations(em, [question.id]);
-      const storedOptions = related.options.get(question.id) ?? [];
-      const before = toQuestionJson(question, related.items.get(question.id) ?? [], storedOptions);
+      const qb = em.getRepository(Question).createQueryBuilder('q').where('q.id = :id', { id: question.id });
+      const related = await findOneInOne(qb, this.related(), (_q, r) => r);
+      const storedOptions = related.options;
+      const before = toQuestionJson(question, related.items, storedOptions);
       const base: QuestionInput = mode === 'patch' ? before : ({ ...QUESTION_DEFAULTS } as QuestionInput);
       const input = this.resolveInput(rest, legacy, base);
-      (await this.validate(em, event, input, question, valuesKey(legacy))).throwIfAny();
+      (await validateQuestion(em, event, input, question, valuesKey(legacy))).throwIfAny();
 
       const items = [...new Set(input.items)].sort((a, b) => a - b);
       this.apply(question, input, input.identifier ?? question.identifier);
@@ -327,35 +334,21 @@ export class QuestionsService {
 
   // ---- internals -------------------------------------------------------------------------------------------
 
-  /** Wire objects of questions with their item ids and options, loaded in two statements for all of them. */
-  private async present(em: EntityManager, questions: Question[]): Promise<QuestionJson[]> {
-    const { items, options } = await this.relations(
-      em,
-      questions.map((q) => q.id),
-    );
-    return questions.map((q) => toQuestionJson(q, items.get(q.id) ?? [], options.get(q.id) ?? []));
-  }
+  private relatedSpec?: RelatedSpec<QuestionRelated>;
 
-  /** Item ids and options of the given questions, keyed by question id (two statements, none for no ids). */
-  private async relations(
-    em: EntityManager,
-    ids: number[],
-  ): Promise<{ items: Map<number, number[]>; options: Map<number, QuestionOption[]> }> {
-    if (ids.length === 0) return { items: new Map(), options: new Map() };
-    const itemRows: { question_id: number; item_id: number }[] = await em.query(
-      'SELECT question_id, item_id FROM question_item WHERE question_id = ANY($1)',
-      [ids],
-    );
-    const items = groupBy(
-      itemRows,
-      (row) => Number(row.question_id),
-      (row) => Number(row.item_id),
-    );
-    const rows = await em.find(QuestionOption, {
-      where: { questionId: In(ids) },
-      order: { position: 'ASC', id: 'ASC' },
+  /** Item ids and options of a question, as subqueries of the question's own statement (issue 7). */
+  private related(): RelatedSpec<QuestionRelated> {
+    return (this.relatedSpec ??= {
+      items: relatedValue<number[]>(
+        "SELECT coalesce(array_agg(qi.item_id), '{}') FROM question_item qi WHERE qi.question_id = q.id",
+      ),
+      options: relatedRows<QuestionOption>(
+        this.db.connection.getMetadata(QuestionOption),
+        'o',
+        'FROM question_option o WHERE o.question_id = q.id',
+        'o.position, o.id',
+      ),
     });
-    return { items, options: groupBy(rows, (option) => option.questionId) };
   }
 
   /**
@@ -371,121 +364,6 @@ export class QuestionsService {
     const input = mergeInput({ ...data, dependency_values: values }, base);
     input.dependency_values = input.dependency_question === null ? [] : [...new Set(input.dependency_values)];
     return input;
-  }
-
-  /**
-   * Field and cross-field rules of compat §3.15 on the merged input. Field errors: `identifier` (taken),
-   * `dependency_question` (self, unknown, wrong type), `dependency_values`/`dependency_value` (not matching the
-   * dependency question), `type` (a question others depend on must keep its kind). Non-field errors: check-in
-   * and dependency conflicts, cycles, unsupported check-in type, foreign items.
-   * @param self the stored question on update, null on create
-   */
-  private async validate(
-    em: EntityManager,
-    event: Event,
-    input: QuestionInput,
-    self: Question | null,
-    valuesKey: ValuesKey,
-  ): Promise<ErrorCollector> {
-    const errors = new ErrorCollector();
-
-    if (input.identifier !== null) {
-      const taken: unknown[] = await em.query(
-        'SELECT 1 FROM question WHERE event_id = $1 AND identifier = $2 AND id <> $3 LIMIT 1',
-        [event.id, input.identifier, self?.id ?? 0],
-      );
-      if (taken.length > 0) errors.add('identifier', QUESTION_IDENTIFIER_TAKEN);
-    }
-
-    let dependency: { id: number; type: string; ask_during_checkin: boolean } | null = null;
-    if (input.dependency_question !== null) {
-      if (self && input.dependency_question === self.id) {
-        errors.add('dependency_question', 'A question cannot depend on itself.');
-      } else {
-        const rows: { id: number; type: string; ask_during_checkin: boolean }[] = await em.query(
-          'SELECT id, type, ask_during_checkin FROM question WHERE id = $1 AND event_id = $2',
-          [input.dependency_question, event.id],
-        );
-        if (rows.length === 0) {
-          errors.add('dependency_question', invalidPk(input.dependency_question));
-        } else if (!DEPENDENCY_TYPES.includes(rows[0].type)) {
-          errors.add(
-            'dependency_question',
-            'Question dependencies can only be set to boolean or choice questions.',
-          );
-        } else {
-          dependency = rows[0];
-        }
-      }
-    }
-
-    if (dependency) {
-      let conflict: string | null = null;
-      if (input.ask_during_checkin) conflict = 'Dependencies are not supported during check-in.';
-      else if (dependency.ask_during_checkin)
-        conflict = 'Question cannot depend on a question asked during check-in.';
-      else if (self && (await this.chainReaches(em, dependency.id, self.id)))
-        conflict = 'Circular dependency between questions detected.';
-      if (conflict) {
-        errors.addNonField(conflict);
-      } else {
-        const identifiers: { identifier: string }[] =
-          dependency.type === 'B'
-            ? []
-            : await em.query('SELECT identifier FROM question_option WHERE question_id = $1', [
-                dependency.id,
-              ]);
-        const problem = dependencyValuesError(
-          dependency.type,
-          input.dependency_values,
-          identifiers.map((r) => r.identifier),
-        );
-        if (problem) errors.add(valuesKey, problem);
-      }
-    }
-
-    if (input.ask_during_checkin && CHECKIN_UNSUPPORTED_TYPES.includes(input.type)) {
-      errors.addNonField('This type of question cannot be asked during check-in.');
-    }
-
-    const wanted = [...new Set(input.items)];
-    if (wanted.length > 0) {
-      // Share-locked: a concurrent item delete waits until this write has committed.
-      const found: unknown[] = await em.query(
-        'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2) FOR KEY SHARE',
-        [event.id, wanted],
-      );
-      if (found.length < wanted.length) errors.addNonField('One or more items do not belong to this event.');
-    }
-
-    if (self) {
-      const dependents: unknown[] = await em.query(
-        'SELECT 1 FROM question WHERE event_id = $1 AND dependency_question_id = $2 LIMIT 1',
-        [event.id, self.id],
-      );
-      if (dependents.length > 0) {
-        const typeProblem = dependedOnTypeError(self.type, input.type);
-        if (typeProblem) errors.add('type', typeProblem);
-        if (input.ask_during_checkin) {
-          errors.addNonField('A question that other questions depend on cannot be asked during check-in.');
-        }
-      }
-    }
-    return errors;
-  }
-
-  /** Whether following `dependency_question` links from `start` reaches `target` (bounded walk). */
-  private async chainReaches(em: EntityManager, start: number, target: number): Promise<boolean> {
-    const rows: unknown[] = await em.query(
-      `WITH RECURSIVE chain(id, next, depth) AS (
-         SELECT id, dependency_question_id, 1 FROM question WHERE id = $1
-         UNION ALL
-         SELECT q.id, q.dependency_question_id, c.depth + 1 FROM question q JOIN chain c ON q.id = c.next
-         WHERE c.depth < 10000
-       ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
-      [start, target],
-    );
-    return rows.length > 0;
   }
 
   /**

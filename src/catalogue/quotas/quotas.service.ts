@@ -7,7 +7,8 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { findOneInOne, paginateInOne, relatedValue } from '../../common/listing/page-query';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import type { Event } from '../../organizers/event.entity';
@@ -57,6 +58,16 @@ function wantsAvailability(filters: QueryFilters): boolean {
   return filters.raw('with_availability') === 'true';
 }
 
+/** Item and variation ids of quota `q`, ascending, as subqueries of the quota's own statement (issue 7). */
+const QUOTA_REFS = {
+  items: relatedValue<number[]>(
+    "SELECT coalesce(array_agg(qi.item_id ORDER BY qi.item_id), '{}') FROM quota_item qi WHERE qi.quota_id = q.id",
+  ),
+  variations: relatedValue<number[]>(
+    "SELECT coalesce(array_agg(qv.variation_id ORDER BY qv.variation_id), '{}') FROM quota_variation qv WHERE qv.quota_id = q.id",
+  ),
+};
+
 /**
  * Quotas of one event: list, detail, availability, create, update, delete (spec "Quota", "States and
  * transitions"; compat §3.14). Every query is scoped by the event resolved by the permission guard. Availability
@@ -97,7 +108,8 @@ export class QuotasService {
     applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.id', size: 'q.size' }, [
       'position',
     ]);
-    return paginate(qb, page, (rows) => this.present(this.em, rows, withAvailability));
+    const result = await paginateInOne(qb, page, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
+    return new Paginated(await this.present(result.items, withAvailability), result.total, result.page);
   }
 
   /**
@@ -105,8 +117,11 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<QuotaJson> {
-    const quota = await this.load(this.em, event, id, false);
-    const [json] = await this.present(this.em, [quota], wantsAvailability(filters));
+    const qb = this.quotas
+      .createQueryBuilder('q')
+      .where('q.id = :id AND q.event_id = :event', { id, event: event.id });
+    const row = await findOneInOne(qb, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
+    const [json] = await this.present([row], wantsAvailability(filters));
     return json;
   }
 
@@ -239,19 +254,18 @@ export class QuotasService {
    * Wire objects for quotas: their item and variation ids in one statement for all of them and, when asked, their
    * availability in one engine call. Nothing is queried for an empty page.
    */
-  private async present(em: EntityManager, quotas: Quota[], withAvailability: boolean): Promise<QuotaJson[]> {
-    if (quotas.length === 0) return [];
-    const refs = await this.lookup.refsOf(
-      em,
-      quotas.map((q) => q.id),
-    );
+  private async present(
+    rows: { quota: Quota; refs: QuotaRefs }[],
+    withAvailability: boolean,
+  ): Promise<QuotaJson[]> {
+    if (rows.length === 0) return [];
     const availability = withAvailability
       ? await this.reservations.availability(
-          em,
-          quotas.map((q) => counted(q, refs.get(q.id)!)),
+          this.em,
+          rows.map((r) => counted(r.quota, r.refs)),
         )
       : null;
-    return quotas.map((q) => toQuotaJson(q, refs.get(q.id)!, availability?.get(q.id)));
+    return rows.map((r) => toQuotaJson(r.quota, r.refs, availability?.get(r.quota.id)));
   }
 
   /** Writes the item/variation links of a quota (replacing the old ones when `replace`). */

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -49,7 +50,7 @@ export const DEFAULT_NOT_REMOVABLE =
 @Injectable()
 export class TaxRulesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(TAX_RULE_USAGE) private readonly usage: TaxRuleUsage,
   ) {}
@@ -61,12 +62,12 @@ export class TaxRulesService {
       .createQueryBuilder('t')
       .where('t.event_id = :event', { event: event.id });
     applyOrdering(qb, filters.all('ordering'), { id: 't.id' }, ['id']);
-    return paginate(qb, page, (rows) => rows.map(toTaxRuleJson));
+    return paginateRows(qb, page, (rows) => rows.map(toTaxRuleJson));
   }
 
   /** @throws NotFound for an id that is not a tax rule of this event */
   async get(event: Event, id: number): Promise<TaxRuleJson> {
-    return toTaxRuleJson(await this.load(this.db.manager, event, id, false));
+    return toTaxRuleJson(await this.load(this.db, event, id, false));
   }
 
   /**

@@ -1,14 +1,14 @@
+import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
-import { groupBy } from '../../common/values/collections';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, Refused } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { parseDateTimeOrNull } from '../../common/values/datetime';
@@ -68,7 +68,7 @@ export const ONLY_VARIATION =
 @Injectable()
 export class VariationsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
   ) {}
@@ -85,28 +85,30 @@ export class VariationsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<VariationJson>> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
+    const item = await findEventItem(this.db, event.id, itemId);
     const qb = this.db
       .getRepository(ItemVariation)
       .createQueryBuilder('v')
       .where('v.item_id = :item', { item: item.id });
     const active = filters.bool('active');
     if (active !== undefined) qb.andWhere('v.active = :active', { active });
-    const search = filters.str('search');
-    if (search !== undefined) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere('EXISTS (SELECT 1 FROM jsonb_each_text(v.value) AS t WHERE t.value ILIKE :search)', {
-        search: pattern,
-      });
+    const pattern = filters.contains('search');
+    if (pattern !== undefined) {
+      qb.andWhere(
+        'EXISTS (SELECT 1 FROM jsonb_each_text(v.value) AS t WHERE upper(t.value) LIKE upper(:search))',
+        {
+          search: pattern,
+        },
+      );
     }
     applyOrdering(qb, filters.all('ordering'), { id: 'v.id', position: 'v.position' }, ['position', 'id']);
-    return paginate(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
+    return paginateRows(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
   }
 
   /** @throws NotFound for an unknown item of this event or a variation of another item */
   async get(event: Event, itemId: number, id: number): Promise<VariationJson> {
-    const item = await findEventItem(this.db.manager, event.id, itemId);
-    return toVariationJson(await this.load(this.db.manager, item.id, id, false), item.defaultPrice);
+    const item = await findEventItem(this.db, event.id, itemId);
+    return toVariationJson(await this.load(this.db, item.id, id, false), item.defaultPrice);
   }
 
   /**
@@ -237,18 +239,16 @@ export class VariationsService {
   }
 
   /**
-   * The variations of several items in one SQL statement, per item id, ordered by position then id (how items
-   * list them inline).
+   * The variations of the item whose id is the SQL expression `itemId`, by position then id, read in the
+   * statement of the item's page (issue 7).
    */
-  async forItems(em: EntityManager, itemIds: number[]): Promise<Map<number, ItemVariation[]>> {
-    const rows = await em
-      .getRepository(ItemVariation)
-      .createQueryBuilder('v')
-      .where('v.item_id = ANY(:ids)', { ids: itemIds })
-      .orderBy('v.position', 'ASC')
-      .addOrderBy('v.id', 'ASC')
-      .getMany();
-    return groupBy(rows, (row) => row.itemId);
+  relatedToItem(itemId: string): Related<ItemVariation[]> {
+    return relatedRows(
+      this.db.connection.getMetadata(ItemVariation),
+      'v',
+      `FROM item_variation v WHERE v.item_id = ${itemId}`,
+      'v.position, v.id',
+    );
   }
 
   private async load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemVariation> {

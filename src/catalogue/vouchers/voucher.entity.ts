@@ -71,6 +71,7 @@ export class Voucher {
   @JoinColumn({ name: 'item_id' })
   item?: Item | null;
 
+  @Index()
   @Column({ type: 'int', nullable: true })
   variationId!: number | null;
 

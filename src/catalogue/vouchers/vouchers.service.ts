@@ -98,12 +98,14 @@ export class VouchersService {
       const condition = 'v.redeemed < v.max_usages AND (v.valid_until IS NULL OR v.valid_until >= :now)';
       qb.andWhere(active ? `(${condition})` : `NOT (${condition})`, { now: new Date() });
     }
-    const search = filters.str('search');
-    if (search !== undefined) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere('(v.code ILIKE :search OR v.tag ILIKE :search OR v.comment ILIKE :search)', {
-        search: pattern,
-      });
+    const pattern = filters.contains('search');
+    if (pattern !== undefined) {
+      qb.andWhere(
+        '(upper(v.code) LIKE upper(:search) OR upper(v.tag) LIKE upper(:search) OR upper(v.comment) LIKE upper(:search))',
+        {
+          search: pattern,
+        },
+      );
     }
     applyOrdering(
       qb,

@@ -13,7 +13,7 @@ import type {
   OperationObject,
   ParameterObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { NoTrailingSlash, Public } from '../../auth/access.decorators';
+import { NoTrailingSlash, Public } from './access-rule';
 import { RouteInfo, RouteRegistry } from './route-registry';
 
 /** Documents a list endpoint's envelope `{count, next, previous, results: [model]}` (spec "Conventions" 4). */

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
-import { ACCESS_RULE, AccessRule, NO_TRAILING_SLASH } from '../../auth/access.decorators';
+import { ACCESS_RULE, AccessRule, NO_TRAILING_SLASH } from './access-rule';
 
 /** Every route lives under this prefix (spec "Conventions" 1). */
 export const API_PREFIX = 'api/v1';

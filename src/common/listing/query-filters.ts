@@ -4,6 +4,13 @@ import { ValidationFailed } from '../errors';
 import { isIsoDateTime, parseDateTime } from '../values/datetime';
 
 /**
+ * Longest value a text filter (`search`, `email`, `code`, …) accepts, in characters (README "Conventions"):
+ * longer values answer 400 naming the parameter instead of costing the database time (issue 7: a 5,000-character
+ * voucher search took 7.6 s).
+ */
+export const MAX_FILTER_LENGTH = 200;
+
+/**
  * Typed access to list filter parameters. An invalid value answers 400 `{"<param>": ["..."]}` (compat §1.4);
  * an absent or empty parameter is `undefined`.
  */
@@ -23,8 +30,30 @@ export class QueryFilters {
     return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
   }
 
+  /**
+   * A text filter value, at most {@link MAX_FILTER_LENGTH} characters.
+   * @throws ValidationFailed `{"<name>": ["Ensure this value has at most 200 characters (it has N)."]}`
+   */
   str(name: string): string | undefined {
-    return this.raw(name);
+    const s = this.raw(name);
+    if (s !== undefined && s.length > MAX_FILTER_LENGTH) {
+      throw ValidationFailed.field(
+        name,
+        `Ensure this value has at most ${MAX_FILTER_LENGTH} characters (it has ${s.length}).`,
+      );
+    }
+    return s;
+  }
+
+  /**
+   * A case-insensitive substring filter as a `LIKE` pattern (`%`, `_` and `\\` escaped), bounded like
+   * {@link str}. Compare it as `upper(column) LIKE upper(:pattern)` (what pretix's `icontains` runs): the pattern
+   * is folded once, where `ILIKE` folds it again for every row (a 5,000-character search over 100,000 vouchers:
+   * 12 s with `ILIKE`, 0.13 s this way).
+   */
+  contains(name: string): string | undefined {
+    const s = this.str(name);
+    return s === undefined ? undefined : `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   }
 
   /** `true`/`false` (also `True`/`False`/`1`/`0`). */

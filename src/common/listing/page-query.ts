@@ -1,0 +1,132 @@
+import type { EntityMetadata, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
+import { NotFound } from '../errors';
+import { preparedQuery } from '../persistence/prepared';
+import { RowMapper } from '../persistence/row-mapper';
+import { PageRequest, Paginated } from './pagination';
+
+/**
+ * Something read together with each row of a page, in the page's own statement: a SQL expression correlated with
+ * the row (a scalar subquery) and how to read its value.
+ */
+export interface Related<V> {
+  sql: string;
+  read: (value: unknown) => V;
+}
+
+/** A relation source per key of `R`. */
+export type RelatedSpec<R> = { [K in keyof R]: Related<R[K]> };
+
+/**
+ * The rows of a correlated subquery as a JSON array of entity-shaped objects (see {@link RowMapper}).
+ * @param alias alias of the related table in `from`
+ * @param from `FROM … WHERE …` correlated with the page's alias (`FROM <table> v WHERE v.item_id = i.id`)
+ * @param orderBy SQL order of the array, e.g. `v.position, v.id`
+ */
+export function relatedRows<E extends ObjectLiteral>(
+  metadata: EntityMetadata,
+  alias: string,
+  from: string,
+  orderBy: string,
+): Related<E[]> {
+  const mapper = RowMapper.of<E>(metadata);
+  return {
+    sql: `(SELECT coalesce(jsonb_agg(${mapper.jsonSql(alias)} ORDER BY ${orderBy}), '[]'::jsonb) ${from})`,
+    read: (value) => mapper.fromJsonArray(value),
+  };
+}
+
+/** The one related row of a correlated subquery (or null), e.g. an order's invoice address. */
+export function relatedRow<E extends ObjectLiteral>(
+  metadata: EntityMetadata,
+  alias: string,
+  from: string,
+): Related<E | null> {
+  const mapper = RowMapper.of<E>(metadata);
+  return {
+    sql: `(SELECT ${mapper.jsonSql(alias)} ${from} LIMIT 1)`,
+    read: (value) => (value ? mapper.fromJson(value as Record<string, unknown>) : null),
+  };
+}
+
+/** A scalar (as node-postgres returns it, e.g. text) of a correlated subquery. */
+export function relatedValue<V>(sql: string): Related<V> {
+  return { sql: `(${sql})`, read: (value) => value as V };
+}
+
+const TOTAL = '__total';
+const relKey = (k: string) => `__rel_${k}`;
+
+/** Selects the entity's columns, the related values and optionally the total, and runs the query. */
+async function run<E extends ObjectLiteral, R>(
+  qb: SelectQueryBuilder<E>,
+  related: RelatedSpec<R>,
+  withTotal: boolean,
+): Promise<{ rows: { row: E; related: R }[]; total: number }> {
+  const alias = qb.alias;
+  const mapper = RowMapper.of<E>(qb.expressionMap.mainAlias!.metadata);
+  qb.select(mapper.selectSql(alias));
+  if (withTotal) qb.addSelect('COUNT(*) OVER ()', TOTAL);
+  const keys = Object.keys(related) as (keyof R & string)[];
+  for (const key of keys) qb.addSelect(related[key].sql, relKey(key));
+  const [sql, params] = qb.getQueryAndParameters();
+  // A builder made from a transaction's manager carries its query runner (TypeORM keeps the field protected).
+  const runner = (qb as unknown as { queryRunner?: QueryRunner }).queryRunner;
+  const em = runner?.manager ?? qb.connection.manager;
+  const raw = await preparedQuery<Record<string, unknown>>(em, sql, params);
+  const rows = raw.map((r) => {
+    const rel = {} as R;
+    for (const key of keys) rel[key] = related[key].read(r[relKey(key)]);
+    return { row: mapper.fromRow(r), related: rel };
+  });
+  return { rows, total: raw.length > 0 ? Number(raw[0][TOTAL] ?? raw.length) : 0 };
+}
+
+/**
+ * One page in ONE SQL statement: the rows of `qb` (filters and ordering applied by the caller), the total as
+ * `COUNT(*) OVER ()`, and each related value as a correlated subquery (issue 7: at most 4 statements for any list
+ * page, credential resolution included).
+ * @throws NotFound "Invalid page." for a page past the last one (page 1 of an empty list is fine)
+ */
+export async function paginateInOne<E extends ObjectLiteral, R, T>(
+  qb: SelectQueryBuilder<E>,
+  page: PageRequest,
+  related: RelatedSpec<R>,
+  present: (row: E, related: R) => T,
+): Promise<Paginated<T>> {
+  qb.offset(page.offset).limit(page.pageSize);
+  const { rows, total } = await run(qb, related, true);
+  if (page.page > 1 && rows.length === 0) throw new NotFound('Invalid page.');
+  return Paginated.of(
+    rows.map((r) => present(r.row, r.related)),
+    total,
+    page,
+  );
+}
+
+/**
+ * The first row of `qb` (scoped by the caller) with its related values, in one statement.
+ * @throws NotFound when there is none
+ */
+export async function findOneInOne<E extends ObjectLiteral, R, T>(
+  qb: SelectQueryBuilder<E>,
+  related: RelatedSpec<R>,
+  present: (row: E, related: R) => T,
+): Promise<T> {
+  qb.limit(1);
+  const { rows } = await run(qb, related, false);
+  if (rows.length === 0) throw new NotFound();
+  return present(rows[0].row, rows[0].related);
+}
+
+/**
+ * {@link paginateInOne} for lists that show only their own rows: one statement for rows and count.
+ * @throws NotFound "Invalid page." for a page past the last one
+ */
+export async function paginateRows<E extends ObjectLiteral, T>(
+  qb: SelectQueryBuilder<E>,
+  page: PageRequest,
+  present: (rows: E[]) => T[],
+): Promise<Paginated<T>> {
+  const result = await paginateInOne(qb, page, {}, (row) => row);
+  return new Paginated(present(result.items), result.total, result.page);
+}

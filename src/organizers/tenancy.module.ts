@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Event } from './event.entity';
+import { EventHooks } from './event-hooks';
+import { Organizer } from './organizer.entity';
+import { TenancyQueries } from './tenancy-queries';
+
+/**
+ * The port-free part of the tenancy roots that other contexts embed or register with: the SQL of organizers and
+ * events for one-statement reads (`TenancyQueries`) and the event write hooks (`EventHooks`). Separate from
+ * `OrganizersModule.register(ports)` so that the sales core, which provides that module's ports, can import it
+ * without a cycle.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Organizer, Event])],
+  providers: [TenancyQueries, EventHooks],
+  exports: [TenancyQueries, EventHooks],
+})
+export class TenancyModule {}
