@@ -33,6 +33,9 @@ export class GiftCardsAndMedia1795469186415 implements MigrationInterface {
       `CREATE TABLE "giftcard_transaction" ("id" SERIAL NOT NULL, "giftcard_id" integer NOT NULL, "datetime" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "value" numeric(13,2) NOT NULL, "text" text, "info" jsonb, "acceptor_id" integer NOT NULL, CONSTRAINT "PK_e117c2d6e12f5e75b115bb409d8" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
+      `CREATE INDEX "IDX_31fff703f978994e1d408be8ce" ON "giftcard_transaction" ("acceptor_id") `,
+    );
+    await queryRunner.query(
       `CREATE INDEX "ix_giftcard_transaction_card" ON "giftcard_transaction" ("giftcard_id", "id") `,
     );
     await queryRunner.query(
@@ -95,6 +98,7 @@ export class GiftCardsAndMedia1795469186415 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."ix_giftcard_acceptance_acceptor"`);
     await queryRunner.query(`DROP TABLE "giftcard_acceptance"`);
     await queryRunner.query(`DROP INDEX "public"."ix_giftcard_transaction_card"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_31fff703f978994e1d408be8ce"`);
     await queryRunner.query(`DROP TABLE "giftcard_transaction"`);
     await queryRunner.query(`DROP INDEX "public"."uq_reusable_medium_organizer_type_identifier"`);
     await queryRunner.query(`DROP INDEX "public"."ix_reusable_medium_organizer_updated"`);

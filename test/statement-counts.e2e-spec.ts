@@ -3,6 +3,7 @@ import { join } from 'path';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { UsersService } from '../src/auth/users.service';
 import { QUOTA_AVAILABILITY, QuotaAvailability } from '../src/catalogue/quotas/quota-availability';
+import { GiftCardAcceptancesService } from '../src/giftcards/giftcard-acceptances.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { countStatements } from './sql-count';
@@ -152,6 +153,31 @@ describe('statements per request', () => {
     await send(`${ORG}/teams/${team.id}/tokens/`, { name: 'two' });
 
     const position = (orders[0].positions as { id: number }[])[0].id;
+    const giftcard = await send(`${ORG}/giftcards/`, {
+      currency: 'EUR',
+      value: '50.00',
+      owner_ticket: position,
+    });
+    await send(`${ORG}/giftcards/`, { currency: 'EUR', value: '10.00' });
+    const debit = await t
+      .http()
+      .post(`${ORG}/giftcards/${giftcard.id}/transact/`)
+      .set('Authorization', auth(token))
+      .send({ value: '-5.00' });
+    expect(debit.status).toBe(200);
+    const medium = await send(`${ORG}/reusablemedia/`, {
+      type: 'barcode',
+      identifier: 'CARD-1',
+      linked_giftcard: giftcard.id,
+      linked_orderposition: position,
+    });
+    await send(`${ORG}/reusablemedia/`, { type: 'nfc_uid', identifier: '04AA' });
+    for (const issuer of ['issuer1', 'issuer2']) {
+      await bootstrapOrganizer(t, issuer);
+      await t.app
+        .get(GiftCardAcceptancesService)
+        .ensure('org', issuer, { active: true, reusableMedia: true });
+    }
     const mails: { id: number }[] = await t.db.query('SELECT id FROM outgoing_mail ORDER BY id LIMIT 1');
     Object.assign(params, {
       organizer: 'org',
@@ -159,6 +185,7 @@ describe('statements per request', () => {
       item: String(item.id),
       question: String(questions[0].id),
       team: String(team.id),
+      issuer: 'issuer1',
     });
     Object.assign(ids, {
       cartpositions: cart.id as number,
@@ -181,6 +208,8 @@ describe('statements per request', () => {
       members: member.id,
       tokens: teamToken.id as number,
       outgoingmails: mails[0].id,
+      giftcards: giftcard.id as number,
+      reusablemedia: medium.id as number,
     });
   });
 

@@ -5,11 +5,12 @@ import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { NotFound, Refused, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
+import { paginateInOne, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import { paginateWindowed } from '../common/listing/windowed';
 import { uniqueAsValidation } from '../common/persistence/unique';
-import { OrganizerRef, organizerBySlug, organizerSlugs } from '../organizers/organizer-scope';
+import { OrganizerRef, organizerBySlug } from '../organizers/organizer-scope';
+import { TenancyQueries } from '../organizers/tenancy-queries';
 import type { CreateGiftCardAcceptanceDto, UpdateGiftCardAcceptanceDto } from './giftcard-acceptance.dto';
 import { GiftCardAcceptance } from './giftcard-acceptance.entity';
 import { GiftCardAcceptanceJson, toGiftCardAcceptanceJson } from './giftcard.presenter';
@@ -38,9 +39,10 @@ export class GiftCardAcceptancesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLogService,
+    private readonly tenancy: TenancyQueries,
   ) {}
 
-  /** One page of the acceptor's acceptances, ordering `id` (default); issuer slugs in one more statement. */
+  /** One page of the acceptor's acceptances, ordering `id` (default); rows, count and issuer slugs in one statement. */
   async list(
     acceptor: OrganizerRef,
     filters: QueryFilters,
@@ -53,13 +55,8 @@ export class GiftCardAcceptancesService {
     const active = filters.bool('active');
     if (active !== undefined) qb.andWhere('a.active = :active', { active });
     applyOrdering(qb, filters.all('ordering'), { id: 'a.id' }, ['id']);
-    return paginateWindowed(qb, page, async (rows) => {
-      const slugs = await organizerSlugs(
-        this.db.manager,
-        rows.map((r) => r.issuerId),
-      );
-      return rows.map((r) => toGiftCardAcceptanceJson(r, slugs.get(r.issuerId) ?? ''));
-    });
+    const issuer = { issuer: relatedValue<string>(this.tenancy.organizerSlugOf('a.issuer_id')) };
+    return paginateInOne(qb, page, issuer, (row, rel) => toGiftCardAcceptanceJson(row, rel.issuer));
   }
 
   /** @throws NotFound when the acceptor does not accept the cards of an organizer with this slug */

@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { NotFound } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
+import { findOneInOne, paginateInOne, Related, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import { paginateWindowed } from '../common/listing/windowed';
 import { OrderPositionReads } from '../orders/order-position-reads.service';
 import { OrganizerRef, organizerSlugs } from '../organizers/organizer-scope';
+import { TenancyQueries } from '../organizers/tenancy-queries';
 import { GiftCardTransaction } from './giftcard-transaction.entity';
 import { GiftCard } from './giftcard.entity';
 import {
@@ -31,18 +32,30 @@ export function reachCondition(alias: string, includeAccepted: boolean): string 
             WHERE a.acceptor_id = :reachOrg AND a.active))`;
 }
 
+/** A card with the slug of an organizer read in the same statement (its issuer, or a transaction's acceptor). */
+interface WithSlug<E> {
+  row: E;
+  slug: string;
+}
+
 /**
- * Gift cards and their transactions as an organizer sees them (spec "Gift cards"; compat §3.4). Lists run a fixed
- * number of statements whatever the page size: the page with its count (one statement), the slugs of other
- * organizers only when the page shows some, the owner tickets only when expanded. Exported for the media context
- * (linked gift cards).
+ * Gift cards and their transactions as an organizer sees them (spec "Gift cards"; compat §3.4). A list page is one
+ * statement (rows, count and the issuer or acceptor slugs, through the tenancy roots' SQL), a detail too; owner
+ * tickets add the statements of the nested positions only when expanded. Exported for the media context (linked
+ * gift cards).
  */
 @Injectable()
 export class GiftCardReads {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly positions: OrderPositionReads,
+    private readonly tenancy: TenancyQueries,
   ) {}
+
+  /** The slug of the organizer whose id is the column `column`, read with the row. */
+  private slugOf(column: string): { slug: Related<string> } {
+    return { slug: relatedValue<string>(this.tenancy.organizerSlugOf(column)) };
+  }
 
   /**
    * One page of cards. Filters: `secret` (case-insensitive exact), `testmode`, `expired`, `value` (exact),
@@ -76,7 +89,15 @@ export class GiftCardReads {
       { id: 'g.id', issuance: 'g.issuance', secret: 'g.secret', value: 'g.value', expires: 'g.expires' },
       ['id'],
     );
-    return paginateWindowed(qb, page, (rows) => this.present(this.db.manager, rows, organizer, expandOwner));
+    const result = await paginateInOne(qb, page, this.slugOf('g.issuer_id'), (row, rel) => ({
+      row,
+      slug: rel.slug,
+    }));
+    return new Paginated(
+      await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner),
+      result.total,
+      result.page,
+    );
   }
 
   /**
@@ -84,14 +105,19 @@ export class GiftCardReads {
    * @throws NotFound for a card out of reach
    */
   async get(organizer: OrganizerRef, id: number, filters: QueryFilters): Promise<GiftCardJson> {
-    const card = await this.load(this.db.manager, organizer, id, filters.bool('include_accepted') ?? false);
+    const qb = this.db
+      .getRepository(GiftCard)
+      .createQueryBuilder('g')
+      .where('g.id = :id', { id })
+      .andWhere(reachCondition('g', filters.bool('include_accepted') ?? false), { reachOrg: organizer.id });
+    const entry = await findOneInOne(qb, this.slugOf('g.issuer_id'), (row, rel) => ({ row, slug: rel.slug }));
     const expandOwner = filters.expand(GIFTCARD_EXPANDS).has('owner_ticket');
-    return (await this.present(this.db.manager, [card], organizer, expandOwner))[0];
+    return (await this.presentWithSlugs(this.db.manager, [entry], organizer, expandOwner))[0];
   }
 
   /**
-   * The transactions of a card within reach, by time (ordering `datetime` (default) or `id`): page and count in
-   * one statement, the card's existence checked only when the page is empty.
+   * The transactions of a card within reach, by time (ordering `datetime` (default) or `id`): page, count and
+   * acceptor slugs in one statement, the card's existence checked only when the page is empty.
    * @throws NotFound for a card out of reach, "Invalid page." beyond the last page
    */
   async transactions(
@@ -112,14 +138,9 @@ export class GiftCardReads {
         },
       );
     applyOrdering(qb, filters.all('ordering'), { datetime: 't.datetime', id: 't.id' }, ['datetime', 'id']);
-    const result = await paginateWindowed(qb, page, async (rows) => {
-      const slugs = await this.slugs(
-        this.db.manager,
-        rows.map((r) => r.acceptorId),
-        organizer,
-      );
-      return rows.map((r) => toGiftCardTransactionJson(r, slugs.get(r.acceptorId) ?? ''));
-    });
+    const result = await paginateInOne(qb, page, this.slugOf('t.acceptor_id'), (row, rel) =>
+      toGiftCardTransactionJson(row, rel.slug),
+    );
     if (result.total === 0) await this.load(this.db.manager, organizer, id, includeAccepted);
     return result;
   }
@@ -189,9 +210,8 @@ export class GiftCardReads {
   }
 
   /**
-   * Cards to wire objects for the viewing organizer: slugs of other issuers in one statement (none when all are
-   * the viewer's); owner tickets expanded in bulk. A card of another issuer never shows its owner ticket (the
-   * acceptor does not see the issuer's orders), so its `owner_ticket` is null.
+   * Cards to wire objects for the viewing organizer, resolving the slugs of other issuers in one statement (none
+   * when all are the viewer's); owner tickets expanded in bulk.
    */
   async present(
     em: EntityManager,
@@ -204,18 +224,38 @@ export class GiftCardReads {
       cards.map((c) => c.issuerId),
       viewer,
     );
+    return this.presentWithSlugs(
+      em,
+      cards.map((row) => ({ row, slug: slugs.get(row.issuerId) ?? '' })),
+      viewer,
+      expandOwner,
+    );
+  }
+
+  /**
+   * Cards with their issuer slugs to wire objects. A card of another issuer never shows its owner ticket (the
+   * acceptor does not see the issuer's orders), so its `owner_ticket` is null.
+   */
+  private async presentWithSlugs(
+    em: EntityManager,
+    cards: WithSlug<GiftCard>[],
+    viewer: OrganizerRef,
+    expandOwner: boolean,
+  ): Promise<GiftCardJson[]> {
     const own = (c: GiftCard) => c.issuerId === viewer.id;
     const owners = expandOwner
       ? await this.positions.nested(
           em,
-          cards.filter((c) => own(c) && c.ownerTicketId !== null).map((c) => c.ownerTicketId!),
+          cards
+            .filter(({ row: c }) => own(c) && c.ownerTicketId !== null)
+            .map(({ row: c }) => c.ownerTicketId!),
         )
       : undefined;
-    return cards.map((c) => {
-      if (!own(c)) return toGiftCardJson(c, slugs.get(c.issuerId) ?? '', null);
-      if (!owners) return toGiftCardJson(c, viewer.slug, undefined);
+    return cards.map(({ row: c, slug }) => {
+      if (!own(c)) return toGiftCardJson(c, slug, null);
+      if (!owners) return toGiftCardJson(c, slug, undefined);
       const owner = c.ownerTicketId === null ? null : (owners.get(c.ownerTicketId) ?? null);
-      return toGiftCardJson(c, viewer.slug, owner);
+      return toGiftCardJson(c, slug, owner);
     });
   }
 

@@ -34,6 +34,7 @@ export class GiftCardTransaction {
   info!: Record<string, unknown> | null;
 
   /** The organizer that booked the transaction (the issuer, or an organizer accepting its cards). */
+  @Index()
   @Column({ type: 'int' })
   acceptorId!: number;
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OrdersCoreModule } from '../orders/orders-core.module';
+import { TenancyModule } from '../organizers/tenancy.module';
 import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
 import { GiftCardReads } from './giftcard-reads.service';
 import { GiftCardsService } from './giftcards.service';
@@ -10,7 +11,7 @@ import { GiftCardsService } from './giftcards.service';
  * (owner tickets) come from the orders context's exported reads.
  */
 @Module({
-  imports: [OrdersCoreModule],
+  imports: [OrdersCoreModule, TenancyModule],
   providers: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
   exports: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
 })

@@ -6,9 +6,9 @@ import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, invalidPk, NotFound } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
+import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import { paginateWindowed } from '../common/listing/windowed';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { Complete, WriteMode } from '../common/persistence/write';
 import { isoUtc, parseDateTimeOrNull } from '../common/values/datetime';
@@ -108,8 +108,11 @@ export class ReusableMediaService {
       ['-updated', '-id'],
     );
     const expand = filters.expand(MEDIUM_EXPANDS);
-    return paginateWindowed(qb, page, (rows) =>
-      this.presentation.present(this.db.manager, rows, organizer, expand),
+    const result = await paginateRows(qb, page, (rows) => rows);
+    return new Paginated(
+      await this.presentation.present(this.db.manager, result.items, organizer, expand),
+      result.total,
+      result.page,
     );
   }
 
