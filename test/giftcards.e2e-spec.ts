@@ -328,6 +328,9 @@ describe('gift cards', () => {
       const bad = await get(`${O2}/giftcards/?testmode=maybe`, token2);
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ testmode: ['Must be a valid boolean.'] });
+      const long = await get(`${O2}/giftcards/?secret=${'A'.repeat(201)}`, token2);
+      expect(long.status).toBe(400);
+      expect(long.body).toEqual({ secret: ['Ensure this value has at most 200 characters (it has 201).'] });
       const page = await get(`${O2}/giftcards/?page=99`, token2);
       expect(page.status).toBe(404);
       expect(page.body).toEqual({ detail: 'Invalid page.' });

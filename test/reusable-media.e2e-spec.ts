@@ -353,6 +353,9 @@ describe('reusable media', () => {
       const bad = await get(`${O2}/reusablemedia/?created_since=yesterday`, token2);
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ created_since: ['Enter a valid date/time.'] });
+      const long = await get(`${O2}/reusablemedia/?identifier=${'x'.repeat(201)}`, token2);
+      expect(long.status).toBe(400);
+      expect(long.body).toEqual({ identifier: ['Ensure this value has at most 200 characters (it has 201).'] });
       const badInt = await get(`${O2}/reusablemedia/?linked_giftcard=x`, token2);
       expect(badInt.status).toBe(400);
     });
