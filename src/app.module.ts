@@ -6,6 +6,7 @@ import { CommonModule } from './common/common.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
 import { GiftCardsModule } from './giftcards/giftcards.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { MediaModule } from './media/media.module';
@@ -39,6 +40,7 @@ export class AppModule {
         GiftCardsModule,
         MediaModule,
         OutgoingMailsModule,
+        HealthModule,
       ],
     };
   }
