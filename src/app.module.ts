@@ -3,6 +3,7 @@ import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { CommonModule } from './common/common.module';
+import { RequestLoggingModule } from './common/http/request-logging';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -31,6 +32,7 @@ export class AppModule {
         DatabaseModule,
         TasksModule,
         CommonModule,
+        RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule]),
         OrganizersModule.register(OrdersCoreModule),
