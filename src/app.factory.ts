@@ -7,6 +7,7 @@ import type { AppConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
 import { IdempotencyMiddleware } from './common/http/idempotency';
 import { RequestLogging } from './common/http/request-logging';
+import { securityHeaders } from './common/http/security-headers';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
 
@@ -19,7 +20,7 @@ export function logLevels(level: AppConfig['logLevel']): LogLevel[] {
 
 /**
  * Creates and initialises the API application exactly as production runs it (used by `main.ts` and by the e2e
- * tests): request logs (pino), body parsing, URL conventions, global prefix, OpenAPI document.
+ * tests): request logs (pino), security headers, body parsing, URL conventions, global prefix, OpenAPI document.
  */
 export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(overrides), {
@@ -29,7 +30,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.useLogger(app.get(Logger));
   app.set('trust proxy', true);
   app.disable('x-powered-by');
-  app.use(requestId);
+  app.use(requestId, securityHeaders());
   app.use(app.get(RequestLogging).middleware());
   app.use(...bodyParsers());
   const registry = app.get(RouteRegistry);
