@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { createApiApp } from './app.factory';
-import { loadConfig } from './config/app-config';
+import { loadConfig, startupFailure } from './config/app-config';
 
 /** API process entry point (`npm run start:api`). */
 async function main(): Promise<void> {
@@ -11,8 +11,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(
-    `API failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
+  process.stderr.write(startupFailure('API', err));
   process.exit(1);
 });

@@ -1,7 +1,6 @@
 import { join } from 'path';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
-import { loadConfig } from '../config/app-config';
 
 /** Entities and migrations are found by file name, so every context's `*.entity.ts` is picked up. */
 const ROOT = join(__dirname, '..', '..');
@@ -23,6 +22,3 @@ export function dataSourceOptions(databaseUrl: string, lockTimeoutMs = 10000): D
     extra: { max: 20, options: `-c lock_timeout=${Math.round(lockTimeoutMs)}` },
   };
 }
-
-/** Default export for the TypeORM CLI (`typeorm migration:generate -d dist/src/database/data-source.js`). */
-export default new DataSource(dataSourceOptions(loadConfig().databaseUrl));
