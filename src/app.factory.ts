@@ -37,7 +37,6 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.use(registry.middleware());
   app.use(app.get(IdempotencyMiddleware).handler());
   app.setGlobalPrefix(API_PREFIX);
-  app.enableShutdownHooks();
   app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);
   await app.init();
   return app;

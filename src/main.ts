@@ -1,13 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { createApiApp } from './app.factory';
+import { stopGracefullyOnSignals } from './common/http/graceful-shutdown';
 import { loadConfig, startupFailure } from './config/app-config';
 
-/** API process entry point (`npm run start:api`). */
+/** API process entry point (`npm run start:api`); SIGTERM stops it gracefully (`SHUTDOWN_GRACE_SECONDS`). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApiApp();
+  const logger = new Logger('API');
+  stopGracefullyOnSignals(app, config.shutdownGraceSeconds, logger);
   await app.listen(config.port);
-  new Logger('API').log(`API listening on http://127.0.0.1:${config.port}/api/v1/`);
+  logger.log(`API listening on http://127.0.0.1:${config.port}/api/v1/`);
 }
 
 main().catch((err: unknown) => {

@@ -113,6 +113,14 @@ export class AppConfig {
   @Min(1000)
   jobLockMs = 30000;
 
+  /**
+   * On SIGTERM, how long the API lets in-flight requests finish (seconds) after it stopped accepting connections;
+   * then the remaining connections are closed, the pools too, and the process exits 0.
+   */
+  @IsInt()
+  @Min(0)
+  shutdownGraceSeconds = 20;
+
   /** On SIGTERM, how long the worker waits for its current jobs before it returns them to the queue (ms). */
   @IsInt()
   @Min(0)
@@ -152,6 +160,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   mailRetryDelayMs: 'MAIL_RETRY_DELAY_MS',
   jobLockMs: 'JOB_LOCK_MS',
   workerShutdownGraceMs: 'WORKER_SHUTDOWN_GRACE_MS',
+  shutdownGraceSeconds: 'SHUTDOWN_GRACE_SECONDS',
   schedulerIntervalMs: 'SCHEDULER_INTERVAL_MS',
   schedulerWatchMs: 'SCHEDULER_WATCH_MS',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
