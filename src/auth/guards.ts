@@ -2,6 +2,7 @@ import {
   CanActivate,
   ExecutionContext,
   ForbiddenException,
+  HttpException,
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
@@ -65,6 +66,8 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
     ctx: ExecutionContext,
   ): TUser {
     if (err) {
+      // Not a refusal but a failure to check (database down, …): passed on as it is (503 from the filter).
+      if (!(err instanceof HttpException) && typeof err === 'object' && 'message' in err) throw err as Error;
       ctx.switchToHttp().getRequest<{ [CREDENTIAL_REFUSED]?: boolean }>()[CREDENTIAL_REFUSED] = true;
       throw err instanceof Error ? err : new UnauthorizedException('Invalid token.');
     }
