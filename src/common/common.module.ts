@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ApiExceptionFilter } from './http/exception.filter';
 import { IdempotencyMiddleware } from './http/idempotency';
@@ -8,7 +8,6 @@ import { ListEnvelopeInterceptor } from './listing/envelope.interceptor';
 import { ApiValidationPipe } from './validation/validation.pipe';
 
 /** Cross-cutting HTTP conventions: validation, list envelope, error bodies, route table, OpenAPI. */
-@Global()
 @Module({
   imports: [DiscoveryModule],
   controllers: [OpenApiController],

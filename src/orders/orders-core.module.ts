@@ -16,6 +16,7 @@ import { OrderPresentation } from './order-presentation.service';
 import { OrderWriter } from './order-writer';
 import { QuotaEngine } from './quota-engine.service';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, payments, the presentation, the
@@ -26,7 +27,7 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
  * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker will, for expiry).
  */
 @Module({
-  imports: [CatalogueReadsModule, TenancyModule],
+  imports: [AuditModule, CatalogueReadsModule, TenancyModule],
   providers: [
     QuotaEngine,
     OrderWriter,

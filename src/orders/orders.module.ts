@@ -16,6 +16,7 @@ import { OrdersController } from './orders.controller';
 import { OrdersCoreModule } from './orders-core.module';
 import { OrdersService } from './orders.service';
 import { OrganizerOrdersController } from './organizer-orders.controller';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * Sales over HTTP: orders (create, read, change, delete, status actions), order positions, the organizer-wide
@@ -24,6 +25,7 @@ import { OrganizerOrdersController } from './organizer-orders.controller';
  */
 @Module({
   imports: [
+    AuditModule,
     OrdersCoreModule,
     MailModule,
     CatalogueSalesModule.register(OrdersCoreModule),
