@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import type { AnswerJson, OrderPositionJson } from '../src/orders/order.presenter';
-import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
@@ -770,7 +770,7 @@ describe('order creation', () => {
         400,
         { positions: [{ subevent: ['You cannot set a subevent for this event.'] }] },
       ]);
-      await createEvent(t, token, 'org', { slug: 'series', has_subevents: true });
+      await createSeries(t, token, 'org', { slug: 'series' });
       const seriesItem = await item({}, `${ORG}/events/series`);
       res = await post(`${ORG}/events/series/orders/`, {
         positions: [{ item: seriesItem }, { item: seriesItem, subevent: 4 }],
