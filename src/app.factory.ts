@@ -27,6 +27,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   });
   app.set('trust proxy', true);
   app.disable('x-powered-by');
+  app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)
   app.use(requestId);
   app.use(...bodyParsers());
   const registry = app.get(RouteRegistry);
