@@ -19,6 +19,8 @@ describe('ids from request bodies are resolved within the URL scope', () => {
   /** Row ids of the other organizer (and of this one, for the parts that must exist). */
   const foreign: Record<string, number> = {};
   const own: Record<string, number> = {};
+  /** Ticket secret of the first order position, per event path. */
+  const secrets: Record<string, string> = {};
 
   async function created(path: string, body: unknown, tok: string): Promise<Record<string, unknown>> {
     const res = await t
@@ -83,6 +85,7 @@ describe('ids from request bodies are resolved within the URL scope', () => {
         tok,
       );
       ids.position = (order.positions as { id: number }[])[0].id;
+      secrets[base] = (order.positions as { secret: string }[])[0].secret;
     }
   });
   afterAll(() => t.close());
@@ -266,6 +269,24 @@ describe('ids from request bodies are resolved within the URL scope', () => {
     expect(unknown).toMatch(/^4\d\d |^200 .*"success":false/); // bulk_create answers 200 with per-entry errors
     if (process.env.SHOW_ANSWERS) console.log(`${name}: ${unknown}`);
     expect(other).toBe(unknown);
+  });
+
+  it('gift card owner_ticket by secret: another organizer’s ticket secret answers like an unknown one', async () => {
+    const send = (secret: string) =>
+      t
+        .http()
+        .post(`${A}/giftcards/`)
+        .set('Authorization', auth(token))
+        .send({ currency: 'EUR', value: '1.00', owner_ticket: secret });
+    const unknown = await send('nosuchsecret0000000000000000000000');
+    const other = await send(secrets[E2]);
+    expect(unknown.status).toBe(400);
+    expect([other.status, JSON.stringify(other.body).replace(secrets[E2], '#')]).toEqual([
+      400,
+      JSON.stringify(unknown.body).replace('nosuchsecret0000000000000000000000', '#'),
+    ]);
+    const ownTicket = await send(secrets[E]);
+    expect(ownTicket.status).toBe(201);
   });
 
   it('team limit_events: another organizer’s event slug answers like an unknown slug', async () => {
