@@ -255,7 +255,13 @@ export class CartPositionsService {
     });
     const perPosition = inputs.map((input) => input.answers);
     const ids = answerRefs(perPosition);
-    const { questions, options } = await this.catalogue.questions(em, ids.questionIds, ids.optionIds);
+    const { questions, options } = await this.catalogue.questions(
+      em,
+      ids.questionIds,
+      ids.optionIds,
+      false,
+      event,
+    );
     const answers = checkAnswers(perPosition, event.id, questions, options);
     const checked = inputs.map((input, i) =>
       checkEntry(event, input, refs, { answers: answers.answers[i], errors: answers.errors[i] }, now),

@@ -146,7 +146,7 @@ export class OrderCreator {
     };
     const answers = await this.answers(
       em,
-      event.id,
+      event,
       positions.map((p) => p.answers),
     );
     const resolved = resolvePositions(event, body, refs, answers.answers, answers.errors);
@@ -230,10 +230,20 @@ export class OrderCreator {
   }
 
   /** Answers of all positions, checked against the event's questions (one statement). */
-  private async answers(em: EntityManager, eventId: number, perPosition: (AnswerInputDto[] | undefined)[]) {
+  private async answers(
+    em: EntityManager,
+    event: Pick<Event, 'id' | 'organizerId'>,
+    perPosition: (AnswerInputDto[] | undefined)[],
+  ) {
     const ids = answerRefs(perPosition);
-    const { questions, options } = await this.catalogue.questions(em, ids.questionIds, ids.optionIds);
-    return checkAnswers(perPosition, eventId, questions, options);
+    const { questions, options } = await this.catalogue.questions(
+      em,
+      ids.questionIds,
+      ids.optionIds,
+      false,
+      event,
+    );
+    return checkAnswers(perPosition, event.id, questions, options);
   }
 
   /** The quotas each position draws on (one statement for all products); none for quota-skipping vouchers. */

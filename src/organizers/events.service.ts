@@ -21,6 +21,12 @@ import type { Organizer } from './organizer.entity';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 
+/**
+ * `has_subevents: true` is refused until event series (sub-events) exist: such an event could sell nothing
+ * (issue 7 "Inputs accepted but ignored"). Series made before stay series.
+ */
+export const SERIES_NOT_SUPPORTED = 'Event series are not supported yet.';
+
 /** Defaults of optional event fields (compat §4.2); PUT resets omitted ones to these. */
 const EVENT_DEFAULTS = {
   live: false,
@@ -203,6 +209,7 @@ export class EventsService {
       const refusal = await this.hooks.checkGoLive(em, existing);
       if (refusal) errors.add('live', refusal);
     }
+    if (input.has_subevents && !existing?.hasSubevents) errors.add('has_subevents', SERIES_NOT_SUPPORTED);
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');
     } else if (!existing) {
