@@ -20,8 +20,7 @@ import { i18nText } from '../common/values/i18n';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { Event } from '../organizers/event.entity';
 import { AnswerJson, OrderJson, toOrderJson, toOrderPositionJson } from './order.presenter';
-import type { AnswerInputDto } from './answers';
-import { answerRefs, checkAnswers } from './answers.rules';
+import { loadCheckedAnswers } from './answers-check';
 import { CartWriter } from './cart-writer';
 import type { CreateOrderDto } from './order.dto';
 import {
@@ -144,7 +143,8 @@ export class OrderCreator {
       ),
       codeTaken: body.code !== undefined && (await this.codeTaken(em, event.organizerId, body.code)),
     };
-    const answers = await this.answers(
+    const answers = await loadCheckedAnswers(
+      this.catalogue,
       em,
       event,
       positions.map((p) => p.answers),
@@ -227,23 +227,6 @@ export class OrderCreator {
       });
     }
     return { kind: 'created', order };
-  }
-
-  /** Answers of all positions, checked against the event's questions (one statement). */
-  private async answers(
-    em: EntityManager,
-    event: Pick<Event, 'id' | 'organizerId'>,
-    perPosition: (AnswerInputDto[] | undefined)[],
-  ) {
-    const ids = answerRefs(perPosition);
-    const { questions, options } = await this.catalogue.questions(
-      em,
-      ids.questionIds,
-      ids.optionIds,
-      false,
-      event,
-    );
-    return checkAnswers(perPosition, event.id, questions, options);
   }
 
   /** The quotas each position draws on (one statement for all products); none for quota-skipping vouchers. */
