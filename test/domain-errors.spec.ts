@@ -161,12 +161,23 @@ describe('domain errors', () => {
       expect(err).not.toBeInstanceOf(HttpException);
       expect(domainAnswer(err)).toEqual({ status, body, ...(headers ? { headers } : {}) });
     }
+    expect(domainAnswer(new errors.UnprocessableRequest('Other.'))).toEqual({
+      status: 422,
+      body: { detail: 'Other.' },
+    });
+    const stored = new errors.StoredResponse(201, { 'content-type': 'application/json' }, Buffer.from('{}'));
+    expect(domainAnswer(stored)).toEqual({
+      status: 201,
+      headers: { 'content-type': 'application/json' },
+      raw: Buffer.from('{}'),
+    });
+    cases.push([new errors.UnprocessableRequest('Other.'), 422, { detail: 'Other.' }]);
     // Every concrete class exported by common/errors has a case above.
     const classes = (Object.values(errors) as unknown[]).filter(
       (v): v is new (...args: never[]) => errors.DomainError =>
         typeof v === 'function' && v.prototype instanceof errors.DomainError,
     );
-    const covered = new Set(cases.map(([err]) => err.constructor));
+    const covered = new Set([...cases.map(([err]) => err.constructor), errors.StoredResponse]);
     expect(classes.filter((c) => !covered.has(c)).map((c) => c.name)).toEqual([]);
   });
 });

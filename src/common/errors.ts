@@ -181,6 +181,27 @@ export class ServiceUnavailable extends DomainError {
   }
 }
 
+/** 422 `{"detail"}`: a request that is well-formed but cannot be processed as sent (an idempotency key reused). */
+export class UnprocessableRequest extends DomainError {
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+}
+
+/**
+ * A response stored earlier for the same idempotency key (compat §1.8), replayed byte for byte: status, the
+ * replayed headers and the raw body.
+ */
+export class StoredResponse extends DomainError {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: Buffer | null,
+  ) {
+    super(`stored response ${status}`);
+  }
+}
+
 /** Collects field errors for a resource and throws them together. */
 export class ErrorCollector {
   private readonly errors: Record<string, string[]> = {};

@@ -14,9 +14,11 @@ import {
   PreconditionFailed,
   Refused,
   ServiceUnavailable,
+  StoredResponse,
   TaskFailed,
   TaskNotReady,
   Throttled,
+  UnprocessableRequest,
   ValidationFailed,
 } from '../errors';
 
@@ -34,11 +36,12 @@ const DEFAULT_DETAIL: Record<number, string> = {
   429: 'Request was throttled.',
 };
 
-/** What an error answers: status, extra headers and JSON body (`undefined`: no body). */
+/** What an error answers: status, extra headers and JSON body (`undefined`: no body), or raw bytes. */
 export interface ErrorAnswer {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  raw?: Buffer | null;
 }
 
 /**
@@ -68,6 +71,8 @@ export function domainAnswer(err: DomainError): ErrorAnswer | null {
   if (err instanceof Throttled) {
     return { status: 429, headers: { 'Retry-After': String(err.retryAfter) }, body: { detail: err.message } };
   }
+  if (err instanceof UnprocessableRequest) return { status: 422, body: { detail: err.detail } };
+  if (err instanceof StoredResponse) return { status: err.status, headers: err.headers, raw: err.body };
   if (err instanceof ServiceUnavailable) {
     return { status: 503, headers: { 'Retry-After': String(err.retryAfter) }, body: { detail: err.detail } };
   }
@@ -118,7 +123,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const answer = exception instanceof DomainError ? domainAnswer(exception) : null;
     if (answer) {
       for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-      if (answer.body === undefined) res.status(answer.status).end();
+      if (answer.raw !== undefined) res.status(answer.status).end(answer.raw ?? undefined);
+      else if (answer.body === undefined) res.status(answer.status).end();
       else res.status(answer.status).json(answer.body);
       return;
     }
