@@ -13,12 +13,13 @@ import { productKey } from '../catalogue/quotas/quota-lookup.service';
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { skipsQuota, voucherUses } from '../catalogue/vouchers/voucher-redemption.rules';
 import { VoucherRedemptions } from '../catalogue/vouchers/voucher-redemptions.service';
-import { FieldErrors, ValidationFailed } from '../common/errors';
+import { FieldErrors, NotFound, ValidationFailed } from '../common/errors';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { parseDateTime } from '../common/values/datetime';
 import { i18nText } from '../common/values/i18n';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { Event } from '../organizers/event.entity';
+import { TenancyQueries } from '../organizers/tenancy-queries';
 import { AnswerJson, OrderJson, toOrderJson, toOrderPositionJson } from './order.presenter';
 import { loadCheckedAnswers } from './answers-check';
 import { CartWriter } from './cart-writer';
@@ -80,6 +81,7 @@ export class OrderCreator {
     private readonly payments: OrderPayments,
     private readonly presentation: OrderPresentation,
     private readonly mail: MailOutboxService,
+    private readonly tenancy: TenancyQueries,
   ) {}
 
   /**
@@ -111,6 +113,8 @@ export class OrderCreator {
     simulate: boolean,
   ): Promise<Outcome> {
     const { event } = actor;
+    // First lock of the sale: the event row, shared (an event delete waits for this order, or this order for it).
+    if (!simulate && !(await this.tenancy.lockEventForSale(em, event.id))) throw new NotFound();
     const now = new Date();
     const force = body.force === true;
     const consumeCarts = body.consume_carts ?? [];

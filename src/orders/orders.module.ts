@@ -17,6 +17,7 @@ import { OrdersCoreModule } from './orders-core.module';
 import { OrdersService } from './orders.service';
 import { OrganizerOrdersController } from './organizer-orders.controller';
 import { AuditModule } from '../audit/audit.module';
+import { TenancyModule } from '../organizers/tenancy.module';
 
 /**
  * Sales over HTTP: orders (create, read, change, delete, status actions), order positions, the organizer-wide
@@ -26,6 +27,7 @@ import { AuditModule } from '../audit/audit.module';
 @Module({
   imports: [
     AuditModule,
+    TenancyModule,
     OrdersCoreModule,
     MailModule,
     CatalogueSalesModule.register(OrdersCoreModule),
