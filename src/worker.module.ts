@@ -5,6 +5,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
+import { OrdersCoreModule } from './orders/orders-core.module';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -18,7 +19,15 @@ import { TasksModule } from './tasks/tasks.module';
  * tick) run here and only here; no HTTP.
  */
 @Module({
-  imports: [ConfigModule.forRoot(), DatabaseModule, DiscoveryModule, AuditModule, TasksModule, MailModule],
+  imports: [
+    ConfigModule.forRoot(),
+    DatabaseModule,
+    DiscoveryModule,
+    AuditModule,
+    TasksModule,
+    MailModule,
+    OrdersCoreModule,
+  ],
   providers: [
     QueueWorkers,
     SchedulerService,

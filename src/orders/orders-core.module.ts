@@ -10,6 +10,7 @@ import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
+import { OrderExpiry } from './order-expiry';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
@@ -31,6 +32,7 @@ import { AuditModule } from '../audit/audit.module';
   providers: [
     QuotaEngine,
     OrderWriter,
+    OrderExpiry,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,
@@ -57,6 +59,7 @@ import { AuditModule } from '../audit/audit.module';
     MEMBERSHIP_TYPE_USAGE,
     QuotaEngine,
     OrderWriter,
+    OrderExpiry,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,
