@@ -4,7 +4,6 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { AppConfig, loadConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
-import { IdempotencyMiddleware } from './common/http/idempotency';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
 
@@ -27,11 +26,11 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   });
   app.set('trust proxy', true);
   app.disable('x-powered-by');
+  app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)
   app.use(requestId);
   app.use(...bodyParsers());
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
-  app.use(app.get(IdempotencyMiddleware).handler());
   app.setGlobalPrefix(API_PREFIX);
   app.enableShutdownHooks();
   app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);

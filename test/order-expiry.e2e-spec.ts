@@ -1,5 +1,5 @@
 import { AppConfig } from '../src/config/app-config';
-import { OrderExpiry } from '../src/orders/order-expiry.service';
+import { OrderExpiry } from '../src/orders/order-expiry';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor } from './worker-harness';
@@ -160,4 +160,25 @@ describe('expiry of pending orders', () => {
     expect(expiredFirst).toBeGreaterThan(0);
     expect(expiredFirst).toBeLessThan(ROUNDS * PER_ROUND);
   }, 120_000);
+
+  it('three expiry runs at once expire each due order exactly once', async () => {
+    const { item } = await product(30);
+    const codes = await Promise.all(Array.from({ length: 30 }, () => order(item)));
+    await overdue(codes);
+    const expiry = t.app.get(OrderExpiry, { strict: false });
+    const counts = await Promise.all([expiry.expireDue(), expiry.expireDue(), expiry.expireDue()]);
+    // The worker may have taken some of them in between: together, each order once.
+    const logged: { n: number }[] = await t.db.query(
+      `SELECT count(*)::int AS n FROM log_entry WHERE action_type = 'pretix.event.order.expired'
+          AND object_id IN (SELECT id FROM orders WHERE code = ANY($1))`,
+      [codes],
+    );
+    expect(logged[0].n).toBe(30);
+    expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(30);
+    const rows: { n: number }[] = await t.db.query(
+      `SELECT count(*)::int AS n FROM orders WHERE code = ANY($1) AND status = 'e'`,
+      [codes],
+    );
+    expect(rows[0].n).toBe(30);
+  });
 });

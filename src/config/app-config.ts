@@ -137,6 +137,23 @@ export class AppConfig {
   @Min(1)
   orderExpiryMaxBatches = 50;
 
+  /**
+   * Bytes of rendered list pages the API keeps per process (catalogue lists keyed by the event's catalogue
+   * version, so a write is never served stale); 0 turns the cache off.
+   */
+  @IsInt()
+  @Min(0)
+  listCacheBytes = 16 * 1024 * 1024;
+
+  /**
+   * V8's old-generation growing factor in percent (`--heap-growing-percent`), set at start: lower keeps the API's
+   * resident memory near its live data under load at some CPU cost; 0 leaves V8's default.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  heapGrowingPercent = 60;
+
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
@@ -165,6 +182,8 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   orderExpiryBatch: 'ORDER_EXPIRY_BATCH',
   orderExpiryMaxBatches: 'ORDER_EXPIRY_MAX_BATCHES',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
+  listCacheBytes: 'LIST_CACHE_BYTES',
+  heapGrowingPercent: 'HEAP_GROWING_PERCENT',
 };
 
 const DEFAULTS = new AppConfig();

@@ -38,7 +38,7 @@ import {
   redoRefusal,
   revivedProducts,
 } from './order-actions.rules';
-import { OrderExpiry } from './order-expiry.service';
+import { OrderExpiry } from './order-expiry';
 import { logOrder, OrderActor } from './order-log';
 import { OrderPayments } from './order-payments.service';
 import { paidCredit } from './order-payments.rules';

@@ -19,6 +19,7 @@ import {
   rule,
 } from '../common/validation/fields';
 import { AnswerInputDto } from './answers';
+import { PAYMENT_PROVIDERS, UNKNOWN_PROVIDER } from './order-payments.rules';
 import { FEE_TYPES } from './order-rules';
 
 /** DRF's name of a JSON value's type, for "expected ... but got <type>" messages. */
@@ -354,8 +355,14 @@ export class CreateOrderDto {
   @Nested(() => OrderFeeInputDto, true)
   fees?: OrderFeeInputDto[];
 
-  /** Provider stored on the payment (`manual` for paid orders when omitted, `free` for free ones). */
+  /**
+   * Provider stored on the payment (`manual` for paid orders when omitted, `free` for free ones): one of
+   * `banktransfer`, `boxoffice`, `free`, `manual`, `offsetting`.
+   */
   @Nullable()
+  @rule('paymentProvider', (v) =>
+    typeof v !== 'string' || PAYMENT_PROVIDERS.includes(v) ? null : UNKNOWN_PROVIDER,
+  )
   @IsStr({ blank: false, max: 100 })
   payment_provider?: string | null;
 

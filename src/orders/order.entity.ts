@@ -21,7 +21,7 @@ export class Order {
   @Column({ type: 'int' })
   eventId!: number;
 
-  @ManyToOne(() => Event, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Event, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'event_id' })
   event?: Event;
 

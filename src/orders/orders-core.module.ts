@@ -10,13 +10,14 @@ import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
-import { OrderExpiry } from './order-expiry.service';
+import { OrderExpiry } from './order-expiry';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderWriter } from './order-writer';
 import { QuotaEngine } from './quota-engine.service';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
@@ -27,7 +28,7 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
  * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker does, for the expiry of pending orders).
  */
 @Module({
-  imports: [CatalogueReadsModule, TenancyModule],
+  imports: [AuditModule, CatalogueReadsModule, TenancyModule],
   providers: [
     QuotaEngine,
     OrderWriter,

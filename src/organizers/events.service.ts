@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager } from 'typeorm';
+import { EntityManager, QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, invalidPk, NotFound, Refused } from '../common/errors';
@@ -20,6 +20,16 @@ import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
+
+/** pretix's refusal to delete an event with orders (compat §4.2). */
+const HAS_ORDERS =
+  "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.";
+
+/**
+ * `has_subevents: true` is refused until event series (sub-events) exist: such an event could sell nothing
+ * (issue 7 "Inputs accepted but ignored"). Series made before stay series.
+ */
+export const SERIES_NOT_SUPPORTED = 'Event series are not supported yet.';
 
 /** Defaults of optional event fields (compat §4.2); PUT resets omitted ones to these. */
 const EVENT_DEFAULTS = {
@@ -168,11 +178,11 @@ export class EventsService {
    */
   async delete(organizer: Organizer, event: Event, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
-      if (await this.usage.hasOrders(em, event.id)) {
-        throw new Refused(
-          "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.",
-        );
-      }
+      // The row lock first: sales share-lock the event (TenancyQueries.lockEventForSale), so an order being
+      // created commits before this check sees it, and none starts until this transaction ends.
+      const locked: unknown[] = await em.query('SELECT id FROM event WHERE id = $1 FOR UPDATE', [event.id]);
+      if (locked.length === 0) throw new NotFound();
+      if (await this.usage.hasOrders(em, event.id)) throw new Refused(HAS_ORDERS);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
         eventId: null,
@@ -181,7 +191,15 @@ export class EventsService {
         action: 'pretix.event.deleted',
         data: { slug: event.slug },
       });
-      await em.delete(Event, { id: event.id });
+      try {
+        await em.delete(Event, { id: event.id });
+      } catch (err) {
+        // The database's own guard (sales keys are RESTRICT): never reached while the lock above is taken.
+        if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23503') {
+          throw new Refused(HAS_ORDERS);
+        }
+        throw err;
+      }
     });
   }
 
@@ -203,6 +221,7 @@ export class EventsService {
       const refusal = await this.hooks.checkGoLive(em, existing);
       if (refusal) errors.add('live', refusal);
     }
+    if (input.has_subevents && !existing?.hasSubevents) errors.add('has_subevents', SERIES_NOT_SUPPORTED);
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');
     } else if (!existing) {

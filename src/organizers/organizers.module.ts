@@ -4,9 +4,12 @@ import { EventsService } from './events.service';
 import { OrganizersController } from './organizers.controller';
 import { OrganizersService } from './organizers.service';
 import { TenancyModule } from './tenancy.module';
+import { AuditModule } from '../audit/audit.module';
 
 /** The tenancy roots: organizers and events. */
-@Module({})
+@Module({
+  imports: [AuditModule],
+})
 export class OrganizersModule {
   /**
    * @param ports the module that provides the EVENT_USAGE port (`event-usage.port.ts`; the sales side's

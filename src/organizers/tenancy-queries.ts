@@ -58,6 +58,17 @@ export class TenancyQueries {
     return new Map(rows.map((r) => [r.slug, r.id]));
   }
 
+  /**
+   * Share-locks the event row (`FOR KEY SHARE`) for a sale in `em`'s transaction, so that an event delete (which
+   * locks the row `FOR UPDATE` and then checks for orders) waits for the sale to commit and sees its order, or
+   * the sale waits for the delete and finds no event (issue 7 "Deleting an event cannot destroy orders").
+   * @returns false when the event no longer exists
+   */
+  async lockEventForSale(em: EntityManager, eventId: number): Promise<boolean> {
+    const rows: unknown[] = await em.query('SELECT id FROM event WHERE id = $1 FOR KEY SHARE', [eventId]);
+    return rows.length > 0;
+  }
+
   organizerFromJson(json: unknown): Organizer | null {
     return json ? this.organizerRows.fromJson(json as Record<string, unknown>) : null;
   }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
 import { MailSweep } from '../mail/mail-sweep.service';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
-import { OrderExpiry } from '../orders/order-expiry.service';
+import { OrderExpiry } from '../orders/order-expiry';
 import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
@@ -50,7 +50,7 @@ export class SchedulerProcessor implements JobProcessor {
     const at = new Date().toISOString();
     const purged = await purgeExpiredIdempotencyRecords(this.db);
     const cartPositionsPurged = await purgeExpiredCartPositions(this.db);
-    const ordersExpired = (await this.orders.expireDue()).expired;
+    const ordersExpired = await this.orders.expireDue();
     const mailsEnqueued = await this.mails.sweep();
     const tasksFailed = await this.tasks.failLostTasks().then(
       (ids) => ids.length,
