@@ -16,7 +16,7 @@ import { TasksModule } from './tasks/tasks.module';
 
 /**
  * The worker process (architecture.md "Processes"): the queue processors (mail delivery, task runner, scheduler
- * tick) run here and only here; no HTTP.
+ * tick, which expires pending orders through the orders core) run here and only here; no HTTP.
  */
 @Module({
   imports: [

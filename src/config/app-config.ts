@@ -124,6 +124,20 @@ export class AppConfig {
   schedulerWatchMs = 15000;
 
   /**
+   * Pending orders expired per transaction by the scheduler (issue 7 "Pending orders expire"): the rows of one
+   * batch stay locked until it commits.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  orderExpiryBatch = 100;
+
+  /** Batches of {@link orderExpiryBatch} one scheduler tick expires at most; the next tick continues. */
+  @IsInt()
+  @Min(1)
+  orderExpiryMaxBatches = 50;
+
+  /**
    * Bytes of rendered list pages the API keeps per process (catalogue lists keyed by the event's catalogue
    * version, so a write is never served stale); 0 turns the cache off.
    */
@@ -165,6 +179,8 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   workerShutdownGraceMs: 'WORKER_SHUTDOWN_GRACE_MS',
   schedulerIntervalMs: 'SCHEDULER_INTERVAL_MS',
   schedulerWatchMs: 'SCHEDULER_WATCH_MS',
+  orderExpiryBatch: 'ORDER_EXPIRY_BATCH',
+  orderExpiryMaxBatches: 'ORDER_EXPIRY_MAX_BATCHES',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',

@@ -1,71 +1,111 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager, In } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import type { Principal } from '../auth/principal';
+import { setLockTimeout } from '../common/persistence/lock-timeout';
+import { AppConfig } from '../config/app-config';
+import { OrderChange, OrderWriter } from './order-writer';
 import { Order } from './order.entity';
-import { OrderWriter } from './order-writer';
 
-/** Orders expired per transaction: one batch never holds many order locks for long. */
-const BATCH = 200;
+/** pretix's log action of an order that expired, by hand or by the scheduler (compat §5). */
+export const ORDER_EXPIRED = 'pretix.event.order.expired';
 
 /**
- * Expires pending orders whose payment deadline has passed (pretix's periodic `expire_orders`; spec "States and
- * transitions": pending → expired), run by the worker's scheduler tick. Each batch locks the due orders
- * `FOR UPDATE SKIP LOCKED` (an order being paid, or expired by another worker, is skipped), and the locked read
- * re-checks status and deadline on the row's newest version, so an order paid in the same moment is never
- * expired. The change goes through {@link OrderWriter} like `mark_expired` (positions stop counting on their
- * quotas, which frees the places; voucher redemptions stay, the order may be revived) and logs
- * `pretix.event.order.expired` with no user or token (the system did it).
+ * Whether a locked order is due to expire at `now` (pretix's periodic `expire_orders`): pending, its payment
+ * deadline `expires` passed, and not waiting for approval (an order pending approval has no payment to wait for,
+ * pretix leaves it alone). Checked again after the row lock is taken, so an order paid or extended in the same
+ * moment is never expired.
+ */
+export function isDue(order: Pick<Order, 'status' | 'expires' | 'requireApproval'>, now: Date): boolean {
+  return order.status === 'n' && !order.requireApproval && order.expires.getTime() < now.getTime();
+}
+
+/**
+ * Expiry of pending orders (compat §4.4 `mark_expired`; pretix's automatic expiry of unpaid orders): the one
+ * path through which an order becomes `e`, used by the `mark_expired` action and by the worker's scheduler. It
+ * logs `pretix.event.order.expired` and applies `{status: 'e'}` through {@link OrderWriter.change}, where
+ * whatever follows the order states (quota counts) is kept. An expired order no longer counts on its quotas
+ * (the quota engine counts paid and pending orders only), so the places are free again at the commit; its
+ * vouchers stay redeemed (it may be revived by `mark_paid` or `extend`).
+ *
+ * This API has no event setting to turn automatic expiry off (pretix's `payment_term_expire_automatically`
+ * defaults to true, which is what every event here does).
  */
 @Injectable()
 export class OrderExpiry {
   private readonly logger = new Logger('OrderExpiry');
 
   constructor(
-    @InjectEntityManager() private readonly em: EntityManager,
-    private readonly writer: OrderWriter,
+    @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLogService,
-    private readonly tenancy: TenancyQueries,
+    private readonly writer: OrderWriter,
+    private readonly config: AppConfig,
   ) {}
 
   /**
-   * Expires every due pending order, batch by batch.
-   * @param now the deadline cut-off (default the current time)
+   * Expires one locked pending order inside the caller's transaction: the log entry (by `principal`, or by the
+   * system when null), then the state change with `last_modified = now`.
+   */
+  async expireLocked(em: EntityManager, order: Order, principal: Principal | null, now: Date): Promise<void> {
+    await this.audit.record(em, principal, {
+      organizerId: order.organizerId,
+      eventId: order.eventId,
+      contentType: 'order',
+      objectId: order.id,
+      action: ORDER_EXPIRED,
+      data: {},
+    });
+    const change: OrderChange = { status: 'e' };
+    await this.writer.change(em, order, change, now);
+  }
+
+  /**
+   * Expires every order due at `now` (see {@link isDue}), in batches of `ORDER_EXPIRY_BATCH` orders, each batch its
+   * own short transaction: the due orders are locked with `FOR UPDATE SKIP LOCKED` (an order another worker or a
+   * status action holds is left for the next tick, so two workers never expire the same order), checked again
+   * under the lock, and expired. Stops after `ORDER_EXPIRY_MAX_BATCHES` batches so a tick stays short; the next
+   * tick continues.
+   * @param now the cut-off (default the current time)
    * @returns how many orders were expired
    */
   async expireDue(now: Date = new Date()): Promise<number> {
     let total = 0;
-    for (;;) {
-      const n = await this.em.transaction((em) => this.expireBatch(em, now));
-      total += n;
-      if (n < BATCH) break;
+    const size = this.config.orderExpiryBatch;
+    for (let batch = 0; batch < this.config.orderExpiryMaxBatches; batch++) {
+      const { locked, expired } = await this.db.transaction((em) => this.expireBatch(em, now, size));
+      total += expired;
+      if (locked < size) break;
     }
     if (total > 0) this.logger.log(`${total} pending orders expired`);
     return total;
   }
 
-  private async expireBatch(em: EntityManager, now: Date): Promise<number> {
-    const due: { id: number }[] = await em.query(
-      `SELECT id FROM orders WHERE status = 'n' AND expires < $1
-        ORDER BY expires, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [now, BATCH],
-    );
-    if (due.length === 0) return 0;
-    const orders = await em.find(Order, { where: { id: In(due.map((d) => d.id)) }, order: { id: 'ASC' } });
-    const organizers = await this.tenancy.organizerIdsOfEvents(em, [
-      ...new Set(orders.map((o) => o.eventId)),
-    ]);
+  private async expireBatch(
+    em: EntityManager,
+    now: Date,
+    size: number,
+  ): Promise<{ locked: number; expired: number }> {
+    await setLockTimeout(em, this.config.orderLockTimeoutMs);
+    const orders = await em
+      .createQueryBuilder(Order, 'o')
+      .where("o.status = 'n'")
+      .andWhere('o.expires < :now', { now })
+      .andWhere('NOT o.requireApproval')
+      .orderBy('o.expires', 'ASC')
+      .addOrderBy('o.id', 'ASC')
+      .limit(size)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .getMany();
+    let expired = 0;
     for (const order of orders) {
-      await this.writer.change(em, order, { status: 'e' }, now);
-      await this.audit.record(em, null, {
-        organizerId: organizers.get(order.eventId)!,
-        eventId: order.eventId,
-        contentType: 'order',
-        objectId: order.id,
-        action: 'pretix.event.order.expired',
-      });
+      // The rows were read after their locks were taken; checked again all the same, so that the rule holds
+      // whatever the query above becomes.
+      if (!isDue(order, now)) continue;
+      await this.expireLocked(em, order, null, now);
+      expired += 1;
     }
-    return orders.length;
+    return { locked: orders.length, expired };
   }
 }

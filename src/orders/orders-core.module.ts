@@ -20,12 +20,12 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
 import { AuditModule } from '../audit/audit.module';
 
 /**
- * The orders context's core, without HTTP: the writers of orders and carts, payments, the presentation, the
+ * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
  * quota engine, the reads of order positions for the contexts above (gift cards, media), and the answers to the
  * ports the catalogue and the tenancy roots declare (quota availability,
  * voucher holds of carts, usage of items, events, tax rules, discounts, membership types). `app.module.ts` hands
  * this module to `CatalogueModule.register` and `OrganizersModule.register`; it depends only on the catalogue's
- * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker will, for expiry).
+ * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker does, for the expiry of pending orders).
  */
 @Module({
   imports: [AuditModule, CatalogueReadsModule, TenancyModule],

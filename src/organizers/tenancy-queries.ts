@@ -58,15 +58,6 @@ export class TenancyQueries {
     return new Map(rows.map((r) => [r.slug, r.id]));
   }
 
-  /** The organizer id of each of the given events, by event id (unknown ids are absent). One statement. */
-  async organizerIdsOfEvents(em: EntityManager, eventIds: number[]): Promise<Map<number, number>> {
-    const rows: { id: number; organizer_id: number }[] = await em.query(
-      'SELECT id, organizer_id FROM event WHERE id = ANY($1::int[])',
-      [eventIds],
-    );
-    return new Map(rows.map((r) => [r.id, r.organizer_id]));
-  }
-
   /**
    * Share-locks the event row (`FOR KEY SHARE`) for a sale in `em`'s transaction, so that an event delete (which
    * locks the row `FOR UPDATE` and then checks for orders) waits for the sale to commit and sees its order, or

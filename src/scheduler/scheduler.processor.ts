@@ -15,6 +15,7 @@ export const SCHEDULER_TICK = 'tick';
 export interface TickResult {
   at: string;
   cartPositionsPurged: number;
+  /** Pending orders past their payment deadline set to expired. */
   ordersExpired: number;
   mailsEnqueued: number;
   tasksFailed: number;
@@ -22,8 +23,8 @@ export interface TickResult {
 
 /**
  * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): purges
- * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders past
- * their deadline ({@link OrderExpiry}), enqueues due mails again
+ * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
+ * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), enqueues due mails again
  * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -57,7 +58,8 @@ export class SchedulerProcessor implements JobProcessor {
     );
     const expired = await this.tasks.purgeExpired();
     this.logger.log(
-      `tick ${id}: ${ordersExpired} pending orders expired; ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
+      `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
+        `${ordersExpired} pending orders, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed`,
     );
