@@ -33,7 +33,7 @@ export class AppModule {
         CommonModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule]),
-        OrganizersModule.register(OrdersCoreModule),
+        OrganizersModule.register(OrdersCoreModule, SeatingModule),
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),
         SeatingModule,

@@ -104,6 +104,15 @@ describe('statements per request', () => {
     await send(`${ORG}/membershiptypes/`, { name: { en: 'Day pass' } });
     const plan = await send(`${ORG}/seatingplans/`, { name: 'Hall', layout: sampleLayout() });
     await send(`${ORG}/seatingplans/`, { name: 'Small hall', layout: sampleLayout(1, 1) });
+    const assigned = await t
+      .http()
+      .patch(`${E}/`)
+      .set('Authorization', auth(token))
+      .send({ seating_plan: plan.id, seat_category_mapping: { Stalls: item.id } });
+    if (assigned.status !== 200) throw new Error(`seating plan: ${assigned.status} ${assigned.text}`);
+    const seat = (await t.http().get(`${E}/seats/`).set('Authorization', auth(token))).body.results[0] as {
+      id: number;
+    };
     const orders: Record<string, unknown>[] = [];
     for (let i = 0; i < 3; i++) {
       orders.push(
@@ -207,6 +216,7 @@ describe('statements per request', () => {
       vouchers: voucher.id as number,
       membershiptypes: membership.id as number,
       seatingplans: plan.id as number,
+      seats: seat.id,
       teams: team.id as number,
       invites: invite.id as number,
       members: member.id,

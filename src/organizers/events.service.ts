@@ -3,7 +3,8 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { ErrorCollector, invalidPk, NotFound, Refused } from '../common/errors';
+import { ErrorCollector, NotFound, Refused } from '../common/errors';
+import { EVENT_SEATING, EventSeating } from './event-seating.port';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -60,6 +61,7 @@ export class EventsService {
     private readonly audit: AuditLogService,
     private readonly hooks: EventHooks,
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
+    @Inject(EVENT_SEATING) private readonly seating: EventSeating,
   ) {}
 
   /**
@@ -125,6 +127,7 @@ export class EventsService {
         const event = em.create(Event, { organizerId: organizer.id });
         this.apply(event, input);
         await em.save(event);
+        await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
         await this.hooks.eventCreated(em, event, principal);
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
@@ -156,8 +159,12 @@ export class EventsService {
       const base: EventInput = mode === 'patch' ? toEventJson(event) : ({ ...EVENT_DEFAULTS } as EventInput);
       const input = mergeInput(body, base);
       await this.validate(em, organizer, input, mode, event);
+      const seatingBefore = JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]);
       this.apply(event, input);
       await em.save(event);
+      if (JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]) !== seatingBefore) {
+        await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
+      }
       if (Object.keys(body).length > 0) {
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
@@ -248,13 +255,21 @@ export class EventsService {
         break;
       }
     }
-    if (input.seating_plan !== null && input.seating_plan !== undefined) {
-      errors.add('seating_plan', invalidPk(input.seating_plan));
+    const seating = await this.seating.check(
+      em,
+      organizer.id,
+      existing?.id ?? null,
+      input.seating_plan ?? null,
+      input.seat_category_mapping ?? {},
+      input.has_subevents,
+    );
+    for (const [field, messages] of Object.entries(seating ?? {})) {
+      for (const message of messages as string[]) errors.add(field, message);
     }
     if (Object.keys(input.seat_category_mapping ?? {}).length > 0) {
       if (mode === 'create')
         errors.addNonField('You cannot specify seat category mappings on event creation.');
-      else if (!existing?.seatingPlanId)
+      else if (input.seating_plan === null || input.seating_plan === undefined)
         errors.add(
           'seat_category_mapping',
           'You cannot specify seat category mappings without a seating plan.',
