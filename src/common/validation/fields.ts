@@ -1,4 +1,5 @@
 import { IsOptional, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { tooManyMessage } from '../../config/limits';
 import { isIsoDateTime } from '../values/datetime';
 
 /**
@@ -200,6 +201,15 @@ export function IsChoice(choices: readonly string[]): PropertyDecorator {
 function listTypeError(v: unknown): string | null {
   if (Array.isArray(v)) return null;
   return `Expected a list of items but got type "${typeof v === 'string' ? 'str' : typeof v === 'object' ? 'dict' : typeof v}".`;
+}
+
+/**
+ * A list of at most `max` entries (README "Limits", `LIMITS` in `config/limits.ts`): a longer one answers
+ * `["Ensure this field has no more than <max> elements."]` on its field. Other values pass (the type rules
+ * answer them).
+ */
+export function MaxItems(max: number): PropertyDecorator {
+  return rule('maxItems', (v) => (Array.isArray(v) && v.length > max ? tooManyMessage(max) : null));
 }
 
 /** A list of integer ids (existence is checked by the service). */
