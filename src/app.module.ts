@@ -13,6 +13,7 @@ import { OrdersCoreModule } from './orders/orders-core.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
+import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
 
 /**
@@ -35,6 +36,7 @@ export class AppModule {
         OrganizersModule.register(OrdersCoreModule),
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),
+        SeatingModule,
         OrdersModule,
         GiftCardsModule,
         MediaModule,

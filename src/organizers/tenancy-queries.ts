@@ -69,6 +69,12 @@ export class TenancyQueries {
     return rows.length > 0;
   }
 
+  /** Whether any event uses the seating plan (compat §3.5: such a plan can be neither changed nor deleted). */
+  async seatingPlanInUse(em: EntityManager, planId: number): Promise<boolean> {
+    const rows: unknown[] = await em.query('SELECT 1 FROM event WHERE seating_plan_id = $1 LIMIT 1', [planId]);
+    return rows.length > 0;
+  }
+
   organizerFromJson(json: unknown): Organizer | null {
     return json ? this.organizerRows.fromJson(json as Record<string, unknown>) : null;
   }
