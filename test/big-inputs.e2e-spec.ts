@@ -157,4 +157,55 @@ describe('big inputs', () => {
       expect(over.body).toEqual({ ordering: [tooMany(LIMITS.filterValues)] });
     });
   });
+
+  describe('other lists in bodies', () => {
+    const over = LIMITS.listEntries + 1;
+    it(`id lists, string lists and inline lists above ${LIMITS.listEntries}: 400 naming the field, nothing written`, async () => {
+      const quotas = await count('SELECT count(*)::int AS n FROM quota');
+      let res = await post('quotas/', { name: 'Big', size: 1, items: Array(over).fill(item) });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ items: [tooMany(LIMITS.listEntries)] });
+      expect(await count('SELECT count(*)::int AS n FROM quota')).toBe(quotas);
+
+      const items = await count('SELECT count(*)::int AS n FROM item');
+      res = await post('items/', {
+        name: { en: 'Many' },
+        default_price: '1.00',
+        variations: Array.from({ length: over }, (_, i) => ({ value: { en: `V${i}` } })),
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.variations).toContain(tooMany(LIMITS.listEntries));
+      res = await post('items/', {
+        name: { en: 'Many' },
+        default_price: '1.00',
+        sales_channels: Array(over).fill('web'),
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ sales_channels: [tooMany(LIMITS.listEntries)] });
+      expect(await count('SELECT count(*)::int AS n FROM item')).toBe(items);
+
+      const questions = await count('SELECT count(*)::int AS n FROM question');
+      res = await post('questions/', {
+        question: 'Pick',
+        type: 'C',
+        items: [item],
+        options: Array.from({ length: over }, (_, i) => ({ answer: { en: `O${i}` } })),
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.options).toContain(tooMany(LIMITS.listEntries));
+      expect(await count('SELECT count(*)::int AS n FROM question')).toBe(questions);
+    });
+
+    it(`an item with ${LIMITS.listEntries} variations is created with all of them`, async () => {
+      const res = await post('items/', {
+        name: { en: 'Many' },
+        default_price: '1.00',
+        variations: Array.from({ length: LIMITS.listEntries }, (_, i) => ({ value: { en: `V${i}` } })),
+      });
+      expect(res.status).toBe(201);
+      expect(
+        await count(`SELECT count(*)::int AS n FROM item_variation WHERE item_id = ${Number(res.body.id)}`),
+      ).toBe(LIMITS.listEntries);
+    }, 60_000);
+  });
 });

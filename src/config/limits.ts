@@ -20,6 +20,12 @@ export const LIMITS = {
   cartPositionsPerBulk: 1000,
   /** Entries of one `POST E/vouchers/batch_create/`. */
   vouchersPerBatch: 1000,
+  /**
+   * Any other list in a body: ids (quota `items`/`variations`, question `items`, discount products, …), strings
+   * (team permission lists, sales channels, …) and inline objects (item `variations`/`addons`/`bundles`, question
+   * `options`).
+   */
+  listEntries: 1000,
   /** Values of one multi-value query parameter (repeated `?ordering=a&ordering=b`, comma lists `?x__in=1,2`). */
   filterValues: 100,
 } as const;

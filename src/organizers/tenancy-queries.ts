@@ -71,7 +71,9 @@ export class TenancyQueries {
 
   /** Whether any event uses the seating plan (compat §3.5: such a plan can be neither changed nor deleted). */
   async seatingPlanInUse(em: EntityManager, planId: number): Promise<boolean> {
-    const rows: unknown[] = await em.query('SELECT 1 FROM event WHERE seating_plan_id = $1 LIMIT 1', [planId]);
+    const rows: unknown[] = await em.query('SELECT 1 FROM event WHERE seating_plan_id = $1 LIMIT 1', [
+      planId,
+    ]);
     return rows.length > 0;
   }
 
