@@ -7,7 +7,8 @@ import { loadConfig } from './config/app-config';
 async function main(): Promise<void> {
   const config = loadConfig();
   // Old-generation growth (issue 7: API RSS under 250 MB at 50 concurrent connections); read by V8 at each GC.
-  if (config.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
+  if (config.heapGrowingPercent > 0)
+    setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   const app = await createApiApp();
   await app.listen(config.port);
   new Logger('API').log(`API listening on http://127.0.0.1:${config.port}/api/v1/`);

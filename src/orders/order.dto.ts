@@ -15,9 +15,11 @@ import {
   IsStrList,
   Nullable,
   Optional,
+  MaxItems,
   Required,
   rule,
 } from '../common/validation/fields';
+import { LIMITS } from '../config/limits';
 import { AnswerInputDto } from './answers';
 import { PAYMENT_PROVIDERS, UNKNOWN_PROVIDER } from './order-payments.rules';
 import { FEE_TYPES } from './order-rules';
@@ -262,6 +264,7 @@ export class OrderPositionInputDto {
 
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.answersPerPosition)
   @Nested(() => AnswerInputDto, true)
   answers?: AnswerInputDto[];
 
@@ -352,6 +355,7 @@ export class CreateOrderDto {
 
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.orderFees)
   @Nested(() => OrderFeeInputDto, true)
   fees?: OrderFeeInputDto[];
 
@@ -376,14 +380,17 @@ export class CreateOrderDto {
   @IsDateTimeString()
   payment_date?: string | null;
 
+  /** At most `LIMITS.orderPositions` (README "Limits"). */
   @Required()
   @IsList()
+  @MaxItems(LIMITS.orderPositions)
   @Nested(() => OrderPositionInputDto, true)
   positions!: OrderPositionInputDto[];
 
   /** Cart ids whose live positions are deleted, their places going to this order. */
   @Optional()
   @IsStrList(undefined, { max: 255 })
+  @MaxItems(LIMITS.consumeCarts)
   consume_carts?: string[];
 
   @Optional()

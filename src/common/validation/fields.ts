@@ -1,4 +1,5 @@
 import { IsOptional, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { LIMITS, tooManyMessage } from '../../config/limits';
 import { isIsoDateTime } from '../values/datetime';
 
 /**
@@ -202,12 +203,22 @@ function listTypeError(v: unknown): string | null {
   return `Expected a list of items but got type "${typeof v === 'string' ? 'str' : typeof v === 'object' ? 'dict' : typeof v}".`;
 }
 
-/** A list of integer ids (existence is checked by the service). */
+/**
+ * A list of at most `max` entries (README "Limits", `LIMITS` in `config/limits.ts`): a longer one answers
+ * `["Ensure this field has no more than <max> elements."]` on its field. Other values pass (the type rules
+ * answer them).
+ */
+export function MaxItems(max: number): PropertyDecorator {
+  return rule('maxItems', (v) => (Array.isArray(v) && v.length > max ? tooManyMessage(max) : null));
+}
+
+/** A list of at most `LIMITS.listEntries` integer ids (existence is checked by the service). */
 export function IsIntList(): PropertyDecorator {
   return rule('isIntList', (v) => {
     if (absent(v)) return null;
     const err = listTypeError(v);
     if (err) return err;
+    if ((v as unknown[]).length > LIMITS.listEntries) return tooManyMessage(LIMITS.listEntries);
     for (const x of v as unknown[]) {
       if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > INT_MAX)
         return `Incorrect type. Expected pk value, received ${typeof x === 'string' ? 'str' : typeof x}.`;
@@ -216,12 +227,13 @@ export function IsIntList(): PropertyDecorator {
   });
 }
 
-/** A list of strings, optionally restricted to choices. */
+/** A list of at most `LIMITS.listEntries` strings, optionally restricted to choices. */
 export function IsStrList(choices?: readonly string[], options: StrOptions = {}): PropertyDecorator {
   return rule('isStrList', (v) => {
     if (absent(v)) return null;
     const err = listTypeError(v);
     if (err) return err;
+    if ((v as unknown[]).length > LIMITS.listEntries) return tooManyMessage(LIMITS.listEntries);
     for (const x of v as unknown[]) {
       if (typeof x !== 'string') return 'Not a valid string.';
       if (choices && !choices.includes(x)) return `"${x}" is not a valid choice.`;
