@@ -41,7 +41,7 @@ const LAYERS = [
   ['orders'],
   ['checkin', 'invoices', 'giftcards'],
   ['media'],
-  ['scheduler', 'cli'],
+  ['scheduler', 'cli', 'health'],
 ];
 
 /** Allowed upward edges, `{ from, to }` path patterns with a reason each. None. */

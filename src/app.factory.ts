@@ -2,8 +2,10 @@ import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { AppConfig, loadConfig } from './config/app-config';
+import { Logger } from 'nestjs-pino';
+import type { AppConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
+import { RequestLogging } from './common/http/request-logging';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
 
@@ -16,18 +18,19 @@ export function logLevels(level: AppConfig['logLevel']): LogLevel[] {
 
 /**
  * Creates and initialises the API application exactly as production runs it (used by `main.ts` and by the e2e
- * tests): body parsing, URL conventions, global prefix, OpenAPI document.
+ * tests): request logs (pino), body parsing, URL conventions, global prefix, OpenAPI document.
  */
 export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<NestExpressApplication> {
-  const config = loadConfig(process.env, overrides);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(overrides), {
     bodyParser: false,
-    logger: logLevels(config.logLevel),
+    bufferLogs: true,
   });
+  app.useLogger(app.get(Logger));
   app.set('trust proxy', true);
   app.disable('x-powered-by');
   app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)
   app.use(requestId);
+  app.use(app.get(RequestLogging).middleware());
   app.use(...bodyParsers());
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());

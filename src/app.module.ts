@@ -3,9 +3,11 @@ import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { CommonModule } from './common/common.module';
+import { RequestLoggingModule } from './common/http/request-logging';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
 import { GiftCardsModule } from './giftcards/giftcards.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { MediaModule } from './media/media.module';
@@ -31,6 +33,7 @@ export class AppModule {
         DatabaseModule,
         TasksModule,
         CommonModule,
+        RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule]),
         OrganizersModule.register(OrdersCoreModule, SeatingModule),
@@ -41,6 +44,7 @@ export class AppModule {
         GiftCardsModule,
         MediaModule,
         OutgoingMailsModule,
+        HealthModule,
       ],
     };
   }

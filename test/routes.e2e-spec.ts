@@ -76,9 +76,11 @@ describe('route -> access rule table', () => {
     expect(bad).toEqual([]);
   });
 
-  it('keeps the public routes to the OpenAPI document', () => {
+  it('keeps the public routes to the OpenAPI document and the health probes', () => {
     expect(actual.filter((r) => r.access!.kind === 'public').map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v1/healthz',
       'GET /api/v1/openapi.json',
+      'GET /api/v1/readyz',
     ]);
   });
 });

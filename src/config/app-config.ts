@@ -33,6 +33,10 @@ export class AppConfig {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  /** `json` (one JSON object per line, for log collectors) or `pretty` (coloured, for development). */
+  @IsIn(['json', 'pretty'])
+  logFormat: 'json' | 'pretty' = 'json';
+
   /**
    * SMTP URL for outgoing mail (`smtp://user:pass@host:587`, `smtps://user:pass@host:465`); empty means mails
    * stay `queued` in the database outbox and are logged.
@@ -164,6 +168,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   redisUrl: 'REDIS_URL',
   port: 'PORT',
   logLevel: 'LOG_LEVEL',
+  logFormat: 'LOG_FORMAT',
   mailUrl: 'MAIL_URL',
   lockTimeoutMs: 'LOCK_TIMEOUT_MS',
   voucherLockTimeoutMs: 'VOUCHER_LOCK_TIMEOUT_MS',

@@ -90,6 +90,15 @@ export class JobQueues implements OnApplicationShutdown {
     });
   }
 
+  /**
+   * Whether Redis answers a PING within `QUEUE_TIMEOUT_MS` (the readiness probe, `GET /api/v1/readyz`).
+   * @throws Error with the reason when it does not
+   */
+  async ping(): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`Redis connection ${this.redis.status}`);
+    await within(this.redis.ping(), this.config.queueTimeoutMs);
+  }
+
   async onApplicationShutdown(): Promise<void> {
     const queues = [...this.queues.values()];
     this.queues.clear();
