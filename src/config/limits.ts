@@ -26,6 +26,8 @@ export const LIMITS = {
    * `options`).
    */
   listEntries: 1000,
+  /** `ids` or `seat_guids` of one `E/seats/bulk_block/` or `bulk_unblock/` (spec "Limits"). */
+  seatsPerBulk: 10000,
   /** Values of one multi-value query parameter (repeated `?ordering=a&ordering=b`, comma lists `?x__in=1,2`). */
   filterValues: 100,
 } as const;

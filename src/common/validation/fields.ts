@@ -213,12 +213,23 @@ export function MaxItems(max: number): PropertyDecorator {
 }
 
 /** A list of at most `LIMITS.listEntries` integer ids (existence is checked by the service). */
-export function IsIntList(): PropertyDecorator {
+/** Length bound of a list field: at most `max` entries (default `LIMITS.listEntries`), else `tooMany`. */
+export interface ListOptions {
+  max?: number;
+  /** Message above `max` (default DRF's `Ensure this field has no more than N elements.`). */
+  tooMany?: string;
+}
+
+function listTooLong(v: unknown[], list: ListOptions): string | null {
+  const max = list.max ?? LIMITS.listEntries;
+  return v.length > max ? (list.tooMany ?? tooManyMessage(max)) : null;
+}
+
+export function IsIntList(list: ListOptions = {}): PropertyDecorator {
   return rule('isIntList', (v) => {
     if (absent(v)) return null;
-    const err = listTypeError(v);
+    const err = listTypeError(v) ?? listTooLong(v as unknown[], list);
     if (err) return err;
-    if ((v as unknown[]).length > LIMITS.listEntries) return tooManyMessage(LIMITS.listEntries);
     for (const x of v as unknown[]) {
       if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > INT_MAX)
         return `Incorrect type. Expected pk value, received ${typeof x === 'string' ? 'str' : typeof x}.`;
@@ -228,12 +239,15 @@ export function IsIntList(): PropertyDecorator {
 }
 
 /** A list of at most `LIMITS.listEntries` strings, optionally restricted to choices. */
-export function IsStrList(choices?: readonly string[], options: StrOptions = {}): PropertyDecorator {
+export function IsStrList(
+  choices?: readonly string[],
+  options: StrOptions = {},
+  list: ListOptions = {},
+): PropertyDecorator {
   return rule('isStrList', (v) => {
     if (absent(v)) return null;
-    const err = listTypeError(v);
+    const err = listTypeError(v) ?? listTooLong(v as unknown[], list);
     if (err) return err;
-    if ((v as unknown[]).length > LIMITS.listEntries) return tooManyMessage(LIMITS.listEntries);
     for (const x of v as unknown[]) {
       if (typeof x !== 'string') return 'Not a valid string.';
       if (choices && !choices.includes(x)) return `"${x}" is not a valid choice.`;
