@@ -21,8 +21,8 @@
  *    So no context can query another one's table through TypeORM (a repository or `em.find` needs the entity
  *    class); it calls the owner's exported services, rules or ports instead (raw SQL is checked by
  *    test/table-ownership.spec.ts).
- * Known violations outside the sales path are listed below as exceptions, each being removed by the boundary
- * cleanup of auth, teams, organizers and common; the sales path (orders, catalogue quotas/vouchers/sales) has none.
+ * Exceptions would be listed below (KNOWN_UPWARD, KNOWN_FOREIGN_ENTITIES), each with its reason; there are none:
+ * the last two (teams querying users with TypeORM, the scheduler importing root-level queue names) are gone.
  */
 
 /** Lowest first. Folders in one entry form one layer. */
@@ -44,20 +44,11 @@ const LAYERS = [
   ['scheduler', 'cli', 'health'],
 ];
 
-/**
- * Known upward edges and cycles outside the sales path: being removed by the boundary cleanup (issue 8:
- * "today auth <-> organizers and common <-> auth").
- */
-const KNOWN_UPWARD = [
-  // scheduler -> src/queues.ts: the queue names live at the root until queues move behind tasks/.
-  { from: '^src/scheduler/', to: '^src/queues[.]ts$' },
-];
+/** Allowed upward edges, `{ from, to }` path patterns with a reason each. None. */
+const KNOWN_UPWARD = [];
 
-/** Known imports of another context's entity as a value, outside the sales path (boundary cleanup). */
-const KNOWN_FOREIGN_ENTITIES = [
-  // teams query users with TypeORM (members, invites).
-  { from: '^src/teams/team-(members|invites)[.]service[.]ts$', to: '^src/auth/user[.]entity[.]ts$' },
-];
+/** Allowed imports of another context's entity as a value, `{ from, to }` with a reason each. None. */
+const KNOWN_FOREIGN_ENTITIES = [];
 
 const folder = (name) => `^src/${name}/`;
 /** Files in a folder under `src/` that has no layer. */

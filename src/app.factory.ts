@@ -5,7 +5,6 @@ import { AppModule } from './app.module';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
-import { IdempotencyMiddleware } from './common/http/idempotency';
 import { RequestLogging } from './common/http/request-logging';
 import { securityHeaders } from './common/http/security-headers';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './common/http/openapi';
@@ -30,12 +29,12 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.useLogger(app.get(Logger));
   app.set('trust proxy', true);
   app.disable('x-powered-by');
+  app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)
   app.use(requestId, securityHeaders());
   app.use(app.get(RequestLogging).middleware());
   app.use(...bodyParsers());
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
-  app.use(app.get(IdempotencyMiddleware).handler());
   app.setGlobalPrefix(API_PREFIX);
   app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);
   await app.init();

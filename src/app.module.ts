@@ -15,6 +15,7 @@ import { OrdersCoreModule } from './orders/orders-core.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
+import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
 
 /**
@@ -35,9 +36,10 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule]),
-        OrganizersModule.register(OrdersCoreModule),
+        OrganizersModule.register(OrdersCoreModule, SeatingModule),
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),
+        SeatingModule,
         OrdersModule,
         GiftCardsModule,
         MediaModule,

@@ -5,6 +5,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
+import { OrdersCoreModule } from './orders/orders-core.module';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -15,10 +16,18 @@ import { TasksModule } from './tasks/tasks.module';
 
 /**
  * The worker process (architecture.md "Processes"): the queue processors (mail delivery, task runner, scheduler
- * tick) run here and only here; no HTTP.
+ * tick, which expires pending orders through the orders core) run here and only here; no HTTP.
  */
 @Module({
-  imports: [ConfigModule.forRoot(), DatabaseModule, DiscoveryModule, AuditModule, TasksModule, MailModule],
+  imports: [
+    ConfigModule.forRoot(),
+    DatabaseModule,
+    DiscoveryModule,
+    AuditModule,
+    TasksModule,
+    MailModule,
+    OrdersCoreModule,
+  ],
   providers: [
     QueueWorkers,
     SchedulerService,

@@ -1,4 +1,4 @@
-import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { listStatements } from './sql-count';
 
@@ -64,7 +64,7 @@ describe('cart positions', () => {
     ({ token } = await bootstrapOrganizer(t, 'org'));
     await createEvent(t, token, 'org', { slug: 'sample' });
     await createEvent(t, token, 'org', { slug: 'other' });
-    await createEvent(t, token, 'org', { slug: 'series', has_subevents: true });
+    await createSeries(t, token, 'org', { slug: 'series' });
     reader = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.orders:read'] });
     itemsOnly = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.items:write'] });
     ({ token: otherOrgToken } = await bootstrapOrganizer(t, 'org2'));

@@ -1,4 +1,4 @@
-import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 const DENIED = { detail: 'You do not have permission to perform this action.' };
@@ -83,10 +83,9 @@ describe('events (compat §4.2)', () => {
         is_public: false,
       });
       // Future event series in test mode.
-      await createEvent(t, listToken, 'listorg', {
+      await createSeries(t, listToken, 'listorg', {
         slug: 'gamma',
         date_from: '2031-03-01T10:00:00Z',
-        has_subevents: true,
         testmode: true,
       });
       // Past event without an end, live.
@@ -404,6 +403,23 @@ describe('events (compat §4.2)', () => {
         currency: ['This field is required.'],
         date_from: ['This field is required.'],
       });
+    });
+
+    it('refuses has_subevents: true until event series exist (400 naming the field, nothing stored)', async () => {
+      const res = await post({ ...minimal, slug: 'series1', has_subevents: true });
+      expect([res.status, res.body]).toEqual([
+        400,
+        { has_subevents: ['Event series are not supported yet.'] },
+      ]);
+      expect((await get(`${base}series1/`)).status).toBe(403);
+      const plain = await post({ ...minimal, slug: 'series2', has_subevents: false });
+      expect([plain.status, plain.body.has_subevents]).toEqual([201, false]);
+      const changed = await patch('series2', { has_subevents: true });
+      expect([changed.status, changed.body]).toEqual([
+        400,
+        { has_subevents: ['Event series are not supported yet.'] },
+      ]);
+      expect((await get(`${base}series2/`)).body.has_subevents).toBe(false);
     });
 
     it('accepts an end equal to the start', async () => {

@@ -1,4 +1,5 @@
 import { hashToken } from '../src/auth/credentials.service';
+import { idempotencyLockKey } from '../src/common/http/idempotency-locks';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -88,15 +89,23 @@ describe('idempotency keys', () => {
   });
 
   it('answers 409 with Retry-After while the first request with the key is still running', async () => {
-    await t.db.query(
+    // "Running" = the record's advisory lock is held by the live session of the process serving it.
+    const [{ id }]: { id: string }[] = await t.db.query(
       `INSERT INTO idempotency_record (credential_hash, key, fingerprint, status, expires)
-       VALUES ($1, 'key-6', repeat('0', 64), NULL, now() + interval '1 hour')`,
+       VALUES ($1, 'key-6', repeat('0', 64), NULL, now() + interval '1 hour') RETURNING id::text AS id`,
       [hashToken(`Token ${token}`)],
     );
-    const res = await post('key-6', body('idem6'));
-    expect(res.status).toBe(409);
-    expect(res.body).toEqual({ detail: 'Concurrent request with idempotency key.' });
-    expect(res.headers['retry-after']).toBe('5');
+    const owner = t.db.createQueryRunner();
+    await owner.connect();
+    try {
+      await owner.query('SELECT pg_advisory_lock($1::bigint)', [idempotencyLockKey(id)]);
+      const res = await post('key-6', body('idem6'));
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ detail: 'Concurrent request with idempotency key.' });
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await owner.release(); // the owner's session ends: its lock with it
+    }
   });
 
   it('does not store a 409, so the same key can be retried', async () => {

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import type { AnswerJson, OrderPositionJson } from '../src/orders/order.presenter';
-import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
@@ -397,7 +397,31 @@ describe('order creation', () => {
       expect(body.payments).toMatchObject([
         { state: 'created', provider: 'banktransfer', payment_date: null },
       ]);
-      expect(body.payment_provider).toBeNull();
+      // The provider asked for is returned (it was null before, though stored on the payment).
+      expect(body.payment_provider).toBe('banktransfer');
+      expect((await get(`${E}/orders/${body.code}/`)).body.payment_provider).toBe('banktransfer');
+    });
+
+    it('refuses a payment_provider it does not know (400 on the field, nothing written)', async () => {
+      const { item: itemId } = await product();
+      const before = await count('orders');
+      for (const provider of ['stripe', 'giftcard', 'Manual', '']) {
+        const res = await create({ status: 'p', payment_provider: provider, positions: [{ item: itemId }] });
+        expect([provider, res.status, res.body]).toEqual([
+          provider,
+          400,
+          {
+            payment_provider: [
+              provider === '' ? 'This field may not be blank.' : 'The given payment provider is not known.',
+            ],
+          },
+        ]);
+      }
+      expect(await count('orders')).toBe(before);
+      for (const provider of ['manual', 'banktransfer', 'boxoffice', 'offsetting']) {
+        const body = await ok(await create({ payment_provider: provider, positions: [{ item: itemId }] }));
+        expect([body.payment_provider, body.payments[0].provider]).toEqual([provider, provider]);
+      }
     });
 
     it('a free pending order becomes paid with a free payment; a free paid one too', async () => {
@@ -770,7 +794,7 @@ describe('order creation', () => {
         400,
         { positions: [{ subevent: ['You cannot set a subevent for this event.'] }] },
       ]);
-      await createEvent(t, token, 'org', { slug: 'series', has_subevents: true });
+      await createSeries(t, token, 'org', { slug: 'series' });
       const seriesItem = await item({}, `${ORG}/events/series`);
       res = await post(`${ORG}/events/series/orders/`, {
         positions: [{ item: seriesItem }, { item: seriesItem, subevent: 4 }],
@@ -1109,6 +1133,32 @@ describe('order creation', () => {
       ]);
       expect(await redeemed(v.id)).toEqual({ redeemed: 2, budget_used: '10.00' });
       expect((await get(`${E}/vouchers/${v.id}/`)).body).toMatchObject({ redeemed: 2 });
+    });
+
+    it('enforces min_usages: the first order must use the voucher that many times (400 on positions)', async () => {
+      const { item: itemId } = await product();
+      const v = await voucher({ code: 'GROUP-3', item: itemId, max_usages: 10, min_usages: 3 });
+      const before = await count('orders');
+      const msg = 'The voucher code "GROUP-3" can only be used if you select at least 3 matching products.';
+      const two = await create({
+        positions: [{ item: itemId, voucher: v.id }, { item: itemId, voucher: v.id }, { item: itemId }],
+      });
+      expect([two.status, two.body]).toEqual([
+        400,
+        { positions: [{ voucher: [msg] }, { voucher: [msg] }, {}] },
+      ]);
+      expect(await count('orders')).toBe(before);
+      expect(await redeemed(v.id)).toEqual({ redeemed: 0, budget_used: '0.00' });
+      const three = await ok(
+        await create({ positions: [1, 2, 3].map(() => ({ item: itemId, voucher: v.id })) }),
+      );
+      expect(three.positions).toHaveLength(3);
+      // Once redeemed 3 times, min_usages - redeemed is below 1: a single use is fine.
+      await ok(await create({ positions: [{ item: itemId, voucher: 'group-3' }] }));
+      expect(await redeemed(v.id)).toMatchObject({ redeemed: 4 });
+      // force skips it like the other voucher-usage checks.
+      const forced = await voucher({ code: 'GROUP-5', item: itemId, max_usages: 10, min_usages: 5 });
+      await ok(await create({ force: true, positions: [{ item: itemId, voucher: forced.id }] }));
     });
 
     it('refuses unknown vouchers by id and by code, vouchers of another event, and vouchers on add-ons', async () => {

@@ -1,3 +1,4 @@
+import { SeatingModule } from '../src/seating/seating.module';
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
@@ -59,7 +60,7 @@ describe('mandatory ports', () => {
     expect(
       await bootError(
         CatalogueModule.register(OrdersCoreModule),
-        OrganizersModule.register(OrdersCoreModule),
+        OrganizersModule.register(OrdersCoreModule, SeatingModule),
       ),
     ).toBeNull();
   });

@@ -1,5 +1,5 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /** `E/quotas/` (spec "Quotas", "States and transitions"; compat §3.14; permissions per docs/permissions.md). */
@@ -126,7 +126,7 @@ describe('quotas', () => {
     ({ token: foreignToken } = await bootstrapOrganizer(t, 'org2'));
     await createEvent(t, token, 'org', { slug: 'sample' });
     await createEvent(t, token, 'org', { slug: 'other' });
-    await createEvent(t, token, 'org', { slug: 'series', has_subevents: true });
+    await createSeries(t, token, 'org', { slug: 'series' });
     await createEvent(t, foreignToken, 'org2', { slug: 'foreign' });
     reader = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.orders:read'] });
     outsider = await teamToken(t, 'org', { limitEvents: ['other'], eventPermissions: ['event.items:write'] });

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../src/config/app-config';
 import { MailOutboxService } from '../src/mail/mail-outbox.service';
 import { MailSweep } from '../src/mail/mail-sweep.service';
+import { OrderExpiry } from '../src/orders/order-expiry';
 import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
 import { JobQueues } from '../src/tasks/job-queues.service';
 import { StoredFiles } from '../src/tasks/stored-files.service';
@@ -22,6 +23,7 @@ describe('scheduler tick', () => {
       db,
       new MailSweep(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
       new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
+      t.app.get(OrderExpiry),
     );
   });
   afterAll(() => t.close());

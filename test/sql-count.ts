@@ -1,5 +1,12 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
+/** The text of a statement: a string, or a prepared statement's `{ name, text }`. */
+function sqlText(query: unknown): unknown {
+  return typeof query === 'object' && query !== null && 'text' in query
+    ? (query).text
+    : query;
+}
+
 /**
  * Runs one request and counts the SQL statements the application sent meanwhile (every statement goes through
  * `PostgresQueryRunner.query`). For list endpoints: the page must answer 200, and the row count comes back too,
@@ -25,7 +32,7 @@ export async function countStatements(
     return {
       rows: res.body.results?.length ?? 0,
       statements: spy.mock.calls.length,
-      sql: spy.mock.calls.map((c) => String(c[0]).replace(/\s+/g, ' ').slice(0, 160)),
+      sql: spy.mock.calls.map((c) => String(sqlText(c[0])).replace(/\s+/g, ' ').slice(0, 160)),
     };
   } finally {
     spy.mockRestore();

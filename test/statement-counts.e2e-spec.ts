@@ -3,6 +3,7 @@ import { join } from 'path';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { UsersService } from '../src/auth/users.service';
 import { QUOTA_AVAILABILITY, QuotaAvailability } from '../src/catalogue/quotas/quota-availability';
+import { sampleLayout } from './seating-fixtures';
 import { GiftCardAcceptancesService } from '../src/giftcards/giftcard-acceptances.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
@@ -101,6 +102,17 @@ describe('statements per request', () => {
     await send(`${E}/discounts/`, { internal_name: 'Pair', condition_min_count: 3 });
     const membership = await send(`${ORG}/membershiptypes/`, { name: { en: 'Annual pass' } });
     await send(`${ORG}/membershiptypes/`, { name: { en: 'Day pass' } });
+    const plan = await send(`${ORG}/seatingplans/`, { name: 'Hall', layout: sampleLayout() });
+    await send(`${ORG}/seatingplans/`, { name: 'Small hall', layout: sampleLayout(1, 1) });
+    const assigned = await t
+      .http()
+      .patch(`${E}/`)
+      .set('Authorization', auth(token))
+      .send({ seating_plan: plan.id, seat_category_mapping: { Stalls: item.id } });
+    if (assigned.status !== 200) throw new Error(`seating plan: ${assigned.status} ${assigned.text}`);
+    const seat = (await t.http().get(`${E}/seats/`).set('Authorization', auth(token))).body.results[0] as {
+      id: number;
+    };
     const orders: Record<string, unknown>[] = [];
     for (let i = 0; i < 3; i++) {
       orders.push(
@@ -203,6 +215,8 @@ describe('statements per request', () => {
       taxrules: rule.id as number,
       vouchers: voucher.id as number,
       membershiptypes: membership.id as number,
+      seatingplans: plan.id as number,
+      seats: seat.id,
       teams: team.id as number,
       invites: invite.id as number,
       members: member.id,

@@ -2,7 +2,7 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
 import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { AppConfig } from '../src/config/app-config';
 import { QuotaEngine } from '../src/orders/quota-engine.service';
-import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
 
@@ -151,7 +151,7 @@ describe('vouchers', () => {
     ({ token } = await bootstrapOrganizer(t, 'org'));
     await createEvent(t, token, 'org', { slug: 'sample' });
     await createEvent(t, token, 'org', { slug: 'other' });
-    await createEvent(t, token, 'org', { slug: 'series', has_subevents: true });
+    await createSeries(t, token, 'org', { slug: 'series' });
     reader = await teamToken(t, 'org', {
       limitEvents: ['sample'],
       eventPermissions: ['event.vouchers:read'],

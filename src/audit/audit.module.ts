@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuditLogService } from './audit-log.service';
 import { ConditionalListInterceptor } from './conditional-list';
 
-/** The audit log, available to every context. */
-@Global()
+/** The audit log; every context that writes or reads it imports this module (no global modules but config). */
 @Module({
   providers: [AuditLogService, ConditionalListInterceptor],
   exports: [AuditLogService, ConditionalListInterceptor],

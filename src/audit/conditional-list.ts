@@ -2,8 +2,6 @@ import {
   applyDecorators,
   CallHandler,
   ExecutionContext,
-  HttpException,
-  HttpStatus,
   Injectable,
   NestInterceptor,
   SetMetadata,
@@ -13,16 +11,10 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { from, Observable, switchMap } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/request-context';
+import { NotModified, PreconditionFailed } from '../common/errors';
 import { AuditLogService } from './audit-log.service';
 
 const CONTENT_TYPES = 'ticketing:conditional-list';
-
-/** 304 Not Modified: rendered by the exception filter with an empty body and the Last-Modified header kept. */
-export class NotModified extends HttpException {
-  constructor() {
-    super('', HttpStatus.NOT_MODIFIED);
-  }
-}
 
 /** Second-precision HTTP date parsing; invalid dates are ignored (the header is then as if absent). */
 function httpDate(value: string | undefined): number | null {
@@ -58,7 +50,7 @@ export class ConditionalListInterceptor implements NestInterceptor {
           if (since !== null && since >= seconds) throw new NotModified();
           const unmodifiedSince = httpDate(req.headers['if-unmodified-since']);
           if (unmodifiedSince !== null && unmodifiedSince < seconds) {
-            throw new HttpException({ detail: 'Precondition failed.' }, HttpStatus.PRECONDITION_FAILED);
+            throw new PreconditionFailed();
           }
         }
         return next.handle();

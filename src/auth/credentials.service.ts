@@ -1,5 +1,6 @@
-import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'crypto';
+import { NotAuthenticated } from '../common/errors';
 import { randomString } from '../common/values/random';
 import {
   CREDENTIAL_RESOLVER,
@@ -41,13 +42,13 @@ export class CredentialsService {
   /**
    * Resolves a team API token and the URL's organizer and event.
    * @returns null when no token has that secret (the caller may try other credential kinds)
-   * @throws UnauthorizedException "Token inactive or deleted." for a deactivated token
+   * @throws NotAuthenticated "Token inactive or deleted." for a deactivated token
    */
   async fromTeamToken(token: string, scope: ScopeSlugs = {}): Promise<Authenticated | null> {
     const found = await this.resolver.resolveTeamToken(hashToken(token), scope);
     const tok = found.teamToken;
     if (!tok) return null;
-    if (!tok.active) throw new UnauthorizedException('Token inactive or deleted.');
+    if (!tok.active) throw new NotAuthenticated('Token inactive or deleted.');
     const principal = new Principal(
       { kind: 'team_token', tokenId: tok.tokenId, tokenName: tok.tokenName, scopes: null },
       [tok.grant],
@@ -63,11 +64,11 @@ export class CredentialsService {
   /**
    * Resolves a bearer credential: a team token sent as `Bearer` is accepted; OAuth access tokens plug in here
    * (OAuth issue).
-   * @throws UnauthorizedException "Invalid token." when nothing matches
+   * @throws NotAuthenticated "Invalid token." when nothing matches
    */
   async fromBearer(token: string, scope: ScopeSlugs = {}): Promise<Authenticated> {
     const found = await this.fromTeamToken(token, scope);
     if (found) return found;
-    throw new UnauthorizedException('Invalid token.');
+    throw new NotAuthenticated('Invalid token.');
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectThrottlerStorage, ThrottlerException, ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
+import { Throttled } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 
 const THROTTLER_NAME = 'auth-failures';
@@ -37,7 +38,7 @@ export class FailedAuthThrottle {
   }
 }
 
-/** 429 in DRF's words (`{"detail": "Request was throttled. Expected available in N seconds."}`). */
-export function throttled(seconds: number): ThrottlerException {
-  return new ThrottlerException(`Request was throttled. Expected available in ${seconds} seconds.`);
+/** 429 in DRF's words (`{"detail": "Request was throttled. Expected available in N seconds."}`, `Retry-After`). */
+export function throttled(seconds: number): Throttled {
+  return new Throttled(seconds);
 }

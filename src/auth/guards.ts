@@ -1,16 +1,10 @@
-import {
-  CanActivate,
-  ExecutionContext,
-  ForbiddenException,
-  HttpException,
-  Injectable,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ACCESS_RULE, AccessRule } from './access.decorators';
 import { Principal } from './principal';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import { DomainError, NotAuthenticated, PermissionDenied } from '../common/errors';
 import { FailedAuthThrottle, throttled } from './failed-auth-throttle';
 import type { AuthenticatedRequest } from './request-context';
 
@@ -46,10 +40,7 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
       const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_REFUSED]?: boolean }>();
       if (req[CREDENTIAL_REFUSED]) {
         const wait = await this.throttle.failed(req.ip ?? 'unknown');
-        if (wait !== null) {
-          ctx.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(wait));
-          throw throttled(wait);
-        }
+        if (wait !== null) throw throttled(wait);
       }
       throw err;
     }
@@ -67,11 +58,12 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
   ): TUser {
     if (err) {
       // Not a refusal but a failure to check (database down, …): passed on as it is (503 from the filter).
-      if (!(err instanceof HttpException) && typeof err === 'object' && 'message' in err) throw err as Error;
+      if (!(err instanceof DomainError) && !(err instanceof HttpException) && typeof err === 'object')
+        throw err as Error;
       ctx.switchToHttp().getRequest<{ [CREDENTIAL_REFUSED]?: boolean }>()[CREDENTIAL_REFUSED] = true;
-      throw err instanceof Error ? err : new UnauthorizedException('Invalid token.');
+      throw err instanceof Error ? err : new NotAuthenticated('Invalid token.');
     }
-    if (!user) throw new UnauthorizedException(NOT_AUTHENTICATED);
+    if (!user) throw new NotAuthenticated(NOT_AUTHENTICATED);
     return user as TUser;
   }
 }
@@ -87,15 +79,15 @@ export class PermissionGuard implements CanActivate {
 
   canActivate(ctx: ExecutionContext): boolean {
     const rule = ruleOf(this.reflector, ctx);
-    if (!rule) throw new ForbiddenException({ detail: PERMISSION_DENIED });
+    if (!rule) throw new PermissionDenied();
     if (rule.kind === 'public') return true;
     const req = ctx.switchToHttp().getRequest<AuthenticatedRequest>();
     const principal = req.user;
-    if (!(principal instanceof Principal)) throw new UnauthorizedException(NOT_AUTHENTICATED);
+    if (!(principal instanceof Principal)) throw new NotAuthenticated(NOT_AUTHENTICATED);
     req.access = { principal };
     if (rule.kind === 'authenticated') return true;
 
-    const deny = () => new ForbiddenException({ detail: PERMISSION_DENIED });
+    const deny = () => new PermissionDenied();
     const safe = ['GET', 'HEAD', 'OPTIONS'].includes(req.method);
     if (!principal.hasScope(safe ? 'read' : 'write')) throw deny();
 

@@ -1,5 +1,6 @@
-import { Controller, Get, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { NotAuthenticated } from '../common/errors';
 import { NoTrailingSlash, RequireAuthentication } from './access.decorators';
 import { MeJson } from './me.presenter';
 import { Principal } from './principal';
@@ -18,7 +19,7 @@ export class MeController {
   async me(@CurrentPrincipal() principal: Principal): Promise<MeJson> {
     if (principal.kind === 'user' && principal.identity.userId !== undefined) {
       const user = await this.users.find(principal.identity.userId);
-      if (!user) throw new UnauthorizedException('Invalid token.');
+      if (!user) throw new NotAuthenticated('Invalid token.');
       return {
         email: user.email,
         fullname: user.fullname ?? '',

@@ -1,8 +1,9 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy as HttpBearerStrategy } from 'passport-http-bearer';
 import { Strategy as PassportBaseStrategy } from 'passport-strategy';
+import { NotAuthenticated } from '../common/errors';
 import type { ScopeSlugs } from './credential-resolver';
 import { Authenticated, CredentialsService } from './credentials.service';
 import { Principal } from './principal';
@@ -58,7 +59,7 @@ export class TeamTokenStrategy extends PassportStrategy(TokenSchemeStrategy, 'to
 
   async validate(req: Request, token: string): Promise<Principal> {
     const found = await this.credentials.fromTeamToken(token, scopeOf(req));
-    if (!found) throw new UnauthorizedException('Invalid token.');
+    if (!found) throw new NotAuthenticated('Invalid token.');
     return remember(req, found);
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import bcrypt from 'bcryptjs';
-import { Repository } from 'typeorm';
+import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import { paginateRows } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { User } from './user.entity';
 
 /** User accounts (created by the CLI; OAuth and team invites refer to them). */
@@ -42,5 +44,40 @@ export class UsersService {
   /** @returns null for an unknown id */
   find(id: number): Promise<User | null> {
     return this.users.findOneBy({ id });
+  }
+
+  /**
+   * A page of users (by id) whose row `u` satisfies `condition`, a SQL condition the calling context owns (for
+   * example team membership: `EXISTS (SELECT 1 FROM team_member tm WHERE tm.user_id = u.id AND …)`), in one
+   * statement with the total.
+   * @throws NotFound "Invalid page." past the last page
+   */
+  pageWhere(
+    em: EntityManager,
+    condition: string,
+    params: ObjectLiteral,
+    page: PageRequest,
+  ): Promise<Paginated<User>> {
+    const qb = em.getRepository(User).createQueryBuilder('u').where(condition, params).orderBy('u.id', 'ASC');
+    return paginateRows(qb, page, (rows) => rows);
+  }
+
+  /** The user with id `id` whose row `u` satisfies `condition` (see {@link pageWhere}); null when none. */
+  findWhere(em: EntityManager, id: number, condition: string, params: ObjectLiteral): Promise<User | null> {
+    return em
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where(condition, params)
+      .andWhere('u.id = :userId', { userId: id })
+      .getOne();
+  }
+
+  /** The user with this e-mail address (case-insensitive), inside `em`'s transaction; null when none. */
+  findByEmail(em: EntityManager, email: string): Promise<User | null> {
+    return em
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('lower(u.email) = lower(:email)', { email })
+      .getOne();
   }
 }

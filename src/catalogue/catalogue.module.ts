@@ -15,12 +15,15 @@ import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
 import { VariationsModule } from './variations/variations.module';
 import { VouchersModule } from './vouchers/vouchers.module';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * The event catalogue: categories and items here; each further resource (questions, variations, add-ons,
  * bundles, tax rules, discounts, quotas, vouchers, membership types) in its own module.
  */
-@Module({})
+@Module({
+  imports: [AuditModule],
+})
 export class CatalogueModule {
   /**
    * @param ports the module that provides the catalogue's ports (`CATALOGUE_PORTS`: quota availability,

@@ -1,3 +1,4 @@
+import { SeatingModule } from '../seating/seating.module';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { ConfigModule } from '../config/config.module';
@@ -18,7 +19,7 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CreateUserCommand } from './c
     UsersModule,
     AuditModule,
     MailModule,
-    OrganizersModule.register(OrdersCoreModule),
+    OrganizersModule.register(OrdersCoreModule, SeatingModule),
     TeamsModule,
     GiftCardsCoreModule,
   ],

@@ -1,25 +1,26 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ApiExceptionFilter } from './http/exception.filter';
-import { IdempotencyMiddleware } from './http/idempotency';
+import { IdempotencyInterceptor } from './http/idempotency';
+import { IdempotencyLocks } from './http/idempotency-locks';
 import { OpenApiController, OpenApiDocumentHolder } from './http/openapi';
 import { RouteRegistry } from './http/route-registry';
 import { ListEnvelopeInterceptor } from './listing/envelope.interceptor';
 import { ApiValidationPipe } from './validation/validation.pipe';
 
 /** Cross-cutting HTTP conventions: validation, list envelope, error bodies, route table, OpenAPI. */
-@Global()
 @Module({
   imports: [DiscoveryModule],
   controllers: [OpenApiController],
   providers: [
     RouteRegistry,
-    IdempotencyMiddleware,
+    IdempotencyLocks,
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     OpenApiDocumentHolder,
     { provide: APP_PIPE, useClass: ApiValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: ListEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],
-  exports: [RouteRegistry, IdempotencyMiddleware],
+  exports: [RouteRegistry],
 })
 export class CommonModule {}

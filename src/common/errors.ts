@@ -1,15 +1,18 @@
-import {
-  ConflictException,
-  ForbiddenException,
-  HttpException,
-  HttpStatus,
-  NotFoundException,
-} from '@nestjs/common';
-
 /**
- * Domain exceptions. Services throw these; the global exception filter renders them with the bodies of
- * compat §1.5 (`{"detail": ...}`, `{"field": [...]}`, `{"non_field_errors": [...]}` or a bare list).
+ * Domain errors: plain classes with no HTTP framework behind them (issue 8; style.md "Errors"). Services,
+ * processors, guards and helpers throw these; the one global exception filter (`common/http/exception.filter.ts`)
+ * maps each to its status code, headers and body in the shapes of compat §1.5 (`{"detail": ...}`,
+ * `{"field": [...]}`, `{"non_field_errors": [...]}` or a bare list). A context may subclass them to give a rule
+ * its domain name (`ActionRefused` of the order actions is an {@link InvalidRequest}).
  */
+
+/** Base of every domain error; `name` is the concrete class name (for logs). */
+export abstract class DomainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
 
 /** DRF's message for an id that names no row (in reach): `Invalid pk "5" - object does not exist.` */
 export const invalidPk = (id: number | string): string => `Invalid pk "${id}" - object does not exist.`;
@@ -17,16 +20,16 @@ export const invalidPk = (id: number | string): string => `Invalid pk "${id}" - 
 /** A map of field name to messages, possibly nested (`{"positions": [{}, {"item": ["..."]}]}`). */
 export type FieldErrors = { [field: string]: string[] | FieldErrors | FieldErrors[] };
 
-/** 400 with a field-keyed body. */
 /**
  * Bodies a 400 can have (compat §1.5): field-keyed errors, a bare list of messages, a list of per-entry errors
  * aligned with a batch (`[{}, {"code": [...]}]`), or pretix's `{"error": "..."}` of cart bulk creation.
  */
 export type ValidationBody = FieldErrors | FieldErrors[] | string[] | { error: string };
 
-export class ValidationFailed extends HttpException {
+/** Invalid input: 400 with the body as given ({@link ValidationBody}). */
+export class ValidationFailed extends DomainError {
   constructor(public readonly errors: ValidationBody) {
-    super(errors, HttpStatus.BAD_REQUEST);
+    super('Validation failed');
   }
 
   /** One message on one field (`non_field_errors` for cross-field rules). */
@@ -44,17 +47,41 @@ export class ValidationFailed extends HttpException {
   }
 }
 
-/** 403 for a business-rule refusal with a custom message (pretix raises PermissionDenied). */
-export class Refused extends ForbiddenException {
-  constructor(detail: string) {
-    super({ detail });
+/** A request the resource's state does not allow, answered 400 `{"detail": "..."}` (e.g. compat §4.4 actions). */
+export class InvalidRequest extends DomainError {
+  constructor(readonly detail: string) {
+    super(detail);
   }
 }
 
+/** 401 `{"detail"}` with `WWW-Authenticate: Token`: no credential, or one that is unknown or inactive (compat §1.2). */
+export class NotAuthenticated extends DomainError {
+  constructor(readonly detail = 'Authentication credentials were not provided.') {
+    super(detail);
+  }
+}
+
+/** 403 for a business-rule refusal with a custom message (pretix raises PermissionDenied). */
+export class Refused extends DomainError {
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+}
+
+/** 403 `{"detail": "You do not have permission to perform this action."}`: no permission, or no such scope. */
+export class PermissionDenied extends Refused {
+  constructor() {
+    super('You do not have permission to perform this action.');
+  }
+}
+
+/** 403: the row is used by others (ordered items, redeemed vouchers, tax rules in use; pretix's refusals). */
+export class ResourceInUse extends Refused {}
+
 /** 404 `{"detail": "Not found."}` for an id that does not exist inside the accessible scope. */
-export class NotFound extends NotFoundException {
-  constructor(detail = 'Not found.') {
-    super({ detail });
+export class NotFound extends DomainError {
+  constructor(readonly detail = 'Not found.') {
+    super(detail);
   }
 }
 
@@ -63,9 +90,9 @@ export class NotFound extends NotFoundException {
  * debit beyond its balance (compat §3.4: `{"value": ["The gift card does not have sufficient credit for this
  * operation."]}`).
  */
-export class FieldConflict extends HttpException {
+export class FieldConflict extends DomainError {
   constructor(public readonly errors: FieldErrors) {
-    super(errors, HttpStatus.CONFLICT);
+    super('Conflict');
   }
 
   static field(field: string, message: string): FieldConflict {
@@ -73,13 +100,47 @@ export class FieldConflict extends HttpException {
   }
 }
 
-/** 409 with a detail and optional Retry-After (lock timeouts, tasks not ready). */
-export class Conflict extends ConflictException {
+/** 409 `{"detail"}` with an optional `Retry-After` (seconds). */
+export class Conflict extends DomainError {
   constructor(
-    detail: string,
-    public readonly retryAfter?: number,
+    readonly detail: string,
+    readonly retryAfter?: number,
   ) {
-    super({ detail });
+    super(detail);
+  }
+}
+
+/** The server was too busy (a lock wait ran out, a deadlock, a serialization failure, a statement timeout). */
+export const BUSY_DETAIL = 'The server was too busy to process your request. Please try again.';
+
+/**
+ * A row lock was not had in time (PostgreSQL 55P03, and deadlocks/serialization failures/statement timeouts):
+ * 409 `{"detail": BUSY_DETAIL}` with `Retry-After: 5` (spec: "retry later").
+ */
+export class LockTimeout extends Conflict {
+  constructor() {
+    super(BUSY_DETAIL, 5);
+  }
+}
+
+/** 304 Not Modified with no body (compat §1.7 conditional lists); headers already set stay. */
+export class NotModified extends DomainError {
+  constructor() {
+    super('Not modified');
+  }
+}
+
+/** 412 `{"detail": "Precondition failed."}` (compat §1.7 `If-Unmodified-Since`). */
+export class PreconditionFailed extends DomainError {
+  constructor(readonly detail = 'Precondition failed.') {
+    super(detail);
+  }
+}
+
+/** 429 `{"detail": "Request was throttled. Expected available in N seconds."}` with `Retry-After: N`. */
+export class Throttled extends DomainError {
+  constructor(readonly retryAfter: number) {
+    super(`Request was throttled. Expected available in ${retryAfter} seconds.`);
   }
 }
 
@@ -87,7 +148,7 @@ export class Conflict extends ConflictException {
  * An asynchronous task has not finished yet: 409 `{"status": "waiting"|"running"}` with `Retry-After` (seconds)
  * (spec "Shredders", "Invoices" download).
  */
-export class TaskNotReady extends Error {
+export class TaskNotReady extends DomainError {
   constructor(
     readonly state: 'waiting' | 'running',
     readonly retryAfter = 1,
@@ -100,7 +161,7 @@ export class TaskNotReady extends Error {
  * An asynchronous task failed or is gone: `httpStatus` 410 (417 for a failed shred) with body
  * `{"status": "failed"|"gone", "message"}` (spec "Shredders").
  */
-export class TaskFailed extends Error {
+export class TaskFailed extends DomainError {
   constructor(
     readonly httpStatus: 410 | 417,
     readonly detail: string,
@@ -111,12 +172,33 @@ export class TaskFailed extends Error {
 }
 
 /** A dependency (the queue's Redis) is unreachable: 503 `{"detail"}` with `Retry-After` (seconds). */
-export class ServiceUnavailable extends Error {
+export class ServiceUnavailable extends DomainError {
   constructor(
     readonly detail = 'The service is temporarily unavailable. Please try again later.',
     readonly retryAfter = 10,
   ) {
     super(detail);
+  }
+}
+
+/** 422 `{"detail"}`: a request that is well-formed but cannot be processed as sent (an idempotency key reused). */
+export class UnprocessableRequest extends DomainError {
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+}
+
+/**
+ * A response stored earlier for the same idempotency key (compat §1.8), replayed byte for byte: status, the
+ * replayed headers and the raw body.
+ */
+export class StoredResponse extends DomainError {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: Buffer | null,
+  ) {
+    super(`stored response ${status}`);
   }
 }
 

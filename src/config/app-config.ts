@@ -136,6 +136,37 @@ export class AppConfig {
   @Min(200)
   schedulerWatchMs = 15000;
 
+  /**
+   * Pending orders expired per transaction by the scheduler (issue 7 "Pending orders expire"): the rows of one
+   * batch stay locked until it commits.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  orderExpiryBatch = 100;
+
+  /** Batches of {@link orderExpiryBatch} one scheduler tick expires at most; the next tick continues. */
+  @IsInt()
+  @Min(1)
+  orderExpiryMaxBatches = 50;
+
+  /**
+   * Bytes of rendered list pages the API keeps per process (catalogue lists keyed by the event's catalogue
+   * version, so a write is never served stale); 0 turns the cache off.
+   */
+  @IsInt()
+  @Min(0)
+  listCacheBytes = 16 * 1024 * 1024;
+
+  /**
+   * V8's old-generation growing factor in percent (`--heap-growing-percent`), set at start: lower keeps the API's
+   * resident memory near its live data under load at some CPU cost; 0 leaves V8's default.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  heapGrowingPercent = 60;
+
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
@@ -163,7 +194,11 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   shutdownGraceSeconds: 'SHUTDOWN_GRACE_SECONDS',
   schedulerIntervalMs: 'SCHEDULER_INTERVAL_MS',
   schedulerWatchMs: 'SCHEDULER_WATCH_MS',
+  orderExpiryBatch: 'ORDER_EXPIRY_BATCH',
+  orderExpiryMaxBatches: 'ORDER_EXPIRY_MAX_BATCHES',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
+  listCacheBytes: 'LIST_CACHE_BYTES',
+  heapGrowingPercent: 'HEAP_GROWING_PERCENT',
 };
 
 const DEFAULTS = new AppConfig();

@@ -4,6 +4,7 @@ import { TenancyModule } from '../organizers/tenancy.module';
 import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
 import { GiftCardReads } from './giftcard-reads.service';
 import { GiftCardsService } from './giftcards.service';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * The gift card context without HTTP: reads, writes and acceptances, exported for the controllers, the media
@@ -11,7 +12,7 @@ import { GiftCardsService } from './giftcards.service';
  * (owner tickets) come from the orders context's exported reads.
  */
 @Module({
-  imports: [OrdersCoreModule, TenancyModule],
+  imports: [AuditModule, OrdersCoreModule, TenancyModule],
   providers: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
   exports: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
 })

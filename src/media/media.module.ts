@@ -4,13 +4,14 @@ import { OrdersCoreModule } from '../orders/orders-core.module';
 import { ReusableMediaController } from './reusable-media.controller';
 import { ReusableMediaPresentation } from './reusable-media-presentation';
 import { ReusableMediaService } from './reusable-media.service';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * Reusable media (`O/reusablemedia/`). Sits above gift cards and orders: it links their rows and asks their
  * exported reads (gift cards and acceptances from GiftCardsCoreModule, order positions from OrdersCoreModule).
  */
 @Module({
-  imports: [GiftCardsCoreModule, OrdersCoreModule],
+  imports: [AuditModule, GiftCardsCoreModule, OrdersCoreModule],
   controllers: [ReusableMediaController],
   providers: [ReusableMediaService, ReusableMediaPresentation],
 })

@@ -1,5 +1,6 @@
 import { IsOptional } from 'class-validator';
-import { IsInteger, IsIntList, IsStr, Optional, Required } from '../common/validation/fields';
+import { IsInteger, IsIntList, IsStr, MaxItems, Optional, Required } from '../common/validation/fields';
+import { LIMITS } from '../config/limits';
 
 /** One answer as sent for an order or cart position (spec "Cart position" `answers`; compat §4.4). */
 export class AnswerInputDto {
@@ -13,8 +14,9 @@ export class AnswerInputDto {
   @IsStr({ max: 10000 })
   answer?: string;
 
-  /** Option ids (choice questions only). */
+  /** Option ids (choice questions only), at most `LIMITS.optionsPerAnswer`. */
   @IsOptional()
   @IsIntList()
+  @MaxItems(LIMITS.optionsPerAnswer)
   options?: number[];
 }

@@ -10,9 +10,11 @@ import {
   IsStr,
   Nullable,
   Optional,
+  MaxItems,
   Required,
   rule,
 } from '../common/validation/fields';
+import { LIMITS } from '../config/limits';
 import { AnswerInputDto } from './answers';
 import { CartPositionJson } from './order.presenter';
 
@@ -162,6 +164,7 @@ export class CreateCartPositionDto {
   /** Answers validated like those of orders; file questions are not supported. */
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.answersPerPosition)
   @ValidateNested({
     message: (args: ValidationArguments) =>
       `Invalid data. Expected a dictionary, but got ${jsonTypeName(args.value)}.`,

@@ -22,18 +22,24 @@ import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
 import { Event } from '../organizers/event.entity';
 import { CartPositionBulkJson, CreateCartPositionDto, CreatedCartPositionJson } from './cart-position.dto';
+import { LIMITS, tooManyMessage } from '../config/limits';
 import { CartPositionsService } from './cart-positions.service';
 import { CartPositionJson } from './order.presenter';
 
 /**
  * Body pipe of `bulk_create`: the body must be a JSON list, else 400 `{"error": "Please supply a list"}`
- * (pretix's own shape for this endpoint, compat §3.2). Entries are validated one by one by the service.
+ * (pretix's own shape for this endpoint, compat §3.2), of at most `LIMITS.cartPositionsPerBulk` entries, else 400
+ * `{"non_field_errors": ["Ensure this field has no more than 1000 elements."]}` (DRF's list shape; README
+ * "Limits"). Entries are validated one by one by the service.
  */
 @Injectable()
 export class CartPositionListPipe implements PipeTransform<unknown, unknown[]> {
   transform(value: unknown): unknown[] {
     if (!Array.isArray(value)) {
       throw new ValidationFailed({ error: 'Please supply a list' });
+    }
+    if (value.length > LIMITS.cartPositionsPerBulk) {
+      throw ValidationFailed.nonField(tooManyMessage(LIMITS.cartPositionsPerBulk));
     }
     return value as unknown[];
   }

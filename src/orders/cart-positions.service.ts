@@ -16,7 +16,7 @@ import { findOneInOne, paginateInOne } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import type { Event } from '../organizers/event.entity';
-import { answerRefs, checkAnswers } from './answers.rules';
+import { loadCheckedAnswers } from './answers-check';
 import { CartPosition } from './cart-position.entity';
 import {
   API_CART_SUFFIX,
@@ -254,9 +254,7 @@ export class CartPositionsService {
       voucherCodes: inputs.map((input) => input.voucher),
     });
     const perPosition = inputs.map((input) => input.answers);
-    const ids = answerRefs(perPosition);
-    const { questions, options } = await this.catalogue.questions(em, ids.questionIds, ids.optionIds);
-    const answers = checkAnswers(perPosition, event.id, questions, options);
+    const answers = await loadCheckedAnswers(this.catalogue, em, event, perPosition);
     const checked = inputs.map((input, i) =>
       checkEntry(event, input, refs, { answers: answers.answers[i], errors: answers.errors[i] }, now),
     );

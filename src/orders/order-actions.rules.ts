@@ -1,9 +1,9 @@
-import { BadRequestException } from '@nestjs/common';
 import { DateTime, IANAZone } from 'luxon';
 import type { Product } from '../catalogue/quotas/quota-lookup.service';
 import { productKey } from '../catalogue/quotas/quota-lookup.service';
 import type { SaleTaxRule } from '../catalogue/sales/sales-catalogue.service';
 import type { RedoProblem } from '../catalogue/vouchers/voucher-redemption.rules';
+import { InvalidRequest } from '../common/errors';
 import { checkDate } from '../common/validation/fields';
 import { Decimal, toMoney } from '../common/values/money';
 import type { OrderFee } from './order-fee.entity';
@@ -17,11 +17,7 @@ import { lineTax } from './pricing';
  */
 
 /** 400 `{"detail": "..."}`: an action the order's state (or quota, or a voucher) does not allow (compat §4.4). */
-export class ActionRefused extends BadRequestException {
-  constructor(readonly detail: string) {
-    super({ detail });
-  }
-}
+export class ActionRefused extends InvalidRequest {}
 
 /** The refusal texts of pretix's order actions (compat §4.4 "Actions"). */
 export const ACTION_MESSAGES = {

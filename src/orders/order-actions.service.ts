@@ -38,6 +38,7 @@ import {
   redoRefusal,
   revivedProducts,
 } from './order-actions.rules';
+import { OrderExpiry } from './order-expiry';
 import { logOrder, OrderActor } from './order-log';
 import { OrderPayments } from './order-payments.service';
 import { paidCredit } from './order-payments.rules';
@@ -85,6 +86,7 @@ export class OrderActionsService {
     private readonly payments: OrderPayments,
     private readonly presentation: OrderPresentation,
     private readonly mail: MailOutboxService,
+    private readonly expiry: OrderExpiry,
   ) {}
 
   /**
@@ -126,15 +128,15 @@ export class OrderActionsService {
   }
 
   /**
-   * Pending → expired: the positions stop counting on their quotas; voucher redemptions stay (the order may be
-   * revived). Logs `pretix.event.order.expired`.
+   * Pending → expired through {@link OrderExpiry} (the scheduler's path too): the positions stop counting on their
+   * quotas; voucher redemptions stay (the order may be revived). Logs `pretix.event.order.expired`.
    * @throws ActionRefused when the order is not pending
    */
   markExpired(event: Event, principal: Principal, code: string): Promise<OrderJson> {
     return this.run(event, principal, code, async (ctx) => {
       if (ctx.order.status !== 'n') throw new ActionRefused(ACTION_MESSAGES.notPending);
-      await this.log(ctx, 'pretix.event.order.expired');
-      return { status: 'e' };
+      await this.expiry.expireLocked(ctx.em, ctx.order, ctx.principal, ctx.now);
+      return null; // applied by the expiry path, the same one the scheduler takes
     });
   }
 
@@ -287,7 +289,7 @@ export class OrderActionsService {
 
   /**
    * Runs an action in one transaction: bounds lock waits, locks the order row of the event, runs `work`, then
-   * (unless `work` returns null: nothing changed) applies its change with a new `last_modified`; after the
+   * (unless `work` returns null: nothing changed, or `work` applied its change itself) applies its change with a new `last_modified`; after the
    * commit, presents the order.
    * @throws NotFound for a code that is not an order of this event
    */

@@ -5,6 +5,7 @@ import { Decimal } from '../common/values/money';
 import type { CreateOrderDto } from './order.dto';
 import {
   checkVoucherUse,
+  minUsagesMessage,
   CODE_IN_USE,
   CreateReferences,
   initialStatus,
@@ -49,6 +50,7 @@ const voucher = (over: Partial<SaleVoucher> = {}): SaleVoucher => ({
   subeventId: null,
   validUntil: null,
   maxUsages: 1,
+  minUsages: 1,
   redeemed: 0,
   budget: null,
   budgetUsed: '0.00',
@@ -161,6 +163,21 @@ describe('order creation rules', () => {
       expect(run([resolved(v), resolved(v)])).toEqual([{}, {}]);
       expect(run([resolved(v), resolved(v)], 1)).toEqual([{}, { voucher: [ORDER_VOUCHER_MESSAGES.used_up] }]);
       expect(run([resolved(v), resolved(v)], 1, true)).toEqual([{}, {}]);
+    });
+
+    it('needs a voucher used at least max(1, min_usages - redeemed) times in the order, unless forced', () => {
+      const v = voucher({ code: 'GROUP', maxUsages: 10, minUsages: 3 });
+      const refusal = {
+        voucher: ['The voucher code "GROUP" can only be used if you select at least 3 matching products.'],
+      };
+      expect(run([resolved(v), resolved(v)])).toEqual([refusal, refusal]);
+      expect(run([resolved(v), resolved(v), resolved(v)])).toEqual([{}, {}, {}]);
+      expect(run([resolved(v), resolved(v)], 0, true)).toEqual([{}, {}]);
+      const partly = voucher({ code: 'GROUP', maxUsages: 10, minUsages: 3, redeemed: 2 });
+      expect(run([resolved(partly)])).toEqual([{}]);
+      expect(minUsagesMessage('X', 2)).toBe(
+        'The voucher code "X" can only be used if you select at least 2 matching products.',
+      );
     });
 
     it('refuses vouchers on add-ons and for other products', () => {

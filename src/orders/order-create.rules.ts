@@ -256,6 +256,31 @@ export function checkVoucherUse(
     }
     r.priceOverride = price.plus(discount.minus(left));
   });
+  if (!force) checkMinUsages(resolved, used, errs);
+}
+
+/** pretix's refusal of a voucher used fewer times than its `min_usages` still asks for (compat §3.23). */
+export const minUsagesMessage = (code: string, number: number): string =>
+  `The voucher code "${code}" can only be used if you select at least ${number} matching products.`;
+
+/**
+ * `min_usages` (spec "Voucher": minimum redemptions on first use; pretix's checkout rule): a voucher this order
+ * uses must be used at least `max(1, min_usages - redeemed)` times in it, else every position using it gets
+ * {@link minUsagesMessage} on `voucher`.
+ * @param used valid uses per voucher id in this order
+ */
+function checkMinUsages(
+  resolved: ResolvedPosition[],
+  used: ReadonlyMap<number, number>,
+  errs: FieldErrors[],
+): void {
+  resolved.forEach((r, i) => {
+    const v = r.voucher;
+    if (!v || errs[i].voucher) return;
+    const needed = Math.max(1, v.minUsages - v.redeemed);
+    const count = used.get(v.id) ?? 0;
+    if (count > 0 && count < needed) errs[i].voucher = [minUsagesMessage(v.code, needed)];
+  });
 }
 
 /** Seats do not exist yet: a sent seat is unknown (or refused on an add-on); not reported beside a voucher error. */

@@ -13,15 +13,15 @@ import { productKey } from '../catalogue/quotas/quota-lookup.service';
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { skipsQuota, voucherUses } from '../catalogue/vouchers/voucher-redemption.rules';
 import { VoucherRedemptions } from '../catalogue/vouchers/voucher-redemptions.service';
-import { FieldErrors, ValidationFailed } from '../common/errors';
+import { FieldErrors, NotFound, ValidationFailed } from '../common/errors';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { parseDateTime } from '../common/values/datetime';
 import { i18nText } from '../common/values/i18n';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { Event } from '../organizers/event.entity';
+import { TenancyQueries } from '../organizers/tenancy-queries';
 import { AnswerJson, OrderJson, toOrderJson, toOrderPositionJson } from './order.presenter';
-import type { AnswerInputDto } from './answers';
-import { answerRefs, checkAnswers } from './answers.rules';
+import { loadCheckedAnswers } from './answers-check';
 import { CartWriter } from './cart-writer';
 import type { CreateOrderDto } from './order.dto';
 import {
@@ -81,6 +81,7 @@ export class OrderCreator {
     private readonly payments: OrderPayments,
     private readonly presentation: OrderPresentation,
     private readonly mail: MailOutboxService,
+    private readonly tenancy: TenancyQueries,
   ) {}
 
   /**
@@ -112,6 +113,8 @@ export class OrderCreator {
     simulate: boolean,
   ): Promise<Outcome> {
     const { event } = actor;
+    // First lock of the sale: the event row, shared (an event delete waits for this order, or this order for it).
+    if (!simulate && !(await this.tenancy.lockEventForSale(em, event.id))) throw new NotFound();
     const now = new Date();
     const force = body.force === true;
     const consumeCarts = body.consume_carts ?? [];
@@ -144,9 +147,10 @@ export class OrderCreator {
       ),
       codeTaken: body.code !== undefined && (await this.codeTaken(em, event.organizerId, body.code)),
     };
-    const answers = await this.answers(
+    const answers = await loadCheckedAnswers(
+      this.catalogue,
       em,
-      event.id,
+      event,
       positions.map((p) => p.answers),
     );
     const resolved = resolvePositions(event, body, refs, answers.answers, answers.errors);
@@ -227,13 +231,6 @@ export class OrderCreator {
       });
     }
     return { kind: 'created', order };
-  }
-
-  /** Answers of all positions, checked against the event's questions (one statement). */
-  private async answers(em: EntityManager, eventId: number, perPosition: (AnswerInputDto[] | undefined)[]) {
-    const ids = answerRefs(perPosition);
-    const { questions, options } = await this.catalogue.questions(em, ids.questionIds, ids.optionIds);
-    return checkAnswers(perPosition, eventId, questions, options);
   }
 
   /** The quotas each position draws on (one statement for all products); none for quota-skipping vouchers. */

@@ -24,6 +24,32 @@ export function openAmount(
   return Decimal.max(new Decimal(total).minus(paidCredit(payments)), 0);
 }
 
+/**
+ * The payment providers an order may name (`payment_provider`; compat §4.4: "must be a known provider of the
+ * event"): pretix's built-in providers that need no integration. Others answer 400 {@link UNKNOWN_PROVIDER}.
+ */
+export const PAYMENT_PROVIDERS: readonly string[] = [
+  'banktransfer',
+  'boxoffice',
+  'free',
+  'manual',
+  'offsetting',
+];
+
+/** pretix's refusal of a `payment_provider` it does not know. */
+export const UNKNOWN_PROVIDER = 'The given payment provider is not known.';
+
+/**
+ * The provider of the newest open payment (`created`/`pending`), or null: the deprecated order field
+ * `payment_provider` when no payment is confirmed yet (a pending order created with a provider names it).
+ */
+export function openPaymentProvider(
+  payments: readonly Pick<OrderPayment, 'state' | 'provider' | 'localId'>[],
+): string | null {
+  const open = payments.filter((p) => OPEN_PAYMENT_STATES.includes(p.state));
+  return open.sort((a, b) => b.localId - a.localId)[0]?.provider ?? null;
+}
+
 /** What order creation asked for about payment. */
 export interface PaymentRequest {
   /** `status: "p"` was sent. */

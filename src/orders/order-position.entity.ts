@@ -30,7 +30,7 @@ export class OrderPosition {
   @Column({ type: 'int' })
   eventId!: number;
 
-  @ManyToOne(() => Event, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Event, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'event_id' })
   event?: Event;
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { FieldErrors } from '../common/errors';
+import { insertInChunks } from '../common/persistence/chunked-insert';
 import type { ValidatedAnswer } from './answers.rules';
 import { InvoiceAddress } from './invoice-address.entity';
 import { OrderFee } from './order-fee.entity';
@@ -79,7 +80,8 @@ export type OrderDetails = Pick<
 @Injectable()
 export class OrderWriter {
   /**
-   * Inserts an order with its positions (one statement; ids taken from the sequence first so that they follow
+   * Inserts an order with its positions (one statement per 65,535 bind parameters, {@link insertInChunks}; ids
+   * taken from the sequence first so that they follow
    * `positionid` and add-ons point at their parents), answers, fees and invoice address.
    * @returns the order (with its id) and the positions as inserted
    * @throws ValidationFailed `{"positions": [...]}` when a sent secret was taken concurrently
@@ -224,14 +226,17 @@ export class OrderWriter {
     for (const p of positions) if (p.addonToId !== null) p.addonToId = idOf.get(p.addonToId)!;
     try {
       // With an explicit column list TypeORM writes the preassigned ids (it leaves serial ids out otherwise).
+      // Chunked below PostgreSQL's 65,535 bind parameters per statement (every column of every row is one).
       const columns = em.connection.getMetadata(OrderPosition).columns.map((c) => c.propertyPath);
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(OrderPosition, columns)
-        .values(positions.map((p) => ({ ...p })) as QueryDeepPartialEntity<OrderPosition>[])
-        .updateEntity(false)
-        .execute();
+      await insertInChunks(positions, columns.length, (chunk) =>
+        em
+          .createQueryBuilder()
+          .insert()
+          .into(OrderPosition, columns)
+          .values(chunk.map((p) => ({ ...p })) as QueryDeepPartialEntity<OrderPosition>[])
+          .updateEntity(false)
+          .execute(),
+      );
     } catch (err) {
       const driver =
         err instanceof QueryFailedError ? (err.driverError as { code?: string; constraint?: string }) : {};

@@ -15,10 +15,13 @@ import {
   IsStrList,
   Nullable,
   Optional,
+  MaxItems,
   Required,
   rule,
 } from '../common/validation/fields';
+import { LIMITS } from '../config/limits';
 import { AnswerInputDto } from './answers';
+import { PAYMENT_PROVIDERS, UNKNOWN_PROVIDER } from './order-payments.rules';
 import { FEE_TYPES } from './order-rules';
 
 /** DRF's name of a JSON value's type, for "expected ... but got <type>" messages. */
@@ -261,6 +264,7 @@ export class OrderPositionInputDto {
 
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.answersPerPosition)
   @Nested(() => AnswerInputDto, true)
   answers?: AnswerInputDto[];
 
@@ -351,11 +355,18 @@ export class CreateOrderDto {
 
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.orderFees)
   @Nested(() => OrderFeeInputDto, true)
   fees?: OrderFeeInputDto[];
 
-  /** Provider stored on the payment (`manual` for paid orders when omitted, `free` for free ones). */
+  /**
+   * Provider stored on the payment (`manual` for paid orders when omitted, `free` for free ones): one of
+   * `banktransfer`, `boxoffice`, `free`, `manual`, `offsetting`.
+   */
   @Nullable()
+  @rule('paymentProvider', (v) =>
+    typeof v !== 'string' || PAYMENT_PROVIDERS.includes(v) ? null : UNKNOWN_PROVIDER,
+  )
   @IsStr({ blank: false, max: 100 })
   payment_provider?: string | null;
 
@@ -369,14 +380,17 @@ export class CreateOrderDto {
   @IsDateTimeString()
   payment_date?: string | null;
 
+  /** At most `LIMITS.orderPositions` (README "Limits"). */
   @Required()
   @IsList()
+  @MaxItems(LIMITS.orderPositions)
   @Nested(() => OrderPositionInputDto, true)
   positions!: OrderPositionInputDto[];
 
   /** Cart ids whose live positions are deleted, their places going to this order. */
   @Optional()
   @IsStrList(undefined, { max: 255 })
+  @MaxItems(LIMITS.consumeCarts)
   consume_carts?: string[];
 
   @Optional()

@@ -11,6 +11,8 @@ export type OrderStatus = 'n' | 'p' | 'e' | 'c';
 @Entity('orders')
 @Index('uq_orders_organizer_code', ['organizerId', 'code'], { unique: true })
 @Index('ix_orders_event_modified', ['eventId', 'lastModified'])
+/** The scheduler's search for pending orders past their deadline (issue 7 "Pending orders expire"). */
+@Index('ix_orders_pending_expires', ['expires', 'id'], { where: `status = 'n'` })
 export class Order {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -19,7 +21,7 @@ export class Order {
   @Column({ type: 'int' })
   eventId!: number;
 
-  @ManyToOne(() => Event, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Event, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'event_id' })
   event?: Event;
 

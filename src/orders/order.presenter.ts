@@ -4,6 +4,7 @@ import type { CartPosition } from './cart-position.entity';
 import type { InvoiceAddress } from './invoice-address.entity';
 import type { OrderFee } from './order-fee.entity';
 import type { OrderPayment } from './order-payment.entity';
+import { openPaymentProvider } from './order-payments.rules';
 import type { OrderPosition } from './order-position.entity';
 import type { Order } from './order.entity';
 
@@ -127,7 +128,7 @@ export class OrderJson {
   expires!: string;
   /** Deprecated: date of the last confirmed payment. */
   payment_date!: string | null;
-  /** Deprecated: provider of the last confirmed payment. */
+  /** Deprecated: provider of the last confirmed payment, else of the last open one. */
   payment_provider!: string | null;
   fees!: OrderFeeJson[];
   total!: string;
@@ -310,7 +311,7 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
     datetime: isoUtc(o.datetime),
     expires: isoUtc(o.expires),
     payment_date: last ? isoUtc(last.paymentDate!).slice(0, 10) : null,
-    payment_provider: last ? last.provider : null,
+    payment_provider: last ? last.provider : openPaymentProvider(extras.payments),
     fees: extras.fees.map(toOrderFeeJson),
     total: toMoney(o.total),
     comment: o.comment,

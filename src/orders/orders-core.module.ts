@@ -10,26 +10,29 @@ import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
+import { OrderExpiry } from './order-expiry';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderWriter } from './order-writer';
 import { QuotaEngine } from './quota-engine.service';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
+import { AuditModule } from '../audit/audit.module';
 
 /**
- * The orders context's core, without HTTP: the writers of orders and carts, payments, the presentation, the
+ * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
  * quota engine, the reads of order positions for the contexts above (gift cards, media), and the answers to the
  * ports the catalogue and the tenancy roots declare (quota availability,
  * voucher holds of carts, usage of items, events, tax rules, discounts, membership types). `app.module.ts` hands
  * this module to `CatalogueModule.register` and `OrganizersModule.register`; it depends only on the catalogue's
- * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker will, for expiry).
+ * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker does, for the expiry of pending orders).
  */
 @Module({
-  imports: [CatalogueReadsModule, TenancyModule],
+  imports: [AuditModule, CatalogueReadsModule, TenancyModule],
   providers: [
     QuotaEngine,
     OrderWriter,
+    OrderExpiry,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,
@@ -56,6 +59,7 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
     MEMBERSHIP_TYPE_USAGE,
     QuotaEngine,
     OrderWriter,
+    OrderExpiry,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,

@@ -16,6 +16,8 @@ import { OrdersController } from './orders.controller';
 import { OrdersCoreModule } from './orders-core.module';
 import { OrdersService } from './orders.service';
 import { OrganizerOrdersController } from './organizer-orders.controller';
+import { AuditModule } from '../audit/audit.module';
+import { TenancyModule } from '../organizers/tenancy.module';
 
 /**
  * Sales over HTTP: orders (create, read, change, delete, status actions), order positions, the organizer-wide
@@ -24,6 +26,8 @@ import { OrganizerOrdersController } from './organizer-orders.controller';
  */
 @Module({
   imports: [
+    AuditModule,
+    TenancyModule,
     OrdersCoreModule,
     MailModule,
     CatalogueSalesModule.register(OrdersCoreModule),

@@ -87,6 +87,14 @@ export class Event {
   @Column({ type: 'jsonb', default: {} })
   seatCategoryMapping!: Record<string, number | null>;
 
+  /**
+   * Bumped by database triggers on every write to the event's catalogue tables (migration CatalogueVersion);
+   * never written by the application (`insert`/`update` off, so a stale entity cannot set it back). A decimal
+   * string (bigint). Keys the rendered catalogue list cache.
+   */
+  @Column({ type: 'bigint', default: '0', insert: false, update: false })
+  catalogueVersion!: string;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created!: Date;
 

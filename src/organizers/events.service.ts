@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager } from 'typeorm';
+import { EntityManager, QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { ErrorCollector, invalidPk, NotFound, Refused } from '../common/errors';
+import { ErrorCollector, NotFound, Refused } from '../common/errors';
+import { EVENT_SEATING, EventSeating } from './event-seating.port';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -20,6 +21,16 @@ import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
+
+/** pretix's refusal to delete an event with orders (compat §4.2). */
+const HAS_ORDERS =
+  "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.";
+
+/**
+ * `has_subevents: true` is refused until event series (sub-events) exist: such an event could sell nothing
+ * (issue 7 "Inputs accepted but ignored"). Series made before stay series.
+ */
+export const SERIES_NOT_SUPPORTED = 'Event series are not supported yet.';
 
 /** Defaults of optional event fields (compat §4.2); PUT resets omitted ones to these. */
 const EVENT_DEFAULTS = {
@@ -50,6 +61,7 @@ export class EventsService {
     private readonly audit: AuditLogService,
     private readonly hooks: EventHooks,
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
+    @Inject(EVENT_SEATING) private readonly seating: EventSeating,
   ) {}
 
   /**
@@ -115,6 +127,7 @@ export class EventsService {
         const event = em.create(Event, { organizerId: organizer.id });
         this.apply(event, input);
         await em.save(event);
+        await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
         await this.hooks.eventCreated(em, event, principal);
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
@@ -146,8 +159,12 @@ export class EventsService {
       const base: EventInput = mode === 'patch' ? toEventJson(event) : ({ ...EVENT_DEFAULTS } as EventInput);
       const input = mergeInput(body, base);
       await this.validate(em, organizer, input, mode, event);
+      const seatingBefore = JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]);
       this.apply(event, input);
       await em.save(event);
+      if (JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]) !== seatingBefore) {
+        await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
+      }
       if (Object.keys(body).length > 0) {
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
@@ -168,11 +185,11 @@ export class EventsService {
    */
   async delete(organizer: Organizer, event: Event, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
-      if (await this.usage.hasOrders(em, event.id)) {
-        throw new Refused(
-          "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.",
-        );
-      }
+      // The row lock first: sales share-lock the event (TenancyQueries.lockEventForSale), so an order being
+      // created commits before this check sees it, and none starts until this transaction ends.
+      const locked: unknown[] = await em.query('SELECT id FROM event WHERE id = $1 FOR UPDATE', [event.id]);
+      if (locked.length === 0) throw new NotFound();
+      if (await this.usage.hasOrders(em, event.id)) throw new Refused(HAS_ORDERS);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
         eventId: null,
@@ -181,7 +198,15 @@ export class EventsService {
         action: 'pretix.event.deleted',
         data: { slug: event.slug },
       });
-      await em.delete(Event, { id: event.id });
+      try {
+        await em.delete(Event, { id: event.id });
+      } catch (err) {
+        // The database's own guard (sales keys are RESTRICT): never reached while the lock above is taken.
+        if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23503') {
+          throw new Refused(HAS_ORDERS);
+        }
+        throw err;
+      }
     });
   }
 
@@ -203,6 +228,7 @@ export class EventsService {
       const refusal = await this.hooks.checkGoLive(em, existing);
       if (refusal) errors.add('live', refusal);
     }
+    if (input.has_subevents && !existing?.hasSubevents) errors.add('has_subevents', SERIES_NOT_SUPPORTED);
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');
     } else if (!existing) {
@@ -229,13 +255,21 @@ export class EventsService {
         break;
       }
     }
-    if (input.seating_plan !== null && input.seating_plan !== undefined) {
-      errors.add('seating_plan', invalidPk(input.seating_plan));
+    const seating = await this.seating.check(
+      em,
+      organizer.id,
+      existing?.id ?? null,
+      input.seating_plan ?? null,
+      input.seat_category_mapping ?? {},
+      input.has_subevents,
+    );
+    for (const [field, messages] of Object.entries(seating ?? {})) {
+      for (const message of messages as string[]) errors.add(field, message);
     }
     if (Object.keys(input.seat_category_mapping ?? {}).length > 0) {
       if (mode === 'create')
         errors.addNonField('You cannot specify seat category mappings on event creation.');
-      else if (!existing?.seatingPlanId)
+      else if (input.seating_plan === null || input.seating_plan === undefined)
         errors.add(
           'seat_category_mapping',
           'You cannot specify seat category mappings without a seating plan.',

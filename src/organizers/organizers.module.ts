@@ -4,18 +4,22 @@ import { EventsService } from './events.service';
 import { OrganizersController } from './organizers.controller';
 import { OrganizersService } from './organizers.service';
 import { TenancyModule } from './tenancy.module';
+import { AuditModule } from '../audit/audit.module';
 
 /** The tenancy roots: organizers and events. */
-@Module({})
+@Module({
+  imports: [AuditModule],
+})
 export class OrganizersModule {
   /**
-   * @param ports the module that provides the EVENT_USAGE port (`event-usage.port.ts`; the sales side's
-   *   OrdersCoreModule): mandatory, an event with orders must never be deleted
+   * @param ports the modules that provide the EVENT_USAGE port (`event-usage.port.ts`; the sales side's
+   *   OrdersCoreModule: an event with orders must never be deleted) and the EVENT_SEATING port
+   *   (`event-seating.port.ts`; the SeatingModule): both mandatory
    */
-  static register(ports: Type<unknown> | DynamicModule): DynamicModule {
+  static register(...ports: (Type<unknown> | DynamicModule)[]): DynamicModule {
     return {
       module: OrganizersModule,
-      imports: [ports, TenancyModule],
+      imports: [...ports, TenancyModule],
       controllers: [OrganizersController, EventsController],
       providers: [OrganizersService, EventsService],
       exports: [OrganizersService, EventsService, TenancyModule],

@@ -58,6 +58,25 @@ export class TenancyQueries {
     return new Map(rows.map((r) => [r.slug, r.id]));
   }
 
+  /**
+   * Share-locks the event row (`FOR KEY SHARE`) for a sale in `em`'s transaction, so that an event delete (which
+   * locks the row `FOR UPDATE` and then checks for orders) waits for the sale to commit and sees its order, or
+   * the sale waits for the delete and finds no event (issue 7 "Deleting an event cannot destroy orders").
+   * @returns false when the event no longer exists
+   */
+  async lockEventForSale(em: EntityManager, eventId: number): Promise<boolean> {
+    const rows: unknown[] = await em.query('SELECT id FROM event WHERE id = $1 FOR KEY SHARE', [eventId]);
+    return rows.length > 0;
+  }
+
+  /** Whether any event uses the seating plan (compat §3.5: such a plan can be neither changed nor deleted). */
+  async seatingPlanInUse(em: EntityManager, planId: number): Promise<boolean> {
+    const rows: unknown[] = await em.query('SELECT 1 FROM event WHERE seating_plan_id = $1 LIMIT 1', [
+      planId,
+    ]);
+    return rows.length > 0;
+  }
+
   organizerFromJson(json: unknown): Organizer | null {
     return json ? this.organizerRows.fromJson(json as Record<string, unknown>) : null;
   }

@@ -4,6 +4,7 @@ import { Event } from './event.entity';
 import { EventHooks } from './event-hooks';
 import { Organizer } from './organizer.entity';
 import { TenancyQueries } from './tenancy-queries';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * The port-free part of the tenancy roots that other contexts embed or register with: the SQL of organizers and
@@ -12,7 +13,7 @@ import { TenancyQueries } from './tenancy-queries';
  * without a cycle.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Organizer, Event])],
+  imports: [AuditModule, TypeOrmModule.forFeature([Organizer, Event])],
   providers: [TenancyQueries, EventHooks],
   exports: [TenancyQueries, EventHooks],
 })

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
 import { MailSweep } from '../mail/mail-sweep.service';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
+import { OrderExpiry } from '../orders/order-expiry';
 import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
@@ -14,13 +15,16 @@ export const SCHEDULER_TICK = 'tick';
 export interface TickResult {
   at: string;
   cartPositionsPurged: number;
+  /** Pending orders past their payment deadline set to expired. */
+  ordersExpired: number;
   mailsEnqueued: number;
   tasksFailed: number;
 }
 
 /**
  * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): purges
- * expired idempotency records and cart positions (every cart, web shop ones included), enqueues due mails again
+ * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
+ * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), enqueues due mails again
  * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -34,6 +38,7 @@ export class SchedulerProcessor implements JobProcessor {
     @InjectDataSource() private readonly db: DataSource,
     private readonly mails: MailSweep,
     private readonly tasks: TaskHousekeeping,
+    private readonly orders: OrderExpiry,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult> {
@@ -45,6 +50,7 @@ export class SchedulerProcessor implements JobProcessor {
     const at = new Date().toISOString();
     const purged = await purgeExpiredIdempotencyRecords(this.db);
     const cartPositionsPurged = await purgeExpiredCartPositions(this.db);
+    const ordersExpired = await this.orders.expireDue();
     const mailsEnqueued = await this.mails.sweep();
     const tasksFailed = await this.tasks.failLostTasks().then(
       (ids) => ids.length,
@@ -53,9 +59,10 @@ export class SchedulerProcessor implements JobProcessor {
     const expired = await this.tasks.purgeExpired();
     this.logger.log(
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
+        `${ordersExpired} pending orders, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed`,
     );
-    return { at, cartPositionsPurged, mailsEnqueued, tasksFailed };
+    return { at, cartPositionsPurged, ordersExpired, mailsEnqueued, tasksFailed };
   }
 }

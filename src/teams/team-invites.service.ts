@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
-import { User } from '../auth/user.entity';
+import { UsersService } from '../auth/users.service';
 import { NotFound, ValidationFailed } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { paginateRows } from '../common/listing/page-query';
@@ -26,6 +26,7 @@ export class TeamInvitesService {
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
     private readonly mail: MailOutboxService,
+    private readonly users: UsersService,
   ) {}
 
   /**
@@ -68,11 +69,7 @@ export class TeamInvitesService {
   ): Promise<TeamInviteJson | AddedMemberJson> {
     return this.db.transaction(async (em) => {
       const team = await this.teams.findTeam(em, organizer, teamId, true);
-      const user = await em
-        .getRepository(User)
-        .createQueryBuilder('u')
-        .where('lower(u.email) = lower(:email)', { email: body.email })
-        .getOne();
+      const user = await this.users.findByEmail(em, body.email);
       if (user) {
         const rows: unknown[] = await em.query(
           'SELECT 1 FROM team_member WHERE team_id = $1 AND user_id = $2',

@@ -3,10 +3,10 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { User } from '../auth/user.entity';
+import type { User } from '../auth/user.entity';
+import { UsersService } from '../auth/users.service';
 import { NotFound } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
-import { paginateRows } from '../common/listing/page-query';
 import type { Organizer } from '../organizers/organizer.entity';
 import { TeamMemberJson, toTeamMemberJson } from './team-member.presenter';
 import { TeamsService } from './teams.service';
@@ -20,6 +20,7 @@ export class TeamMembersService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
+    private readonly users: UsersService,
   ) {}
 
   /**
@@ -28,12 +29,8 @@ export class TeamMembersService {
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamMemberJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
-    const qb = this.db
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where(MEMBER_OF, { team: team.id })
-      .orderBy('u.id', 'ASC');
-    return paginateRows(qb, page, (rows) => rows.map(toTeamMemberJson));
+    const users = await this.users.pageWhere(this.db, MEMBER_OF, { team: team.id }, page);
+    return new Paginated(users.items.map(toTeamMemberJson), users.total, users.page);
   }
 
   /** @throws NotFound for an unknown team, or a user who is not a member of it */
@@ -62,12 +59,7 @@ export class TeamMembersService {
   }
 
   private async member(em: EntityManager, teamId: number, userId: number): Promise<User> {
-    const user = await em
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where(MEMBER_OF, { team: teamId })
-      .andWhere('u.id = :id', { id: userId })
-      .getOne();
+    const user = await this.users.findWhere(em, userId, MEMBER_OF, { team: teamId });
     if (!user) throw new NotFound();
     return user;
   }

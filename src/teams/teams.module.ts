@@ -16,13 +16,21 @@ import { TeamsController } from './teams.controller';
 import { TeamsService } from './teams.service';
 import { TokensController } from './tokens.controller';
 import { MailModule } from '../mail/mail.module';
+import { UsersModule } from '../auth/users.module';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * Teams, members, invites and API tokens (spec "Teams"; compat §3.1); provides auth's `CREDENTIAL_RESOLVER`
  * port (tokens and teams live here).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Team, TeamApiToken, TeamInvite]), TenancyModule, MailModule],
+  imports: [
+    AuditModule,
+    TypeOrmModule.forFeature([Team, TeamApiToken, TeamInvite]),
+    TenancyModule,
+    MailModule,
+    UsersModule,
+  ],
   controllers: [TeamsController, MembersController, InvitesController, TokensController],
   providers: [
     TeamsService,

@@ -1,3 +1,4 @@
+import { CatalogueListCache } from '../rendered-lists';
 import { ConditionalList } from '../../audit/conditional-list';
 import { IdParam } from '../../common/http/id-param';
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
@@ -20,6 +21,7 @@ export class CategoriesController {
   constructor(private readonly categories: CategoriesService) {}
 
   @Get()
+  @CatalogueListCache()
   @ConditionalList('itemcategory')
   @RequireEventAccess()
   @ApiPaginatedResponse(CategoryJson)

@@ -2,9 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { PortsModule, withPorts } from '../catalogue-ports';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsService } from './discounts.service';
+import { AuditModule } from '../../audit/audit.module';
 
 /** Catalogue: discounts (`E/discounts/`, DELETE also at `E/discount/{id}/`). Deletion asks the DISCOUNT_USAGE port, provided by `ports` (mandatory). */
-@Module({})
+@Module({
+  imports: [AuditModule],
+})
 export class DiscountsModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(DiscountsModule, ports, {

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, invalidPk, Refused } from '../../common/errors';
+import { ErrorCollector, invalidPk, ResourceInUse } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
@@ -178,12 +178,12 @@ export class DiscountsService {
    * Deletes a discount (cart positions using it lose it, via the {@link DiscountUsage} port); logs
    * `pretix.event.discount.deleted`.
    * @throws NotFound for an id that is not a discount of this event
-   * @throws Refused (403) when order positions used the discount
+   * @throws ResourceInUse (403) when order positions used the discount
    */
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       const discount = await this.load(em, event, id, true);
-      if (await this.usage.isOrdered(em, discount.id)) throw new Refused(DISCOUNT_IN_USE);
+      if (await this.usage.isOrdered(em, discount.id)) throw new ResourceInUse(DISCOUNT_IN_USE);
       await this.usage.releaseCarts(em, discount.id);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,

@@ -44,3 +44,13 @@ export async function existingMembershipTypes(
   );
   return new Set(rows.map((r) => Number(r.id)));
 }
+
+/** Which of `ids` are items of the event (seat category mappings, compat §3.18). One statement. */
+export async function eventItemIds(em: EntityManager, eventId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows: { id: number }[] = await em.query(
+    'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2::int[])',
+    [eventId, ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}

@@ -16,7 +16,9 @@ import {
   Optional,
   Required,
   rule,
+  MaxItems,
 } from '../../common/validation/fields';
+import { LIMITS } from '../../config/limits';
 import type { I18nString } from '../../common/values/i18n';
 import { CreateAddonDto } from '../addons/addon.dto';
 import { CreateBundleDto } from '../bundles/bundle.dto';
@@ -316,18 +318,21 @@ export class CreateItemDto {
    */
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.listEntries)
   @EachEntry(() => CreateVariationDto)
   variations?: CreateVariationDto[];
 
   /** Add-ons created with the item (create only); rule errors come as a flat list under `addons` (pretix). */
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.listEntries)
   @EachEntry(() => CreateAddonDto)
   addons?: CreateAddonDto[];
 
   /** Bundles created with the item (create only); rule errors come as a flat list under `bundles` (pretix). */
   @Optional()
   @IsList()
+  @MaxItems(LIMITS.listEntries)
   @EachEntry(() => CreateBundleDto)
   bundles?: CreateBundleDto[];
 }

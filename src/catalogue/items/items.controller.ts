@@ -1,3 +1,4 @@
+import { CatalogueListCache } from '../rendered-lists';
 import { ConditionalList } from '../../audit/conditional-list';
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
@@ -20,6 +21,7 @@ export class ItemsController {
   constructor(private readonly items: ItemsService) {}
 
   @Get()
+  @CatalogueListCache()
   @ConditionalList('item')
   @RequireEventAccess()
   @ApiPaginatedResponse(ItemJson)

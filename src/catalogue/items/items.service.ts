@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, invalidPk, Refused, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, ResourceInUse, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
@@ -261,12 +261,12 @@ export class ItemsService {
    * `ON DELETE SET NULL`); category cross-selling lists forget it in the same transaction. Logs
    * `pretix.event.item.deleted`.
    * @throws NotFound for an id that is not an item of this event
-   * @throws Refused (403) when the item has been ordered (via the {@link ItemUsage} port, compat §3.10)
+   * @throws ResourceInUse (403) when the item has been ordered (via the {@link ItemUsage} port, compat §3.10)
    */
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       const item = await this.load(em, event, id, true);
-      if (await this.usage.isOrdered(em, item.id)) throw new Refused(ITEM_IN_USE);
+      if (await this.usage.isOrdered(em, item.id)) throw new ResourceInUse(ITEM_IN_USE);
       await this.usage.releaseCarts(em, item.id);
       await this.categories.forgetItem(em, event.id, item.id);
       await this.audit.record(em, principal, {

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { Refused } from '../../common/errors';
+import { ResourceInUse } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { paginateRows } from '../../common/listing/page-query';
@@ -123,7 +123,7 @@ export class MembershipTypesService {
   /**
    * Deletes an unused membership type; logs `pretix.membershiptype.deleted`.
    * @throws NotFound for an id that is not a membership type of this organizer
-   * @throws Refused (403) when an item grants or requires it, a variation requires it, or memberships use it
+   * @throws ResourceInUse (403) when an item grants or requires it, a variation requires it, or memberships use it
    * (via the {@link MembershipTypeUsage} port)
    */
   async delete(organizer: Organizer, id: number, principal: Principal): Promise<void> {
@@ -135,8 +135,8 @@ export class MembershipTypesService {
              OR EXISTS (SELECT 1 FROM item_variation WHERE $1 = ANY(require_membership_types)) AS used`,
         [type.id],
       );
-      if (rows[0].used) throw new Refused(MEMBERSHIP_TYPE_IN_USE);
-      if (await this.usage.isUsed(em, type.id)) throw new Refused(MEMBERSHIP_TYPE_IN_USE);
+      if (rows[0].used) throw new ResourceInUse(MEMBERSHIP_TYPE_IN_USE);
+      if (await this.usage.isUsed(em, type.id)) throw new ResourceInUse(MEMBERSHIP_TYPE_IN_USE);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
         eventId: null,

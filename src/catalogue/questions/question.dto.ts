@@ -16,7 +16,9 @@ import {
   Optional,
   Required,
   rule,
+  MaxItems,
 } from '../../common/validation/fields';
+import { LIMITS } from '../../config/limits';
 import type { I18nString } from '../../common/values/i18n';
 import { CreateQuestionOptionDto } from './question-option.dto';
 import { QUESTION_TYPES } from './question-rules';
@@ -153,6 +155,7 @@ export class CreateQuestionDto {
   /** Options created together with the question (create only). */
   @Optional()
   @IsOptionList()
+  @MaxItems(LIMITS.listEntries)
   @ValidateNested({
     message: (args: ValidationArguments) =>
       `Invalid data. Expected a dictionary, but got ${jsonTypeName(args.value)}.`,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
+import { DomainError } from '../../common/errors';
 import type { Event } from '../../organizers/event.entity';
 import {
   AvailabilityOptions,
@@ -21,8 +22,11 @@ export const quotaExceededMessage = (quota: string): string =>
 export const noQuotaMessage = (product: string): string =>
   `The product "${product}" is not assigned to a quota.`;
 
-/** A quota had fewer free places than a reservation needs. */
-export class QuotaExceeded extends Error {
+/**
+ * A quota had fewer free places than a reservation needs. Callers turn it into the answer of their route (a bare
+ * list for carts, `{"detail"}` for order actions, `non_field_errors` for vouchers); unmapped, it is a 500.
+ */
+export class QuotaExceeded extends DomainError {
   constructor(readonly quota: Quota) {
     super(quotaExceededMessage(quota.name));
   }

@@ -3,6 +3,7 @@ import type { PortsModule } from '../catalogue-ports';
 import { QuotaReservations } from '../quotas/quota-reservations.service';
 import { VoucherRedemptions } from '../vouchers/voucher-redemptions.service';
 import { CatalogueReadsModule } from './catalogue-reads.module';
+import { AuditModule } from '../../audit/audit.module';
 
 /**
  * The catalogue's shared sales services: reserving quota ({@link QuotaReservations}) and redeeming vouchers
@@ -10,7 +11,9 @@ import { CatalogueReadsModule } from './catalogue-reads.module';
  * vouchers and by the orders context. They need the QuotaAvailability and VoucherCartHolds ports, from the module
  * given to {@link register}.
  */
-@Module({})
+@Module({
+  imports: [AuditModule],
+})
 export class CatalogueSalesModule {
   static register(ports: PortsModule): DynamicModule {
     return {

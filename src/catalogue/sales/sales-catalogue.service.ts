@@ -149,14 +149,17 @@ export class SalesCatalogue {
   }
 
   /**
-   * Questions and options by id, of any event (callers check the event); one statement, none for no ids unless
-   * `always` (lists keep a fixed number of statements whether or not a page has answers).
+   * Questions and options by id; one statement, none for no ids unless `always` (lists keep a fixed number of
+   * statements whether or not a page has answers). With `scope` (ids a request sent), rows of another
+   * organizer's events are left out, so they answer like unknown ids (one more statement, only when a row of
+   * another event was named); rows of the organizer's other events stay (callers say "does not belong").
    */
   async questions(
     em: EntityManager,
     questionIds: readonly number[],
     optionIds: readonly number[],
     always = false,
+    scope?: Pick<Event, 'id' | 'organizerId'>,
   ): Promise<{ questions: Map<number, SaleQuestion>; options: Map<number, SaleQuestionOption> }> {
     const out = {
       questions: new Map<number, SaleQuestion>(),
@@ -181,7 +184,10 @@ export class SalesCatalogue {
          FROM question_option WHERE id = ANY($2)`,
       [[...new Set(questionIds)], [...new Set(optionIds)]],
     );
+    const foreign = distinct(rows.map((r) => r.event_id).filter((id) => scope && id !== scope.id));
+    const reachable = scope ? await eventsOfOrganizer(em, scope.organizerId, foreign) : new Set<number>();
     for (const r of rows) {
+      if (scope && r.event_id !== scope.id && !reachable.has(r.event_id)) continue;
       if (r.kind === 'q') {
         out.questions.set(r.id, { id: r.id, eventId: r.event_id, type: r.type!, identifier: r.identifier });
       } else {

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { CatalogueListCache } from '../rendered-lists';
 import { ConditionalList } from '../../audit/conditional-list';
 import { RequireEventAccess, RequirePermission } from '../../auth/access.decorators';
 import { Principal } from '../../auth/principal';
@@ -23,6 +24,7 @@ export class TaxRulesController {
   constructor(private readonly taxRules: TaxRulesService) {}
 
   @Get()
+  @CatalogueListCache()
   @ConditionalList('taxrule')
   @RequireEventAccess()
   @ApiPaginatedResponse(TaxRuleJson)

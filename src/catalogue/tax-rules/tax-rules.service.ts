@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, Refused } from '../../common/errors';
+import { ErrorCollector, ResourceInUse } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { paginateRows } from '../../common/listing/page-query';
@@ -149,7 +149,7 @@ export class TaxRulesService {
   /**
    * Deletes a tax rule; logs `pretix.event.taxrule.deleted`.
    * @throws NotFound for an id that is not a tax rule of this event
-   * @throws Refused (403) when items or sales (via the {@link TaxRuleUsage} port) use the rule, or when it is
+   * @throws ResourceInUse (403) when items or sales (via the {@link TaxRuleUsage} port) use the rule, or when it is
    * the default while the event has other rules
    */
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
@@ -162,8 +162,8 @@ export class TaxRulesService {
         [event.id, rule.id],
       );
       const { items, others } = usage[0];
-      if (items || (rule.isDefault && others)) throw new Refused(TAX_RULE_IN_USE);
-      if (await this.usage.isUsed(em, rule.id)) throw new Refused(TAX_RULE_IN_USE);
+      if (items || (rule.isDefault && others)) throw new ResourceInUse(TAX_RULE_IN_USE);
+      if (await this.usage.isUsed(em, rule.id)) throw new ResourceInUse(TAX_RULE_IN_USE);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
         eventId: event.id,

@@ -2,9 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { PortsModule, withPorts } from '../catalogue-ports';
 import { VariationsController } from './variations.controller';
 import { VariationsService } from './variations.service';
+import { AuditModule } from '../../audit/audit.module';
 
 /** Catalogue: item variations (`E/items/{item}/variations/`); exports the service for inline variations on items. Deletion asks the ITEM_USAGE port, provided by `ports` (mandatory). */
-@Module({})
+@Module({
+  imports: [AuditModule],
+})
 export class VariationsModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(VariationsModule, ports, {

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, invalidPk, Refused } from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, Refused, ResourceInUse } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -191,7 +191,7 @@ export class VariationsService {
       const item = await findEventItem(em, event.id, itemId, 'update');
       const variation = await this.load(em, item.id, id, true);
       if (await this.usage.isVariationInUse(em, variation.id)) {
-        throw new Refused(VARIATION_IN_USE);
+        throw new ResourceInUse(VARIATION_IN_USE);
       }
       if ((await em.count(ItemVariation, { where: { itemId: item.id } })) <= 1) {
         throw new Refused(ONLY_VARIATION);

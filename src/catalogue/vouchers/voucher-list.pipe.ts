@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { FieldErrors, ValidationFailed } from '../../common/errors';
 import { toFieldErrors } from '../../common/validation/validation.pipe';
+import { LIMITS, tooManyMessage } from '../../config/limits';
 import { CreateVoucherDto } from './voucher.dto';
 
 /** DRF's name of a JSON value's type in "Expected a list of items but got type ..." messages. */
@@ -19,7 +20,9 @@ function typeName(value: unknown): string {
 
 /**
  * Body pipe of `POST E/vouchers/batch_create/` (compat §3.23): the body must be a JSON list (a missing body or an
- * object → 400 `{"non_field_errors": ["Expected a list of items but got type \"dict\"."]}`); each entry is
+ * object → 400 `{"non_field_errors": ["Expected a list of items but got type \"dict\"."]}`) of at most
+ * `LIMITS.vouchersPerBatch` entries (else 400 `{"non_field_errors": ["Ensure this field has no more than 1000
+ * elements."]}`, README "Limits"); each entry is
  * validated and whitelisted like the body of a single create (`CreateVoucherDto`). Invalid entries answer 400
  * with a list aligned with the input, `{}` for valid entries: `[{}, {"code": ["..."]}]`. As for a single voucher,
  * these field checks come first; the rules between fields and objects follow in the service (same aligned shape).
@@ -30,6 +33,9 @@ export class VoucherListPipe implements PipeTransform<unknown, Promise<CreateVou
   async transform(value: unknown): Promise<CreateVoucherDto[]> {
     if (!Array.isArray(value)) {
       throw ValidationFailed.nonField(`Expected a list of items but got type "${typeName(value)}".`);
+    }
+    if (value.length > LIMITS.vouchersPerBatch) {
+      throw ValidationFailed.nonField(tooManyMessage(LIMITS.vouchersPerBatch));
     }
     const entries: CreateVoucherDto[] = [];
     const errors: FieldErrors[] = [];

@@ -20,6 +20,7 @@ export type SaleVoucher = Pick<
   | 'subeventId'
   | 'validUntil'
   | 'maxUsages'
+  | 'minUsages'
   | 'redeemed'
   | 'budget'
   | 'budgetUsed'

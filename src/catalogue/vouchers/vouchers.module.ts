@@ -5,12 +5,15 @@ import { CatalogueSalesModule } from '../sales/catalogue-sales.module';
 import { Voucher } from './voucher.entity';
 import { VouchersController } from './vouchers.controller';
 import { VouchersService } from './vouchers.service';
+import { AuditModule } from '../../audit/audit.module';
 
 /**
  * Catalogue: vouchers (compat §3.23); blocking vouchers reserve quota through QuotaReservations, which needs the
  * ports of `ports`.
  */
-@Module({})
+@Module({
+  imports: [AuditModule],
+})
 export class VouchersModule {
   static register(ports: PortsModule): DynamicModule {
     return {

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager, QueryFailedError, Repository } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, invalidPk, Refused, ValidationFailed } from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, ResourceInUse, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
@@ -282,12 +282,12 @@ export class VouchersService {
   /**
    * Deletes a voucher; logs `pretix.voucher.deleted`.
    * @throws NotFound for an id that is not a voucher of this event
-   * @throws Refused (403) when the voucher has been redeemed (compat §3.23)
+   * @throws ResourceInUse (403) when the voucher has been redeemed (compat §3.23)
    */
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
     await this.write(async (em) => {
       const voucher = await this.load(em, event, id, true);
-      if (voucher.redeemed > 0) throw new Refused(VOUCHER_IN_USE);
+      if (voucher.redeemed > 0) throw new ResourceInUse(VOUCHER_IN_USE);
       await this.log(em, event, principal, voucher.id, 'pretix.voucher.deleted', {});
       await em.delete(Voucher, { id: voucher.id, eventId: event.id });
     });

@@ -9,20 +9,103 @@ export function requestId(req: Request & { id?: string }, res: Response, next: N
   next();
 }
 
+/** Deepest nesting of objects and arrays a JSON body may have (the top-level value is level 1). */
+export const MAX_JSON_DEPTH = 32;
+
+export const TOO_DEEP_DETAIL = `JSON nested deeper than ${MAX_JSON_DEPTH} levels.`;
+
+/** Object keys no body may contain: they name the prototype machinery, never data. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+const OPEN_OBJECT = 0x7b; // {
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_OBJECT = 0x7d; // }
+const CLOSE_ARRAY = 0x5d; // ]
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+
+/**
+ * Whether the JSON text in `buf` nests objects/arrays deeper than `limit`, by one pass over the bytes outside
+ * string literals (no parsing, no recursion; UTF-8 continuation bytes never equal an ASCII bracket). Malformed
+ * text is left to the parser.
+ */
+export function jsonDeeperThan(buf: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > limit) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * The path (`[0].tag`) of the first object in `body` that has a key of {@link FORBIDDEN_KEYS}, with that key;
+ * null when there is none. Walks with an explicit stack (bodies are at most {@link MAX_JSON_DEPTH} deep anyway)
+ * and reads only own keys, so no prototype is ever touched.
+ */
+export function forbiddenKey(body: unknown): { path: string; key: string } | null {
+  const stack: [unknown, string][] = [[body, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+      continue;
+    }
+    const keys = Object.keys(value);
+    const bad = keys.find((k) => FORBIDDEN_KEYS.has(k));
+    if (bad !== undefined) return { path, key: bad };
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i];
+      stack.push([(value as Record<string, unknown>)[k], path === '' ? k : `${path}.${k}`]);
+    }
+  }
+  return null;
+}
+
+/** An error the parsers raise: answered with its status and `{"detail"}` by {@link bodyParsers}' handler. */
+class BodyRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** Keeps the raw bytes (for the idempotency fingerprint) and refuses JSON nested too deeply before it is parsed. */
+function verifyJson(req: Request & { rawBody?: Buffer }, _res: Response, buf: Buffer): void {
+  if (jsonDeeperThan(buf, MAX_JSON_DEPTH)) throw new BodyRefused(400, TOO_DEEP_DETAIL);
+  req.rawBody = buf;
+}
+
+/** Refuses a parsed body holding a prototype key (`{"tag": {"constructor": …}}`) before any handler sees it. */
+function refuseForbiddenKeys(req: Request, _res: Response, next: NextFunction): void {
+  const found = forbiddenKey(req.body);
+  if (!found) return next();
+  const at = found.path === '' ? '' : ` (at ${found.path})`;
+  next(new BodyRefused(400, `JSON object key "${found.key}" is not allowed${at}.`));
+}
+
 /**
  * Body parsers: JSON (spec "Conventions" 2) and form-encoded (OAuth token/revoke). A malformed body answers
- * 400 `{"detail": "JSON parse error - ..."}` (compat §1.5), never a 500.
+ * 400 `{"detail": "JSON parse error - ..."}` (compat §1.5), never a 500; JSON nested deeper than
+ * {@link MAX_JSON_DEPTH} levels answers 400 {@link TOO_DEEP_DETAIL} before it is parsed; an object key
+ * `__proto__`, `constructor` or `prototype` anywhere in a body answers 400 naming the key and where it is.
  */
 export function bodyParsers() {
   return [
-    express.json({
-      limit: '5mb',
-      type: ['application/json', 'application/*+json'],
-      // The raw bytes are kept for the idempotency fingerprint.
-      verify: (req: Request & { rawBody?: Buffer }, _res: Response, buf: Buffer) => {
-        req.rawBody = buf;
-      },
-    }),
+    express.json({ limit: '5mb', type: ['application/json', 'application/*+json'], verify: verifyJson }),
     express.urlencoded({
       extended: false,
       limit: '1mb',
@@ -30,10 +113,13 @@ export function bodyParsers() {
         req.rawBody = buf;
       },
     }),
+    refuseForbiddenKeys,
     (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
       if (!err) return next();
-      const e = err as { type?: string; message?: string; status?: number };
-      if (e.type === 'entity.parse.failed') {
+      const e = err as { type?: string; message?: string; status?: number; detail?: string };
+      if (err instanceof BodyRefused) {
+        res.status(err.status).json({ detail: err.detail });
+      } else if (e.type === 'entity.parse.failed') {
         res.status(400).json({ detail: `JSON parse error - ${e.message ?? 'invalid JSON'}` });
       } else if (e.type === 'entity.too.large') {
         res.status(413).json({ detail: 'Request body too large.' });

@@ -2,13 +2,32 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import {
+  DATABASE_RETRY_AFTER_S,
+  DATABASE_UNAVAILABLE_DETAIL,
+  isDatabaseUnavailable,
+} from './database-unavailable';
+import {
+  BUSY_DETAIL,
   Conflict,
+  DomainError,
   FieldConflict,
+  InvalidRequest,
+  LockTimeout,
+  NotAuthenticated,
+  NotFound,
+  NotModified,
+  PreconditionFailed,
+  Refused,
   ServiceUnavailable,
+  StoredResponse,
   TaskFailed,
   TaskNotReady,
+  Throttled,
+  UnprocessableRequest,
   ValidationFailed,
 } from '../errors';
+
+export { BUSY_DETAIL };
 
 const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Bad request.',
@@ -22,44 +41,54 @@ const DEFAULT_DETAIL: Record<number, string> = {
   429: 'Request was throttled.',
 };
 
-export const DATABASE_UNAVAILABLE_DETAIL = 'The database is unavailable. Please try again later.';
-const DATABASE_RETRY_AFTER_S = 10;
-
-/** Socket errors of a connection to PostgreSQL that could not be made or was lost. */
-const CONNECTION_ERRNOS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-]);
-
-/**
- * Whether an error means PostgreSQL cannot be reached right now (issue 7 "PostgreSQL down"): a refused, reset or
- * lost connection, a pool connect timeout, or the server's own "shutting down / not accepting connections"
- * (SQLSTATE class 08, 57P01-57P03, 53300). Answered 503 with `Retry-After`, never 500.
- */
-export function isDatabaseUnavailable(exception: unknown): boolean {
-  const driver = exception instanceof QueryFailedError ? (exception.driverError as unknown) : exception;
-  // Duck-typed: socket errors come from Node's own realm (not `instanceof Error` under a test VM).
-  if (typeof driver !== 'object' || driver === null || typeof (driver as Error).message !== 'string')
-    return false;
-  const code = (driver as { code?: unknown }).code;
-  if (typeof code === 'string') {
-    if (CONNECTION_ERRNOS.has(code) || code.startsWith('08')) return true;
-    if (['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
-  }
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
-    (driver as Error).message,
-  );
+/** What an error answers: status, extra headers and JSON body (`undefined`: no body), or raw bytes. */
+export interface ErrorAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  raw?: Buffer | null;
 }
 
-export const BUSY_DETAIL = 'The server was too busy to process your request. Please try again.';
+/**
+ * The one mapping of domain errors to HTTP answers (compat §1.5 bodies, spec "Errors" statuses).
+ * @returns null for a domain error no rule maps (a programming error: answered 500)
+ */
+export function domainAnswer(err: DomainError): ErrorAnswer | null {
+  if (err instanceof ValidationFailed) return { status: 400, body: err.errors };
+  if (err instanceof InvalidRequest) return { status: 400, body: { detail: err.detail } };
+  if (err instanceof NotAuthenticated) {
+    return { status: 401, headers: { 'WWW-Authenticate': 'Token' }, body: { detail: err.detail } };
+  }
+  if (err instanceof Refused) return { status: 403, body: { detail: err.detail } };
+  if (err instanceof NotFound) return { status: 404, body: { detail: err.detail } };
+  if (err instanceof FieldConflict) return { status: 409, body: err.errors };
+  if (err instanceof Conflict) {
+    const headers = err.retryAfter === undefined ? undefined : { 'Retry-After': String(err.retryAfter) };
+    return { status: 409, headers, body: { detail: err.detail } };
+  }
+  if (err instanceof TaskNotReady) {
+    return { status: 409, headers: { 'Retry-After': String(err.retryAfter) }, body: { status: err.state } };
+  }
+  if (err instanceof TaskFailed)
+    return { status: err.httpStatus, body: { status: err.state, message: err.detail } };
+  if (err instanceof NotModified) return { status: 304 };
+  if (err instanceof PreconditionFailed) return { status: 412, body: { detail: err.detail } };
+  if (err instanceof Throttled) {
+    return { status: 429, headers: { 'Retry-After': String(err.retryAfter) }, body: { detail: err.message } };
+  }
+  if (err instanceof UnprocessableRequest) return { status: 422, body: { detail: err.detail } };
+  if (err instanceof StoredResponse) return { status: err.status, headers: err.headers, raw: err.body };
+  if (err instanceof ServiceUnavailable) {
+    return { status: 503, headers: { 'Retry-After': String(err.retryAfter) }, body: { detail: err.detail } };
+  }
+  return null;
+}
 
-/** Renders the body of an HttpException in pretix's shapes (compat §1.5). */
+/**
+ * Renders an HttpException that Nest itself raised (unknown route, a pipe of the framework) in pretix's shapes
+ * (compat §1.5): `{"detail": ...}` with DRF's default texts.
+ */
 export function errorBody(exception: HttpException): unknown {
-  if (exception instanceof ValidationFailed || exception instanceof FieldConflict) return exception.errors;
   const status = exception.getStatus();
   const response = exception.getResponse();
   if (typeof response === 'object' && response !== null && 'detail' in response) return response;
@@ -73,11 +102,14 @@ export function errorBody(exception: HttpException): unknown {
   return { detail: message };
 }
 
+/** A database error that means "busy, retry later": lock timeout, deadlock, serialization failure, timeout. */
+const BUSY_CODES = new Set(['55P03', '40P01', '40001', '57014']);
+
 /**
- * The one global exception filter (architecture.md "Request path" 6): domain and HTTP exceptions keep their
- * status and get DRF-shaped bodies; database lock timeouts and deadlocks become 409 with `Retry-After: 5`;
- * invalid data the database rejects becomes 400; an unreachable database 503 with `Retry-After: 10`; anything else is logged with the request id and answered 500
- * without internals.
+ * The one global exception filter (architecture.md "Request path" 6): domain errors are mapped by
+ * {@link domainAnswer}; exceptions Nest raises itself keep their status with DRF-shaped bodies; database lock
+ * timeouts and deadlocks are a {@link LockTimeout} (409 with `Retry-After: 5`); invalid data the database rejects
+ * becomes 400; an unreachable database a {@link ServiceUnavailable} (503, `Retry-After: 10`); anything else is logged with the request id and answered 500 without internals.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -89,6 +121,25 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request & { id?: string }>();
     if (res.headersSent) return;
 
+    const code =
+      exception instanceof QueryFailedError ? (exception.driverError as { code?: string }).code : undefined;
+    if (code !== undefined && BUSY_CODES.has(code)) exception = new LockTimeout();
+    else if (!(exception instanceof DomainError) && isDatabaseUnavailable(exception)) {
+      this.logger.warn(
+        `[${req.id}] ${req.method} ${req.originalUrl}: database unavailable (${String(exception)})`,
+      );
+      exception = new ServiceUnavailable(DATABASE_UNAVAILABLE_DETAIL, DATABASE_RETRY_AFTER_S);
+    }
+
+    const answer = exception instanceof DomainError ? domainAnswer(exception) : null;
+    if (answer) {
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+      if (answer.raw !== undefined) res.status(answer.status).end(answer.raw ?? undefined);
+      else if (answer.body === undefined) res.status(answer.status).end();
+      else res.status(answer.status).json(answer.body);
+      return;
+    }
+
     if (exception instanceof HttpException) {
       const status: number = exception.getStatus();
       if (status === (HttpStatus.NOT_MODIFIED as number)) {
@@ -96,40 +147,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return;
       }
       if (status === (HttpStatus.UNAUTHORIZED as number)) res.setHeader('WWW-Authenticate', 'Token');
-      if (exception instanceof Conflict && exception.retryAfter !== undefined) {
-        res.setHeader('Retry-After', String(exception.retryAfter));
-      }
       res.status(status).json(errorBody(exception));
       return;
     }
 
-    if (exception instanceof TaskNotReady || exception instanceof ServiceUnavailable) {
-      res.setHeader('Retry-After', String(exception.retryAfter));
-      res
-        .status(exception instanceof TaskNotReady ? 409 : 503)
-        .json(exception instanceof TaskNotReady ? { status: exception.state } : { detail: exception.detail });
-      return;
-    }
-    if (exception instanceof TaskFailed) {
-      res.status(exception.httpStatus).json({ status: exception.state, message: exception.detail });
-      return;
-    }
-
-    if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(
-        `[${req.id}] ${req.method} ${req.originalUrl}: database unavailable (${String(exception)})`,
-      );
-      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_S));
-      res.status(503).json({ detail: DATABASE_UNAVAILABLE_DETAIL });
-      return;
-    }
-    const code =
-      exception instanceof QueryFailedError ? (exception.driverError as { code?: string }).code : undefined;
-    if (code === '55P03' || code === '40P01' || code === '40001' || code === '57014') {
-      res.setHeader('Retry-After', '5');
-      res.status(409).json({ detail: BUSY_DETAIL });
-      return;
-    }
     if (code?.startsWith('22')) {
       this.logger.warn(`[${req.id}] ${req.method} ${req.originalUrl}: database rejected input (${code})`);
       res.status(400).json({ detail: 'Invalid input.' });

@@ -1,19 +1,23 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
+import { from, Observable, switchMap } from 'rxjs';
 import { DataSource } from 'typeorm';
+import { Conflict, InvalidRequest, StoredResponse, UnprocessableRequest } from '../errors';
+import { IdempotencyLocks, idempotencyLockKey } from './idempotency-locks';
 import { API_PREFIX } from './route-registry';
 
 /** How long a stored response is replayed (compat §1.8). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A first request still "running" after this long is considered crashed and may be taken over. */
-const STALE_RUNNING_MS = 10 * 60 * 1000;
-/** Answers that are never stored, so the client may retry with the same key. */
-const NOT_STORED = new Set([409, 429, 503]);
+/** Longest idempotency key (characters). */
+export const IDEMPOTENCY_KEY_MAX = 255;
 /** Response headers worth replaying. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'last-modified', 'x-page-generated'];
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Paths whose answers are never stored: OAuth token responses would sit in clear in the table. */
+const NEVER_STORED = `/${API_PREFIX}/oauth/`;
+const CONCURRENT = 'Concurrent request with idempotency key.';
 
 export interface RawBodyRequest extends Request {
   rawBody?: Buffer;
@@ -21,105 +25,123 @@ export interface RawBodyRequest extends Request {
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
+/**
+ * Whether an answer is stored for replay: not 409 (a lock timeout or a concurrent key), 429 or any 5xx, so the
+ * client may retry them with the same key and the request runs again.
+ */
+export const storesAnswer = (status: number): boolean => status !== 409 && status !== 429 && status < 500;
+
+/** Whether a request with an idempotency key takes part: writes under `/api/v1/`, never `/api/v1/oauth/`. */
+export const idempotentRequest = (method: string, path: string): boolean =>
+  METHODS.has(method) && path.startsWith(`/${API_PREFIX}/`) && !path.startsWith(NEVER_STORED);
+
 interface StoredRow {
   id: string;
   fingerprint: string;
   status: number | null;
   headers: Record<string, string>;
   body: string | null;
-  created: Date;
   expires: Date;
 }
 
 /**
- * `X-Idempotency-Key` on every POST/PUT/PATCH/DELETE under `/api/v1/` (compat §1.8):
- * - the first response for (credential, key) is stored for 24 hours and replayed byte for byte on repeats;
- * - a repeat while the first request runs answers 409 `Concurrent request with idempotency key.` with
- *   `Retry-After: 5`;
- * - 409, 429 and 503 answers are not stored, so the same key can be retried;
- * - better than pretix: a repeat with the same key but a different method, path or body answers 422 instead of
- *   replaying an unrelated response.
- * The store is a PostgreSQL table; the unique (credential, key) index makes concurrent first requests safe.
+ * `X-Idempotency-Key` on every POST/PUT/PATCH/DELETE under `/api/v1/` (compat §1.8), as a global interceptor, so
+ * it runs after authentication: a request that fails authentication stores nothing.
+ * - The first response for (credential, key) is stored for 24 hours and replayed byte for byte on repeats, also
+ *   when the first client gave up before the answer (the record is never dropped because the connection closed).
+ * - A repeat while the first request runs answers 409 `Concurrent request with idempotency key.` with
+ *   `Retry-After: 5`. "Runs" means: its record is locked by the live session of the process serving it
+ *   ({@link IdempotencyLocks}); a record left running by a dead process or a restarted database is taken over at
+ *   once.
+ * - 409, 429 and 5xx answers are not stored; `/api/v1/oauth/` is never stored.
+ * - Better than pretix: a repeat with the same key but another method, path or body answers 422.
  */
 @Injectable()
-export class IdempotencyMiddleware {
+export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly locks: IdempotencyLocks,
+  ) {}
 
-  /** Express middleware function. */
-  handler() {
-    return (req: RawBodyRequest, res: Response, next: NextFunction): void => {
-      const key = req.headers['x-idempotency-key'];
-      if (
-        typeof key !== 'string' ||
-        key === '' ||
-        !METHODS.has(req.method) ||
-        !req.path.startsWith(`/${API_PREFIX}/`)
-      ) {
-        next();
-        return;
-      }
-      this.handle(req, res, next, key).catch((err: unknown) => next(err));
-    };
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const req = context.switchToHttp().getRequest<RawBodyRequest>();
+    const key = req.headers['x-idempotency-key'];
+    if (typeof key !== 'string' || key === '' || !idempotentRequest(req.method, req.path)) {
+      return next.handle();
+    }
+    const res = context.switchToHttp().getResponse<Response>();
+    return from(this.begin(req, res, key)).pipe(switchMap(() => next.handle()));
   }
 
-  private async handle(req: RawBodyRequest, res: Response, next: NextFunction, key: string): Promise<void> {
-    if (key.length > 255) {
-      res.status(400).json({ detail: 'The idempotency key may have at most 255 characters.' });
-      return;
+  /**
+   * Becomes the first request for the key (record inserted and locked, response captured), or throws what the
+   * client gets instead: the stored response, 409 while the first runs, 422 for another request under the key.
+   */
+  private async begin(req: RawBodyRequest, res: Response, key: string): Promise<void> {
+    if (key.length > IDEMPOTENCY_KEY_MAX) {
+      throw new InvalidRequest(`The idempotency key may have at most ${IDEMPOTENCY_KEY_MAX} characters.`);
     }
     const credential = sha256(req.headers.authorization ?? '');
     const fingerprint = sha256(
       Buffer.concat([Buffer.from(`${req.method} ${req.originalUrl}\n`), req.rawBody ?? Buffer.alloc(0)]),
     );
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const inserted: { id: string }[] = await this.db.query(
-        `INSERT INTO idempotency_record (credential_hash, key, fingerprint, status, headers, expires)
-         VALUES ($1, $2, $3, NULL, '{}', now() + ($4 || ' milliseconds')::interval)
-         ON CONFLICT (credential_hash, key) DO NOTHING RETURNING id`,
-        [credential, key, fingerprint, String(IDEMPOTENCY_TTL_MS)],
-      );
-      if (inserted.length > 0) {
-        this.capture(res, inserted[0].id);
-        next();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const id = await this.locks.insertLocked(credential, key, fingerprint, IDEMPOTENCY_TTL_MS);
+      if (id !== null) {
+        this.capture(res, id);
         return;
       }
       const rows: StoredRow[] = await this.db.query(
-        `SELECT id, fingerprint, status, headers, body, created, expires FROM idempotency_record
+        `SELECT id::text AS id, fingerprint, status, headers, body, expires FROM idempotency_record
           WHERE credential_hash = $1 AND key = $2`,
         [credential, key],
       );
       const row = rows[0];
-      if (!row) continue; // deleted in between (not stored): try to become the first request
-      const stale = row.status === null && Date.now() - new Date(row.created).getTime() > STALE_RUNNING_MS;
-      if (new Date(row.expires).getTime() < Date.now() || stale) {
+      if (!row) continue; // forgotten in between (not stored): try to become the first request
+      if (new Date(row.expires).getTime() < Date.now()) {
         await this.db.query('DELETE FROM idempotency_record WHERE id = $1', [row.id]);
         continue;
       }
       if (row.status === null) {
-        res.setHeader('Retry-After', '5');
-        res.status(409).json({ detail: 'Concurrent request with idempotency key.' });
-        return;
+        if (await this.takeOverDead(row.id)) continue;
+        throw new Conflict(CONCURRENT, 5);
       }
       if (row.fingerprint !== fingerprint) {
-        res.status(422).json({
-          detail: 'This idempotency key was already used for a different request (method, path or body).',
-        });
-        return;
+        throw new UnprocessableRequest(
+          'This idempotency key was already used for a different request (method, path or body).',
+        );
       }
-      for (const [name, value] of Object.entries(row.headers)) res.setHeader(name, value);
-      res.status(row.status);
-      res.end(row.body ? Buffer.from(row.body, 'base64') : undefined);
-      return;
+      throw new StoredResponse(row.status, row.headers, row.body ? Buffer.from(row.body, 'base64') : null);
     }
-    res.setHeader('Retry-After', '5');
-    res.status(409).json({ detail: 'Concurrent request with idempotency key.' });
+    throw new Conflict(CONCURRENT, 5);
   }
 
   /**
-   * Records the response of the first request (or forgets it for 409/429/503) before it is sent, so that a
-   * repeat arriving right after the response always finds it stored.
+   * Deletes a running record whose owner is gone: nobody holds its advisory lock (the owner's session ended with
+   * its process or the database). A live owner stores its answer before it unlocks, so a record found unlocked
+   * and still running has no owner.
+   * @returns whether the record was taken over
+   */
+  private takeOverDead(id: string): Promise<boolean> {
+    return this.db.transaction(async (em) => {
+      const [{ free }]: { free: boolean }[] = await em.query(
+        'SELECT pg_try_advisory_xact_lock($1::bigint) AS free',
+        [idempotencyLockKey(id)],
+      );
+      if (!free) return false;
+      await em.query('DELETE FROM idempotency_record WHERE id = $1 AND status IS NULL', [id]);
+      this.logger.warn(`idempotency record ${id} left running by a dead request: taken over`);
+      return true;
+    });
+  }
+
+  /**
+   * Records the response of the first request (or forgets it, see {@link storesAnswer}) before it is sent, so a
+   * repeat arriving right after the response finds it stored; then releases the record's lock. Whether the
+   * client is still connected does not matter.
    */
   private capture(res: Response, id: string): void {
     const chunks: Buffer[] = [];
@@ -140,21 +162,16 @@ export class IdempotencyMiddleware {
       collect(chunk, rest[0]);
       this.store(res, id, Buffer.concat(chunks))
         .catch((err: unknown) => this.logger.error(`storing idempotent response failed: ${String(err)}`))
+        .then(() => this.locks.release(id))
+        .catch((err: unknown) => this.logger.warn(`releasing idempotency lock failed: ${String(err)}`))
         .finally(() => end(chunk, ...rest));
       return res;
     }) as Response['end'];
-    res.on('close', () => {
-      if (!res.writableFinished) {
-        this.db
-          .query('DELETE FROM idempotency_record WHERE id = $1 AND status IS NULL', [id])
-          .catch((err: unknown) => this.logger.error(`releasing idempotency key failed: ${String(err)}`));
-      }
-    });
   }
 
   private async store(res: Response, id: string, body: Buffer): Promise<void> {
     const status = res.statusCode;
-    if (NOT_STORED.has(status)) {
+    if (!storesAnswer(status)) {
       await this.db.query('DELETE FROM idempotency_record WHERE id = $1', [id]);
       return;
     }

@@ -19,6 +19,17 @@ export function pageUrl(req: Request, page: number): string {
   return url.toString();
 }
 
+/** The envelope of one page, with absolute `next`/`previous` links built from the request's URL. */
+export function toListEnvelope<T>(req: Request, body: Paginated<T>): ListEnvelope<T> {
+  const { page, pageSize } = body.page;
+  return {
+    count: body.total,
+    next: page * pageSize < body.total ? pageUrl(req, page + 1) : null,
+    previous: page > 1 ? pageUrl(req, page - 1) : null,
+    results: body.items,
+  };
+}
+
 /** Wraps a {@link Paginated} result into the envelope with absolute `next`/`previous` links. */
 @Injectable()
 export class ListEnvelopeInterceptor implements NestInterceptor {
@@ -26,15 +37,7 @@ export class ListEnvelopeInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((body: unknown) => {
         if (!(body instanceof Paginated)) return body;
-        const req = context.switchToHttp().getRequest<Request>();
-        const { page, pageSize } = body.page;
-        const envelope: ListEnvelope<unknown> = {
-          count: body.total,
-          next: page * pageSize < body.total ? pageUrl(req, page + 1) : null,
-          previous: page > 1 ? pageUrl(req, page - 1) : null,
-          results: body.items,
-        };
-        return envelope;
+        return toListEnvelope(context.switchToHttp().getRequest<Request>(), body);
       }),
     );
   }

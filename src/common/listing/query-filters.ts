@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import { LIMITS, tooManyMessage } from '../../config/limits';
 import { ValidationFailed } from '../errors';
 import { isIsoDateTime, parseDateTime } from '../values/datetime';
 
@@ -24,10 +25,14 @@ export class QueryFilters {
     return typeof s === 'string' && s !== '' ? s : undefined;
   }
 
-  /** All values of a repeatable parameter (`?expand=a&expand=b`). */
+  /**
+   * All values of a repeatable parameter (`?expand=a&expand=b`), at most `LIMITS.filterValues`.
+   * @throws ValidationFailed `{"<name>": ["Ensure this field has no more than 100 elements."]}`
+   */
   all(name: string): string[] {
     const v = this.query[name];
-    return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
+    const values = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
+    return capped(name, values);
   }
 
   /**
@@ -73,7 +78,7 @@ export class QueryFilters {
     return Number(s);
   }
 
-  /** Comma-separated integers (`subevent__in=1,2`). */
+  /** Comma-separated integers (`subevent__in=1,2`), at most `LIMITS.filterValues` of them. */
   intList(name: string): number[] | undefined {
     const s = this.raw(name);
     if (s === undefined) return undefined;
@@ -81,6 +86,7 @@ export class QueryFilters {
       .split(',')
       .map((x) => x.trim())
       .filter((x) => x !== '');
+    capped(name, parts);
     if (parts.some((x) => !/^\d+$/.test(x) || Number(x) > 2147483647))
       throw ValidationFailed.field(name, 'Enter a whole number.');
     return parts.map(Number);
@@ -106,6 +112,13 @@ export class QueryFilters {
   expand(allowed: readonly string[]): Set<string> {
     return new Set(this.all('expand').filter((x) => allowed.includes(x)));
   }
+}
+
+/** The values of a multi-value parameter, refused above `LIMITS.filterValues` (README "Limits"). */
+function capped<T>(name: string, values: T[]): T[] {
+  if (values.length > LIMITS.filterValues)
+    throw ValidationFailed.field(name, tooManyMessage(LIMITS.filterValues));
+  return values;
 }
 
 /** Route parameter decorator giving {@link QueryFilters} for the current request. */

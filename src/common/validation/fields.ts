@@ -1,4 +1,5 @@
 import { IsOptional, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { LIMITS, tooManyMessage } from '../../config/limits';
 import { isIsoDateTime } from '../values/datetime';
 
 /**
@@ -202,11 +203,32 @@ function listTypeError(v: unknown): string | null {
   return `Expected a list of items but got type "${typeof v === 'string' ? 'str' : typeof v === 'object' ? 'dict' : typeof v}".`;
 }
 
-/** A list of integer ids (existence is checked by the service). */
-export function IsIntList(): PropertyDecorator {
+/**
+ * A list of at most `max` entries (README "Limits", `LIMITS` in `config/limits.ts`): a longer one answers
+ * `["Ensure this field has no more than <max> elements."]` on its field. Other values pass (the type rules
+ * answer them).
+ */
+export function MaxItems(max: number): PropertyDecorator {
+  return rule('maxItems', (v) => (Array.isArray(v) && v.length > max ? tooManyMessage(max) : null));
+}
+
+/** A list of at most `LIMITS.listEntries` integer ids (existence is checked by the service). */
+/** Length bound of a list field: at most `max` entries (default `LIMITS.listEntries`), else `tooMany`. */
+export interface ListOptions {
+  max?: number;
+  /** Message above `max` (default DRF's `Ensure this field has no more than N elements.`). */
+  tooMany?: string;
+}
+
+function listTooLong(v: unknown[], list: ListOptions): string | null {
+  const max = list.max ?? LIMITS.listEntries;
+  return v.length > max ? (list.tooMany ?? tooManyMessage(max)) : null;
+}
+
+export function IsIntList(list: ListOptions = {}): PropertyDecorator {
   return rule('isIntList', (v) => {
     if (absent(v)) return null;
-    const err = listTypeError(v);
+    const err = listTypeError(v) ?? listTooLong(v as unknown[], list);
     if (err) return err;
     for (const x of v as unknown[]) {
       if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > INT_MAX)
@@ -216,11 +238,15 @@ export function IsIntList(): PropertyDecorator {
   });
 }
 
-/** A list of strings, optionally restricted to choices. */
-export function IsStrList(choices?: readonly string[], options: StrOptions = {}): PropertyDecorator {
+/** A list of at most `LIMITS.listEntries` strings, optionally restricted to choices. */
+export function IsStrList(
+  choices?: readonly string[],
+  options: StrOptions = {},
+  list: ListOptions = {},
+): PropertyDecorator {
   return rule('isStrList', (v) => {
     if (absent(v)) return null;
-    const err = listTypeError(v);
+    const err = listTypeError(v) ?? listTooLong(v as unknown[], list);
     if (err) return err;
     for (const x of v as unknown[]) {
       if (typeof x !== 'string') return 'Not a valid string.';

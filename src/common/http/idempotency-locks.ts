@@ -1,0 +1,85 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Client } from 'pg';
+import { AppConfig } from '../../config/app-config';
+
+/**
+ * Advisory-lock keys of idempotency records: the record id moved above the 32-bit range that the other advisory
+ * locks of this service use (`hashtext(...)`), so the two never collide.
+ */
+export const idempotencyLockKey = (id: string): string => (BigInt(id) + (1n << 40n)).toString();
+
+/**
+ * The liveness of running idempotent requests (compat §1.8; issue 7 "Idempotency survives a client that gives
+ * up"). A dedicated PostgreSQL session of this process inserts each first request's record and, in the same
+ * statement, takes a session-level advisory lock on it; the lock is released when the response is stored. The
+ * lock lives exactly as long as this process and its session: when the process dies, or the database restarts,
+ * PostgreSQL drops it, and a retry that finds a record still "running" but unlocked takes the key over at once
+ * (instead of 409 for minutes for an order that was never created).
+ */
+@Injectable()
+export class IdempotencyLocks implements OnApplicationShutdown {
+  private readonly logger = new Logger('Idempotency');
+  private session: Promise<Client> | null = null;
+
+  constructor(private readonly config: AppConfig) {}
+
+  /**
+   * Inserts the record of a first request and locks it, in one statement on the lock session.
+   * @returns the new record's id, or null when (credential, key) already has a record
+   */
+  async insertLocked(
+    credential: string,
+    key: string,
+    fingerprint: string,
+    ttlMs: number,
+  ): Promise<string | null> {
+    const rows = await this.query<{ id: string }>(
+      `WITH ins AS (
+         INSERT INTO idempotency_record (credential_hash, key, fingerprint, status, headers, expires)
+         VALUES ($1, $2, $3, NULL, '{}', now() + ($4 || ' milliseconds')::interval)
+         ON CONFLICT (credential_hash, key) DO NOTHING RETURNING id)
+       SELECT id::text AS id, pg_advisory_lock(id + 1099511627776) FROM ins`,
+      [credential, key, fingerprint, String(ttlMs)],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** Releases the lock of a record whose request has ended (its response stored or forgotten). */
+  async release(id: string): Promise<void> {
+    await this.query('SELECT pg_advisory_unlock($1::bigint)', [idempotencyLockKey(id)]);
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    const session = this.session;
+    this.session = null;
+    return session ? session.then((c) => c.end()).catch(() => undefined) : Promise.resolve();
+  }
+
+  private async query<R>(sql: string, params: unknown[]): Promise<R[]> {
+    const client = await this.client();
+    const result = await client.query(sql, params);
+    return result.rows as R[];
+  }
+
+  /** The lock session, (re)connected on demand; a broken session is dropped, and its locks die with it. */
+  private client(): Promise<Client> {
+    if (!this.session) {
+      const client = new Client({
+        connectionString: this.config.databaseUrl,
+        application_name: 'idempotency',
+      });
+      const drop = () => {
+        if (this.session === connecting) this.session = null;
+      };
+      client.on('error', (err) => {
+        this.logger.warn(`idempotency lock session lost: ${err.message}`);
+        drop();
+      });
+      client.on('end', drop);
+      const connecting: Promise<Client> = client.connect().then(() => client);
+      connecting.catch(drop);
+      this.session = connecting;
+    }
+    return this.session;
+  }
+}

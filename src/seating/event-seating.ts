@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { eventItemIds } from '../catalogue/items/item-lookup';
+import { FieldErrors, invalidPk } from '../common/errors';
+import type { EventSeating } from '../organizers/event-seating.port';
+import { SeatingPlansService } from './seating-plans.service';
+import { plannedSeats, SeatingLayout } from './seating-layout.rules';
+
+/**
+ * The seating context's answer to the tenancy roots' EVENT_SEATING port (issue 10 "Assigning a plan"): checks a
+ * plan and category mapping for an event, and generates the event's seats from the plan in a fixed number of
+ * statements (removed seats deleted, kept seats updated in place with their `blocked` flag, new ones inserted).
+ * Seats of dates of a series come with the series issue; no seat can be sold yet (orders take seats later), so
+ * no sold seat can be lost by a change of plan.
+ */
+@Injectable()
+export class EventSeatingService implements EventSeating {
+  constructor(private readonly plans: SeatingPlansService) {}
+
+  async check(
+    em: EntityManager,
+    organizerId: number,
+    eventId: number | null,
+    planId: number | null,
+    mapping: Record<string, number | null>,
+    hasSubevents: boolean,
+  ): Promise<FieldErrors | null> {
+    const errors: Record<string, string[]> = {};
+    const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+    if (planId !== null) {
+      if (hasSubevents) add('seating_plan', 'Event series should not directly be assigned a seating plan.');
+      else if (!(await this.plans.findForAssignment(em, organizerId, planId)))
+        add('seating_plan', invalidPk(planId));
+    }
+    const ids = Object.values(mapping).filter((v): v is number => v !== null);
+    if (Object.values(mapping).some((v) => v !== null && (typeof v !== 'number' || !Number.isInteger(v)))) {
+      add('seat_category_mapping', 'Item IDs must be integers or null.');
+    } else if (ids.length > 0 && eventId !== null) {
+      // On creation the tenancy roots refuse any mapping (the event has no items yet).
+      const known = await eventItemIds(em, eventId, ids);
+      for (const id of ids) if (!known.has(id)) add('seat_category_mapping', `Item '${id}' does not exist.`);
+    }
+    return Object.keys(errors).length > 0 ? errors : null;
+  }
+
+  async apply(
+    em: EntityManager,
+    eventId: number,
+    planId: number | null,
+    mapping: Record<string, number | null>,
+  ): Promise<void> {
+    const plan: { layout: SeatingLayout }[] =
+      planId === null ? [] : await em.query('SELECT layout FROM seating_plan WHERE id = $1', [planId]);
+    const seats = plan.length > 0 ? plannedSeats(plan[0].layout) : [];
+    const rows = seats.map((s, rank) => ({
+      zone_name: s.zoneName,
+      row_name: s.rowName,
+      row_label: s.rowLabel,
+      seat_number: s.seatNumber,
+      seat_label: s.seatLabel,
+      seat_guid: s.seatGuid,
+      product_id: mapping[s.category] ?? null,
+      sorting_rank: rank,
+    }));
+    await em.query(
+      `DELETE FROM seat WHERE event_id = $1 AND subevent_id IS NULL AND NOT (seat_guid = ANY($2::text[]))`,
+      [eventId, rows.map((r) => r.seat_guid)],
+    );
+    if (rows.length === 0) return;
+    await em.query(
+      `INSERT INTO seat (event_id, subevent_id, zone_name, row_name, row_label, seat_number, seat_label, seat_guid,
+                         product_id, sorting_rank)
+       SELECT $1, NULL, r.zone_name, r.row_name, r.row_label, r.seat_number, r.seat_label, r.seat_guid,
+              r.product_id, r.sorting_rank
+         FROM jsonb_to_recordset($2::jsonb) AS r(zone_name text, row_name text, row_label text, seat_number text,
+              seat_label text, seat_guid text, product_id int, sorting_rank int)
+       ON CONFLICT (event_id, seat_guid) WHERE subevent_id IS NULL DO UPDATE SET
+         zone_name = EXCLUDED.zone_name, row_name = EXCLUDED.row_name, row_label = EXCLUDED.row_label,
+         seat_number = EXCLUDED.seat_number, seat_label = EXCLUDED.seat_label, product_id = EXCLUDED.product_id,
+         sorting_rank = EXCLUDED.sorting_rank`,
+      [eventId, JSON.stringify(rows)],
+    );
+  }
+}

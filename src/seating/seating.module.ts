@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { EVENT_SEATING } from '../organizers/event-seating.port';
+import { TenancyModule } from '../organizers/tenancy.module';
+import { EventSeatingService } from './event-seating';
+import { Seat } from './seat.entity';
+import { SeatingPlan } from './seating-plan.entity';
+import { SeatingPlansController } from './seating-plans.controller';
+import { SeatingPlansService } from './seating-plans.service';
+import { SeatsController } from './seats.controller';
+import { SeatsService } from './seats.service';
+
+/**
+ * The seating context (architecture.md): seating plans of organizers and the seats of events generated from
+ * them; answers the tenancy roots' EVENT_SEATING port (`app.module.ts` hands this module to
+ * `OrganizersModule.register`).
+ */
+@Module({
+  imports: [AuditModule, TenancyModule, TypeOrmModule.forFeature([SeatingPlan, Seat])],
+  controllers: [SeatingPlansController, SeatsController],
+  providers: [
+    SeatingPlansService,
+    SeatsService,
+    EventSeatingService,
+    { provide: EVENT_SEATING, useExisting: EventSeatingService },
+  ],
+  exports: [SeatingPlansService, EVENT_SEATING],
+})
+export class SeatingModule {}

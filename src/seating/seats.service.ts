@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
+import { AuditLogService } from '../audit/audit-log.service';
+import type { Principal } from '../auth/principal';
+import { NotFound, ValidationFailed } from '../common/errors';
+import { applyOrdering } from '../common/listing/ordering';
+import { paginateRows } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
+import { QueryFilters } from '../common/listing/query-filters';
+import { findOrNotFound } from '../common/persistence/find';
+import type { Event } from '../organizers/event.entity';
+import type { BulkSeatsDto } from './seat.dto';
+import { Seat } from './seat.entity';
+import { SeatJson, toSeatJson } from './seat.presenter';
+
+const SERIES_FORM = 'Please use the subevent-specific endpoint';
+
+/** Text filters of the seat list, each an exact match on its column (compat §3.18). */
+const TEXT_FILTERS: Record<string, string> = {
+  zone_name: 's.zone_name',
+  row_name: 's.row_name',
+  row_label: 's.row_label',
+  seat_number: 's.seat_number',
+  seat_label: 's.seat_label',
+  seat_guid: 's.seat_guid',
+};
+
+/**
+ * Seats of an event without dates (`E/seats/`, compat §3.18): list with filters, detail, PATCH of `blocked`, bulk
+ * block and unblock. A series event answers 404 on this form (its dates have their own seats). Nothing can
+ * reserve a seat yet (orders, carts and vouchers take seats with the rest of issue 10), so a seat is available
+ * exactly when it is not blocked.
+ */
+@Injectable()
+export class SeatsService {
+  constructor(
+    @InjectEntityManager() private readonly db: EntityManager,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  /** One page of the event's seats in plan order; filters of compat §3.18. One SQL statement. */
+  list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<SeatJson>> {
+    checkForm(event);
+    const qb = this.db
+      .getRepository(Seat)
+      .createQueryBuilder('s')
+      .where('s.event_id = :event AND s.subevent_id IS NULL', { event: event.id });
+    for (const [name, column] of Object.entries(TEXT_FILTERS)) {
+      const value = filters.str(name);
+      if (value !== undefined) qb.andWhere(`${column} = :${name}`, { [name]: value });
+    }
+    const blocked = filters.bool('blocked');
+    if (blocked !== undefined) qb.andWhere('s.blocked = :blocked', { blocked });
+    const available = filters.bool('is_available');
+    if (available !== undefined) qb.andWhere(available ? 'NOT s.blocked' : 's.blocked');
+    applyOrdering(qb, filters.all('ordering'), { id: 's.id' }, []);
+    qb.addOrderBy('s.sorting_rank', 'ASC').addOrderBy('s.id', 'ASC');
+    return paginateRows(qb, page, (rows) => rows.map(toSeatJson));
+  }
+
+  /** @throws NotFound for a seat that is not one of the event's (or a series event) */
+  async get(event: Event, id: number): Promise<SeatJson> {
+    checkForm(event);
+    return toSeatJson(await findOrNotFound(this.db, Seat, { id, eventId: event.id }, false));
+  }
+
+  /** Sets `blocked`; logs `pretix.event.seats.blocks.changed` when it changed. */
+  async setBlocked(event: Event, id: number, blocked: boolean, principal: Principal): Promise<SeatJson> {
+    checkForm(event);
+    return this.db.transaction(async (em) => {
+      const seat = await findOrNotFound(em, Seat, { id, eventId: event.id }, true);
+      if (seat.blocked !== blocked) {
+        seat.blocked = blocked;
+        await em.update(Seat, { id: seat.id }, { blocked });
+        await this.log(em, event, principal, { seats: [seat.id], blocked });
+      }
+      return toSeatJson(seat);
+    });
+  }
+
+  /**
+   * Blocks or unblocks the named seats, all or nothing, in a fixed number of statements; seats already in that
+   * state (or sold) are no error.
+   * @throws ValidationFailed neither or both of `ids` and `seat_guids`, an unknown seat (more than 10,000: the DTO)
+   */
+  async bulk(event: Event, body: BulkSeatsDto, blocked: boolean, principal: Principal): Promise<void> {
+    checkForm(event);
+    const byIds = body.ids !== undefined && body.ids !== null;
+    const byGuids = body.seat_guids !== undefined && body.seat_guids !== null;
+    if (byIds === byGuids) throw ValidationFailed.nonField('Please pass either seat_guids or ids.');
+    const field = byIds ? 'ids' : 'seat_guids';
+    const wanted: (number | string)[] = byIds ? body.ids! : body.seat_guids!;
+    await this.db.transaction(async (em) => {
+      const column = byIds ? 'id' : 'seat_guid';
+      const found: { id: number; key: string }[] = await em.query(
+        `SELECT id, ${column}::text AS key FROM seat
+          WHERE event_id = $1 AND subevent_id IS NULL AND ${column} = ANY($2) ORDER BY id FOR UPDATE`,
+        [event.id, wanted],
+      );
+      const known = new Set(found.map((f) => f.key));
+      const missing = wanted.find((w) => !known.has(String(w)));
+      if (missing !== undefined) throw ValidationFailed.field(field, `The seat '${missing}' does not exist.`);
+      const ids = found.map((f) => f.id);
+      await em.query('UPDATE seat SET blocked = $2 WHERE id = ANY($1) AND blocked <> $2', [ids, blocked]);
+      await this.log(em, event, principal, { seats: ids, blocked });
+    });
+  }
+
+  private log(
+    em: EntityManager,
+    event: Event,
+    principal: Principal,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    return this.audit.record(em, principal, {
+      organizerId: event.organizerId,
+      eventId: event.id,
+      contentType: 'event',
+      objectId: event.id,
+      action: 'pretix.event.seats.blocks.changed',
+      data,
+    });
+  }
+}
+
+/** @throws NotFound `Please use the subevent-specific endpoint` for a series event (compat §3.18) */
+function checkForm(event: Event): void {
+  if (event.hasSubevents) throw new NotFound(SERIES_FORM);
+}
