@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, HttpException, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ACCESS_RULE, AccessRule } from './access.decorators';
@@ -58,8 +58,7 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
   ): TUser {
     if (err) {
       // Not a refusal but a failure to check (database down, …): passed on as it is (503 from the filter).
-      if (!(err instanceof DomainError) && !(err instanceof HttpException) && typeof err === 'object')
-        throw err as Error;
+      if (!(err instanceof DomainError) && typeof err === 'object') throw err as Error;
       ctx.switchToHttp().getRequest<{ [CREDENTIAL_REFUSED]?: boolean }>()[CREDENTIAL_REFUSED] = true;
       throw err instanceof Error ? err : new NotAuthenticated('Invalid token.');
     }
