@@ -6,7 +6,7 @@ import { Logger } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
 import { RequestLogging } from './common/http/request-logging';
-import { buildOpenApiDocument, OpenApiDocumentHolder } from './common/http/openapi';
+import { buildOpenApiDocument, OpenApiDocumentHolder, setupApiPage } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -37,6 +37,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.setGlobalPrefix(API_PREFIX);
   app.enableShutdownHooks();
   app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);
+  setupApiPage(app);
   await app.init();
   return app;
 }

@@ -11,7 +11,9 @@ async function main(): Promise<void> {
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   const app = await createApiApp();
   await app.listen(config.port);
-  new Logger('API').log(`API listening on http://127.0.0.1:${config.port}/api/v1/`);
+  new Logger('API').log(
+    `API listening on http://127.0.0.1:${config.port}/api/v1/ (API page: http://127.0.0.1:${config.port}/api/v1/docs/)`,
+  );
 }
 
 main().catch((err: unknown) => {
