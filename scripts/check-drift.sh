@@ -10,7 +10,7 @@ cleanup() { psql "${server%/}/postgres" -qc "DROP DATABASE IF EXISTS \"${db}\" W
 trap cleanup EXIT
 node dist/src/database/migrate.js
 out=$(mktemp -d)
-if npx --no-install typeorm migration:generate --check -d dist/src/database/data-source.js "${out}/Drift"; then
+if npx --no-install typeorm migration:generate --check -d dist/src/database/cli-data-source.js "${out}/Drift"; then
   echo "Migrations match the entities."
 else
   echo "Entities and migrations have drifted apart: generate a migration (see README)." >&2

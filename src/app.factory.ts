@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
 import { RequestLogging } from './common/http/request-logging';
+import { securityHeaders } from './common/http/security-headers';
 import { buildOpenApiDocument, OpenApiDocumentHolder, setupApiPage } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
 
@@ -18,7 +19,7 @@ export function logLevels(level: AppConfig['logLevel']): LogLevel[] {
 
 /**
  * Creates and initialises the API application exactly as production runs it (used by `main.ts` and by the e2e
- * tests): request logs (pino), body parsing, URL conventions, global prefix, OpenAPI document.
+ * tests): request logs (pino), security headers, body parsing, URL conventions, global prefix, OpenAPI document.
  */
 export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(overrides), {
@@ -29,13 +30,12 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.set('trust proxy', true);
   app.disable('x-powered-by');
   app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)
-  app.use(requestId);
+  app.use(requestId, securityHeaders());
   app.use(app.get(RequestLogging).middleware());
   app.use(...bodyParsers());
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);
-  app.enableShutdownHooks();
   app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);
   setupApiPage(app);
   await app.init();

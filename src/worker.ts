@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { logLevels } from './app.factory';
-import { loadConfig } from './config/app-config';
+import { loadConfig, startupFailure } from './config/app-config';
 import { QueueWorkers } from './tasks/queue-workers.service';
-import { WorkerModule } from './worker.module';
 
 /**
  * Worker process entry point (`npm run start:worker`). SIGTERM/SIGINT stop it gracefully: no new jobs, running
@@ -11,6 +10,8 @@ import { WorkerModule } from './worker.module';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Loaded after the configuration is known to be valid (the module reads it when it is defined).
+  const { WorkerModule } = await import('./worker.module');
   const app = await NestFactory.createApplicationContext(WorkerModule, {
     logger: logLevels(config.logLevel),
   });
@@ -38,8 +39,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(
-    `Worker failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
+  process.stderr.write(startupFailure('Worker', err));
   process.exit(1);
 });

@@ -1,8 +1,22 @@
 import { Client } from 'pg';
 
-/** Server URL of the test PostgreSQL (database part replaced per use). */
-export const TEST_SERVER_URL =
-  process.env.TEST_DATABASE_SERVER ?? 'postgres://postgres:postgres@127.0.0.1:5432';
+/** `postgres://user:pass@host:port/db?x` without its database and query: the server part only. */
+function serverOf(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.username ? `${u.username}${u.password ? `:${u.password}` : ''}@` : ''}${u.host}`;
+}
+
+/**
+ * Server URL of the test PostgreSQL (database part replaced per use): the server of `TEST_DATABASE_URL`, else
+ * `TEST_DATABASE_SERVER`, else the server of `DATABASE_URL`, else the local default. Tests create and drop only
+ * databases named `ticketing_test_<pid of this run>_…` there.
+ */
+export const TEST_SERVER_URL = serverOf(
+  process.env.TEST_DATABASE_URL ||
+    process.env.TEST_DATABASE_SERVER ||
+    process.env.DATABASE_URL ||
+    'postgres://postgres:postgres@127.0.0.1:5432',
+);
 
 /** Prefix of every database a test run creates: `<prefix><run pid>_...`. */
 export const TEST_DB_PREFIX = 'ticketing_test_';

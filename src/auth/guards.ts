@@ -4,7 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import { ACCESS_RULE, AccessRule } from './access.decorators';
 import { Principal } from './principal';
 import type { Request } from 'express';
-import { NotAuthenticated, PermissionDenied } from '../common/errors';
+import { DomainError, NotAuthenticated, PermissionDenied } from '../common/errors';
 import { FailedAuthThrottle, throttled } from './failed-auth-throttle';
 import type { AuthenticatedRequest } from './request-context';
 
@@ -57,6 +57,8 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
     ctx: ExecutionContext,
   ): TUser {
     if (err) {
+      // Not a refusal but a failure to check (database down, …): passed on as it is (503 from the filter).
+      if (!(err instanceof DomainError) && typeof err === 'object' && 'message' in err) throw err as Error;
       ctx.switchToHttp().getRequest<{ [CREDENTIAL_REFUSED]?: boolean }>()[CREDENTIAL_REFUSED] = true;
       throw err instanceof Error ? err : new NotAuthenticated('Invalid token.');
     }

@@ -9,6 +9,7 @@ import {
   Max,
   Min,
   validateSync,
+  ValidationError,
 } from 'class-validator';
 
 /**
@@ -112,6 +113,14 @@ export class AppConfig {
   @Min(1000)
   jobLockMs = 30000;
 
+  /**
+   * On SIGTERM, how long the API lets in-flight requests finish (seconds) after it stopped accepting connections;
+   * then the remaining connections are closed, the pools too, and the process exits 0.
+   */
+  @IsInt()
+  @Min(0)
+  shutdownGraceSeconds = 20;
+
   /** On SIGTERM, how long the worker waits for its current jobs before it returns them to the queue (ms). */
   @IsInt()
   @Min(0)
@@ -182,6 +191,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   mailRetryDelayMs: 'MAIL_RETRY_DELAY_MS',
   jobLockMs: 'JOB_LOCK_MS',
   workerShutdownGraceMs: 'WORKER_SHUTDOWN_GRACE_MS',
+  shutdownGraceSeconds: 'SHUTDOWN_GRACE_SECONDS',
   schedulerIntervalMs: 'SCHEDULER_INTERVAL_MS',
   schedulerWatchMs: 'SCHEDULER_WATCH_MS',
   orderExpiryBatch: 'ORDER_EXPIRY_BATCH',
@@ -201,9 +211,27 @@ function fromEnv(key: keyof AppConfig, value: string): unknown {
   return value;
 }
 
+/** A configuration value that is invalid; its message is the one line a process prints before it exits. */
+export class ConfigurationError extends Error {}
+
+/** `PORT must be an integer number, got "abc"` for one failed option (the env name, the raw value). */
+function describe(error: ValidationError, env: NodeJS.ProcessEnv, overrides: Partial<AppConfig>): string {
+  const key = error.property as keyof AppConfig;
+  const name = ENV_KEYS[key];
+  const raw = key in overrides ? String(overrides[key]) : env[name];
+  const constraints = error.constraints ?? {};
+  // A value of the wrong type: say only that (not also "must not be less than 0" for "abc").
+  const typeCheck = ['isInt', 'isBoolean'].find((c) => c in constraints);
+  const chosen = typeCheck ? [constraints[typeCheck]] : Object.values(constraints);
+  const messages = chosen.map((m) => (m.startsWith(`${key} `) ? `${name}${m.slice(key.length)}` : m));
+  return `${messages.join(' and ')}, got ${JSON.stringify(raw ?? String(error.value))}`;
+}
+
 /**
  * Builds the configuration from an environment map (defaults where a variable is unset or empty).
- * @throws Error listing every invalid variable, so a misconfigured process refuses to start.
+ * @throws ConfigurationError naming every invalid variable on one line
+ *   (`Configuration error: PORT must be an integer number, got "abc"`), so a misconfigured process refuses to
+ *   start with a message instead of a stack trace.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -217,10 +245,18 @@ export function loadConfig(
   const config = plainToInstance(AppConfig, { ...raw, ...overrides });
   const errors = validateSync(config);
   if (errors.length > 0) {
-    const lines = errors.map(
-      (e) => `${ENV_KEYS[e.property as keyof AppConfig]}: ${Object.values(e.constraints ?? {}).join(', ')}`,
+    throw new ConfigurationError(
+      `Configuration error: ${errors.map((e) => describe(e, env, overrides)).join('; ')}`,
     );
-    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   return config;
+}
+
+/**
+ * The text a process prints when it cannot start: the one line of a {@link ConfigurationError}, else the
+ * `what failed to start` line with the stack.
+ */
+export function startupFailure(what: string, err: unknown): string {
+  if (err instanceof ConfigurationError) return `${err.message}\n`;
+  return `${what} failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
 }

@@ -1,7 +1,6 @@
 import { join } from 'path';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
-import { loadConfig } from '../config/app-config';
 
 /** Entities and migrations are found by file name, so every context's `*.entity.ts` is picked up. */
 const ROOT = join(__dirname, '..', '..');
@@ -20,9 +19,11 @@ export function dataSourceOptions(databaseUrl: string, lockTimeoutMs = 10000): D
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: 20, options: `-c lock_timeout=${Math.round(lockTimeoutMs)}` },
+    // A pool connect that cannot reach the server fails after 5 s (answered 503) instead of hanging.
+    extra: {
+      max: 20,
+      connectionTimeoutMillis: 5000,
+      options: `-c lock_timeout=${Math.round(lockTimeoutMs)}`,
+    },
   };
 }
-
-/** Default export for the TypeORM CLI (`typeorm migration:generate -d dist/src/database/data-source.js`). */
-export default new DataSource(dataSourceOptions(loadConfig().databaseUrl));

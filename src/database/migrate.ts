@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../config/app-config';
+import { ConfigurationError, loadConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source';
 
 /**
@@ -44,15 +44,19 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
 }
 
 if (require.main === module) {
-  const { databaseUrl } = loadConfig();
-  migrate(databaseUrl)
+  Promise.resolve()
+    .then(() => migrate(loadConfig().databaseUrl))
     .then((applied) => {
       process.stderr.write(
         applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Database is up to date.\n',
       );
     })
     .catch((err: unknown) => {
-      process.stderr.write(`Migration failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(
+        err instanceof ConfigurationError
+          ? `${err.message}\n`
+          : `Migration failed: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
       process.exit(1);
     });
 }

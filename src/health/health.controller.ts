@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Res, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { Response } from 'express';
@@ -64,9 +64,11 @@ export class HealthController {
         () => this.redisCheck(),
       ]);
     } catch (err) {
-      if (!(err instanceof ServiceUnavailableException)) throw err;
+      // terminus reports a failed check by throwing its 503 exception; its body names the dependency.
+      const failed = err as { getStatus?: () => number; getResponse?: () => unknown };
+      if (failed.getStatus?.() !== 503 || !failed.getResponse) throw err;
       res.status(503).setHeader('Retry-After', '5');
-      return err.getResponse();
+      return failed.getResponse();
     }
   }
 
