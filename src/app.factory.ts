@@ -7,7 +7,7 @@ import type { AppConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
 import { RequestLogging } from './common/http/request-logging';
 import { securityHeaders } from './common/http/security-headers';
-import { buildOpenApiDocument, OpenApiDocumentHolder } from './common/http/openapi';
+import { buildOpenApiDocument, OpenApiDocumentHolder, setupApiPage } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -37,6 +37,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);
   app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);
+  setupApiPage(app);
   await app.init();
   return app;
 }

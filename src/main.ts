@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const logger = new Logger('API');
   stopGracefullyOnSignals(app, config.shutdownGraceSeconds, logger);
   await app.listen(config.port);
-  logger.log(`API listening on http://127.0.0.1:${config.port}/api/v1/`);
+  logger.log(
+    `API listening on http://127.0.0.1:${config.port}/api/v1/ (API page: http://127.0.0.1:${config.port}/api/v1/docs/)`,
+  );
 }
 
 main().catch((err: unknown) => {

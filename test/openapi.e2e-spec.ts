@@ -70,7 +70,22 @@ describe('OpenAPI document', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
     expect(doc.info.title).toBe('Event ticketing management API');
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'token']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['oauth2', 'token']);
+    expect(doc.components.securitySchemes.token).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
+    expect(doc.components.securitySchemes.oauth2).toMatchObject({
+      type: 'oauth2',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: '/api/v1/oauth/authorize',
+          tokenUrl: '/api/v1/oauth/token',
+          scopes: { read: expect.any(String), write: expect.any(String), profile: expect.any(String) },
+        },
+      },
+    });
   });
 
   it('documents every route with its method, at the path as served (trailing slash included)', () => {
@@ -98,6 +113,33 @@ describe('OpenAPI document', () => {
       if (declared.some((p) => p.required !== true)) problems.push(`${r.label}: optional path parameter`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it("names operations in pretix's words, each with a summary", () => {
+    const id = (method: string, path: string) =>
+      (doc.paths[path] as Record<string, { operationId?: string; summary?: string }>)[method];
+    const E = '/api/v1/organizers/{organizer}/events/{event}';
+    expect(id('get', `${E}/quotas/`).operationId).toBe('listQuotas');
+    expect(id('get', `${E}/quotas/{id}/`).operationId).toBe('retrieveQuota');
+    expect(id('post', `${E}/orders/`).operationId).toBe('createOrder');
+    expect(id('post', `${E}/orders/{code}/mark_paid/`).operationId).toBe('markOrderPaid');
+    expect(id('get', `${E}/quotas/{id}/availability/`).operationId).toBe('getQuotaAvailability');
+    expect(id('post', `${E}/vouchers/batch_create/`).operationId).toBe('batchCreateVouchers');
+    expect(id('get', '/api/v1/organizers/{organizer}/orders/').operationId).toBe('listOrganizerOrders');
+    for (const r of routes) {
+      expect(op(r)?.operationId).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect((op(r) as { summary?: string }).summary).toMatch(/^[A-Z]/);
+    }
+  });
+
+  it('serves the interactive API page at /api/v1/docs/ over the served document', async () => {
+    const page = await t.http().get('/api/v1/docs/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const init = await t.http().get('/api/v1/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('/api/v1/openapi.json');
+    expect(init.text).toContain('persistAuthorization');
   });
 
   it('has unique operation ids', () => {

@@ -58,7 +58,7 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
   ): TUser {
     if (err) {
       // Not a refusal but a failure to check (database down, …): passed on as it is (503 from the filter).
-      if (!(err instanceof DomainError) && typeof err === 'object') throw err as Error;
+      if (!(err instanceof DomainError) && typeof err === 'object' && 'message' in err) throw err as Error;
       ctx.switchToHttp().getRequest<{ [CREDENTIAL_REFUSED]?: boolean }>()[CREDENTIAL_REFUSED] = true;
       throw err instanceof Error ? err : new NotAuthenticated('Invalid token.');
     }

@@ -64,9 +64,9 @@ export class HealthController {
         () => this.redisCheck(),
       ]);
     } catch (err) {
-      // terminus reports a failed check by throwing Nest's 503 exception carrying its body.
+      // terminus reports a failed check by throwing its 503 exception; its body names the dependency.
       const failed = err as { getStatus?: () => number; getResponse?: () => unknown };
-      if (typeof failed.getResponse !== 'function' || failed.getStatus?.() !== 503) throw err;
+      if (failed.getStatus?.() !== 503 || !failed.getResponse) throw err;
       res.status(503).setHeader('Retry-After', '5');
       return failed.getResponse();
     }

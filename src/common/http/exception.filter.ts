@@ -2,11 +2,6 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import {
-  DATABASE_RETRY_AFTER_S,
-  DATABASE_UNAVAILABLE_DETAIL,
-  isDatabaseUnavailable,
-} from './database-unavailable';
-import {
   BUSY_DETAIL,
   Conflict,
   DomainError,
@@ -47,6 +42,39 @@ export interface ErrorAnswer {
   headers?: Record<string, string>;
   body?: unknown;
   raw?: Buffer | null;
+}
+
+export const DATABASE_UNAVAILABLE_DETAIL = 'The database is unavailable. Please try again later.';
+const DATABASE_RETRY_AFTER_S = 10;
+
+/** Socket errors of a connection to PostgreSQL that could not be made or was lost. */
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+]);
+
+/**
+ * Whether an error means PostgreSQL cannot be reached right now (issue 7 "PostgreSQL down"): a refused, reset or
+ * lost connection, a pool connect timeout, or the server's own "shutting down / not accepting connections"
+ * (SQLSTATE class 08, 57P01-57P03, 53300). Answered 503 with `Retry-After`, never 500.
+ */
+export function isDatabaseUnavailable(exception: unknown): boolean {
+  const driver = exception instanceof QueryFailedError ? (exception.driverError as unknown) : exception;
+  // Duck-typed: socket errors come from Node's own realm (not `instanceof Error` under a test VM).
+  if (typeof driver !== 'object' || driver === null || typeof (driver as Error).message !== 'string')
+    return false;
+  const code = (driver as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_ERRNOS.has(code) || code.startsWith('08')) return true;
+    if (['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+  }
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+    (driver as Error).message,
+  );
 }
 
 /**
@@ -108,8 +136,9 @@ const BUSY_CODES = new Set(['55P03', '40P01', '40001', '57014']);
 /**
  * The one global exception filter (architecture.md "Request path" 6): domain errors are mapped by
  * {@link domainAnswer}; exceptions Nest raises itself keep their status with DRF-shaped bodies; database lock
- * timeouts and deadlocks are a {@link LockTimeout} (409 with `Retry-After: 5`); invalid data the database rejects
- * becomes 400; an unreachable database a {@link ServiceUnavailable} (503, `Retry-After: 10`); anything else is logged with the request id and answered 500 without internals.
+ * timeouts and deadlocks are a {@link LockTimeout} (409 with `Retry-After: 5`); an unreachable database answers
+ * 503 with `Retry-After: 10`; invalid data the database rejects becomes 400; anything else is logged with the
+ * request id and answered 500 without internals.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -124,12 +153,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const code =
       exception instanceof QueryFailedError ? (exception.driverError as { code?: string }).code : undefined;
     if (code !== undefined && BUSY_CODES.has(code)) exception = new LockTimeout();
-    else if (!(exception instanceof DomainError) && isDatabaseUnavailable(exception)) {
-      this.logger.warn(
-        `[${req.id}] ${req.method} ${req.originalUrl}: database unavailable (${String(exception)})`,
-      );
-      exception = new ServiceUnavailable(DATABASE_UNAVAILABLE_DETAIL, DATABASE_RETRY_AFTER_S);
-    }
 
     const answer = exception instanceof DomainError ? domainAnswer(exception) : null;
     if (answer) {
@@ -151,6 +174,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
 
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(
+        `[${req.id}] ${req.method} ${req.originalUrl}: database unavailable (${String(exception)})`,
+      );
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_S));
+      res.status(503).json({ detail: DATABASE_UNAVAILABLE_DETAIL });
+      return;
+    }
     if (code?.startsWith('22')) {
       this.logger.warn(`[${req.id}] ${req.method} ${req.originalUrl}: database rejected input (${code})`);
       res.status(400).json({ detail: 'Invalid input.' });

@@ -14,7 +14,8 @@ import type {
   ParameterObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { NoTrailingSlash, Public } from './access-rule';
-import { RouteInfo, RouteRegistry } from './route-registry';
+import { nameOperations } from './openapi-operations';
+import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
 /** Documents a list endpoint's envelope `{count, next, previous, results: [model]}` (spec "Conventions" 4). */
 export function ApiPaginatedResponse(model: Type<unknown>) {
@@ -68,11 +69,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       type: 'apiKey',
       in: 'header',
       name: 'Authorization',
-      description: 'Token <token>',
+      description: 'A team API token, sent as `Authorization: Token <token>`.',
     })
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OAuth access token, or a team token' })
+    .addSecurity('oauth2', {
+      type: 'oauth2',
+      description: 'OAuth 2.0 access token of a user, sent as `Authorization: Bearer <access token>`.',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: `/${API_PREFIX}/oauth/authorize`,
+          tokenUrl: `/${API_PREFIX}/oauth/token`,
+          refreshUrl: `/${API_PREFIX}/oauth/token`,
+          scopes: {
+            read: 'Read the organizers and events granted',
+            write: 'Change the organizers and events granted',
+            profile: 'Read the user profile (`/api/v1/me`)',
+          },
+        },
+      },
+    })
     .addSecurityRequirements('token')
-    .addSecurityRequirements('bearer')
+    .addSecurityRequirements('oauth2', ['read', 'write'])
     .build();
   return SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
@@ -120,6 +136,28 @@ export function applyRouteConventions(document: OpenAPIObject, routes: readonly 
   return { ...document, paths };
 }
 
+/** Path of the interactive API page (Swagger UI), under the API prefix. */
+export const API_PAGE = `${API_PREFIX}/docs`;
+
+/**
+ * `GET /api/v1/docs/`: Swagger UI over the served document (`/api/v1/openapi.json`), where a person pastes a
+ * token (Authorize: `Token <token>`) and tries calls; the authorization survives reloads. No raw document of its
+ * own: the one document is `openapi.json`.
+ */
+export function setupApiPage(app: INestApplication): void {
+  const placeholder = new DocumentBuilder().setTitle('Event ticketing management API').build();
+  SwaggerModule.setup(API_PAGE, app, { ...placeholder, paths: {} }, {
+    raw: false,
+    customSiteTitle: 'Event ticketing management API',
+    swaggerOptions: {
+      url: `/${API_PREFIX}/openapi.json`,
+      persistAuthorization: true,
+      displayOperationId: true,
+      tryItOutEnabled: true,
+    },
+  });
+}
+
 /** `GET /api/v1/openapi.json` (no authentication). */
 @ApiTags('meta')
 @Controller('openapi.json')
@@ -139,7 +177,7 @@ export class OpenApiController {
     const source = this.holder.document;
     if (!source) return {};
     if (this.served?.source !== source) {
-      this.served = { source, document: applyRouteConventions(source, this.registry.routes) };
+      this.served = { source, document: nameOperations(applyRouteConventions(source, this.registry.routes)) };
     }
     return this.served.document;
   }

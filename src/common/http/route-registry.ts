@@ -109,6 +109,8 @@ export class RouteRegistry implements OnModuleInit {
     return (req: Request, res: Response, next: NextFunction): void => {
       const path = req.path;
       if (!path.startsWith(`/${API_PREFIX}/`) && path !== `/${API_PREFIX}`) return next();
+      // The API page (Swagger UI and its assets) is served by @nestjs/swagger, outside the route table.
+      if (path === `/${API_PREFIX}/docs` || path.startsWith(`/${API_PREFIX}/docs/`)) return next();
       const methods = this.methodsFor(path);
       if (methods.has(req.method)) return next();
       if (methods.size > 0) {

@@ -1,19 +1,39 @@
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+
+const strict = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  },
+  frameguard: { action: 'deny' as const },
+  referrerPolicy: { policy: 'no-referrer' as const },
+  crossOriginResourcePolicy: { policy: 'same-origin' as const },
+};
 
 /**
  * Security headers of every API answer (issue 7 "Abuse"), with `helmet`: `X-Content-Type-Options: nosniff`,
  * `X-Frame-Options: DENY` and `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'` (JSON is never
  * to be framed or run), `Referrer-Policy: no-referrer`, plus helmet's other defaults (HSTS, no DNS prefetch, …).
- * A future HTML page (API docs, OAuth) sets its own stricter-or-looser policy on its routes.
+ * The API page (`/api/v1/docs/`, Swagger UI) gets a policy that lets its own scripts, styles and images load
+ * (`'self'` only; inline styles, which Swagger UI sets) and still forbids framing.
  */
 export function securityHeaders() {
-  return helmet({
+  const api = helmet(strict);
+  const page = helmet({
+    ...strict,
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
     },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginResourcePolicy: { policy: 'same-origin' },
   });
+  return (req: Request, res: Response, next: NextFunction): void =>
+    req.path.startsWith('/api/v1/docs') ? page(req, res, next) : api(req, res, next);
 }
