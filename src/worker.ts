@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { onStopSignal } from './common/process/stop-signal';
 import { NestFactory } from '@nestjs/core';
 import { logLevels } from './app.factory';
 import { loadConfig, startupFailure } from './config/app-config';
@@ -16,24 +17,10 @@ async function main(): Promise<void> {
     logger: logLevels(config.logLevel),
   });
   const logger = new Logger('Worker');
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal(logger, async (signal) => {
     logger.log(`${signal} received: stopping`);
-    app.close().then(
-      () => {
-        logger.log('stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+    await app.close();
+  });
   await app.init();
   logger.log(`Worker ready: processing ${app.get(QueueWorkers).queues.join(', ')}`);
 }

@@ -1,5 +1,6 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import type { Server } from 'http';
+import { onStopSignal } from '../process/stop-signal';
 
 /**
  * Graceful stop of the API process on SIGTERM/SIGINT (issue 7 "Graceful shutdown"): the listening socket closes
@@ -12,10 +13,7 @@ export function stopGracefullyOnSignals(
   graceSeconds: number,
   logger: LoggerService,
 ): void {
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal(logger, async (signal) => {
     const server = app.getHttpServer() as Server;
     logger.log(`${signal} received: no new connections, in-flight requests get up to ${graceSeconds} s`);
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -23,22 +21,8 @@ export function stopGracefullyOnSignals(
       logger.warn(`grace period of ${graceSeconds} s over: closing the remaining connections`);
       server.closeAllConnections();
     }, graceSeconds * 1000);
-    drained
-      .then(() => {
-        clearTimeout(force);
-        return app.close();
-      })
-      .then(
-        () => {
-          logger.log('stopped');
-          process.exit(0);
-        },
-        (err: unknown) => {
-          logger.error(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+    await drained;
+    clearTimeout(force);
+    await app.close();
+  });
 }
