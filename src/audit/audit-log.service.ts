@@ -40,6 +40,34 @@ export class AuditLogService {
     );
   }
 
+  /**
+   * Writes many entries of one actor in one statement (set-based, whatever their number: the rows travel as one
+   * JSON parameter), inside the caller's transaction; e.g. the vouchers of a batch.
+   */
+  async recordMany(em: EntityManager, actor: Principal | null, records: AuditRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await em.query(
+      `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
+       SELECT r.organizer_id, r.event_id, r.content_type, r.object_id, r.action, r.data, $2, $3
+         FROM jsonb_to_recordset($1::jsonb)
+           AS r(organizer_id int, event_id int, content_type text, object_id bigint, action text, data jsonb)`,
+      [
+        JSON.stringify(
+          records.map((r) => ({
+            organizer_id: r.organizerId,
+            event_id: r.eventId ?? null,
+            content_type: r.contentType,
+            object_id: r.objectId,
+            action: r.action,
+            data: r.data ?? {},
+          })),
+        ),
+        actor?.identity.userId ?? null,
+        actor?.identity.tokenId ?? null,
+      ],
+    );
+  }
+
   /** Time of the newest log entry of a content type within an event (UTC), or null. */
   async lastModified(eventId: number, contentTypes: string[]): Promise<Date | null> {
     const rows = await preparedQuery<{ last: Date | null }>(

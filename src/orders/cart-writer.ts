@@ -33,7 +33,7 @@ export interface CartActor {
 export class CartWriter {
   constructor(private readonly audit: AuditLogService) {}
 
-  /** Inserts positions (one statement) and their answers (two at most), and logs each. */
+  /** Inserts positions (one statement) and their answers (two at most), and logs each (one statement). */
   async insert(
     em: EntityManager,
     actor: CartActor,
@@ -49,14 +49,19 @@ export class CartWriter {
         d.answers.map((answer) => ({ orderPositionId: null, cartPositionId: positions[i].id, answer })),
       ),
     );
-    for (const p of positions) {
-      await this.log(em, actor, p.id, 'pretix.event.cartposition.added', {
-        cart_id: p.cartId,
-        item: p.itemId,
-        variation: p.variationId,
-        voucher: p.voucherId,
-      });
-    }
+    // One statement for all log entries (a bulk call never writes row by row inside its locks).
+    await this.audit.recordMany(
+      em,
+      actor.principal,
+      positions.map((p) => ({
+        organizerId: actor.event.organizerId,
+        eventId: actor.event.id,
+        contentType: CONTENT_TYPE,
+        objectId: p.id,
+        action: 'pretix.event.cartposition.added',
+        data: { cart_id: p.cartId, item: p.itemId, variation: p.variationId, voucher: p.voucherId },
+      })),
+    );
     return positions;
   }
 

@@ -1,7 +1,9 @@
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { chunkByParameters } from '../../common/persistence/chunked-insert';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, ResourceInUse, ValidationFailed } from '../../common/errors';
@@ -216,22 +218,27 @@ export class VouchersService {
           throw ValidationFailed.nonField(QUOTA_SOLD_OUT);
         }
       }
-      for (const [i, voucher] of vouchers.entries()) {
+      // Set-based: the vouchers in chunks below PostgreSQL's parameter limit, their log entries in one statement.
+      for (const chunk of chunkByParameters(vouchers, VOUCHER_INSERT_PARAMETERS)) {
         try {
-          await this.save(em, voucher);
+          await em.insert(Voucher, chunk as QueryDeepPartialEntity<Voucher>[]);
         } catch (err) {
-          // Races lost after the checks above: a referenced object deleted, or the code taken meanwhile.
-          const entry: FieldErrors | null =
-            err instanceof ValidationFailed
-              ? (err.errors as FieldErrors)
-              : isCodeConflict(err)
-                ? { code: [DUPLICATE_CODE] }
-                : null;
-          if (!entry) throw err;
-          throw aligned(inputs.map((_input, j) => (j === i ? entry : {})));
+          // Races lost after the checks above: a referenced object deleted, or a code taken meanwhile.
+          throw raceLost(err, inputs);
         }
-        await this.log(em, event, principal, voucher.id, 'pretix.voucher.added', bodies[i]);
       }
+      await this.audit.recordMany(
+        em,
+        principal,
+        vouchers.map((voucher, i) => ({
+          organizerId: event.organizerId,
+          eventId: event.id,
+          contentType: CONTENT_TYPE,
+          objectId: voucher.id,
+          action: 'pretix.voucher.added',
+          data: { ...bodies[i] },
+        })),
+      );
       return vouchers.map(toVoucherJson);
     });
   }
@@ -439,6 +446,32 @@ function throwAligned(errors: ErrorCollector[]): void {
 }
 
 /** A violation of the case-insensitive code index (a concurrent write took the code). */
+/** Bind parameters one voucher row may take in a multi-row insert (its columns, with room to spare). */
+const VOUCHER_INSERT_PARAMETERS = 40;
+
+/**
+ * The aligned 400 for a batch insert that lost a race after its checks: the entry whose code was taken meanwhile
+ * (`{"code": [...]}`) or whose reference was deleted meanwhile (`{"<field>": ["Invalid pk ..."]}`); the error itself
+ * when it is neither.
+ */
+function raceLost(err: unknown, inputs: { code: string }[]): unknown {
+  const fk = foreignKeyViolation(err);
+  const detail =
+    (err instanceof QueryFailedError ? (err.driverError as { detail?: string }).detail : '') ?? '';
+  if (fk) {
+    const entry: FieldErrors = { [fk.field]: [invalidPk(fk.id)] };
+    const at = inputs.findIndex((input) => String((input as Record<string, unknown>)[fk.field]) === fk.id);
+    return aligned(inputs.map((_input, j) => (j === Math.max(0, at) ? entry : {})));
+  }
+  if (isCodeConflict(err)) {
+    const taken = /=\(\d+, ([^)]*)\)/.exec(detail)?.[1]?.toUpperCase();
+    const at = inputs.findIndex((input) => input.code.toUpperCase() === taken);
+    const entry: FieldErrors = { code: [DUPLICATE_CODE] };
+    return aligned(inputs.map((_input, j) => (j === Math.max(0, at) ? entry : {})));
+  }
+  return err;
+}
+
 function isCodeConflict(err: unknown): boolean {
   if (!(err instanceof QueryFailedError)) return false;
   const driver = err.driverError as { code?: string; constraint?: string };
