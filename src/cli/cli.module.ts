@@ -9,7 +9,7 @@ import { OrdersCoreModule } from '../orders/orders-core.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../auth/users.module';
-import { AcceptGiftCardsCommand, BootstrapCommand, CreateUserCommand } from './commands';
+import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUserCommand } from './commands';
 
 /** The admin CLI (`npm run cli -- <command>`): administration that has no API. */
 @Module({
@@ -22,7 +22,8 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CreateUserCommand } from './c
     OrganizersModule.register(OrdersCoreModule, SeatingModule),
     TeamsModule,
     GiftCardsCoreModule,
+    OrdersCoreModule,
   ],
-  providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand],
+  providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand, CheckQuotasCommand],
 })
 export class CliModule {}

@@ -1,6 +1,7 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { UsersService } from '../auth/users.service';
 import { GiftCardAcceptancesService } from '../giftcards/giftcard-acceptances.service';
+import { QuotaCountCheck } from '../orders/quota-count-check';
 import { OrganizersService } from '../organizers/organizers.service';
 import { TeamsService } from '../teams/teams.service';
 
@@ -139,6 +140,43 @@ export class AcceptGiftCardsCommand extends CommandRunner {
 
   @Option({ flags: '--inactive', description: 'record the acceptance but keep it out of force' })
   parseInactive(): boolean {
+    return true;
+  }
+}
+
+interface CheckQuotasOptions {
+  event?: number;
+  dryRun?: boolean;
+}
+
+/**
+ * `check-quotas [--event <id>] [--dry-run]`: recomputes the maintained quota counts (paid, pending and exited
+ * positions per product, and each position's exit state) from the rows, repairs what drifted unless `--dry-run`,
+ * and prints the report `{"products", "drift": [{event_id, item_id, variation_id, subevent_id, stored, actual}],
+ * "exitStates", "repaired"}`. The worker runs the same check every `QUOTA_CHECK_INTERVAL_MS`. Exits 1 when drift
+ * was found in a dry run (for monitoring), 0 otherwise.
+ */
+@Command({ name: 'check-quotas', description: 'Check (and repair) the maintained quota counts' })
+export class CheckQuotasCommand extends CommandRunner {
+  constructor(private readonly check: QuotaCountCheck) {
+    super();
+  }
+
+  async run(_args: string[], options: CheckQuotasOptions): Promise<void> {
+    const report = await this.check.run({ eventId: options.event ?? null, repair: !options.dryRun });
+    output(report);
+    if (options.dryRun && (report.drift.length > 0 || report.exitStates > 0)) process.exitCode = 1;
+  }
+
+  @Option({ flags: '--event <id>', description: 'only the event with this id' })
+  parseEvent(value: string): number {
+    const id = Number(value);
+    if (!Number.isInteger(id) || id < 1) throw new Error('--event must be an event id (a positive integer)');
+    return id;
+  }
+
+  @Option({ flags: '--dry-run', description: 'report drift without repairing it' })
+  parseDryRun(): boolean {
     return true;
   }
 }

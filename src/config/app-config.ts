@@ -151,6 +151,14 @@ export class AppConfig {
   orderExpiryMaxBatches = 50;
 
   /**
+   * Interval of the worker's consistency check of the maintained quota counts (issue 7; `check-quotas` does the
+   * same by hand), in milliseconds; it reads every order position once, so keep it rare. 0 turns it off.
+   */
+  @IsInt()
+  @Min(0)
+  quotaCheckIntervalMs = 6 * 60 * 60 * 1000;
+
+  /**
    * Bytes of rendered list pages the API keeps per process (catalogue lists keyed by the event's catalogue
    * version, so a write is never served stale); 0 turns the cache off.
    */
@@ -196,6 +204,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   schedulerWatchMs: 'SCHEDULER_WATCH_MS',
   orderExpiryBatch: 'ORDER_EXPIRY_BATCH',
   orderExpiryMaxBatches: 'ORDER_EXPIRY_MAX_BATCHES',
+  quotaCheckIntervalMs: 'QUOTA_CHECK_INTERVAL_MS',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',

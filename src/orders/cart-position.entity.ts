@@ -11,6 +11,9 @@ import { Event } from '../organizers/event.entity';
 @Entity('cart_position')
 @Index('ix_cart_position_event_expires', ['eventId', 'expires'])
 @Index('ix_cart_position_event_product', ['eventId', 'itemId', 'variationId'])
+// Live cart positions of a product (the quota engine) without reading the expired ones; also the keys' indexes.
+@Index('ix_cart_position_item_expires', ['itemId', 'expires'])
+@Index('ix_cart_position_variation_expires', ['variationId', 'expires'])
 export class CartPosition {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -32,7 +35,6 @@ export class CartPosition {
   @Column({ type: 'timestamptz' })
   expires!: Date;
 
-  @Index()
   @Column({ type: 'int' })
   itemId!: number;
 
@@ -40,7 +42,6 @@ export class CartPosition {
   @JoinColumn({ name: 'item_id' })
   item?: Item;
 
-  @Index()
   @Column({ type: 'int', nullable: true })
   variationId!: number | null;
 

@@ -303,7 +303,7 @@ export class OrderCreator {
     const answers = await this.previewAnswers(em, priced);
     const positions = priced.map((p, i) =>
       toOrderPositionJson(
-        { ...p.values, id: 0, orderId: 0, pseudonymizationId: PREVIEW },
+        { ...p.values, id: 0, orderId: 0, pseudonymizationId: PREVIEW, exited: false },
         { orderCode: PREVIEW, answers: answers[i], checkins: [] },
       ),
     );

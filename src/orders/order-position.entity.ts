@@ -135,6 +135,13 @@ export class OrderPosition {
   @Column({ type: 'boolean', default: false })
   canceled!: boolean;
 
+  /**
+   * Whether the last successful scan of this position was an exit. Maintained by a trigger on `checkin` (migration
+   * `ProductSalesCounts`), never written by code: it feeds the maintained `exited` count of {@link ProductSales}.
+   */
+  @Column({ type: 'boolean', default: false })
+  exited!: boolean;
+
   @Column({ type: 'timestamptz', nullable: true })
   validFrom!: Date | null;
 

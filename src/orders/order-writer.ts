@@ -18,10 +18,10 @@ const SECRET_INDEX = 'uq_order_position_event_secret';
 
 export const SECRET_EXISTS = 'You cannot assign a position secret that already exists.';
 
-/** Column values of a row to insert (no id, no relations). */
+/** Column values of a row to insert (no id, no relations, no columns that only triggers write). */
 export type Values<T> = Omit<
   T,
-  'id' | 'order' | 'event' | 'item' | 'variation' | 'taxRule' | 'voucher' | 'discount' | 'addonTo'
+  'id' | 'order' | 'event' | 'item' | 'variation' | 'taxRule' | 'voucher' | 'discount' | 'addonTo' | 'exited'
 >;
 
 /** A position to insert: its values (`addonToId` is the parent's `positionid`), answers, and whether a secret was sent. */

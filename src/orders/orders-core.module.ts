@@ -15,6 +15,7 @@ import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderWriter } from './order-writer';
+import { QuotaCountCheck } from './quota-count-check';
 import { QuotaEngine } from './quota-engine.service';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
 import { AuditModule } from '../audit/audit.module';
@@ -31,6 +32,7 @@ import { AuditModule } from '../audit/audit.module';
   imports: [AuditModule, CatalogueReadsModule, TenancyModule],
   providers: [
     QuotaEngine,
+    QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
     OrderPayments,
@@ -58,6 +60,7 @@ import { AuditModule } from '../audit/audit.module';
     DISCOUNT_USAGE,
     MEMBERSHIP_TYPE_USAGE,
     QuotaEngine,
+    QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
     OrderPayments,

@@ -8,16 +8,16 @@ import {
   QuotaAvailabilityResult,
 } from '../catalogue/quotas/quota-availability';
 import { VoucherBlocking } from '../catalogue/vouchers/voucher-blocking.service';
-import { lastScanIsExit } from './checkin-seam';
 import { ProductSales, sumQuotaCounts } from './quota-engine.rules';
 
 /**
  * The quota engine: how full each quota is (spec "Quota"; compat §3.14), in two SQL statements for any number of
  * quotas:
- * 1. order positions (not canceled) of paid and pending orders, of those the paid ones whose last successful scan
- *    was an exit (they free their place on quotas with `release_after_exit`; read through the check-in seam),
- *    and live cart positions (`expires` not passed), per product of the quotas asked about (carts also per
- *    voucher);
+ * 1. the maintained counts of paid and pending order positions (not canceled) and of the paid ones whose last
+ *    successful scan was an exit (they free their place on quotas with `release_after_exit`), per product of the
+ *    quotas asked about (table `product_sales`, kept by triggers: the cost does not grow with the positions of the
+ *    event), and live cart positions (`expires` not passed; few, through the index on product and expiry) per
+ *    product and voucher;
  * 2. the places blocking vouchers hold per quota, and which vouchers of those cart positions block quota (their
  *    positions do not count: the voucher already holds the place), from the vouchers ({@link VoucherBlocking}).
  * The products of each quota come with it ({@link CountedQuota}): the engine reads only the orders' tables.
@@ -51,7 +51,7 @@ export class QuotaEngine implements QuotaAvailability {
     return result;
   }
 
-  /** Paid, pending and exited order positions and live cart positions per product of the quotas; one statement. */
+  /** Maintained paid, pending and exited counts and live cart positions per product of the quotas; one statement. */
   private async sales(
     em: EntityManager,
     quotas: readonly CountedQuota[],
@@ -62,15 +62,11 @@ export class QuotaEngine implements QuotaAvailability {
     const items = [...new Set(quotas.flatMap((q) => q.itemIds))];
     const variations = [...new Set(quotas.flatMap((q) => q.variationIds))];
     return em.query(
-      `SELECT op.item_id, op.variation_id, op.subevent_id, NULL::int AS voucher_id,
-              COUNT(*) FILTER (WHERE o.status = 'p')::int AS paid,
-              COUNT(*) FILTER (WHERE o.status = 'n')::int AS pending,
-              COUNT(*) FILTER (WHERE o.status = 'p' AND ${lastScanIsExit('op')})::int AS exited,
-              0 AS carts
-         FROM order_position op JOIN orders o ON o.id = op.order_id
-        WHERE op.event_id = ANY($1) AND NOT op.canceled AND o.status IN ('n', 'p')
-          AND (op.variation_id = ANY($3) OR (op.variation_id IS NULL AND op.item_id = ANY($2)))
-        GROUP BY op.item_id, op.variation_id, op.subevent_id
+      `SELECT ps.item_id, ps.variation_id, ps.subevent_id, NULL::int AS voucher_id,
+              ps.paid, ps.pending, ps.exited, 0 AS carts
+         FROM product_sales ps
+        WHERE ps.event_id = ANY($1)
+          AND (ps.variation_id = ANY($3) OR (ps.variation_id IS NULL AND ps.item_id = ANY($2)))
        UNION ALL
        SELECT cp.item_id, cp.variation_id, cp.subevent_id, cp.voucher_id, 0, 0, 0, COUNT(*)::int
          FROM cart_position cp

@@ -5,11 +5,14 @@ import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
 import { MailSweep } from '../mail/mail-sweep.service';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
 import { OrderExpiry } from '../orders/order-expiry';
+import { QuotaCountCheck, QuotaCountReport } from '../orders/quota-count-check';
 import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
 
 export const SCHEDULER_TICK = 'tick';
+/** Job name of the periodic consistency check of the quota counts ({@link QuotaCountCheck}). */
+export const QUOTA_CHECK = 'quota-check';
 
 /** What one tick did. */
 export interface TickResult {
@@ -25,7 +28,8 @@ export interface TickResult {
  * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): purges
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), enqueues due mails again
- * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. Later issues
+ * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. A second
+ * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
  */
@@ -39,9 +43,11 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly mails: MailSweep,
     private readonly tasks: TaskHousekeeping,
     private readonly orders: OrderExpiry,
+    private readonly quotaCounts: QuotaCountCheck,
   ) {}
 
-  async process(job: QueuedJob): Promise<TickResult> {
+  async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
+    if (job.name === QUOTA_CHECK) return this.quotaCounts.run({ repair: true });
     return this.tick(job.id);
   }
 

@@ -2,13 +2,16 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { AppConfig } from '../config/app-config';
 import { JobQueues } from '../tasks/job-queues.service';
 import { QUEUES } from '../tasks/queues';
-import { SCHEDULER_TICK } from './scheduler.processor';
+import { QUOTA_CHECK, SCHEDULER_TICK } from './scheduler.processor';
 
 /** Id of the repeatable tick in the scheduler queue (one per queue prefix, whatever the number of workers). */
 export const SCHEDULER_ID = 'scheduler-tick';
+/** Id of the repeatable consistency check of the quota counts (every `QUOTA_CHECK_INTERVAL_MS`). */
+export const QUOTA_CHECK_ID = 'quota-check';
 
 /**
- * Keeps the scheduler's repeatable tick in Redis (worker only): registers it at boot and checks every
+ * Keeps the scheduler's repeatable jobs in Redis (worker only): the tick, and the consistency check of the quota
+ * counts unless `QUOTA_CHECK_INTERVAL_MS` is 0. Registers them at boot and checks every
  * `SCHEDULER_WATCH_MS` that it is still there, re-creating it (and logging so) when Redis came back empty after
  * a restart or a flush. While Redis is down the check fails quietly and the next one tries again.
  */
@@ -50,6 +53,14 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
         );
       } else if (!existed) {
         this.logger.log(`scheduler tick registered: every ${this.config.schedulerIntervalMs} ms`);
+      }
+      if (this.config.quotaCheckIntervalMs > 0) {
+        await this.queues.ensureRepeating(
+          QUEUES.scheduler,
+          QUOTA_CHECK_ID,
+          QUOTA_CHECK,
+          this.config.quotaCheckIntervalMs,
+        );
       }
       this.registered = true;
       return !existed;
