@@ -7,6 +7,7 @@ import { OrderExpiry } from '../src/orders/order-expiry';
 import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
 import { JobQueues } from '../src/tasks/job-queues.service';
 import { StoredFiles } from '../src/tasks/stored-files.service';
+import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
@@ -24,6 +25,7 @@ describe('scheduler tick', () => {
       new MailSweep(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
       new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
       t.app.get(OrderExpiry),
+      t.app.get(QuotaCountCheck),
     );
   });
   afterAll(() => t.close());
