@@ -1,5 +1,6 @@
 import type { Response } from 'supertest';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
+import { retryingBusy } from './client-retry';
 import { startTestApp, TestApp } from './harness';
 
 /**
@@ -66,7 +67,7 @@ describe('orders under concurrency', () => {
     const b = await product('Beta', 50);
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_v, i) =>
-        post(`${E}/orders/`, { positions: [{ item: i % 2 ? a.item : b.item }] }),
+        retryingBusy(() => post(`${E}/orders/`, { positions: [{ item: i % 2 ? a.item : b.item }] })),
       ),
     );
     expect(statuses(responses)).toEqual({ 201: 100, 400: 100 });

@@ -19,7 +19,7 @@ export const LIMITS = {
   /** Entries of one `POST E/cartpositions/bulk_create/`. */
   cartPositionsPerBulk: 1000,
   /** Entries of one `POST E/vouchers/batch_create/`. */
-  vouchersPerBatch: 1000,
+  vouchersPerBatch: 5000,
   /**
    * Any other list in a body: ids (quota `items`/`variations`, question `items`, discount products, …), strings
    * (team permission lists, sales channels, …) and inline objects (item `variations`/`addons`/`bundles`, question

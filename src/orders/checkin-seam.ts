@@ -4,18 +4,24 @@ import type { EntityManager } from 'typeorm';
  * SEAM to the check-in context. The `checkin` table belongs to `checkin/`, which sits above orders (it redeems
  * order positions) and does not exist as a module yet (only its entity). Until it does, the two things orders
  * needs from it are read here, and nowhere else in `orders/`:
- * - the last successful scan of a paid position (the quota engine counts exits on quotas with
- *   `release_after_exit`), as an SQL condition the engine's one statement embeds;
+ * - the last successful scan of a position (exits free places on quotas with `release_after_exit`), as SQL
+ *   conditions the consistency check of the maintained counts embeds (`QuotaCountCheck`; the counts themselves
+ *   are kept by database triggers on `checkin`, migration `ProductSalesCounts`);
  * - the successful check-ins of positions, for the order presentation.
  * When `checkin/` arrives it takes this file over: exits then move the maintained exit counts of issue 7 through
  * an orders service, and the presentation asks a port that `checkin/` provides. The table-ownership test lists
  * this file as the one seam (test/table-ownership.spec.ts).
  */
 
-/** SQL condition: the last successful scan of the order position `alias.id` was an exit. */
+/** SQL condition: the last successful scan of the order position `alias.id` was an exit (NULL without scans). */
 export function lastScanIsExit(alias: string): string {
   return `(SELECT c.type FROM checkin c WHERE c.position_id = ${alias}.id AND c.successful
             ORDER BY c.datetime DESC, c.id DESC LIMIT 1) = 'exit'`;
+}
+
+/** SQL condition: the order position `alias.id` has an exit scan at all (cheap pre-filter). */
+export function hasExitScan(alias: string): string {
+  return `EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = ${alias}.id AND c.type = 'exit')`;
 }
 
 /** A successful scan of a position. */

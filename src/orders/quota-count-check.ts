@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { hasExitScan, lastScanIsExit } from './checkin-seam';
 
 /** The counts of one product, as stored or as recomputed from the rows. */
 export interface ProductCounts {
@@ -39,9 +40,7 @@ const ACTUAL = `
    WHERE NOT p.canceled AND o.status IN ('n', 'p') AND ($1::int IS NULL OR p.event_id = $1::int)
    GROUP BY p.event_id, p.item_id, p.variation_id, p.subevent_id`;
 
-/** SQL: whether the last successful scan of the position `p` was an exit. */
-const LAST_SCAN_IS_EXIT = `COALESCE((SELECT c.type = 'exit' FROM checkin c WHERE c.position_id = p.id AND c.successful
-   ORDER BY c.datetime DESC, c.id DESC LIMIT 1), false)`;
+const LAST_SCAN_IS_EXIT = `COALESCE(${lastScanIsExit('p')}, false)`;
 
 const sameProduct = (a: string, b: string) =>
   `${a}.item_id = ${b}.item_id AND ${a}.variation_id IS NOT DISTINCT FROM ${b}.variation_id
@@ -99,7 +98,7 @@ export class QuotaCountCheck {
     const rows: { id: number }[] = await em.query(
       `SELECT p.id FROM order_position p
         WHERE ($1::int IS NULL OR p.event_id = $1::int)
-          AND (p.exited OR EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = p.id AND c.type = 'exit'))
+          AND (p.exited OR ${hasExitScan('p')})
           AND p.exited IS DISTINCT FROM ${LAST_SCAN_IS_EXIT}`,
       [eventId],
     );

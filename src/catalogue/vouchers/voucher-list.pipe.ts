@@ -21,7 +21,7 @@ function typeName(value: unknown): string {
 /**
  * Body pipe of `POST E/vouchers/batch_create/` (compat §3.23): the body must be a JSON list (a missing body or an
  * object → 400 `{"non_field_errors": ["Expected a list of items but got type \"dict\"."]}`) of at most
- * `LIMITS.vouchersPerBatch` entries (else 400 `{"non_field_errors": ["Ensure this field has no more than 1000
+ * `LIMITS.vouchersPerBatch` entries (else 400 `{"non_field_errors": ["Ensure this field has no more than 5000
  * elements."]}`, README "Limits"); each entry is
  * validated and whitelisted like the body of a single create (`CreateVoucherDto`). Invalid entries answer 400
  * with a list aligned with the input, `{}` for valid entries: `[{}, {"code": ["..."]}]`. As for a single voucher,
