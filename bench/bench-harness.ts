@@ -313,12 +313,19 @@ export function fmt(x: number): string {
   return x.toFixed(1);
 }
 
-/** `Machine: <cores> (<model>), <GiB>; Node <v>; PostgreSQL <v>; <date>` (queries the server version). */
+/**
+ * `Machine: <cores> (<model>), <GiB>; Node <v>; PostgreSQL <v>; <date>; load <1, 5, 15 min>` (queries the server
+ * version; the load average is read at the end of the run, so figures can be compared with what else ran).
+ */
 export async function machineLine(db: DataSource): Promise<string> {
   const pg: { server_version: string }[] = await db.query('SHOW server_version');
   return (
     `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB; ` +
-    `Node ${process.version}; PostgreSQL ${pg[0].server_version}; ${new Date().toISOString().slice(0, 10)}`
+    `Node ${process.version}; PostgreSQL ${pg[0].server_version}; ${new Date().toISOString().slice(0, 10)}; ` +
+    `load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')}`
   );
 }
 

@@ -64,7 +64,7 @@ async function loadPositions(db: DataSource, templateId: number, items: number[]
        SELECT ${pick(positionCols, {
          order_id: 'o.id',
          positionid: String(chunk + 1),
-         item_id: `($3::int[])[1 + (o.id + ${chunk}) % ${ITEMS}]`,
+         item_id: `($2::int[])[1 + (o.id + ${chunk}) % ${ITEMS}]`,
          secret: `md5(o.id::text || '-' || ${chunk})`,
          pseudonymization_id: `substr(md5(o.id::text || 'p' || ${chunk}), 1, 10)`,
          canceled: `(o.id + ${chunk}) % 20 = 0`,
@@ -72,7 +72,7 @@ async function loadPositions(db: DataSource, templateId: number, items: number[]
        })}
          FROM order_position t, orders o
         WHERE t.order_id = $1 AND t.positionid = 1 AND o.code LIKE 'B%' AND o.event_id = t.event_id`,
-      [templateId, ORDERS, items],
+      [templateId, items],
     );
   }
   await db.query(
@@ -128,18 +128,15 @@ bench.runBenchmark(
         200,
         'GET availability',
       );
-    let slug = 0;
     const measure = async () => {
       await bench.runLoad(50, 1, availability);
       const avail = await bench.runLoad(AVAILABILITY_CALLS, 1, availability);
-      // Reservations on their own cart ids; carts are deleted afterwards so both phases start equal.
-      slug += 1;
+      // Reservations (each its own generated cart); deleted afterwards so both phases start equal.
       const reserve = async (i: number) =>
         bench.expectStatus(
           await post(`${E}/cartpositions/`, {
             item: items[i % ITEMS],
             price: '10.00',
-            cart_id: `b${slug}-${i}`,
           }),
           201,
           'POST cartpositions',
