@@ -24,7 +24,12 @@ import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 export function ApiPaginatedResponse(model: Type<unknown>) {
   return applyDecorators(
     ApiExtraModels(model),
-    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
+    ApiQuery({
+      name: 'page',
+      required: false,
+      schema: { type: 'integer', minimum: 1, default: 1 },
+      description: 'Page number, from 1; past the last page answers 404.',
+    }),
     ApiQuery({
       name: 'page_size',
       required: false,
