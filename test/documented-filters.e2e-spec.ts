@@ -13,7 +13,7 @@ import { ROUTE_TABLE_FILE, RouteTableRow } from './print-route-table';
 
 type Schema = { type?: string; enum?: string[]; items?: Schema; format?: string };
 type Parameter = { name: string; in: string; schema?: Schema; description?: string };
-type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
+type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] } | undefined>> };
 
 const ORG = '/api/v1/organizers/org';
 const E = `${ORG}/events/sample`;
@@ -40,8 +40,8 @@ describe('documented query parameters', () => {
   /** Lists: the paginated GET routes (their operation documents `page`). */
   const lists = () => routes.filter((r) => queryParams(r.openapi).some((p) => p.name === 'page'));
 
-  const queryParams = (openapiPath: string): Parameter[] =>
-    (doc.paths[openapiPath]?.get?.parameters ?? []).filter((p) => p.in === 'query');
+  const queryParams = (openapiPath: string, method = 'get'): Parameter[] =>
+    (doc.paths[openapiPath]?.[method]?.parameters ?? []).filter((p) => p.in === 'query');
   /** What the log holds for a route pattern (Express may or may not keep the trailing slash). */
   const readsOf = (pattern: string) =>
     log.routes.get(`GET ${pattern}`) ?? log.routes.get(`GET ${pattern.replace(/\/$/, '')}`);
@@ -59,7 +59,7 @@ describe('documented query parameters', () => {
     ids.id = ids.item;
     ids.question = await post(`${E}/questions/`, { question: 'Name?', type: 'S', items: [] });
     ids.team = String(((await get(`${ORG}/teams/`)).body as { results: { id: number }[] }).results[0].id);
-    await post(`${ORG}/giftcards/`, { currency: 'EUR', value: '10.00' });
+    const card = await post(`${ORG}/giftcards/`, { currency: 'EUR', value: '10.00' });
     doc = (await t.http().get('/api/v1/openapi.json')).body as Document;
     log = FilterReadLog.install();
     for (const r of routes) {
@@ -67,6 +67,14 @@ describe('documented query parameters', () => {
       const res = await get(url);
       statuses.set(r.pattern, res.status);
     }
+    // Writes that read query parameters (`include_accepted`, `expand`).
+    const write = (method: 'patch' | 'post', path: string, body: object) =>
+      t.http()[method](path).set('Authorization', auth(token)).send(body);
+    expect((await write('patch', `${ORG}/giftcards/${card}/`, { testmode: false })).status).toBe(200);
+    expect((await write('post', `${ORG}/giftcards/${card}/transact/`, { value: '1.00' })).status).toBe(200);
+    const medium = { type: 'barcode', identifier: 'ABC123' };
+    expect((await write('post', `${ORG}/reusablemedia/`, medium)).status).toBe(201);
+    expect((await write('post', `${ORG}/reusablemedia/lookup/`, medium)).status).toBe(200);
   });
 
   afterAll(async () => {
@@ -83,13 +91,21 @@ describe('documented query parameters', () => {
 
   it('documents every query parameter a route reads', () => {
     const missing: string[] = [];
-    for (const r of routes) {
-      const read = readsOf(r.pattern);
-      if (!read) continue;
-      const documented = new Set(queryParams(r.openapi).map((p) => p.name));
-      for (const name of read.params) if (!documented.has(name)) missing.push(`GET ${r.openapi} ?${name}`);
+    for (const [key, read] of log.routes) {
+      const [method, pattern] = key.split(' ');
+      const path = pattern.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const operation = [path, `${path}/`].find((p) => doc.paths[p]?.[method.toLowerCase()]);
+      if (!operation) {
+        missing.push(`${key}: no operation`);
+        continue;
+      }
+      const documented = new Set(queryParams(operation, method.toLowerCase()).map((p) => p.name));
+      for (const name of read.params)
+        if (!documented.has(name)) missing.push(`${method} ${operation} ?${name}`);
     }
     expect(missing).toEqual([]);
+    // Writes that read query parameters were called too.
+    expect([...log.routes.keys()].filter((k) => !k.startsWith('GET ')).length).toBeGreaterThanOrEqual(3);
   });
 
   it('documents exactly the ordering fields and expand names a route accepts', () => {
@@ -102,10 +118,14 @@ describe('documented query parameters', () => {
         .filter((v) => !v.startsWith('-'))
         .sort();
       if (JSON.stringify(ordering) !== JSON.stringify([...read.ordering].sort()))
-        wrong.push(`GET ${r.openapi} ordering: documents ${ordering.join(',')}, reads ${[...read.ordering]}`);
+        wrong.push(
+          `GET ${r.openapi} ordering: documents ${ordering.join(',')}, reads ${[...read.ordering].join(',')}`,
+        );
       const expand = enumOf(params.find((p) => p.name === 'expand')).sort();
       if (JSON.stringify(expand) !== JSON.stringify([...read.expand].sort()))
-        wrong.push(`GET ${r.openapi} expand: documents ${expand.join(',')}, reads ${[...read.expand]}`);
+        wrong.push(
+          `GET ${r.openapi} expand: documents ${expand.join(',')}, reads ${[...read.expand].join(',')}`,
+        );
     }
     expect(wrong).toEqual([]);
   });
