@@ -4,6 +4,7 @@ import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { filter, ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Organizer } from '../organizers/organizer.entity';
@@ -26,6 +27,10 @@ export class GiftCardAcceptancesController {
   @Get()
   @RequirePermission('organizer.giftcards:read')
   @ApiPaginatedResponse(GiftCardAcceptanceJson)
+  @ListFilters({
+    filters: { active: filter.bool('Only active (`true`) or only inactive (`false`) acceptances.') },
+    ordering: ['id'],
+  })
   list(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,

@@ -54,7 +54,7 @@ export class GiftCardAcceptancesService {
       .where('a.acceptor_id = :acceptor', { acceptor: acceptor.id });
     const active = filters.bool('active');
     if (active !== undefined) qb.andWhere('a.active = :active', { active });
-    applyOrdering(qb, filters.all('ordering'), { id: 'a.id' }, ['id']);
+    applyOrdering(qb, filters, { id: 'a.id' }, ['id']);
     const issuer = { issuer: relatedValue<string>(this.tenancy.organizerSlugOf('a.issuer_id')) };
     return paginateInOne(qb, page, issuer, (row, rel) => toGiftCardAcceptanceJson(row, rel.issuer));
   }

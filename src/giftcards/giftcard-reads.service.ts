@@ -85,7 +85,7 @@ export class GiftCardReads {
     if (value !== undefined) qb.andWhere('g.value = :value', { value });
     applyOrdering(
       qb,
-      filters.all('ordering'),
+      filters,
       { id: 'g.id', issuance: 'g.issuance', secret: 'g.secret', value: 'g.value', expires: 'g.expires' },
       ['id'],
     );
@@ -137,7 +137,7 @@ export class GiftCardReads {
           reachOrg: organizer.id,
         },
       );
-    applyOrdering(qb, filters.all('ordering'), { datetime: 't.datetime', id: 't.id' }, ['datetime', 'id']);
+    applyOrdering(qb, filters, { datetime: 't.datetime', id: 't.id' }, ['datetime', 'id']);
     const result = await paginateInOne(qb, page, this.slugOf('t.acceptor_id'), (row, rel) =>
       toGiftCardTransactionJson(row, rel.slug),
     );

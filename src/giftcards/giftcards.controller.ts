@@ -1,25 +1,28 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { filter, ListFilters, QueryParamDoc } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
 import { Organizer } from '../organizers/organizer.entity';
-import { GiftCardReads } from './giftcard-reads.service';
+import { GIFTCARD_EXPANDS, GiftCardReads } from './giftcard-reads.service';
 import { CreateGiftCardDto, GiftCardTransactDto, UpdateGiftCardDto } from './giftcard.dto';
 import { GiftCardJson, GiftCardTransactionJson } from './giftcard.presenter';
 import { GiftCardsService } from './giftcards.service';
 
-const INCLUDE_ACCEPTED = ApiQuery({
-  name: 'include_accepted',
-  required: false,
-  type: Boolean,
-  description: 'Also cards of other organizers whose gift cards this organizer accepts.',
-});
+const INCLUDE_ACCEPTED: Record<string, QueryParamDoc> = {
+  include_accepted: filter.bool('Also cards of other organizers whose gift cards this organizer accepts.'),
+};
+
+/** Changes refuse `include_accepted=true`: a card of another issuer is only read and transacted. */
+const NOT_ACCEPTED: Record<string, QueryParamDoc> = {
+  include_accepted: filter.bool('Must not be `true`: cards of other issuers cannot be changed (403).'),
+};
 
 /**
  * `O/giftcards/` (spec "Gift cards"; compat §3.4). Read: `organizer.giftcards:read`; write:
@@ -38,7 +41,17 @@ export class GiftCardsController {
   @Get()
   @RequirePermission('organizer.giftcards:read')
   @ApiPaginatedResponse(GiftCardJson)
-  @INCLUDE_ACCEPTED
+  @ListFilters({
+    filters: {
+      ...INCLUDE_ACCEPTED,
+      secret: filter.text('Gift card secret (case-insensitive exact match).'),
+      testmode: filter.bool('Only test-mode (`true`) or only live (`false`) cards.'),
+      expired: filter.bool('Only expired (`true`) or only unexpired (`false`) cards.'),
+      value: filter.decimal('Current value (exact), e.g. `10.00`.'),
+    },
+    ordering: ['id', 'issuance', 'secret', 'value', 'expires'],
+    expand: GIFTCARD_EXPANDS,
+  })
   list(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
@@ -49,7 +62,7 @@ export class GiftCardsController {
 
   @Get(':id')
   @RequirePermission('organizer.giftcards:read')
-  @INCLUDE_ACCEPTED
+  @ListFilters({ filters: INCLUDE_ACCEPTED, expand: GIFTCARD_EXPANDS })
   get(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
@@ -70,6 +83,7 @@ export class GiftCardsController {
 
   @Put(':id')
   @RequirePermission('organizer.giftcards:write')
+  @ListFilters({ filters: NOT_ACCEPTED })
   replace(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
@@ -82,6 +96,7 @@ export class GiftCardsController {
 
   @Patch(':id')
   @RequirePermission('organizer.giftcards:write')
+  @ListFilters({ filters: NOT_ACCEPTED })
   update(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
@@ -96,8 +111,8 @@ export class GiftCardsController {
   @Post(':id/transact')
   @HttpCode(200)
   @RequirePermission('organizer.giftcards:write')
-  @INCLUDE_ACCEPTED
   @ApiOkResponse({ type: GiftCardJson })
+  @ListFilters({ filters: INCLUDE_ACCEPTED })
   transact(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
@@ -111,7 +126,7 @@ export class GiftCardsController {
   @Get(':id/transactions')
   @RequirePermission('organizer.giftcards:read')
   @ApiPaginatedResponse(GiftCardTransactionJson)
-  @INCLUDE_ACCEPTED
+  @ListFilters({ filters: INCLUDE_ACCEPTED, ordering: ['datetime', 'id'] })
   transactions(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,

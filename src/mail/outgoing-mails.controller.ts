@@ -4,6 +4,7 @@ import { RequirePermission } from '../auth/access.decorators';
 import { CurrentOrganizer } from '../auth/request-context';
 import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { filter, ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Organizer } from '../organizers/organizer.entity';
@@ -22,6 +23,13 @@ export class OutgoingMailsController {
   @ApiQuery({ name: 'status', required: false, enum: ['queued', 'sending', 'sent', 'failed'] })
   @ApiQuery({ name: 'to', required: false, description: 'Recipient address (case-insensitive)' })
   @ApiQuery({ name: 'created_since', required: false, description: 'ISO 8601 datetime' })
+  @ListFilters({
+    filters: {
+      status: filter.choice(['queued', 'sending', 'sent', 'failed'], 'Mails in this delivery status.'),
+      to: filter.text('Recipient address (case-insensitive exact match).'),
+      created_since: filter.datetime('Mails created at or after this time.'),
+    },
+  })
   list(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,

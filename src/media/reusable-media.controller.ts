@@ -6,6 +6,7 @@ import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { filter, ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
@@ -18,6 +19,8 @@ import {
   ReplaceReusableMediumDto,
   UpdateReusableMediumDto,
 } from './reusable-medium.dto';
+import { MEDIUM_EXPANDS } from './reusable-media-presentation';
+import { MEDIUM_TYPES } from './reusable-medium.entity';
 import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
 import { ReusableMediaService } from './reusable-media.service';
 
@@ -36,6 +39,20 @@ export class ReusableMediaController {
   @Get()
   @RequirePermission('organizer.reusablemedia:read')
   @ApiPaginatedResponse(ReusableMediumJson)
+  @ListFilters({
+    filters: {
+      identifier: filter.text('Identifier of the medium (exact match).'),
+      type: filter.choice(MEDIUM_TYPES, 'Type of the medium.'),
+      customer: filter.text('Identifier of the customer the medium belongs to.'),
+      active: filter.bool('Only active (`true`) or only inactive (`false`) media.'),
+      created_since: filter.datetime('Media created at or after this time.'),
+      updated_since: filter.datetime('Media updated at or after this time (pass back `X-Page-Generated`).'),
+      linked_orderposition: filter.int('Id of the linked order position.'),
+      linked_giftcard: filter.int('Id of the linked gift card.'),
+    },
+    ordering: ['created', 'updated', 'identifier', 'type', 'id'],
+    expand: MEDIUM_EXPANDS,
+  })
   list(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
@@ -51,6 +68,7 @@ export class ReusableMediaController {
   @HttpCode(200)
   @RequirePermission('organizer.reusablemedia:write')
   @ApiOkResponse({ type: ReusableMediumLookupJson })
+  @ListFilters({ expand: MEDIUM_EXPANDS })
   lookup(
     @CurrentOrganizer() organizer: Organizer,
     @Body() body: LookupReusableMediumDto,
@@ -61,6 +79,7 @@ export class ReusableMediaController {
 
   @Get(':id')
   @RequirePermission('organizer.reusablemedia:read')
+  @ListFilters({ expand: MEDIUM_EXPANDS })
   get(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
@@ -71,6 +90,7 @@ export class ReusableMediaController {
 
   @Post()
   @RequirePermission('organizer.reusablemedia:write')
+  @ListFilters({ expand: MEDIUM_EXPANDS })
   create(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
@@ -82,6 +102,7 @@ export class ReusableMediaController {
 
   @Put(':id')
   @RequirePermission('organizer.reusablemedia:write')
+  @ListFilters({ expand: MEDIUM_EXPANDS })
   replace(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
@@ -94,6 +115,7 @@ export class ReusableMediaController {
 
   @Patch(':id')
   @RequirePermission('organizer.reusablemedia:write')
+  @ListFilters({ expand: MEDIUM_EXPANDS })
   update(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,

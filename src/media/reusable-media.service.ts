@@ -103,7 +103,7 @@ export class ReusableMediaService {
     }
     applyOrdering(
       qb,
-      filters.all('ordering'),
+      filters,
       { created: 'm.created', updated: 'm.updated', identifier: 'm.identifier', type: 'm.type', id: 'm.id' },
       ['-updated', '-id'],
     );

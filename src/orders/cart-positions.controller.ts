@@ -17,6 +17,7 @@ import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
 import { ValidationFailed } from '../common/errors';
 import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
@@ -58,6 +59,7 @@ export class CartPositionsController {
   @Get()
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(CartPositionJson)
+  @ListFilters({ ordering: ['id', 'datetime', 'expires', 'cart_id'] })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

@@ -82,7 +82,7 @@ export class CartPositionsService {
       .andWhere('c.cart_id LIKE :suffix', { suffix: `%${API_CART_SUFFIX}` });
     applyOrdering(
       qb,
-      filters.all('ordering'),
+      filters,
       { id: 'c.id', datetime: 'c.datetime', expires: 'c.expires', cart_id: 'c.cart_id' },
       ['id'],
     );

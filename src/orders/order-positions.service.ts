@@ -65,7 +65,7 @@ export class OrderPositionsService {
       const value = filters.str(param);
       if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
     }
-    applyOrdering(qb, filters.all('ordering'), { id: 'p.id', positionid: 'p.positionid' }, ['id']);
+    applyOrdering(qb, filters, { id: 'p.id', positionid: 'p.positionid' }, ['id']);
     return paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
   }
 

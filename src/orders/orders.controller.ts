@@ -5,10 +5,12 @@ import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
 import { Event } from '../organizers/event.entity';
+import { ORDER_DETAIL_FILTERS, ORDER_LIST_FILTERS } from './order-filters';
 import { OrderCreator } from './order-create.service';
 import { CreateOrderDto, UpdateOrderDto } from './order.dto';
 import { OrderJson } from './order.presenter';
@@ -30,6 +32,7 @@ export class OrdersController {
   @Get()
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(OrderJson)
+  @ListFilters(ORDER_LIST_FILTERS)
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
@@ -42,6 +45,7 @@ export class OrdersController {
 
   @Get(':code')
   @RequirePermission('event.orders:read')
+  @ListFilters(ORDER_DETAIL_FILTERS)
   get(
     @CurrentEvent() event: Event,
     @Param('code') code: string,

@@ -63,7 +63,7 @@ export class OrdersService {
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderJson>> {
     const qb = this.orders.createQueryBuilder('o').where('o.event_id = :event', { event: event.id });
     applyFilters(qb, filters);
-    applyOrdering(qb, filters.all('ordering'), ORDERING, ['datetime']);
+    applyOrdering(qb, filters, ORDERING, ['datetime']);
     return this.page(qb, page, filters);
   }
 
@@ -81,7 +81,7 @@ export class OrdersService {
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
     if (allowed !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events: allowed });
     applyFilters(qb, filters);
-    applyOrdering(qb, filters.all('ordering'), ORDERING, ['datetime']);
+    applyOrdering(qb, filters, ORDERING, ['datetime']);
     return this.page(qb, page, filters);
   }
 

@@ -5,11 +5,13 @@ import { RequireOrganizerAccess } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
 import { Organizer } from '../organizers/organizer.entity';
 import { OrderJson } from './order.presenter';
+import { ORDER_LIST_FILTERS } from './order-filters';
 import { OrdersService } from './orders.service';
 
 /**
@@ -25,6 +27,7 @@ export class OrganizerOrdersController {
   @Get()
   @RequireOrganizerAccess()
   @ApiPaginatedResponse(OrderJson)
+  @ListFilters(ORDER_LIST_FILTERS)
   list(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,

@@ -4,6 +4,7 @@ import { RequireEventAccess, RequireOrganizerAccess, RequirePermission } from '.
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { filter, ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { CreateEventDto, UpdateEventDto } from './event.dto';
@@ -21,6 +22,18 @@ export class EventsController {
   @Get()
   @RequireOrganizerAccess()
   @ApiPaginatedResponse(EventJson)
+  @ListFilters({
+    filters: {
+      live: filter.bool('Only live (`true`) or only not live (`false`) events.'),
+      has_subevents: filter.bool('Only event series (`true`) or only single events (`false`).'),
+      is_public: filter.bool('Only public (`true`) or only non-public (`false`) events.'),
+      testmode: filter.bool('Only events in test mode (`true`) or only live-mode ones (`false`).'),
+      is_future: filter.bool('Only events that have not ended (`true`) or only ended ones (`false`).'),
+      is_past: filter.bool('Only ended events (`true`) or only events that have not ended (`false`).'),
+      ends_after: filter.datetime('Events ending (or, without an end, starting) at or after this time.'),
+    },
+    ordering: ['date_from', 'slug'],
+  })
   list(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,

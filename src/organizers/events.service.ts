@@ -105,7 +105,7 @@ export class EventsService {
         },
       );
     }
-    applyOrdering(qb, filters.all('ordering'), { date_from: 'e.date_from', slug: 'e.slug' }, ['slug']);
+    applyOrdering(qb, filters, { date_from: 'e.date_from', slug: 'e.slug' }, ['slug']);
     return paginateRows(qb, page, (rows) => rows.map(toEventJson));
   }
 

@@ -4,6 +4,7 @@ import { RequireAuthentication, RequireOrganizerAccess } from '../auth/access.de
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Organizer } from './organizer.entity';
@@ -19,6 +20,7 @@ export class OrganizersController {
   @Get()
   @RequireAuthentication()
   @ApiPaginatedResponse(OrganizerJson)
+  @ListFilters({ ordering: ['name', 'slug'] })
   list(
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,

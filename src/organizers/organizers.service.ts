@@ -24,7 +24,7 @@ export class OrganizersService {
       .getRepository(Organizer)
       .createQueryBuilder('o')
       .where('o.id = ANY(:ids)', { ids: principal.organizerIds() });
-    applyOrdering(qb, filters.all('ordering'), { name: 'o.name', slug: 'o.slug' }, ['slug']);
+    applyOrdering(qb, filters, { name: 'o.name', slug: 'o.slug' }, ['slug']);
     return paginateRows(qb, page, (rows) => rows.map(toOrganizerJson));
   }
 

@@ -40,7 +40,7 @@ export class SeatingPlansService {
       .getRepository(SeatingPlan)
       .createQueryBuilder('p')
       .where('p.organizer_id = :organizer', { organizer: organizer.id });
-    applyOrdering(qb, filters.all('ordering'), { name: 'p.name', id: 'p.id' }, ['name', 'id']);
+    applyOrdering(qb, filters, { name: 'p.name', id: 'p.id' }, ['name', 'id']);
     return paginateRows(qb, page, (rows) => rows.map(toSeatingPlanJson));
   }
 

@@ -6,6 +6,7 @@ import { CurrentAccess, CurrentEvent, CurrentPrincipal, RequestAccess } from '..
 import { PermissionDenied } from '../common/errors';
 import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { filter, ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Event } from '../organizers/event.entity';
@@ -32,6 +33,20 @@ export class SeatsController {
   @Get()
   @RequireEventAccess()
   @ApiPaginatedResponse(SeatJson)
+  @ListFilters({
+    filters: {
+      zone_name: filter.text('Zone name (exact match).'),
+      row_name: filter.text('Row name (exact match).'),
+      row_label: filter.text('Row label (exact match).'),
+      seat_number: filter.text('Seat number (exact match).'),
+      seat_label: filter.text('Seat label (exact match).'),
+      seat_guid: filter.text('Seat GUID of the seating plan (exact match).'),
+      blocked: filter.bool('Only blocked (`true`) or only unblocked (`false`) seats.'),
+      is_available: filter.bool('Only available (`true`) or only unavailable (`false`) seats.'),
+    },
+    ordering: ['id'],
+    expand: ['orderposition', 'cartposition', 'voucher'],
+  })
   list(
     @CurrentEvent() event: Event,
     @CurrentAccess() access: RequestAccess,
@@ -89,6 +104,7 @@ export class SeatsController {
 
   @Get(':id')
   @RequireEventAccess()
+  @ListFilters({ expand: ['orderposition', 'cartposition', 'voucher'] })
   get(
     @CurrentEvent() event: Event,
     @CurrentAccess() access: RequestAccess,

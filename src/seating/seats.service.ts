@@ -54,7 +54,7 @@ export class SeatsService {
     if (blocked !== undefined) qb.andWhere('s.blocked = :blocked', { blocked });
     const available = filters.bool('is_available');
     if (available !== undefined) qb.andWhere(available ? 'NOT s.blocked' : 's.blocked');
-    applyOrdering(qb, filters.all('ordering'), { id: 's.id' }, []);
+    applyOrdering(qb, filters, { id: 's.id' }, []);
     qb.addOrderBy('s.sorting_rank', 'ASC').addOrderBy('s.id', 'ASC');
     return paginateRows(qb, page, (rows) => rows.map(toSeatJson));
   }

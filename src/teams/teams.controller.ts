@@ -4,6 +4,7 @@ import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { ApiPaginatedResponse } from '../common/http/openapi';
+import { ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Organizer } from '../organizers/organizer.entity';
@@ -21,6 +22,7 @@ export class TeamsController {
   @Get()
   @RequirePermission('organizer.teams:write')
   @ApiPaginatedResponse(TeamJson)
+  @ListFilters({ ordering: ['id', 'name'] })
   list(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,

@@ -83,7 +83,7 @@ export class TeamsService {
       .getRepository(Team)
       .createQueryBuilder('t')
       .where('t.organizer_id = :org', { org: organizer.id });
-    applyOrdering(qb, filters.all('ordering'), { id: 't.id', name: 't.name' }, ['id']);
+    applyOrdering(qb, filters, { id: 't.id', name: 't.name' }, ['id']);
     return paginateInOne(qb, page, this.related(), (team, r) => toTeamJson(team, r.limitEvents));
   }
 

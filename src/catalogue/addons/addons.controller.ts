@@ -5,6 +5,7 @@ import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
@@ -25,6 +26,7 @@ export class AddonsController {
   @Get('addons')
   @RequireEventAccess()
   @ApiPaginatedResponse(AddonJson)
+  @ListFilters({ ordering: ['id', 'position'] })
   list(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,

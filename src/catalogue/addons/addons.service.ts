@@ -90,7 +90,7 @@ export class AddonsService {
       .getRepository(ItemAddon)
       .createQueryBuilder('a')
       .where('a.base_item_id = :item', { item: item.id });
-    applyOrdering(qb, filters.all('ordering'), { id: 'a.id', position: 'a.position' }, ['position', 'id']);
+    applyOrdering(qb, filters, { id: 'a.id', position: 'a.position' }, ['position', 'id']);
     return paginateRows(qb, page, (rows) => rows.map(toAddonJson));
   }
 

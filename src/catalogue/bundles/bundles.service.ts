@@ -93,7 +93,7 @@ export class BundlesService {
       .getRepository(ItemBundle)
       .createQueryBuilder('b')
       .where('b.base_item_id = :item', { item: item.id });
-    applyOrdering(qb, filters.all('ordering'), { id: 'b.id' }, ['id']);
+    applyOrdering(qb, filters, { id: 'b.id' }, ['id']);
     return paginateRows(qb, page, (rows) => rows.map(toBundleJson));
   }
 

@@ -7,6 +7,7 @@ import { RequireEventAccess, RequirePermission } from '../../auth/access.decorat
 import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { filter, ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
@@ -25,6 +26,10 @@ export class CategoriesController {
   @ConditionalList('itemcategory')
   @RequireEventAccess()
   @ApiPaginatedResponse(CategoryJson)
+  @ListFilters({
+    filters: { is_addon: filter.bool('Only add-on categories (`true`) or only ordinary ones (`false`).') },
+    ordering: ['id', 'position'],
+  })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

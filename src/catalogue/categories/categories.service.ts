@@ -55,7 +55,7 @@ export class CategoriesService {
       .where('c.event_id = :event', { event: event.id });
     const isAddon = filters.bool('is_addon');
     if (isAddon !== undefined) qb.andWhere('c.is_addon = :isAddon', { isAddon });
-    applyOrdering(qb, filters.all('ordering'), { id: 'c.id', position: 'c.position' }, ['position', 'id']);
+    applyOrdering(qb, filters, { id: 'c.id', position: 'c.position' }, ['position', 'id']);
     return paginateRows(qb, page, (rows) => rows.map(toCategoryJson));
   }
 

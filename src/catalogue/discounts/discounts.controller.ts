@@ -5,6 +5,7 @@ import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { filter, ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
@@ -24,6 +25,10 @@ export class DiscountsController {
   @Get('discounts')
   @RequireEventAccess()
   @ApiPaginatedResponse(DiscountJson)
+  @ListFilters({
+    filters: { active: filter.bool('Only active (`true`) or only inactive (`false`) discounts.') },
+    ordering: ['id', 'position'],
+  })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

@@ -89,7 +89,7 @@ export class DiscountsService {
       .where('d.event_id = :event', { event: event.id });
     const active = filters.bool('active');
     if (active !== undefined) qb.andWhere('d.active = :active', { active });
-    applyOrdering(qb, filters.all('ordering'), { id: 'd.id', position: 'd.position' }, ['position', 'id']);
+    applyOrdering(qb, filters, { id: 'd.id', position: 'd.position' }, ['position', 'id']);
     return paginateInOne(qb, page, DISCOUNT_PRODUCTS, toDiscountJson);
   }
 

@@ -6,6 +6,7 @@ import { RequireEventAccess, RequirePermission } from '../../auth/access.decorat
 import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { filter, ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
@@ -25,6 +26,23 @@ export class ItemsController {
   @ConditionalList('item')
   @RequireEventAccess()
   @ApiPaginatedResponse(ItemJson)
+  @ListFilters({
+    filters: {
+      active: filter.bool('Only active (`true`) or only inactive (`false`) products.'),
+      admission: filter.bool('Only admission products (`true`) or only others (`false`).'),
+      free_price: filter.bool('Only products with (`true`) or without (`false`) a free price.'),
+      category: filter.int('Id of the product category.'),
+      tax_rate: {
+        schema: { type: 'string', pattern: '^(-?\\d+(\\.\\d+)?|None)$' },
+        description:
+          "Rate of the product's tax rule, e.g. `19.00`; `0` or `None` include products without one.",
+      },
+      search: filter.text(
+        'Case-insensitive substring of any translation of the name or of the internal name.',
+      ),
+    },
+    ordering: ['id', 'position'],
+  })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

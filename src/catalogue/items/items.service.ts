@@ -148,7 +148,7 @@ export class ItemsService {
         { search: pattern },
       );
     }
-    applyOrdering(qb, filters.all('ordering'), { id: 'i.id', position: 'i.position' }, ['position', 'id']);
+    applyOrdering(qb, filters, { id: 'i.id', position: 'i.position' }, ['position', 'id']);
     return paginateInOne(qb, page, this.related(), toItemJson);
   }
 

@@ -5,6 +5,7 @@ import { Principal } from '../../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Organizer } from '../../organizers/organizer.entity';
@@ -24,6 +25,7 @@ export class MembershipTypesController {
   @Get()
   @RequirePermission('organizer.settings.general:write')
   @ApiPaginatedResponse(MembershipTypeJson)
+  @ListFilters({ ordering: ['id'] })
   list(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,

@@ -54,7 +54,7 @@ export class MembershipTypesService {
       .getRepository(MembershipType)
       .createQueryBuilder('m')
       .where('m.organizer_id = :organizer', { organizer: organizer.id });
-    applyOrdering(qb, filters.all('ordering'), { id: 'm.id' }, ['id']);
+    applyOrdering(qb, filters, { id: 'm.id' }, ['id']);
     return paginateRows(qb, page, (rows) => rows.map(toMembershipTypeJson));
   }
 

@@ -55,7 +55,7 @@ export class QuestionOptionsService {
       .getRepository(QuestionOption)
       .createQueryBuilder('o')
       .where('o.question_id = :question AND o.event_id = :event', { question: questionId, event: event.id });
-    applyOrdering(qb, filters.all('ordering'), { id: 'o.id', position: 'o.position' }, ['position', 'id']);
+    applyOrdering(qb, filters, { id: 'o.id', position: 'o.position' }, ['position', 'id']);
     return paginateRows(qb, page, (rows) => rows.map(toQuestionOptionJson));
   }
 

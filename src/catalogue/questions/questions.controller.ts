@@ -6,6 +6,7 @@ import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { filter, ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
@@ -23,6 +24,14 @@ export class QuestionsController {
   @ConditionalList('question')
   @RequireEventAccess()
   @ApiPaginatedResponse(QuestionJson)
+  @ListFilters({
+    filters: {
+      identifier: filter.text('Question identifier (exact match).'),
+      ask_during_checkin: filter.bool('Only questions asked (`true`) or not asked (`false`) at check-in.'),
+      required: filter.bool('Only required (`true`) or only optional (`false`) questions.'),
+    },
+    ordering: ['id', 'position'],
+  })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

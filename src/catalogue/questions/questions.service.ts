@@ -105,7 +105,7 @@ export class QuestionsService {
       const value = filters.bool(param);
       if (value !== undefined) qb.andWhere(`q.${column} = :${param}`, { [param]: value });
     }
-    applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.position' }, ['position', 'id']);
+    applyOrdering(qb, filters, { id: 'q.id', position: 'q.position' }, ['position', 'id']);
     return paginateInOne(qb, page, this.related(), present);
   }
 

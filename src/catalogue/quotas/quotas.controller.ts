@@ -1,24 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ConditionalList } from '../../audit/conditional-list';
 import { RequireEventAccess, RequirePermission } from '../../auth/access.decorators';
 import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { filter, ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
 import { CreateQuotaDto, UpdateQuotaDto } from './quota.dto';
 import { QuotaAvailabilityJson, QuotaJson } from './quota.presenter';
 import { QuotasService } from './quotas.service';
-
-const WITH_AVAILABILITY = {
-  name: 'with_availability',
-  required: false,
-  description: '`true` adds `available` and `available_number` to each quota (slower).',
-  schema: { type: 'string', enum: ['true', 'false'] },
-} as const;
 
 /**
  * `E/quotas/` (spec "Quotas"; compat §3.14). Read: event access; write: `event.items:write`
@@ -33,7 +27,17 @@ export class QuotasController {
   @ConditionalList('quota')
   @RequireEventAccess()
   @ApiPaginatedResponse(QuotaJson)
-  @ApiQuery(WITH_AVAILABILITY)
+  @ListFilters({
+    filters: {
+      with_availability: filter.bool(
+        '`true` adds `available` and `available_number` to each quota (slower).',
+      ),
+      subevent: filter.int('Id of the event date of the quota.'),
+      subevent__in: filter.ints('Comma-separated ids of event dates, e.g. `1,2`.'),
+      items__in: filter.ints('Comma-separated product ids; quotas containing any of them.'),
+    },
+    ordering: ['id', 'position', 'size'],
+  })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
@@ -44,7 +48,13 @@ export class QuotasController {
 
   @Get('quotas/:id')
   @RequireEventAccess()
-  @ApiQuery(WITH_AVAILABILITY)
+  @ListFilters({
+    filters: {
+      with_availability: filter.bool(
+        '`true` adds `available` and `available_number` to each quota (slower).',
+      ),
+    },
+  })
   get(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,

@@ -105,9 +105,7 @@ export class QuotasService {
         { items },
       );
     }
-    applyOrdering(qb, filters.all('ordering'), { id: 'q.id', position: 'q.id', size: 'q.size' }, [
-      'position',
-    ]);
+    applyOrdering(qb, filters, { id: 'q.id', position: 'q.id', size: 'q.size' }, ['position']);
     const result = await paginateInOne(qb, page, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
     return new Paginated(await this.present(result.items, withAvailability), result.total, result.page);
   }

@@ -7,6 +7,7 @@ import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
@@ -28,6 +29,7 @@ export class TaxRulesController {
   @ConditionalList('taxrule')
   @RequireEventAccess()
   @ApiPaginatedResponse(TaxRuleJson)
+  @ListFilters({ ordering: ['id'] })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

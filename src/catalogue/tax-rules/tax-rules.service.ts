@@ -61,7 +61,7 @@ export class TaxRulesService {
       .getRepository(TaxRule)
       .createQueryBuilder('t')
       .where('t.event_id = :event', { event: event.id });
-    applyOrdering(qb, filters.all('ordering'), { id: 't.id' }, ['id']);
+    applyOrdering(qb, filters, { id: 't.id' }, ['id']);
     return paginateRows(qb, page, (rows) => rows.map(toTaxRuleJson));
   }
 

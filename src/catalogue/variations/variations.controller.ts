@@ -5,6 +5,7 @@ import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { filter, ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
@@ -25,6 +26,13 @@ export class VariationsController {
   @Get()
   @RequireEventAccess()
   @ApiPaginatedResponse(VariationJson)
+  @ListFilters({
+    filters: {
+      active: filter.bool('Only active (`true`) or only inactive (`false`) variations.'),
+      search: filter.text('Case-insensitive substring of any translation of the value.'),
+    },
+    ordering: ['id', 'position'],
+  })
   list(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,

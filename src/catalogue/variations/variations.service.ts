@@ -101,7 +101,7 @@ export class VariationsService {
         },
       );
     }
-    applyOrdering(qb, filters.all('ordering'), { id: 'v.id', position: 'v.position' }, ['position', 'id']);
+    applyOrdering(qb, filters, { id: 'v.id', position: 'v.position' }, ['position', 'id']);
     return paginateRows(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
   }
 

@@ -5,10 +5,11 @@ import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { filter, ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
-import { CreateVoucherDto, UpdateVoucherDto } from './voucher.dto';
+import { CreateVoucherDto, PRICE_MODES, UpdateVoucherDto } from './voucher.dto';
 import { VoucherListPipe } from './voucher-list.pipe';
 import { VoucherJson } from './voucher.presenter';
 import { VouchersService } from './vouchers.service';
@@ -25,6 +26,27 @@ export class VouchersController {
   @Get()
   @RequirePermission('event.vouchers:read')
   @ApiPaginatedResponse(VoucherJson)
+  @ListFilters({
+    filters: {
+      code: filter.text('Voucher code (case-insensitive exact match).'),
+      max_usages: filter.int('Maximum number of redemptions.'),
+      redeemed: filter.int('Number of redemptions so far.'),
+      item: filter.int('Id of the product the voucher applies to.'),
+      variation: filter.int('Id of the variation the voucher applies to.'),
+      quota: filter.int('Id of the quota the voucher applies to.'),
+      subevent: filter.int('Id of the event date the voucher applies to.'),
+      block_quota: filter.bool('Whether the voucher blocks quota.'),
+      allow_ignore_quota: filter.bool('Whether the voucher may ignore quotas.'),
+      price_mode: filter.choice(PRICE_MODES, 'How the voucher changes the price.'),
+      tag: filter.text('Voucher tag (exact match).'),
+      value: filter.decimal('Voucher value (exact), e.g. `10.00`.'),
+      active: filter.bool(
+        'Only vouchers still redeemable (`true`) or only used-up or expired ones (`false`).',
+      ),
+      search: filter.text('Case-insensitive substring of the code, tag or comment.'),
+    },
+    ordering: ['id', 'code', 'max_usages', 'valid_until', 'value'],
+  })
   list(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

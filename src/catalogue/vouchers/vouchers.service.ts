@@ -111,7 +111,7 @@ export class VouchersService {
     }
     applyOrdering(
       qb,
-      filters.all('ordering'),
+      filters,
       {
         id: 'v.id',
         code: 'v.code',

@@ -17,23 +17,24 @@ import { NoTrailingSlash, Public } from './access-rule';
 import { nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
-/** Documents a list endpoint's envelope `{count, next, previous, results: [model]}` (spec "Conventions" 4). */
+/**
+ * Documents a list endpoint's envelope `{count, next, previous, results: [model]}` (spec "Conventions" 4) and its
+ * `page` and `page_size`; its filters, `ordering` and `expand` are documented with `@ListFilters`.
+ */
 export function ApiPaginatedResponse(model: Type<unknown>) {
   return applyDecorators(
     ApiExtraModels(model),
-    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
+    ApiQuery({
+      name: 'page',
+      required: false,
+      schema: { type: 'integer', minimum: 1, default: 1 },
+      description: 'Page number, from 1; past the last page answers 404.',
+    }),
     ApiQuery({
       name: 'page_size',
       required: false,
       schema: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
       description: 'Results per page; larger values are capped at 50.',
-    }),
-    ApiQuery({
-      name: 'ordering',
-      required: false,
-      schema: { type: 'string' },
-      description:
-        'Comma-separated field names of the endpoint, `-` for descending; unknown names are ignored.',
     }),
     ApiOkResponse({
       schema: {
@@ -146,16 +147,21 @@ export const API_PAGE = `${API_PREFIX}/docs`;
  */
 export function setupApiPage(app: INestApplication): void {
   const placeholder = new DocumentBuilder().setTitle('Event ticketing management API').build();
-  SwaggerModule.setup(API_PAGE, app, { ...placeholder, paths: {} }, {
-    raw: false,
-    customSiteTitle: 'Event ticketing management API',
-    swaggerOptions: {
-      url: `/${API_PREFIX}/openapi.json`,
-      persistAuthorization: true,
-      displayOperationId: true,
-      tryItOutEnabled: true,
+  SwaggerModule.setup(
+    API_PAGE,
+    app,
+    { ...placeholder, paths: {} },
+    {
+      raw: false,
+      customSiteTitle: 'Event ticketing management API',
+      swaggerOptions: {
+        url: `/${API_PREFIX}/openapi.json`,
+        persistAuthorization: true,
+        displayOperationId: true,
+        tryItOutEnabled: true,
+      },
     },
-  });
+  );
 }
 
 /** `GET /api/v1/openapi.json` (no authentication). */

@@ -1,21 +1,23 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { QueryFilters } from './query-filters';
 
 /**
  * Applies `?ordering=` (compat §1.4): comma-separated names, `-` for descending, only the endpoint's fields
  * (unknown names are ignored; when none is valid the default applies). Ties are always broken by id so pages
  * are stable.
+ * @param filters the request's filters (`ordering` is read from them)
  * @param fields wire name -> SQL expression (for example `{ position: 'q.position' }`)
  * @param defaults default ordering in wire form (for example `['position', 'id']`)
  */
 export function applyOrdering<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
-  raw: unknown,
+  filters: QueryFilters,
   fields: Record<string, string>,
   defaults: string[],
   idExpression = `${qb.alias}.id`,
 ): SelectQueryBuilder<E> {
-  const requested = (Array.isArray(raw) ? raw : [raw])
-    .filter((x): x is string => typeof x === 'string')
+  const requested = filters
+    .ordering(Object.keys(fields))
     .flatMap((x) => x.split(','))
     .map((x) => x.trim())
     .filter((x) => x.length > 0 && fields[x.replace(/^-/, '')] !== undefined);

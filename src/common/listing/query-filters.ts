@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { LIMITS, tooManyMessage } from '../../config/limits';
 import { ValidationFailed } from '../errors';
 import { isIsoDateTime, parseDateTime } from '../values/datetime';
+import { FilterReadLog, RouteReads } from './filter-reads';
 
 /**
  * Longest value a text filter (`search`, `email`, `code`, …) accepts, in characters (README "Conventions"):
@@ -16,10 +17,19 @@ export const MAX_FILTER_LENGTH = 200;
  * an absent or empty parameter is `undefined`.
  */
 export class QueryFilters {
-  constructor(private readonly query: Record<string, unknown>) {}
+  /**
+   * @param query the parsed query string
+   * @param route `METHOD /path/:pattern` of the request, under which reads are noted while a
+   *   {@link FilterReadLog} is installed (tests)
+   */
+  constructor(
+    private readonly query: Record<string, unknown>,
+    private readonly route = '',
+  ) {}
 
   /** The raw single value (the last one when repeated). */
   raw(name: string): string | undefined {
+    this.note('params', [name]);
     const v = this.query[name];
     const s: unknown = Array.isArray(v) ? (v as unknown[])[v.length - 1] : v;
     return typeof s === 'string' && s !== '' ? s : undefined;
@@ -30,6 +40,7 @@ export class QueryFilters {
    * @throws ValidationFailed `{"<name>": ["Ensure this field has no more than 100 elements."]}`
    */
   all(name: string): string[] {
+    this.note('params', [name]);
     const v = this.query[name];
     const values = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
     return capped(name, values);
@@ -110,7 +121,18 @@ export class QueryFilters {
 
   /** Expanded fields asked for with `?expand=` (repeatable), restricted to the allowed names. */
   expand(allowed: readonly string[]): Set<string> {
+    this.note('expand', allowed);
     return new Set(this.all('expand').filter((x) => allowed.includes(x)));
+  }
+
+  /** The `?ordering=` values (repeatable, each comma-separated) of a list whose ordering fields are `fields`. */
+  ordering(fields: readonly string[]): string[] {
+    this.note('ordering', fields);
+    return this.all('ordering');
+  }
+
+  private note(kind: keyof RouteReads, names: readonly string[]): void {
+    FilterReadLog.active?.record(this.route, kind, names);
   }
 }
 
@@ -122,8 +144,11 @@ function capped<T>(name: string, values: T[]): T[] {
 }
 
 /** Route parameter decorator giving {@link QueryFilters} for the current request. */
-
-export const Filters = createParamDecorator(
-  (_data: unknown, ctx: ExecutionContext): QueryFilters =>
-    new QueryFilters(ctx.switchToHttp().getRequest<Request>().query as Record<string, unknown>),
-);
+export const Filters = createParamDecorator((_data: unknown, ctx: ExecutionContext): QueryFilters => {
+  const req = ctx.switchToHttp().getRequest<Request>();
+  const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  return new QueryFilters(
+    req.query,
+    `${req.method} ${typeof pattern === 'string' ? pattern : req.path}`,
+  );
+});

@@ -1,0 +1,163 @@
+import { readFileSync } from 'fs';
+import { FilterReadLog } from '../src/common/listing/filter-reads';
+import { auth, bootstrapOrganizer, createEvent } from './factories';
+import { startTestApp, TestApp } from './harness';
+import { ROUTE_TABLE_FILE, RouteTableRow } from './print-route-table';
+
+/**
+ * Every query parameter a route reads through `QueryFilters` is in the OpenAPI document (issue 9): with a
+ * {@link FilterReadLog} installed, every GET route of test/route-table.json is called, and the names each one
+ * read (filters, `ordering` fields, `expand` names) are compared with the query parameters of its operation.
+ * The reverse holds for lists: what a list documents (besides `page`, `page_size`) it reads.
+ */
+
+type Schema = { type?: string; enum?: string[]; items?: Schema; format?: string };
+type Parameter = { name: string; in: string; schema?: Schema; description?: string };
+type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] } | undefined>> };
+
+const ORG = '/api/v1/organizers/org';
+const E = `${ORG}/events/sample`;
+const PAGINATION = new Set(['page', 'page_size']);
+
+describe('documented query parameters', () => {
+  let t: TestApp;
+  let token: string;
+  let doc: Document;
+  let log: FilterReadLog;
+  const ids: Record<string, string> = { organizer: 'org', event: 'sample' };
+  const statuses = new Map<string, number>();
+  const get = (path: string) => t.http().get(path).set('Authorization', auth(token));
+  const post = async (path: string, body: object): Promise<string> => {
+    const res = await t.http().post(path).set('Authorization', auth(token)).send(body);
+    if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return String((res.body as { id: number }).id);
+  };
+
+  /** GET routes of the route table, with their OpenAPI path. */
+  const routes = (JSON.parse(readFileSync(ROUTE_TABLE_FILE, 'utf8')) as RouteTableRow[])
+    .filter((r) => r.method === 'GET')
+    .map((r) => ({ pattern: r.path, openapi: r.path.replace(/:([A-Za-z_]+)/g, '{$1}') }));
+  /** Lists: the paginated GET routes (their operation documents `page`). */
+  const lists = () => routes.filter((r) => queryParams(r.openapi).some((p) => p.name === 'page'));
+
+  const queryParams = (openapiPath: string, method = 'get'): Parameter[] =>
+    (doc.paths[openapiPath]?.[method]?.parameters ?? []).filter((p) => p.in === 'query');
+  /** What the log holds for a route pattern (Express may or may not keep the trailing slash). */
+  const readsOf = (pattern: string) =>
+    log.routes.get(`GET ${pattern}`) ?? log.routes.get(`GET ${pattern.replace(/\/$/, '')}`);
+  const enumOf = (p: Parameter | undefined): string[] => p?.schema?.items?.enum ?? p?.schema?.enum ?? [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ token } = await bootstrapOrganizer(t, 'org'));
+    await createEvent(t, token, 'org', { slug: 'sample' });
+    ids.item = await post(`${E}/items/`, {
+      name: 'Ticket',
+      default_price: '10.00',
+      variations: [{ value: 'Regular' }],
+    });
+    ids.id = ids.item;
+    ids.question = await post(`${E}/questions/`, { question: 'Name?', type: 'S', items: [] });
+    ids.team = String(((await get(`${ORG}/teams/`)).body as { results: { id: number }[] }).results[0].id);
+    const card = await post(`${ORG}/giftcards/`, { currency: 'EUR', value: '10.00' });
+    doc = (await t.http().get('/api/v1/openapi.json')).body as Document;
+    log = FilterReadLog.install();
+    for (const r of routes) {
+      const url = r.pattern.replace(/:([A-Za-z_]+)/g, (_m, name: string) => ids[name] ?? '1');
+      const res = await get(url);
+      statuses.set(r.pattern, res.status);
+    }
+    // Writes that read query parameters (`include_accepted`, `expand`).
+    const write = (method: 'patch' | 'post', path: string, body: object) =>
+      t.http()[method](path).set('Authorization', auth(token)).send(body);
+    expect((await write('patch', `${ORG}/giftcards/${card}/`, { testmode: false })).status).toBe(200);
+    expect((await write('post', `${ORG}/giftcards/${card}/transact/`, { value: '1.00' })).status).toBe(200);
+    const medium = { type: 'barcode', identifier: 'ABC123' };
+    expect((await write('post', `${ORG}/reusablemedia/`, medium)).status).toBe(201);
+    expect((await write('post', `${ORG}/reusablemedia/lookup/`, medium)).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    FilterReadLog.uninstall();
+    await t?.close();
+  });
+
+  it('answers 200 on every list route (so that each one really ran its filters)', () => {
+    const failed = lists().filter((r) => statuses.get(r.pattern) !== 200);
+    expect(failed.map((r) => `${r.pattern}: ${statuses.get(r.pattern)}`)).toEqual([]);
+    expect(lists().length).toBeGreaterThan(25);
+    expect(log.routes.size).toBeGreaterThan(25);
+  });
+
+  it('documents every query parameter a route reads', () => {
+    const missing: string[] = [];
+    for (const [key, read] of log.routes) {
+      const [method, pattern] = key.split(' ');
+      const path = pattern.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const operation = [path, `${path}/`].find((p) => doc.paths[p]?.[method.toLowerCase()]);
+      if (!operation) {
+        missing.push(`${key}: no operation`);
+        continue;
+      }
+      const documented = new Set(queryParams(operation, method.toLowerCase()).map((p) => p.name));
+      for (const name of read.params)
+        if (!documented.has(name)) missing.push(`${method} ${operation} ?${name}`);
+    }
+    expect(missing).toEqual([]);
+    // Writes that read query parameters were called too.
+    expect([...log.routes.keys()].filter((k) => !k.startsWith('GET ')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('documents exactly the ordering fields and expand names a route accepts', () => {
+    const wrong: string[] = [];
+    for (const r of routes) {
+      const read = readsOf(r.pattern);
+      if (!read) continue;
+      const params = queryParams(r.openapi);
+      const ordering = enumOf(params.find((p) => p.name === 'ordering'))
+        .filter((v) => !v.startsWith('-'))
+        .sort();
+      if (JSON.stringify(ordering) !== JSON.stringify([...read.ordering].sort()))
+        wrong.push(
+          `GET ${r.openapi} ordering: documents ${ordering.join(',')}, reads ${[...read.ordering].join(',')}`,
+        );
+      const expand = enumOf(params.find((p) => p.name === 'expand')).sort();
+      if (JSON.stringify(expand) !== JSON.stringify([...read.expand].sort()))
+        wrong.push(
+          `GET ${r.openapi} expand: documents ${expand.join(',')}, reads ${[...read.expand].join(',')}`,
+        );
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('reads every query parameter a list documents', () => {
+    const unread: string[] = [];
+    for (const r of lists()) {
+      const read = readsOf(r.pattern);
+      for (const p of queryParams(r.openapi)) {
+        if (!PAGINATION.has(p.name) && !read?.params.has(p.name)) unread.push(`GET ${r.openapi} ?${p.name}`);
+      }
+    }
+    expect(unread).toEqual([]);
+  });
+
+  it('gives every query parameter a typed schema and a description', () => {
+    const vague: string[] = [];
+    for (const r of routes) {
+      for (const p of queryParams(r.openapi)) {
+        if (!p.schema?.type || !p.description) vague.push(`GET ${r.openapi} ?${p.name}`);
+        if (p.schema?.type === 'array' && !p.schema.items?.type)
+          vague.push(`GET ${r.openapi} ?${p.name} items`);
+      }
+    }
+    expect(vague).toEqual([]);
+  });
+
+  it('documents datetime filters as date-time and the order status as an enum', () => {
+    const param = (path: string, name: string) => queryParams(path).find((p) => p.name === name);
+    const orders = '/api/v1/organizers/{organizer}/events/{event}/orders/';
+    expect(param(orders, 'modified_since')?.schema).toEqual({ type: 'string', format: 'date-time' });
+    expect(param(orders, 'status')?.schema).toEqual({ type: 'string', enum: ['n', 'p', 'e', 'c'] });
+    expect(param(orders, 'ordering')).toMatchObject({ style: 'form', explode: false });
+  });
+});
