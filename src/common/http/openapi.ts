@@ -14,6 +14,7 @@ import type {
   ParameterObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { NoTrailingSlash, Public } from './access-rule';
+import { documentErrors } from './openapi-errors';
 import { nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
@@ -146,16 +147,21 @@ export const API_PAGE = `${API_PREFIX}/docs`;
  */
 export function setupApiPage(app: INestApplication): void {
   const placeholder = new DocumentBuilder().setTitle('Event ticketing management API').build();
-  SwaggerModule.setup(API_PAGE, app, { ...placeholder, paths: {} }, {
-    raw: false,
-    customSiteTitle: 'Event ticketing management API',
-    swaggerOptions: {
-      url: `/${API_PREFIX}/openapi.json`,
-      persistAuthorization: true,
-      displayOperationId: true,
-      tryItOutEnabled: true,
+  SwaggerModule.setup(
+    API_PAGE,
+    app,
+    { ...placeholder, paths: {} },
+    {
+      raw: false,
+      customSiteTitle: 'Event ticketing management API',
+      swaggerOptions: {
+        url: `/${API_PREFIX}/openapi.json`,
+        persistAuthorization: true,
+        displayOperationId: true,
+        tryItOutEnabled: true,
+      },
     },
-  });
+  );
 }
 
 /** `GET /api/v1/openapi.json` (no authentication). */
@@ -177,7 +183,9 @@ export class OpenApiController {
     const source = this.holder.document;
     if (!source) return {};
     if (this.served?.source !== source) {
-      this.served = { source, document: nameOperations(applyRouteConventions(source, this.registry.routes)) };
+      const routes = this.registry.routes;
+      const document = nameOperations(documentErrors(applyRouteConventions(source, routes), routes));
+      this.served = { source, document };
     }
     return this.served.document;
   }
