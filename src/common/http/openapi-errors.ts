@@ -65,10 +65,12 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
 export const ERROR_HEADERS: Record<string, HeaderObject> = {
   RetryAfter: {
     description: 'Seconds to wait before trying again.',
+    required: true,
     schema: { type: 'integer', minimum: 1 },
   },
   WWWAuthenticate: {
     description: 'The authentication scheme expected.',
+    required: true,
     schema: { type: 'string', enum: ['Token'] },
   },
 };
@@ -92,8 +94,17 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   NotFound: detail('No such object in reach, or a page past the last one.'),
   PayloadTooLarge: detail('The request body is too large.'),
   Conflict: {
-    description: 'The server was busy, or a request with the same idempotency key still runs: retry later.',
-    headers: { 'Retry-After': headerRef('RetryAfter') },
+    description:
+      'The server was busy or a request with the same idempotency key still runs (retry later), or the change ' +
+      'conflicts with the state of a field (a gift card debit beyond its balance).',
+    headers: {
+      'Retry-After': {
+        description:
+          'Seconds to wait before trying again; sent when the server was busy or the key is in use.',
+        required: false,
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
     content: { 'application/json': { schema: schemaRef('ConflictError') } },
   },
   UnprocessableEntity: detail('The idempotency key was already used for a different request.'),
