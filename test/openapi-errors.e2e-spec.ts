@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { IDEMPOTENCY_KEY_MAX } from '../src/common/http/idempotency';
 import { RouteInfo, RouteRegistry } from '../src/common/http/route-registry';
-import { auth, bootstrapOrganizer, createEvent } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { Components, deref, resolveRef, Schema, schemaProblems } from './openapi-schema';
 
@@ -138,10 +138,11 @@ describe('OpenAPI error responses', () => {
       expect(lacking(scoped, [403])).toEqual([]);
     });
 
-    it('documents 404 on every operation with an object id in the path, and on paginated lists', () => {
+    it('documents 404 on every operation with an object id in the path, item writes and paginated lists', () => {
       const withIds = routes.filter(
         (r) =>
           [...r.path.matchAll(/\{([^}]+)\}/g)].some((m) => !['organizer', 'event'].includes(m[1])) ||
+          (['PUT', 'PATCH', 'DELETE'].includes(r.method) && r.path.endsWith('}/')) ||
           parameters(op(r)).some((p) => p.in === 'query' && p.name === 'page'),
       );
       expect(withIds.length).toBeGreaterThan(50);
@@ -232,6 +233,14 @@ describe('OpenAPI error responses', () => {
       const page = await get(`${O}/events/?page=9`);
       expect(page.status).toBe(404);
       expectDocumented('get', '/api/v1/organizers/{organizer}/events/', page);
+    });
+
+    it('404 declared in the code: bulk seat blocking of an event series, with the standard body', async () => {
+      await createSeries(t, token, 'org', { slug: 'series' });
+      const res = await post(`${O}/events/series/seats/bulk_block/`, { ids: [1] });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: 'Please use the subevent-specific endpoint' });
+      expectDocumented('post', '/api/v1/organizers/{organizer}/events/{event}/seats/bulk_block/', res);
     });
 
     it('400 with field errors for a create with a bad body', async () => {

@@ -157,6 +157,8 @@ export interface OperationFacts {
 /** Path parameters resolved by the guards: an unknown organizer or event answers 403, not 404. */
 const SCOPE_PARAMS = new Set(['organizer', 'event']);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Writes on an item, which can be gone by the time its row is locked (a concurrent delete). */
+const ITEM_WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /**
  * The error statuses an operation answers, derived from its facts:
@@ -165,8 +167,9 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * - 401, 429 (failed-authentication throttle), 503 (the credential is looked up in the database): every
  *   operation that is not public;
  * - 403: operations that need a scope or permission (not those open to any valid credential);
- * - 404: a path parameter naming an object (`{id}`, `{code}`, not `{organizer}`/`{event}`), or paginated
- *   (`page` past the last one);
+ * - 404: a path parameter naming an object (`{id}`, `{code}`, not `{organizer}`/`{event}`), a PUT, PATCH or
+ *   DELETE of an item (`events/{event}/`, deleted concurrently), or paginated (`page` past the last one); a
+ *   controller declares the other 404s (`@ApiNotFoundResponse`);
  * - 409 (lock timeout, concurrent idempotency key) and 413 (body limit): writes;
  * - 422: writes the idempotency interceptor handles (not `/api/v1/oauth/`).
  */
@@ -180,7 +183,8 @@ export function errorStatuses(facts: OperationFacts): number[] {
   if (write || facts.hasBody || facts.query.length > 0) statuses.push(400);
   if (authenticated) statuses.push(401);
   if (authenticated && kind !== 'authenticated') statuses.push(403);
-  if (objectParams || facts.query.includes('page')) statuses.push(404);
+  const itemWrite = ITEM_WRITES.has(method) && /\}\/?$/.test(facts.path);
+  if (objectParams || itemWrite || facts.query.includes('page')) statuses.push(404);
   if (write) statuses.push(409, 413);
   if (write && idempotentRequest(method, facts.path)) statuses.push(422);
   if (authenticated) statuses.push(429, 503);
@@ -192,13 +196,19 @@ export function servedPath(route: RouteInfo): string {
   return route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}') + (route.trailingSlash ? '/' : '');
 }
 
-/** An error response declared in the code stays; one that should carry `Retry-After` gets it. */
-function withRetryAfter(
+/**
+ * An error response declared in the code stays: one declared without a body (`@ApiNotFoundResponse({description})`)
+ * gets the body and headers of its component with the declared description; one that should carry `Retry-After`
+ * gets it.
+ */
+function completed(
   status: string,
   response: ResponseObject | ReferenceObject,
 ): ResponseObject | ReferenceObject {
-  if ('$ref' in response || !RETRY_AFTER_STATUSES.has(status)) return response;
-  if (response.headers?.['Retry-After']) return response;
+  if ('$ref' in response) return response;
+  const component = ERROR_RESPONSES[ERROR_RESPONSE_OF[Number(status)]];
+  if (component && !response.content) return { ...component, description: response.description };
+  if (!RETRY_AFTER_STATUSES.has(status) || response.headers?.['Retry-After']) return response;
   return { ...response, headers: { ...response.headers, 'Retry-After': headerRef('RetryAfter') } };
 }
 
@@ -228,7 +238,7 @@ export function documentErrors(document: OpenAPIObject, routes: readonly RouteIn
       };
       const responses: OperationObject['responses'] = {};
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (response) responses[status] = withRetryAfter(status, response);
+        if (response) responses[status] = completed(status, response);
       }
       for (const status of errorStatuses(facts)) {
         responses[String(status)] ??= responseRef(ERROR_RESPONSE_OF[status]);
