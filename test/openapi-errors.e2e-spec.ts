@@ -274,6 +274,20 @@ describe('OpenAPI error responses', () => {
       expectDocumented('post', '/api/v1/organizers/{organizer}/giftcards/{id}/transact/', res);
     });
 
+    it('412 for a conditional list changed since If-Unmodified-Since', async () => {
+      const created = await post(`${E}/categories/`, { name: 'Tickets' });
+      expect(created.status).toBe(201);
+      const first = await get(`${E}/categories/`);
+      const older = new Date(Date.parse(first.headers['last-modified']) - 1000).toUTCString();
+      const res = await get(`${E}/categories/`).set('If-Unmodified-Since', older);
+      expect(res.status).toBe(412);
+      const path = '/api/v1/organizers/{organizer}/events/{event}/categories/';
+      expectDocumented('get', path, res);
+      expect(response(doc.paths[path].get, 304)).toBeDefined();
+      const names = parameters(doc.paths[path].get).map((p) => p.name);
+      expect(names).toEqual(expect.arrayContaining(['If-Modified-Since', 'If-Unmodified-Since']));
+    });
+
     it('422 for an idempotency key reused with another body', async () => {
       const first = await post(`${O}/giftcards/`, { currency: 'EUR', value: '1.00' }, 'reused-key');
       expect(first.status).toBe(201);

@@ -92,6 +92,7 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   }),
   Forbidden: detail('No permission, or no such organizer or event in reach, or a refused change.'),
   NotFound: detail('No such object in reach, or a page past the last one.'),
+  PreconditionFailed: detail('The list has changed since `If-Unmodified-Since`.'),
   PayloadTooLarge: detail('The request body is too large.'),
   Conflict: {
     description:
@@ -123,6 +124,7 @@ export const ERROR_RESPONSE_OF: Record<number, string> = {
   403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
+  412: 'PreconditionFailed',
   413: 'PayloadTooLarge',
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
