@@ -265,13 +265,17 @@ describe('OpenAPI error responses', () => {
       expectDocumented('post', '/api/v1/organizers/{organizer}/giftcards/', long);
     });
 
-    it('409 with field errors for a gift card debit beyond its balance', async () => {
+    it('409 with field errors for a gift card debit beyond its balance; 400 for a bad filter of its detail', async () => {
       const card = await post(`${O}/giftcards/`, { currency: 'EUR', value: '5.00' });
       expect(card.status).toBe(201);
       const id = (card.body as { id: number }).id;
       const res = await post(`${O}/giftcards/${id}/transact/`, { value: '-5.01' });
       expect(res.status).toBe(409);
       expectDocumented('post', '/api/v1/organizers/{organizer}/giftcards/{id}/transact/', res);
+      const filter = await get(`${O}/giftcards/${id}/?include_accepted=maybe`);
+      expect(filter.status).toBe(400);
+      expect(filter.body).toEqual({ include_accepted: ['Must be a valid boolean.'] });
+      expectDocumented('get', '/api/v1/organizers/{organizer}/giftcards/{id}/', filter);
     });
 
     it('412 for a conditional list changed since If-Unmodified-Since', async () => {

@@ -81,10 +81,13 @@ const detail = (description: string, headers?: Record<string, ReferenceObject>):
   content: { 'application/json': { schema: schemaRef('ErrorDetail') } },
 });
 
+/** Description of the 400 response (also for a controller's own declaration of it). */
+export const BAD_REQUEST_DESCRIPTION = 'Invalid input (body, filters or the idempotency key).';
+
 /** Error responses, in `components.responses`, by name. */
 export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   BadRequest: {
-    description: 'Invalid input (body, filters or the idempotency key).',
+    description: BAD_REQUEST_DESCRIPTION,
     content: { 'application/json': { schema: schemaRef('ValidationError') } },
   },
   Unauthorized: detail('No credential, or one that is unknown or inactive.', {

@@ -1,7 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiBadRequestResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { LIMITS, tooManyMessage } from '../../config/limits';
 import { ValidationFailed } from '../errors';
+import { BAD_REQUEST_DESCRIPTION } from '../http/openapi-errors';
 import { isIsoDateTime, parseDateTime } from '../values/datetime';
 
 /**
@@ -126,4 +128,13 @@ function capped<T>(name: string, values: T[]): T[] {
 export const Filters = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): QueryFilters =>
     new QueryFilters(ctx.switchToHttp().getRequest<Request>().query as Record<string, unknown>),
+  [
+    // A filter value can be refused (400), also on detail routes that document no query parameter.
+    (target, key) => {
+      if (key === undefined) return;
+      const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (descriptor)
+        ApiBadRequestResponse({ description: BAD_REQUEST_DESCRIPTION })(target, key, descriptor);
+    },
+  ],
 );
