@@ -8,6 +8,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { from, Observable, switchMap } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/request-context';
@@ -61,7 +62,23 @@ export class ConditionalListInterceptor implements NestInterceptor {
 
 /**
  * Marks an event-scoped list endpoint for conditional fetching by the audit log content types that change it
- * (for example `@ConditionalList('item')` on the item list).
+ * (for example `@ConditionalList('item')` on the item list), and documents the request headers and the 304 and
+ * 412 answers in the OpenAPI document (412 gets its error body there, see `common/http/openapi-errors.ts`).
  */
 export const ConditionalList = (...contentTypes: string[]) =>
-  applyDecorators(SetMetadata(CONTENT_TYPES, contentTypes), UseInterceptors(ConditionalListInterceptor));
+  applyDecorators(
+    SetMetadata(CONTENT_TYPES, contentTypes),
+    UseInterceptors(ConditionalListInterceptor),
+    ApiHeader({
+      name: 'If-Modified-Since',
+      required: false,
+      description: 'An HTTP date: 304 without a body when the list has not changed since.',
+    }),
+    ApiHeader({
+      name: 'If-Unmodified-Since',
+      required: false,
+      description: 'An HTTP date: 412 when the list has changed since.',
+    }),
+    ApiResponse({ status: 304, description: 'Not modified since `If-Modified-Since` (no body).' }),
+    ApiResponse({ status: 412, description: 'Modified since `If-Unmodified-Since`.' }),
+  );

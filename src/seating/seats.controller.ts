@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiTags } from '@nestjs/swagger';
 import { RequireEventAccess, RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentAccess, CurrentEvent, CurrentPrincipal, RequestAccess } from '../auth/request-context';
@@ -20,6 +20,9 @@ const EXPANDABLE: Record<string, string> = {
   cartposition: 'event.orders:read',
   voucher: 'event.vouchers:read',
 };
+
+/** The bulk calls answer 404 for an event series (its seats are per date; compat §3.18). */
+const SERIES_NOT_FOUND = { description: 'The event is a series: use the subevent-specific endpoint.' };
 
 /**
  * `E/seats/` (compat §3.18) for events without dates. Read: event access (`expand` needs the permission of what it
@@ -58,6 +61,7 @@ export class SeatsController {
   }
 
   @Post('bulk_block')
+  @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @HttpCode(200)
   @RequirePermission('event.settings.general:write')
   async bulkBlock(
@@ -71,6 +75,7 @@ export class SeatsController {
 
   /** The spec's examples send the bulk calls with PATCH too. */
   @Patch('bulk_block')
+  @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @RequirePermission('event.settings.general:write')
   bulkBlockPatch(
     @CurrentEvent() event: Event,
@@ -81,6 +86,7 @@ export class SeatsController {
   }
 
   @Post('bulk_unblock')
+  @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @HttpCode(200)
   @RequirePermission('event.settings.general:write')
   async bulkUnblock(
@@ -93,6 +99,7 @@ export class SeatsController {
   }
 
   @Patch('bulk_unblock')
+  @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @RequirePermission('event.settings.general:write')
   bulkUnblockPatch(
     @CurrentEvent() event: Event,

@@ -14,6 +14,7 @@ import type {
   ParameterObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { NoTrailingSlash, Public } from './access-rule';
+import { documentErrors } from './openapi-errors';
 import { nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
@@ -183,7 +184,9 @@ export class OpenApiController {
     const source = this.holder.document;
     if (!source) return {};
     if (this.served?.source !== source) {
-      this.served = { source, document: nameOperations(applyRouteConventions(source, this.registry.routes)) };
+      const routes = this.registry.routes;
+      const document = nameOperations(documentErrors(applyRouteConventions(source, routes), routes));
+      this.served = { source, document };
     }
     return this.served.document;
   }

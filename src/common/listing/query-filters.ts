@@ -1,7 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiBadRequestResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { LIMITS, tooManyMessage } from '../../config/limits';
 import { ValidationFailed } from '../errors';
+import { BAD_REQUEST_DESCRIPTION } from '../http/openapi-errors';
 import { isIsoDateTime, parseDateTime } from '../values/datetime';
 import { FilterReadLog, RouteReads } from './filter-reads';
 
@@ -144,11 +146,22 @@ function capped<T>(name: string, values: T[]): T[] {
 }
 
 /** Route parameter decorator giving {@link QueryFilters} for the current request. */
-export const Filters = createParamDecorator((_data: unknown, ctx: ExecutionContext): QueryFilters => {
-  const req = ctx.switchToHttp().getRequest<Request>();
-  const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
-  return new QueryFilters(
-    req.query,
-    `${req.method} ${typeof pattern === 'string' ? pattern : req.path}`,
-  );
-});
+export const Filters = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): QueryFilters => {
+    const req = ctx.switchToHttp().getRequest<Request>();
+    const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
+    return new QueryFilters(
+      req.query,
+      `${req.method} ${typeof pattern === 'string' ? pattern : req.path}`,
+    );
+  },
+  [
+    // A filter value can be refused (400), also on detail routes that document no query parameter.
+    (target, key) => {
+      if (key === undefined) return;
+      const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (descriptor)
+        ApiBadRequestResponse({ description: BAD_REQUEST_DESCRIPTION })(target, key, descriptor);
+    },
+  ],
+);
