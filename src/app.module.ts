@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
+import { CheckinModule } from './checkin/checkin.module';
 import { CommonModule } from './common/common.module';
 import { RequestLoggingModule } from './common/http/request-logging';
 import type { AppConfig } from './config/app-config';
@@ -41,6 +42,7 @@ export class AppModule {
         CatalogueModule.register(OrdersCoreModule),
         SeatingModule,
         OrdersModule,
+        CheckinModule,
         GiftCardsModule,
         MediaModule,
         OutgoingMailsModule,

@@ -59,6 +59,7 @@ describe('documented query parameters', () => {
     ids.id = ids.item;
     ids.question = await post(`${E}/questions/`, { question: 'Name?', type: 'S', items: [] });
     ids.team = String(((await get(`${ORG}/teams/`)).body as { results: { id: number }[] }).results[0].id);
+    ids.list = await post(`${E}/checkinlists/`, { name: 'Main', all_products: true });
     const card = await post(`${ORG}/giftcards/`, { currency: 'EUR', value: '10.00' });
     doc = (await t.http().get('/api/v1/openapi.json')).body as Document;
     log = FilterReadLog.install();

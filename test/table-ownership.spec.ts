@@ -19,11 +19,15 @@ const SRC = join(__dirname, '..', 'src');
 const BEING_REMOVED_BY_THE_BOUNDARY_CLEANUP: readonly string[] = [];
 
 /**
- * Deliberate seams, each documented in its file: the `checkin` table belongs to the check-in context, which sits
- * above orders and does not exist as a module yet; until it does, orders reads it in this one file (the quota
- * engine's exit count and the check-ins of presented positions).
+ * Deliberate seams, each documented in its file: the `checkin` tables belong to the check-in context, which sits
+ * above orders; orders reads them in two files: the check-ins of presented positions and the exit states
+ * (`checkin-seam.ts`), and which positions a check-in list admits (`checkin-positions.ts`).
  */
-const SEAMS: readonly string[] = ['src/orders/checkin-seam.ts -> checkin'];
+const SEAMS: readonly string[] = [
+  'src/orders/checkin-seam.ts -> checkin',
+  'src/orders/checkin-positions.ts -> checkin',
+  'src/orders/checkin-positions.ts -> checkin_list_item',
+];
 
 function files(dir: string, suffix: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -1,34 +1,92 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { OrderPosition } from '../orders/order-position.entity';
+import { Event } from '../organizers/event.entity';
+import { CheckinList } from './checkin-list.entity';
 
 /**
- * A scan of a ticket (entry or exit). The check-in issue adds lists, gates and devices; the quota engine reads
- * exits now: a ticket whose last successful scan is an exit frees its place on quotas with `release_after_exit`.
+ * A scan of a ticket, successful or not (spec "Check-in list"; compat §3.21, §3.22): redeems, failed attempts on
+ * known tickets, failed scans uploaded by scanners (`failed_checkins/`, possibly without a position), and the
+ * automatic exits of `exit_all_at`. A ticket whose last successful scan is an exit frees its place on quotas with
+ * `release_after_exit` (maintained by a trigger into the quota counts, migration `ProductSalesCounts`). A `nonce`
+ * is stored once per list among successful scans and once among failed ones (partial unique indexes from the
+ * migration `CheckinLists`).
  */
 @Entity('checkin')
 @Index('ix_checkin_position_time', ['positionId', 'datetime'])
+@Index('uq_checkin_nonce_ok', { synchronize: false })
+@Index('uq_checkin_nonce_failed', { synchronize: false })
 export class Checkin {
   @PrimaryGeneratedColumn()
   id!: number;
 
-  @Column({ type: 'int' })
-  positionId!: number;
+  /** Null for a failed scan of an unknown barcode. */
+  @Column({ type: 'int', nullable: true })
+  positionId!: number | null;
 
   @ManyToOne(() => OrderPosition, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'position_id' })
   position?: OrderPosition;
 
-  /** Check-in list id (the check-in issue adds the key). */
+  /** Event of the scan (set for every scan made through the API; older rows may lack it). */
+  @Index()
+  @Column({ type: 'int', nullable: true })
+  eventId!: number | null;
+
+  @ManyToOne(() => Event, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: Event;
+
+  @Index()
   @Column({ type: 'int', nullable: true })
   listId!: number | null;
+
+  @ManyToOne(() => CheckinList, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'list_id' })
+  list?: CheckinList;
 
   /** `entry` or `exit`. */
   @Column({ type: 'varchar', length: 10, default: 'entry' })
   type!: string;
 
+  /** When the scan happened (as the scanner says), UTC. */
   @Column({ type: 'timestamptz', default: () => 'now()' })
   datetime!: Date;
 
+  /** When the server stored it, UTC. */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  created!: Date;
+
   @Column({ type: 'boolean', default: true })
   successful!: boolean;
+
+  /** Reason code of a failed scan (compat §3.21), null for successful ones. */
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  errorReason!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  errorExplanation!: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  forced!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  autoCheckedIn!: boolean;
+
+  @Column({ type: 'varchar', length: 190, nullable: true })
+  nonce!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  rawBarcode!: string | null;
+
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  rawSourceType!: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  rawItemId!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  rawVariationId!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  rawSubeventId!: number | null;
 }

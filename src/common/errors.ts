@@ -202,6 +202,20 @@ export class StoredResponse extends DomainError {
   }
 }
 
+/**
+ * A scan that did not admit (compat §3.21 redeem): 400 `{"status": "error" | "incomplete", "reason", …}` for a
+ * known ticket, 404 `{"status": "error", "reason": "invalid", …}` for an unknown one. The body is the scanner's
+ * answer as the check-in context builds it.
+ */
+export class CheckinRefused extends DomainError {
+  constructor(
+    readonly status: 400 | 404,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(`check-in refused: ${String(body.reason ?? body.status)}`);
+  }
+}
+
 /** Collects field errors for a resource and throws them together. */
 export class ErrorCollector {
   private readonly errors: Record<string, string[]> = {};

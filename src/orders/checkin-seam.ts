@@ -47,9 +47,11 @@ export async function successfulCheckins(
 
 /**
  * Scalar subquery: the successful check-ins of the position whose id is the SQL expression `positionId`, by time,
- * as a JSON array of `[id, list_id, type, datetime]` (for one-statement list pages of orders and positions).
+ * as a JSON array of `[id, list_id, type, datetime, auto_checked_in]` (for one-statement list pages of orders and
+ * positions); with `listId` only those of that list (the check-in positions of a list, compat §3.21).
  */
-export function checkinsSql(positionId: string): string {
-  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime) ORDER BY c.datetime, c.id),
-      '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful)`;
+export function checkinsSql(positionId: string, listId?: number): string {
+  const list = listId === undefined ? '' : ` AND c.list_id = ${Math.trunc(listId)}`;
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime, c.auto_checked_in)
+      ORDER BY c.datetime, c.id), '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful${list})`;
 }

@@ -35,6 +35,12 @@ interface AnswerRow {
   option_ids: number[];
 }
 
+/** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
+export interface ListPositionExtras extends PositionExtras {
+  orderAttention: boolean;
+  parentNameParts: Record<string, string> | null;
+}
+
 /**
  * Turns orders, order positions and cart positions into their wire form, loading everything they show for the
  * whole batch at once: presenting 1 or 50 orders costs the same fixed number of SQL statements (style.md "Data
@@ -103,6 +109,26 @@ export class OrderPresentation {
       answers: { sql: answersSql('p.id'), read: readAnswers },
       checkins: { sql: checkinsSql('p.id'), read: readCheckins },
     });
+  }
+
+  /**
+   * What a position shown on a check-in list needs besides its row (alias `p`, compat §3.21): the order's code,
+   * status and attention flag, answers, the check-ins of that list only, and the parent position's attendee name
+   * (the fallback of an add-on without one).
+   */
+  listPositionRelated(listId: number): RelatedSpec<ListPositionExtras> {
+    return {
+      ...this.positionRelated(),
+      checkins: { sql: checkinsSql('p.id', listId), read: readCheckins },
+      orderAttention: {
+        sql: '(SELECT po.checkin_attention FROM orders po WHERE po.id = p.order_id)',
+        read: (v) => v === true,
+      },
+      parentNameParts: {
+        sql: '(SELECT pp.attendee_name_parts FROM order_position pp WHERE pp.id = p.addon_to_id)',
+        read: (v) => (v as Record<string, string> | null) ?? null,
+      },
+    };
   }
 
   /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
@@ -279,20 +305,24 @@ function toAnswerJson(
   };
 }
 
-function readAnswers(value: unknown): AnswerJson[] {
+/** Reads the answers array of a position's subquery. */
+export function readAnswers(value: unknown): AnswerJson[] {
   return (value as { q: number; a: string; i: string; o: OptionTriple[] }[]).map((r) =>
     toAnswerJson(r.q, r.a, r.i, r.o),
   );
 }
 
-function readCheckins(value: unknown): CheckinJson[] {
-  return (value as [number, number | null, string, string][]).map(([id, list, type, datetime]) => ({
-    id,
-    list,
-    type,
-    datetime: isoUtc(new Date(datetime)),
-    gate: null,
-    device: null,
-    auto_checked_in: false,
-  }));
+/** Reads {@link checkinsSql}'s array (rows of older statements may lack `auto_checked_in`). */
+export function readCheckins(value: unknown): CheckinJson[] {
+  return (value as [number, number | null, string, string, boolean?][]).map(
+    ([id, list, type, datetime, auto]) => ({
+      id,
+      list,
+      type,
+      datetime: isoUtc(new Date(datetime)),
+      gate: null,
+      device: null,
+      auto_checked_in: auto ?? false,
+    }),
+  );
 }

@@ -10,6 +10,7 @@ import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
+import { CheckinPositions } from './checkin-positions';
 import { OrderExpiry } from './order-expiry';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
@@ -39,6 +40,7 @@ import { AuditModule } from '../audit/audit.module';
     OrderPresentation,
     OrderPositionReads,
     CartWriter,
+    CheckinPositions,
     CartVoucherHolds,
     SalesUsage,
     DiscountSalesUsage,
@@ -67,6 +69,7 @@ import { AuditModule } from '../audit/audit.module';
     OrderPresentation,
     OrderPositionReads,
     CartWriter,
+    CheckinPositions,
   ],
 })
 export class OrdersCoreModule {}

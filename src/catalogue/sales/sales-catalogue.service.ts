@@ -227,6 +227,35 @@ export class SalesCatalogue {
     return rows[0] ?? null;
   }
 
+  /** The ids among `ids` that are items of the event (check-in lists' `limit_products`); one statement. */
+  async itemIdsOfEvent(em: EntityManager, eventId: number, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: number }[] = await em.query(
+      'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2)',
+      [eventId, [...new Set(ids)]],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Item and variation names of the event with their admission flag (check-in list `status/`); one statement.
+   * Variations come in `variations` of their item, by position.
+   */
+  async statusCatalogue(
+    em: EntityManager,
+    eventId: number,
+  ): Promise<
+    { id: number; name: I18nString; admission: boolean; variations: { id: number; value: I18nString }[] }[]
+  > {
+    return em.query(
+      `SELECT i.id, i.name, i.admission,
+              coalesce((SELECT jsonb_agg(jsonb_build_object('id', v.id, 'value', v.value) ORDER BY v.position, v.id)
+                          FROM item_variation v WHERE v.item_id = i.id), '[]'::jsonb) AS variations
+         FROM item i WHERE i.event_id = $1 ORDER BY i.position, i.id`,
+      [eventId],
+    );
+  }
+
   /** Names of items by id (messages such as "not assigned to a quota"); one statement. */
   async itemNames(em: EntityManager, itemIds: readonly number[]): Promise<Map<number, I18nString>> {
     const items = await this.items(em, distinct(itemIds));

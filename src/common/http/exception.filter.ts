@@ -15,6 +15,7 @@ import {
   Refused,
   ServiceUnavailable,
   StoredResponse,
+  CheckinRefused,
   TaskFailed,
   TaskNotReady,
   Throttled,
@@ -106,6 +107,7 @@ export function domainAnswer(err: DomainError): ErrorAnswer | null {
   }
   if (err instanceof UnprocessableRequest) return { status: 422, body: { detail: err.detail } };
   if (err instanceof StoredResponse) return { status: err.status, headers: err.headers, raw: err.body };
+  if (err instanceof CheckinRefused) return { status: err.status, body: err.body };
   if (err instanceof ServiceUnavailable) {
     return { status: 503, headers: { 'Retry-After': String(err.retryAfter) }, body: { detail: err.detail } };
   }

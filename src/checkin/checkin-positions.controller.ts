@@ -1,0 +1,105 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/access.decorators';
+import { Principal } from '../auth/principal';
+import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
+import { IdParam } from '../common/http/id-param';
+import { filter, ListFilters } from '../common/http/list-filters';
+import { ApiPaginatedResponse } from '../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
+import { Filters, QueryFilters } from '../common/listing/query-filters';
+import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-positions';
+import { Event } from '../organizers/event.entity';
+import { CheckinListsService } from './checkin-lists.service';
+import { RedeemDto } from './redeem.dto';
+import { RedeemOkJson, RedeemService } from './redeem.service';
+
+/** Shortest `search` that shows positions to a credential with only the check-in permission (compat §3.21). */
+export const MIN_SCANNER_SEARCH = 3;
+
+/**
+ * `E/checkinlists/{list}/positions/` and `…/{id or secret}/redeem/` (compat §3.21). Listing: `event.orders:read`
+ * or `event.orders:checkin` (check-in only: an empty page unless `search` has 3 or more characters); redeem:
+ * `event.orders:checkin` or `event.orders:write`.
+ */
+@ApiTags('checkinlists')
+@Controller('organizers/:organizer/events/:event/checkinlists/:list/positions')
+export class CheckinPositionsController {
+  constructor(
+    private readonly lists: CheckinListsService,
+    private readonly positions: CheckinPositions,
+    private readonly redeems: RedeemService,
+  ) {}
+
+  @Get()
+  @RequirePermission('event.orders:read', 'event.orders:checkin')
+  @ApiPaginatedResponse(CheckinPositionJson)
+  @ListFilters({
+    filters: {
+      ignore_status: filter.bool(
+        'Also positions of orders that are not paid (or pending on lists that include pending).',
+      ),
+      search: filter.text(
+        'Start of the secret, order code, attendee name or e-mail (3 characters at least for scanners).',
+      ),
+      has_checkin: filter.bool('Only positions with (`true`) or without (`false`) an entry on this list.'),
+      item: filter.int('Only positions of this item.'),
+      item__in: filter.ints('Only positions of these items.'),
+      variation: filter.int('Only positions of this variation.'),
+      variation__in: filter.ints('Only positions of these variations.'),
+      order: filter.text('Only positions of the order with this code.'),
+      secret: filter.text('Only the position with this secret.'),
+      attendee_name: filter.text('Only positions with this attendee name (case-insensitive).'),
+      order__status: filter.choice(['n', 'p', 'e', 'c'], 'Only positions of orders in this status.'),
+      order__status__in: filter.text('Comma-separated order statuses.'),
+    },
+    ordering: [
+      'order__code',
+      'order__datetime',
+      'positionid',
+      'attendee_name',
+      'last_checked_in',
+      'order__email',
+    ],
+  })
+  async list(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @IdParam('list') listId: number,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<CheckinPositionJson>> {
+    const scope = await this.lists.scope(undefined, event, listId);
+    const reader = principal.eventPermissions(event.organizerId, event.id).has('event.orders:read');
+    const search = filters.str('search');
+    if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) {
+      return Paginated.of([], 0, page);
+    }
+    return this.positions.page(scope, filters, page);
+  }
+
+  /** Redeems a ticket (201 `ok`; 400 `error`/`incomplete`; 404 `invalid`). `untrusted_input=true`: secrets only. */
+  @Post(':position/redeem')
+  @HttpCode(201)
+  @RequirePermission('event.orders:checkin', 'event.orders:write')
+  @ListFilters({
+    filters: { untrusted_input: filter.bool('Look the ticket up by secret only, never by position id.') },
+  })
+  redeem(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @IdParam('list') listId: number,
+    @Param('position') position: string,
+    @Filters() filters: QueryFilters,
+    @Body() body: RedeemDto,
+  ): Promise<RedeemOkJson> {
+    return this.redeems.redeem(
+      event,
+      principal,
+      listId,
+      position,
+      body,
+      filters.bool('untrusted_input') !== true,
+    );
+  }
+}

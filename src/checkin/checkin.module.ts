@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
+import { OrdersCoreModule } from '../orders/orders-core.module';
+import { Checkin } from './checkin.entity';
+import { CheckinList, CheckinListProduct } from './checkin-list.entity';
+import { CheckinListSingularController, CheckinListsController } from './checkin-lists.controller';
+import { CheckinListsService } from './checkin-lists.service';
+import { CheckinPositionsController } from './checkin-positions.controller';
+import { CheckinsController } from './checkins.controller';
+import { CheckinsService } from './checkins.service';
+import { RedeemService } from './redeem.service';
+
+/**
+ * The check-in context (spec "Check-in list"; compat §3.20–§3.22): lists, the positions they admit, redeeming,
+ * failed scans and the history of scans. It sits above orders: which positions a list admits is asked of the
+ * orders core ({@link CheckinPositions}); the scans are this context's own table.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([CheckinList, CheckinListProduct, Checkin]),
+    AuditModule,
+    CatalogueReadsModule,
+    OrdersCoreModule,
+  ],
+  controllers: [
+    CheckinListsController,
+    CheckinListSingularController,
+    CheckinPositionsController,
+    CheckinsController,
+  ],
+  providers: [CheckinListsService, CheckinsService, RedeemService],
+  exports: [CheckinListsService],
+})
+export class CheckinModule {}

@@ -1,0 +1,225 @@
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
+import { AuditLogService } from '../audit/audit-log.service';
+import type { Principal } from '../auth/principal';
+import { CheckinRefused } from '../common/errors';
+import { setLockTimeout } from '../common/persistence/lock-timeout';
+import { AppConfig } from '../config/app-config';
+import { CheckinPositionJson, CheckinPositions, RedeemPosition } from '../orders/checkin-positions';
+import type { Event } from '../organizers/event.entity';
+import type { CheckinList } from './checkin-list.entity';
+import { CheckinListsService } from './checkin-lists.service';
+import type { RedeemDto } from './redeem.dto';
+import { addonMatch, REASON_EXPLANATIONS, RedeemReason, refusal } from './redeem.rules';
+
+/** The list as a redeem answer names it (compat §3.21). */
+export interface RedeemListJson {
+  id: number;
+  name: string;
+  event: string;
+  subevent: number | null;
+  include_pending: boolean;
+}
+
+/** 201 answer of a redeem (compat §3.21). */
+export interface RedeemOkJson {
+  status: 'ok';
+  require_attention: boolean;
+  position: CheckinPositionJson;
+  list: RedeemListJson;
+}
+
+/** What a redeem decided inside its transaction (a refusal is answered after the commit that stored it). */
+type Decision =
+  | { ok: true; positionId: number; attention: boolean }
+  | { ok: false; reason: RedeemReason; positionId: number; attention: boolean };
+
+/**
+ * Redeeming a ticket on a check-in list (compat §3.21): finds the event's position by secret (or id unless the
+ * input is untrusted), row-locks it so that scans of one ticket are decided one after the other (of 20 scanners at
+ * the same moment exactly one gets `ok`), applies the list's rules ({@link refusal}), and stores the scan: a
+ * successful check-in, or an unsuccessful one with its reason (logged `pretix.event.checkin.denied`). A nonce
+ * already stored as successful on the list answers `ok` again without a second check-in. Unknown tickets answer
+ * 404 `invalid` and store nothing.
+ */
+@Injectable()
+export class RedeemService {
+  constructor(
+    @InjectEntityManager() private readonly db: EntityManager,
+    private readonly lists: CheckinListsService,
+    private readonly positions: CheckinPositions,
+    private readonly audit: AuditLogService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * @param identifier the ticket secret, or a position id when `byId`
+   * @throws NotFound for an unknown list
+   * @throws CheckinRefused 404 for an unknown ticket, 400 for a refused scan
+   */
+  async redeem(
+    event: Event,
+    principal: Principal,
+    listId: number,
+    identifier: string,
+    body: RedeemDto,
+    byId: boolean,
+  ): Promise<RedeemOkJson> {
+    const at = body.datetime ? new Date(body.datetime) : new Date();
+    const { decision, list, scope } = await this.db.transaction(async (em) => {
+      await setLockTimeout(em, this.config.lockTimeoutMs);
+      const scope = await this.lists.scope(em, event, listId);
+      const found =
+        (await this.positions.forRedeem(em, event.id, identifier, byId)) ??
+        (identifier.includes('+')
+          ? await this.positions.forRedeem(em, event.id, identifier.replace(/\+/g, ' '), false)
+          : null);
+      if (!found) return { decision: null, list: scope.list, scope };
+      return {
+        decision: await this.decide(em, event, principal, scope, found, body, at),
+        list: scope.list,
+        scope,
+      };
+    });
+    const listJson = toListJson(list, event);
+    if (!decision) {
+      throw new CheckinRefused(404, {
+        status: 'error',
+        reason: 'invalid',
+        reason_explanation: REASON_EXPLANATIONS.invalid,
+        require_attention: false,
+        list: listJson,
+      });
+    }
+    const position = await this.positions.one(scope, decision.positionId);
+    const attention = decision.attention || position.require_attention;
+    if (!decision.ok) {
+      throw new CheckinRefused(400, {
+        status: 'error',
+        reason: decision.reason,
+        reason_explanation: REASON_EXPLANATIONS[decision.reason],
+        require_attention: attention,
+        position,
+        list: listJson,
+      });
+    }
+    return { status: 'ok', require_attention: attention, position, list: listJson };
+  }
+
+  private async decide(
+    em: EntityManager,
+    event: Event,
+    principal: Principal,
+    scope: Awaited<ReturnType<CheckinListsService['scope']>>,
+    found: RedeemPosition,
+    body: RedeemDto,
+    at: Date,
+  ): Promise<Decision> {
+    const type = body.type === 'exit' ? 'exit' : 'entry';
+    const list = scope.list;
+    let ticket = found;
+    const rules = {
+      ...scope,
+      itemIds: scope.itemIds,
+      allowMultipleEntries: list.allowMultipleEntries,
+      allowEntryAfterExit: list.allowEntryAfterExit,
+    };
+    if (list.addonMatch && !list.allProducts && !scope.itemIds.includes(found.itemId)) {
+      const match = addonMatch(rules, found.addons);
+      if (match === 'ambiguous')
+        return this.refuse(em, event, principal, list, found, 'ambiguous', body, type, at);
+      if (match !== null)
+        ticket = (await this.positions.forRedeem(em, event.id, String(match), true)) ?? found;
+    }
+    if (body.nonce) {
+      const again: unknown[] = await em.query(
+        'SELECT 1 FROM checkin WHERE list_id = $1 AND nonce = $2 AND successful',
+        [list.id, body.nonce],
+      );
+      if (again.length > 0) return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+    }
+    const earlier: { entries: number; last: string | null }[] = await em.query(
+      `SELECT count(*) FILTER (WHERE type = 'entry')::int AS entries,
+              (SELECT c.type FROM checkin c WHERE c.position_id = $1 AND c.list_id = $2 AND c.successful
+                ORDER BY c.datetime DESC, c.id DESC LIMIT 1) AS last
+         FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful`,
+      [ticket.id, list.id],
+    );
+    const reason = refusal(
+      rules,
+      ticket,
+      {
+        type,
+        force: body.force === true,
+        ignoreUnpaid: body.ignore_unpaid === true,
+        canceledSupported: body.canceled_supported === true,
+        at,
+      },
+      earlier[0],
+    );
+    if (reason) return this.refuse(em, event, principal, list, ticket, reason, body, type, at);
+    await em.query(
+      `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce)
+       VALUES ($1, $2, $3, $4, $5, true, $6, $7)
+       ON CONFLICT (list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`,
+      [ticket.id, event.id, list.id, type, at, body.force === true, body.nonce ?? null],
+    );
+    await this.audit.record(em, principal, {
+      organizerId: event.organizerId,
+      eventId: event.id,
+      contentType: 'order',
+      objectId: ticket.orderId,
+      action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
+      data: {
+        position: ticket.id,
+        first: earlier[0].entries === 0,
+        forced: body.force === true,
+        list: list.id,
+        type,
+      },
+    });
+    return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+  }
+
+  /** Stores the refused scan on the known ticket and logs it. */
+  private async refuse(
+    em: EntityManager,
+    event: Event,
+    principal: Principal,
+    list: CheckinList,
+    ticket: RedeemPosition,
+    reason: RedeemReason,
+    body: RedeemDto,
+    type: string,
+    at: Date,
+  ): Promise<Decision> {
+    await em.query(
+      `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
+                            error_explanation, nonce)
+       VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8)
+       ON CONFLICT (list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`,
+      [ticket.id, event.id, list.id, type, at, reason, REASON_EXPLANATIONS[reason], body.nonce ?? null],
+    );
+    await this.audit.record(em, principal, {
+      organizerId: event.organizerId,
+      eventId: event.id,
+      contentType: 'order',
+      objectId: ticket.orderId,
+      action: 'pretix.event.checkin.denied',
+      data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
+    });
+    return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };
+  }
+}
+
+/** The list as redeem answers name it. */
+export function toListJson(list: CheckinList, event: Pick<Event, 'slug'>): RedeemListJson {
+  return {
+    id: list.id,
+    name: list.name,
+    event: event.slug,
+    subevent: list.subeventId,
+    include_pending: list.includePending,
+  };
+}
