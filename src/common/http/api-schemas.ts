@@ -1,5 +1,4 @@
-import { ApiProperty, OpenAPIObject } from '@nestjs/swagger';
-import { DECORATORS } from '@nestjs/swagger/dist/constants';
+import { ApiProperty, DECORATORS, OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /**
@@ -193,4 +192,14 @@ export function ApiMaxItems(max: number): PropertyDecorator {
     const current = existing?.maxItems;
     ApiProperty({ maxItems: current === undefined ? max : Math.min(current, max) })(target, key);
   };
+}
+
+/** A decimal string answered with exactly `places` decimals (e.g. a question's `valid_number_min`). */
+export function ApiDecimalString(places: number, o: ApiTypeOptions = {}): PropertyDecorator {
+  return ApiProperty({
+    type: 'string',
+    format: 'decimal',
+    pattern: `^-?\\d+\\.\\d{${places}}$`,
+    ...common(o),
+  });
 }
