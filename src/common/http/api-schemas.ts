@@ -65,17 +65,17 @@ export const SHARED_SCHEMAS: Record<string, SchemaObject> = {
   [SCHEMA.percent]: {
     type: 'string',
     format: 'decimal',
-    description: 'A percentage as a decimal string with two decimals, e.g. `"19.00"`.',
-    pattern: '^-?\\d{1,8}\\.\\d{2}$',
+    description: 'A percentage as a non-negative decimal string with two decimals, e.g. `"19.00"`.',
+    pattern: '^\\d{1,8}\\.\\d{2}$',
     example: '19.00',
   },
   [SCHEMA.percentInput]: {
     description:
-      'A percentage as accepted on input: a JSON number or a decimal string with at most two decimals and at ' +
-      'most 8 digits before the point; no exponent. Answered as a `Percentage` string.',
+      'A percentage from 0 to 100 as accepted on input: a JSON number or a decimal string with at most two ' +
+      'decimals; no exponent. Answered as a `Percentage` string.',
     oneOf: [
-      { type: 'string', format: 'decimal', pattern: decimalInputPattern(8, 2), example: '19.00' },
-      { type: 'number', example: 19 },
+      { type: 'string', format: 'decimal', pattern: decimalInputPattern(3, 2), example: '19.00' },
+      { type: 'number', minimum: 0, maximum: 100, example: 19 },
     ],
   },
 };
