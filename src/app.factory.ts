@@ -7,6 +7,7 @@ import type { AppConfig } from './config/app-config';
 import { bodyParsers, requestId } from './common/http/body-parsing';
 import { RequestLogging } from './common/http/request-logging';
 import { securityHeaders } from './common/http/security-headers';
+import { withSharedSchemas } from './common/http/api-schemas';
 import { buildOpenApiDocument, OpenApiDocumentHolder, setupApiPage } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
 
@@ -36,7 +37,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);
-  app.get(OpenApiDocumentHolder).document = buildOpenApiDocument(app);
+  app.get(OpenApiDocumentHolder).document = withSharedSchemas(buildOpenApiDocument(app));
   setupApiPage(app);
   await app.init();
   return app;

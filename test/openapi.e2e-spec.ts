@@ -17,6 +17,7 @@ type Schema = {
   items?: Schema;
   nullable?: boolean;
   oneOf?: Schema[];
+  allOf?: Schema[];
 };
 type Parameter = { name: string; in: string; required?: boolean };
 type Operation = {
@@ -239,11 +240,15 @@ describe('OpenAPI document', () => {
       const p = eventSchema().properties!;
       expect(p.slug).toEqual({ type: 'string' });
       expect(p.live).toEqual({ type: 'boolean' });
-      expect(p.date_from.type).toBe('string');
-      expect(p.date_to).toMatchObject({ type: 'string', nullable: true });
+      expect(p.date_from).toMatchObject({ type: 'string', format: 'date-time' });
+      expect(p.date_to).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
       expect(p.geo_lat).toMatchObject({ type: 'number', nullable: true });
-      expect(p.name.type).toBe('object');
-      expect(p.location).toMatchObject({ type: 'object', nullable: true });
+      expect(p.seating_plan).toMatchObject({ type: 'integer', nullable: true });
+      expect(deref(p.name.allOf?.[0])?.type).toBe('object');
+      expect(p.location).toMatchObject({
+        allOf: [{ $ref: '#/components/schemas/I18nString' }],
+        nullable: true,
+      });
     });
 
     it('uses the same event schema for list items, create, update and the create body DTO', () => {

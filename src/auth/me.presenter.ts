@@ -1,5 +1,7 @@
+import { ApiInt } from '../common/http/api-schemas';
 /** The team a token acts for, in `/api/v1/me`. */
 export class MeTeamJson {
+  @ApiInt()
   id!: number;
   name!: string;
   /** Slug of the team's organizer. */

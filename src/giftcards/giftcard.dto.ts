@@ -49,7 +49,7 @@ export class CreateGiftCardDto {
   /** Initial value (on update: the new value, booked as the difference), money ≥ 0. */
   @Required()
   @IsMoney({ min: 0 })
-  @ApiProperty({ type: String, example: '13.37' })
+  @ApiProperty({ example: '13.37' })
   value!: string | number;
 
   /** Test-mode card; default false. */
@@ -82,7 +82,7 @@ export class GiftCardTransactDto {
   /** Amount: positive adds to the value, negative subtracts (money, two decimals). */
   @Required()
   @IsMoney()
-  @ApiProperty({ type: String, example: '-10.00' })
+  @ApiProperty({ example: '-10.00' })
   value!: string | number;
 
   /** Text explaining the transaction. */

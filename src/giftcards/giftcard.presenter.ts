@@ -5,18 +5,23 @@ import { NestedOrderPositionJson } from '../orders/nested-order-position.present
 import type { GiftCardAcceptance } from './giftcard-acceptance.entity';
 import type { GiftCardTransaction } from './giftcard-transaction.entity';
 import type { GiftCard } from './giftcard.entity';
+import { ApiDateTime, ApiInt, ApiMoney } from '../common/http/api-schemas';
 
 /** Wire form of a gift card (spec "Gift card"; compat §3.4). Money as a string with two decimals. */
 export class GiftCardJson {
+  @ApiInt()
   id!: number;
   /** Gift card code. */
   secret!: string;
   /** Creation time, ISO 8601 UTC. */
+  @ApiDateTime()
   issuance!: string;
   /** Current value, e.g. `"13.37"`. */
+  @ApiMoney()
   value!: string;
   currency!: string;
   testmode!: boolean;
+  @ApiDateTime({ nullable: true })
   expires!: string | null;
   conditions!: string | null;
   /** Order position owning the card: its id, or the nested position with `expand=owner_ticket`. */
@@ -34,10 +39,13 @@ export class GiftCardJson {
  * shop, so no transaction is bound to an event or order: `event` and `order` are always null.
  */
 export class GiftCardTransactionJson {
+  @ApiInt()
   id!: number;
   /** Creation time, ISO 8601 UTC. */
+  @ApiDateTime()
   datetime!: string;
   /** Amount, positive or negative, e.g. `"-10.00"`. */
+  @ApiMoney()
   value!: string;
   /** Event slug when used in a web shop (never here). */
   @ApiProperty({ type: String, nullable: true })

@@ -1,12 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoUtc } from '../common/values/datetime';
 import type { MailStatus, OutgoingMail } from './outgoing-mail.entity';
+import { ApiDateTime, ApiInt } from '../common/http/api-schemas';
 
 /** An attachment as listed on a mail (the file itself is not served here). */
 export class OutgoingMailAttachmentJson {
   filename!: string;
   content_type!: string;
   /** Size in bytes. */
+  @ApiInt()
   size!: number;
 }
 
@@ -15,6 +17,7 @@ export class OutgoingMailAttachmentJson {
  * the organizer. Datetimes ISO 8601 UTC.
  */
 export class OutgoingMailJson {
+  @ApiInt()
   id!: number;
   @ApiProperty({ enum: ['queued', 'sending', 'sent', 'failed'] })
   status!: MailStatus;
@@ -25,12 +28,16 @@ export class OutgoingMailJson {
   body!: string;
   /** Slug of the event the mail concerns, or null (team invitations). */
   event!: string | null;
+  @ApiDateTime()
   created!: string;
   /** When the mail was handed to the SMTP server, or null. */
+  @ApiDateTime({ nullable: true })
   sent!: string | null;
   /** Delivery attempts started. */
+  @ApiInt()
   attempts!: number;
   /** While `queued`: when the next attempt is due; otherwise null. */
+  @ApiDateTime({ nullable: true })
   next_attempt!: string | null;
   /** Error of the last failed attempt, or null. */
   error!: string | null;

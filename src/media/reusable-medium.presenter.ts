@@ -3,9 +3,11 @@ import { isoUtc } from '../common/values/datetime';
 import { GiftCardJson } from '../giftcards/giftcard.presenter';
 import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
 import { MEDIUM_TYPES, type MediumType, type ReusableMedium } from './reusable-medium.entity';
+import { ApiDateTime, ApiInt } from '../common/http/api-schemas';
 
 /** Wire form of a reusable medium (spec "Reusable medium"; compat §3.3). */
 export class ReusableMediumJson {
+  @ApiInt()
   id!: number;
   @ApiProperty({ enum: MEDIUM_TYPES })
   type!: MediumType;
@@ -14,9 +16,12 @@ export class ReusableMediumJson {
   identifier!: string;
   active!: boolean;
   /** ISO 8601 UTC. */
+  @ApiDateTime()
   created!: string;
   /** ISO 8601 UTC. */
+  @ApiDateTime()
   updated!: string;
+  @ApiDateTime({ nullable: true })
   expires!: string | null;
   /** Identifier of a customer account (always null: no customer accounts exist yet). */
   @ApiProperty({ type: String, nullable: true })

@@ -1,5 +1,12 @@
-import { IsOptional } from 'class-validator';
-import { IsInteger, IsIntList, IsStr, MaxItems, Optional, Required } from '../common/validation/fields';
+import {
+  IsInteger,
+  IsIntList,
+  IsStr,
+  MaxItems,
+  Nullable,
+  Optional,
+  Required,
+} from '../common/validation/fields';
 import { LIMITS } from '../config/limits';
 
 /** One answer as sent for an order or cart position (spec "Cart position" `answers`; compat §4.4). */
@@ -15,7 +22,7 @@ export class AnswerInputDto {
   answer?: string;
 
   /** Option ids (choice questions only), at most `LIMITS.optionsPerAnswer`. */
-  @IsOptional()
+  @Nullable()
   @IsIntList()
   @MaxItems(LIMITS.optionsPerAnswer)
   options?: number[];

@@ -175,13 +175,13 @@ export class CreateCartPositionDto {
   /** Not supported: only an empty list (or nothing) is accepted. */
   @Optional()
   @IsEmptyList(ADDONS_UNSUPPORTED)
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, maxItems: 0 })
+  @ApiPropertyOptional({ type: () => [CreateCartPositionDto], maxItems: 0 })
   addons?: unknown[];
 
   /** Not supported: only an empty list (or nothing) is accepted. */
   @Optional()
   @IsEmptyList(BUNDLED_UNSUPPORTED)
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, maxItems: 0 })
+  @ApiPropertyOptional({ type: () => [CreateCartPositionDto], maxItems: 0 })
   bundled?: unknown[];
 }
 

@@ -27,7 +27,7 @@ export class MarkCanceledDto {
    */
   @Nullable()
   @IsMoney({ min: 0 })
-  @ApiPropertyOptional({ type: String, nullable: true, example: '5.00' })
+  @ApiPropertyOptional({ example: '5.00' })
   cancellation_fee?: string | number | null;
 
   /** A note for the customer, used in the e-mail and the log entry. */

@@ -1,4 +1,5 @@
-import { PickType } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { isISO31661Alpha2, ValidateNested, ValidationArguments } from 'class-validator';
 import { KNOWN_SALES_CHANNELS } from '../catalogue/sales-channels';
@@ -69,7 +70,7 @@ function IsCountry(): PropertyDecorator {
 
 /** `voucher` of a position: the voucher's id (integer) or its code (string, case-insensitive). */
 function IsVoucherReference(): PropertyDecorator {
-  return rule('isVoucherReference', (v) => {
+  const check = rule('isVoucherReference', (v) => {
     if (v === undefined || v === null) return null;
     if (typeof v === 'number') return Number.isInteger(v) && v >= 1 ? null : 'A valid integer is required.';
     if (typeof v === 'string')
@@ -80,6 +81,15 @@ function IsVoucherReference(): PropertyDecorator {
           : null;
     return 'Incorrect type. Expected a voucher id or code.';
   });
+  return applyDecorators(
+    check,
+    ApiProperty({
+      oneOf: [
+        { type: 'integer', format: 'int32', minimum: 1, description: 'Voucher id.' },
+        { type: 'string', minLength: 1, maxLength: 255, description: 'Voucher code (case-insensitive).' },
+      ],
+    }),
+  );
 }
 
 /** `sales_channel`: a known channel identifier (compat §4.4: `Unknown sales channel.`). */

@@ -7,35 +7,67 @@ import type { OrderPayment } from './order-payment.entity';
 import { openPaymentProvider } from './order-payments.rules';
 import type { OrderPosition } from './order-position.entity';
 import type { Order } from './order.entity';
+import {
+  ApiDate,
+  ApiDateTime,
+  ApiEnum,
+  ApiInt,
+  ApiIntList,
+  ApiMoney,
+  ApiPercent,
+} from '../common/http/api-schemas';
+import { FEE_TYPES } from './order-rules';
+import {
+  CHECKIN_TYPES,
+  DownloadJson,
+  ORDER_STATUSES,
+  OrderRefundJson,
+  PAYMENT_STATES,
+  PositionSeatJson,
+  PrintLogJson,
+} from './order-parts.presenter';
 
 /** An answer of a position (compat §4.4; spec "Cart position" `answers`). */
 export class AnswerJson {
+  @ApiInt()
   question!: number;
   answer!: string;
   question_identifier!: string;
+  @ApiIntList()
   options!: number[];
   option_identifiers!: string[];
 }
 
 /** A scan of a ticket, as listed on its position. */
 export class CheckinJson {
+  @ApiInt()
   id!: number;
+  @ApiInt({ nullable: true })
   list!: number | null;
+  @ApiEnum(CHECKIN_TYPES)
   type!: string;
+  @ApiDateTime()
   datetime!: string;
+  @ApiInt({ nullable: true })
   gate!: number | null;
+  @ApiInt({ nullable: true })
   device!: number | null;
   auto_checked_in!: boolean;
 }
 
 /** An order position (compat §4.4 "Position fields"). Money as strings with two decimals. */
 export class OrderPositionJson {
+  @ApiInt()
   id!: number;
   /** Code of the order. */
   order!: string;
+  @ApiInt()
   positionid!: number;
+  @ApiInt()
   item!: number;
+  @ApiInt({ nullable: true })
   variation!: number | null;
+  @ApiMoney()
   price!: string;
   attendee_name!: string | null;
   attendee_name_parts!: Record<string, string>;
@@ -46,22 +78,32 @@ export class OrderPositionJson {
   country!: string | null;
   state!: string | null;
   attendee_email!: string | null;
+  @ApiInt({ nullable: true })
   voucher!: number | null;
+  @ApiMoney({ nullable: true })
   voucher_budget_use!: string | null;
+  @ApiInt({ nullable: true })
   discount!: number | null;
+  @ApiPercent()
   tax_rate!: string;
+  @ApiMoney()
   tax_value!: string;
+  @ApiInt({ nullable: true })
   tax_rule!: number | null;
   secret!: string;
+  @ApiInt({ nullable: true })
   addon_to!: number | null;
+  @ApiInt({ nullable: true })
   subevent!: number | null;
   checkins!: CheckinJson[];
-  print_logs!: unknown[];
-  downloads!: unknown[];
+  print_logs!: PrintLogJson[];
+  downloads!: DownloadJson[];
   answers!: AnswerJson[];
-  seat!: { id: number; name: string; seat_guid: string } | null;
+  seat!: PositionSeatJson | null;
   canceled!: boolean;
+  @ApiDateTime({ nullable: true })
   valid_from!: string | null;
+  @ApiDateTime({ nullable: true })
   valid_until!: string | null;
   blocked!: string[] | null;
   is_bundled!: boolean;
@@ -70,23 +112,34 @@ export class OrderPositionJson {
 
 /** A fee of an order. */
 export class OrderFeeJson {
+  @ApiInt()
   id!: number;
+  @ApiEnum(FEE_TYPES)
   fee_type!: string;
+  @ApiMoney()
   value!: string;
   description!: string;
   internal_type!: string;
+  @ApiPercent()
   tax_rate!: string;
+  @ApiMoney()
   tax_value!: string;
+  @ApiInt({ nullable: true })
   tax_rule!: number | null;
   canceled!: boolean;
 }
 
 /** A payment of an order, addressed by `local_id`. */
 export class OrderPaymentJson {
+  @ApiInt()
   local_id!: number;
+  @ApiEnum(PAYMENT_STATES)
   state!: string;
+  @ApiMoney()
   amount!: string;
+  @ApiDateTime()
   created!: string;
+  @ApiDateTime({ nullable: true })
   payment_date!: string | null;
   provider!: string;
   payment_url!: string | null;
@@ -95,6 +148,7 @@ export class OrderPaymentJson {
 
 /** The invoice address of an order. */
 export class InvoiceAddressJson {
+  @ApiDateTime()
   last_modified!: string;
   is_business!: boolean;
   company!: string;
@@ -117,6 +171,7 @@ export class OrderJson {
   /** Slug of the event. */
   event!: string;
   /** `n` pending, `p` paid, `e` expired, `c` canceled. */
+  @ApiEnum(ORDER_STATUSES)
   status!: string;
   testmode!: boolean;
   secret!: string;
@@ -124,51 +179,67 @@ export class OrderJson {
   phone!: string | null;
   locale!: string;
   sales_channel!: string;
+  @ApiDateTime()
   datetime!: string;
+  @ApiDateTime()
   expires!: string;
   /** Deprecated: date of the last confirmed payment. */
+  @ApiDate({ nullable: true })
   payment_date!: string | null;
   /** Deprecated: provider of the last confirmed payment, else of the last open one. */
   payment_provider!: string | null;
   fees!: OrderFeeJson[];
+  @ApiMoney()
   total!: string;
   comment!: string;
+  @ApiDate({ nullable: true })
   custom_followup_at!: string | null;
   invoice_address!: InvoiceAddressJson | null;
   positions!: OrderPositionJson[];
-  downloads!: unknown[];
+  downloads!: DownloadJson[];
   checkin_attention!: boolean;
   checkin_text!: string | null;
+  @ApiDateTime()
   last_modified!: string;
   payments!: OrderPaymentJson[];
-  refunds!: unknown[];
+  refunds!: OrderRefundJson[];
   require_approval!: boolean;
   valid_if_pending!: boolean;
   url!: string | null;
   customer!: string | null;
+  @ApiDateTime({ nullable: true })
   cancellation_date!: string | null;
   api_meta!: Record<string, unknown>;
 }
 
 /** A cart position (spec "Cart position"; compat §3.2). */
 export class CartPositionJson {
+  @ApiInt()
   id!: number;
   cart_id!: string;
+  @ApiDateTime()
   datetime!: string;
+  @ApiDateTime()
   expires!: string;
+  @ApiInt()
   item!: number;
+  @ApiInt({ nullable: true })
   variation!: number | null;
+  @ApiMoney()
   price!: string;
   attendee_name!: string | null;
   attendee_name_parts!: Record<string, string>;
   attendee_email!: string | null;
+  @ApiInt({ nullable: true })
   voucher!: number | null;
+  @ApiInt({ nullable: true })
   addon_to!: number | null;
+  @ApiInt({ nullable: true })
   subevent!: number | null;
   includes_tax!: boolean;
   is_bundled!: boolean;
   answers!: AnswerJson[];
-  seat!: { id: number; name: string; seat_guid: string } | null;
+  seat!: PositionSeatJson | null;
 }
 
 const NAME_ORDER = ['title', 'salutation', 'given_name', 'middle_name', 'family_name', 'calling_name'];

@@ -1,27 +1,40 @@
 import { isoUtc } from '../common/values/datetime';
 import type { I18nString } from '../common/values/i18n';
 import type { Event } from './event.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiI18n, ApiInt } from '../common/http/api-schemas';
 
 /** Wire form of an event (compat §4.2). Datetimes in UTC ISO 8601. */
 export class EventJson {
+  @ApiI18n()
   name!: I18nString;
   slug!: string;
   live!: boolean;
   testmode!: boolean;
   currency!: string;
+  @ApiDateTime()
   date_from!: string;
+  @ApiDateTime({ nullable: true })
   date_to!: string | null;
+  @ApiDateTime({ nullable: true })
   date_admission!: string | null;
   is_public!: boolean;
+  @ApiDateTime({ nullable: true })
   presale_start!: string | null;
+  @ApiDateTime({ nullable: true })
   presale_end!: string | null;
+  @ApiI18n({ nullable: true })
   location!: I18nString | null;
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
   geo_lat!: number | null;
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
   geo_lon!: number | null;
   has_subevents!: boolean;
   meta_data!: Record<string, string>;
   timezone!: string;
+  @ApiInt({ nullable: true })
   seating_plan!: number | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer', format: 'int32', nullable: true } })
   seat_category_mapping!: Record<string, number | null>;
 }
 

@@ -1,11 +1,14 @@
 import type { Seat } from './seat.entity';
+import { ApiInt } from '../common/http/api-schemas';
 
 /**
  * Wire form of a seat (compat §3.18). `orderposition`, `cartposition` and `voucher` name what reserves the seat;
  * orders, carts and vouchers take seats with the rest of issue 10, so they are null for now.
  */
 export class SeatJson {
+  @ApiInt()
   id!: number;
+  @ApiInt({ nullable: true })
   subevent!: number | null;
   zone_name!: string;
   row_name!: string;
@@ -13,10 +16,14 @@ export class SeatJson {
   seat_number!: string;
   seat_label!: string | null;
   seat_guid!: string;
+  @ApiInt({ nullable: true })
   product!: number | null;
   blocked!: boolean;
+  @ApiInt({ nullable: true })
   orderposition!: number | null;
+  @ApiInt({ nullable: true })
   cartposition!: number | null;
+  @ApiInt({ nullable: true })
   voucher!: number | null;
 }
 

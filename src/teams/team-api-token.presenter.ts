@@ -1,7 +1,9 @@
 import type { TeamApiToken } from './team-api-token.entity';
+import { ApiInt } from '../common/http/api-schemas';
 
 /** Wire form of a team API token without its secret (spec "Team API token"). */
 export class TeamApiTokenJson {
+  @ApiInt()
   id!: number;
   name!: string;
   /** Once false, never true again. */

@@ -1,7 +1,9 @@
 import type { TeamInvite } from './team-invite.entity';
+import { ApiInt } from '../common/http/api-schemas';
 
 /** Wire form of an open team invite (spec "Team invite"). */
 export class TeamInviteJson {
+  @ApiInt()
   id!: number;
   email!: string;
 }

@@ -5,12 +5,14 @@ import {
   PermissionSet,
 } from '../auth/permissions';
 import type { Team } from './team.entity';
+import { ApiInt } from '../common/http/api-schemas';
 
 /**
  * Wire form of a team (spec "Team"; compat §3.1). The legacy `can_*` booleans are derived: true when the team's
  * permission set grants every name the flag stands for (so `all_*_permissions` makes them all true).
  */
 export class TeamJson {
+  @ApiInt()
   id!: number;
   name!: string;
   all_events!: boolean;

@@ -1,4 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { PartialType } from '@nestjs/swagger';
+import { ApiPercent } from '../../common/http/api-schemas';
 import {
   checkDecimal,
   IsBool,
@@ -19,11 +21,12 @@ import { SUBEVENT_MODES } from './discount.rules';
 
 /** A percentage: number or decimal string, 10 digits, 2 decimals, 0 to 100. */
 function IsPercent(): PropertyDecorator {
-  return rule('isPercent', (v) => {
+  const check = rule('isPercent', (v) => {
     const error = checkDecimal(v, 10, 2, 0);
     if (error || v === undefined || v === null) return error;
     return Number(v) > 100 ? 'Ensure this value is less than or equal to 100.' : null;
   });
+  return applyDecorators(check, ApiPercent({ input: true }));
 }
 
 /**

@@ -1,7 +1,17 @@
 import { isoUtc } from '../../common/values/datetime';
 import { Decimal, toMoney } from '../../common/values/money';
-import { legacySalesChannels } from '../sales-channels';
+import { legacySalesChannels, KNOWN_SALES_CHANNELS } from '../sales-channels';
 import type { Discount } from './discount.entity';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiEnumList,
+  ApiInt,
+  ApiIntList,
+  ApiMoney,
+  ApiPercent,
+} from '../../common/http/api-schemas';
+import { SUBEVENT_MODES } from './discount.rules';
 
 /** The product lists of a discount (join tables), item ids ascending. */
 export interface DiscountProducts {
@@ -14,29 +24,44 @@ export interface DiscountProducts {
  * datetimes are UTC ISO 8601; `sales_channels` is the deprecated view of the two channel fields.
  */
 export class DiscountJson {
+  @ApiInt()
   id!: number;
   active!: boolean;
   internal_name!: string;
+  @ApiInt()
   position!: number;
   all_sales_channels!: boolean;
+  @ApiEnumList(KNOWN_SALES_CHANNELS)
   limit_sales_channels!: string[];
   /** Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
+  @ApiEnumList(KNOWN_SALES_CHANNELS)
   sales_channels!: string[];
+  @ApiDateTime({ nullable: true })
   available_from!: string | null;
+  @ApiDateTime({ nullable: true })
   available_until!: string | null;
   /** `mixed`, `same` or `distinct`. */
+  @ApiEnum(SUBEVENT_MODES)
   subevent_mode!: string;
+  @ApiDateTime({ nullable: true })
   subevent_date_from!: string | null;
+  @ApiDateTime({ nullable: true })
   subevent_date_until!: string | null;
   condition_all_products!: boolean;
+  @ApiIntList()
   condition_limit_products!: number[];
   condition_apply_to_addons!: boolean;
   condition_ignore_voucher_discounted!: boolean;
+  @ApiInt()
   condition_min_count!: number;
+  @ApiMoney()
   condition_min_value!: string;
+  @ApiPercent()
   benefit_discount_matching_percent!: string;
+  @ApiInt({ nullable: true })
   benefit_only_apply_to_cheapest_n_matches!: number | null;
   benefit_same_products!: boolean;
+  @ApiIntList()
   benefit_limit_products!: number[];
   benefit_apply_to_addons!: boolean;
   benefit_ignore_voucher_discounted!: boolean;

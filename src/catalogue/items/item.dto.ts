@@ -1,4 +1,4 @@
-import { OmitType, PartialType } from '@nestjs/swagger';
+import { ApiHideProperty, ApiSchema, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, ValidateNested, ValidationArguments } from 'class-validator';
 import {
@@ -339,19 +339,28 @@ export class CreateItemDto {
 
 /**
  * Body of `PUT E/items/{id}/`: the fields of create. `variations`, `addons` and `bundles` are refused (400)
- * whatever their value, so they are only declared to survive whitelisting: use the nested endpoints.
+ * whatever their value, so they are only declared to survive whitelisting (and left out of the OpenAPI document,
+ * as no client may send them): use the nested endpoints.
  */
+@ApiSchema({
+  description:
+    'The fields of item creation. `variations`, `addons` and `bundles` are refused (400): use the nested ' +
+    'endpoints `items/{item}/variations/`, `…/addons/` and `…/bundles/`.',
+})
 export class ReplaceItemDto extends OmitType(CreateItemDto, ['variations', 'addons', 'bundles']) {
   /** Refused on PUT/PATCH: use `E/items/{item}/variations/`. */
   @Allow()
+  @ApiHideProperty()
   variations?: unknown;
 
   /** Refused on PUT/PATCH: use `E/items/{item}/addons/`. */
   @Allow()
+  @ApiHideProperty()
   addons?: unknown;
 
   /** Refused on PUT/PATCH: use `E/items/{item}/bundles/`. */
   @Allow()
+  @ApiHideProperty()
   bundles?: unknown;
 }
 

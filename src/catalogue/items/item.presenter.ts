@@ -5,10 +5,22 @@ import { AddonJson, toAddonJson } from '../addons/addon.presenter';
 import type { ItemAddon } from '../addons/item-addon.entity';
 import { BundleJson, toBundleJson } from '../bundles/bundle.presenter';
 import type { ItemBundle } from '../bundles/item-bundle.entity';
-import { legacySalesChannels } from '../sales-channels';
+import { legacySalesChannels, KNOWN_SALES_CHANNELS } from '../sales-channels';
 import type { ItemVariation } from '../variations/item-variation.entity';
 import { toVariationJson, VariationJson } from '../variations/variation.presenter';
 import type { Item } from './item.entity';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiEnumList,
+  ApiI18n,
+  ApiInt,
+  ApiIntList,
+  ApiMoney,
+  ApiPercent,
+} from '../../common/http/api-schemas';
+import { AVAILABILITY_MODES } from './item-choices';
+import { MEDIA_POLICIES, MEDIA_TYPES, VALIDITY_MODES } from './item.dto';
 
 /**
  * Wire form of an item (compat §3.10). Money fields are strings with two decimals, datetimes UTC ISO 8601.
@@ -16,40 +28,60 @@ import type { Item } from './item.entity';
  * the rate of the tax rule (`"0.00"` without one); `sales_channels` is the legacy view of the two channel fields.
  */
 export class ItemJson {
+  @ApiInt()
   id!: number;
+  @ApiI18n()
   name!: I18nString;
   internal_name!: string | null;
   /** Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
+  @ApiEnumList(KNOWN_SALES_CHANNELS)
   sales_channels!: string[];
   all_sales_channels!: boolean;
+  @ApiEnumList(KNOWN_SALES_CHANNELS)
   limit_sales_channels!: string[];
+  @ApiMoney()
   default_price!: string;
+  @ApiMoney({ nullable: true })
   original_price!: string | null;
+  @ApiInt({ nullable: true })
   category!: number | null;
   active!: boolean;
+  @ApiI18n({ nullable: true })
   description!: I18nString | null;
   free_price!: boolean;
+  @ApiMoney({ nullable: true })
   free_price_suggestion!: string | null;
+  @ApiPercent()
   tax_rate!: string;
+  @ApiInt({ nullable: true })
   tax_rule!: number | null;
   admission!: boolean;
   personalized!: boolean;
   issue_giftcard!: boolean;
   meta_data!: Record<string, string>;
+  @ApiInt()
   position!: number;
   /** Picture URL; uploads come later, so always null. */
   picture!: string | null;
+  @ApiDateTime({ nullable: true })
   available_from!: string | null;
+  @ApiEnum(AVAILABILITY_MODES)
   available_from_mode!: string;
+  @ApiDateTime({ nullable: true })
   available_until!: string | null;
+  @ApiEnum(AVAILABILITY_MODES)
   available_until_mode!: string;
+  @ApiInt({ nullable: true })
   hidden_if_available!: number | null;
+  @ApiInt({ nullable: true })
   hidden_if_item_available!: number | null;
   require_voucher!: boolean;
   hide_without_voucher!: boolean;
   allow_cancel!: boolean;
   require_bundling!: boolean;
+  @ApiInt({ nullable: true })
   min_per_order!: number | null;
+  @ApiInt({ nullable: true })
   max_per_order!: number | null;
   checkin_attention!: boolean;
   checkin_text!: string | null;
@@ -59,22 +91,36 @@ export class ItemJson {
   show_quota_left!: boolean | null;
   allow_waitinglist!: boolean;
   require_membership!: boolean;
+  @ApiIntList()
   require_membership_types!: number[];
   require_membership_hidden!: boolean;
+  @ApiInt({ nullable: true })
   grant_membership_type!: number | null;
   grant_membership_duration_like_event!: boolean;
+  @ApiInt()
   grant_membership_duration_days!: number;
+  @ApiInt()
   grant_membership_duration_months!: number;
+  @ApiEnum(VALIDITY_MODES, { nullable: true })
   validity_mode!: string | null;
+  @ApiDateTime({ nullable: true })
   validity_fixed_from!: string | null;
+  @ApiDateTime({ nullable: true })
   validity_fixed_until!: string | null;
+  @ApiInt({ nullable: true })
   validity_dynamic_duration_minutes!: number | null;
+  @ApiInt({ nullable: true })
   validity_dynamic_duration_hours!: number | null;
+  @ApiInt({ nullable: true })
   validity_dynamic_duration_days!: number | null;
+  @ApiInt({ nullable: true })
   validity_dynamic_duration_months!: number | null;
   validity_dynamic_start_choice!: boolean;
+  @ApiInt({ nullable: true })
   validity_dynamic_start_choice_day_limit!: number | null;
+  @ApiEnum(MEDIA_POLICIES, { nullable: true })
   media_policy!: string | null;
+  @ApiEnum(MEDIA_TYPES, { nullable: true })
   media_type!: string | null;
   /** Variations by position, then id. */
   variations!: VariationJson[];

@@ -1,4 +1,4 @@
-import { OmitType, PartialType } from '@nestjs/swagger';
+import { ApiHideProperty, ApiSchema, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, ValidateNested, ValidationArguments } from 'class-validator';
 import {
@@ -168,9 +168,14 @@ export class CreateQuestionDto {
  * Body of `PUT E/questions/{id}/`: the fields of create; `options` is refused (400) whatever its value, so it is
  * only declared to survive whitelisting. An omitted or null `identifier` keeps the current one.
  */
+@ApiSchema({
+  description:
+    'The fields of question creation. `options` is refused (400): use `questions/{question}/options/`.',
+})
 export class ReplaceQuestionDto extends OmitType(CreateQuestionDto, ['options']) {
-  /** Refused on PUT/PATCH: use `E/questions/{question}/options/`. */
+  /** Refused on PUT/PATCH: use `E/questions/{question}/options/` (left out of the OpenAPI document). */
   @Allow()
+  @ApiHideProperty()
   options?: unknown;
 }
 

@@ -3,8 +3,17 @@ import type { I18nString } from '../../common/values/i18n';
 import { Decimal } from '../../common/values/money';
 import type { QuestionOption } from './question-option.entity';
 import { QuestionOptionJson, toQuestionOptionJson } from './question-option.presenter';
-import { legacyDependencyValue } from './question-rules';
+import { legacyDependencyValue, QUESTION_TYPES } from './question-rules';
 import type { Question } from './question.entity';
+import {
+  ApiDate,
+  ApiDateTime,
+  ApiDecimalString,
+  ApiEnum,
+  ApiI18n,
+  ApiInt,
+  ApiIntList,
+} from '../../common/http/api-schemas';
 
 /**
  * Wire form of a question (spec "Question", compat §3.15). `items` are ascending item ids; `options` are ordered
@@ -13,31 +22,46 @@ import type { Question } from './question.entity';
  * the legacy first entry of `dependency_values` or null.
  */
 export class QuestionJson {
+  @ApiInt()
   id!: number;
+  @ApiI18n()
   question!: I18nString;
   /** `N`, `S`, `T`, `B`, `C`, `M`, `F`, `D`, `H`, `W`, `CC` or `TEL`. */
+  @ApiEnum(QUESTION_TYPES)
   type!: string;
   required!: boolean;
+  @ApiIntList()
   items!: number[];
   options!: QuestionOptionJson[];
+  @ApiInt()
   position!: number;
   ask_during_checkin!: boolean;
   show_during_checkin!: boolean;
   identifier!: string;
+  @ApiInt({ nullable: true })
   dependency_question!: number | null;
   dependency_values!: string[];
   hidden!: boolean;
   dependency_value!: string | null;
   print_on_invoice!: boolean;
+  @ApiI18n()
   help_text!: I18nString;
+  @ApiDecimalString(6, { nullable: true })
   valid_number_min!: string | null;
+  @ApiDecimalString(6, { nullable: true })
   valid_number_max!: string | null;
   /** `YYYY-MM-DD`. */
+  @ApiDate({ nullable: true })
   valid_date_min!: string | null;
+  @ApiDate({ nullable: true })
   valid_date_max!: string | null;
+  @ApiDateTime({ nullable: true })
   valid_datetime_min!: string | null;
+  @ApiDateTime({ nullable: true })
   valid_datetime_max!: string | null;
+  @ApiInt({ nullable: true })
   valid_string_length_min!: number | null;
+  @ApiInt({ nullable: true })
   valid_string_length_max!: number | null;
   valid_file_portrait!: boolean;
 }

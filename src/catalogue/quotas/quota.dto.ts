@@ -1,4 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { PartialType } from '@nestjs/swagger';
+import { ApiInt } from '../../common/http/api-schemas';
 import {
   IsBool,
   IsInteger,
@@ -15,13 +17,14 @@ import {
  * `Incorrect type. Expected pk value, received str.` (compat §1.5). Existence is checked by the service.
  */
 function IsPk(): PropertyDecorator {
-  return rule('isPk', (v) => {
+  const check = rule('isPk', (v) => {
     if (v === undefined || v === null) return null;
     if (typeof v === 'number' && Number.isInteger(v)) return null;
     const type =
       typeof v === 'string' ? 'str' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'dict' : typeof v;
     return `Incorrect type. Expected pk value, received ${type}.`;
   });
+  return applyDecorators(check, ApiInt());
 }
 
 /**

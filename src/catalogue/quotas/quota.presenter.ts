@@ -1,5 +1,6 @@
 import type { QuotaAvailabilityResult } from './quota-availability';
 import type { Quota } from './quota.entity';
+import { ApiInt, ApiIntList } from '../../common/http/api-schemas';
 
 /** Item and variation ids of one quota, ascending. */
 export interface QuotaRefs {
@@ -12,14 +13,19 @@ export interface QuotaRefs {
  * asked for with `with_availability=true`.
  */
 export class QuotaJson {
+  @ApiInt()
   id!: number;
   name!: string;
   /** Number of places; null means unlimited. */
+  @ApiInt({ nullable: true })
   size!: number | null;
   /** Item ids, ascending. */
+  @ApiIntList()
   items!: number[];
   /** Variation ids, ascending. */
+  @ApiIntList()
   variations!: number[];
+  @ApiInt({ nullable: true })
   subevent!: number | null;
   close_when_sold_out!: boolean;
   closed!: boolean;
@@ -28,6 +34,7 @@ export class QuotaJson {
   /** Only with `with_availability=true`: whether places are left (false when closed). */
   available?: boolean;
   /** Only with `with_availability=true`: free places; null for unlimited quotas, 0 when closed. */
+  @ApiInt({ nullable: true })
   available_number?: number | null;
 }
 
@@ -37,13 +44,21 @@ export class QuotaJson {
  */
 export class QuotaAvailabilityJson {
   available!: boolean;
+  @ApiInt({ nullable: true })
   available_number!: number | null;
+  @ApiInt({ nullable: true })
   total_size!: number | null;
+  @ApiInt()
   pending_orders!: number;
+  @ApiInt()
   paid_orders!: number;
+  @ApiInt()
   exited_orders!: number;
+  @ApiInt()
   cart_positions!: number;
+  @ApiInt()
   blocking_vouchers!: number;
+  @ApiInt()
   waiting_list!: number;
 }
 

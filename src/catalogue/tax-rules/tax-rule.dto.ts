@@ -1,4 +1,6 @@
-import { PartialType } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
+import { ApiEnum, ApiI18n, ApiPercent } from '../../common/http/api-schemas';
 import {
   checkDecimal,
   IsBool,
@@ -11,15 +13,22 @@ import {
   rule,
 } from '../../common/validation/fields';
 import type { I18nString } from '../../common/values/i18n';
-import { customRulesError, isCountryCode, TAX_CODES } from './tax-rule.rules';
+import {
+  CUSTOM_RULE_ACTIONS,
+  CUSTOM_RULE_ADDRESS_TYPES,
+  customRulesError,
+  isCountryCode,
+  TAX_CODES,
+} from './tax-rule.rules';
 
 /** A percentage: number or decimal string, 10 digits, 2 decimals, 0 to 100 (pretix's model validators). */
 function IsTaxRate(): PropertyDecorator {
-  return rule('isTaxRate', (v) => {
+  const check = rule('isTaxRate', (v) => {
     const error = checkDecimal(v, 10, 2, 0);
     if (error || v === undefined || v === null) return error;
     return Number(v) > 100 ? 'Ensure this value is less than or equal to 100.' : null;
   });
+  return applyDecorators(check, ApiPercent({ input: true }));
 }
 
 /** `""` or an upper-case ISO 3166-1 alpha-2 country code. */
@@ -31,9 +40,37 @@ function IsCountryOrBlank(): PropertyDecorator {
   );
 }
 
+/**
+ * One custom rule as accepted in `custom_rules` (pretix's `tax-rules-custom.schema.json`; validated as a whole by
+ * `customRulesError`, this class only documents it). The keys `ORDER` and `DELETE` of pretix's form are accepted
+ * and dropped.
+ */
+export class CustomTaxRuleInputDto {
+  /** ISO 3166-1 alpha-2 country code, `ZZ` (any country) or `EU` (any EU country). */
+  @ApiProperty({ type: 'string', pattern: '^[A-Z]{2}$', example: 'DE' })
+  country!: string;
+
+  @ApiEnum(CUSTOM_RULE_ADDRESS_TYPES)
+  address_type!: string;
+
+  @ApiEnum(CUSTOM_RULE_ACTIONS)
+  action!: string;
+
+  /** Non-negative percentage with at most two decimals, or null for the rule's own rate. */
+  @ApiProperty({ type: 'string', format: 'decimal', pattern: '^[0-9]+(\\.[0-9]+)?$', nullable: true })
+  rate?: string | null;
+
+  /** Text on invoices (an object, not a plain string), or null. */
+  @ApiI18n({ nullable: true })
+  invoice_text?: I18nString | null;
+}
+
 /** The custom rule set: null or a list of rules (see `customRulesError`). */
 function IsCustomRules(): PropertyDecorator {
-  return rule('isCustomRules', (v) => customRulesError(v));
+  return applyDecorators(
+    rule('isCustomRules', (v) => customRulesError(v)),
+    ApiProperty({ type: () => [CustomTaxRuleInputDto] }),
+  );
 }
 
 /**

@@ -1,5 +1,20 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 import { LIMITS, tooManyMessage } from '../../config/limits';
+import {
+  ApiDate,
+  ApiDateTime,
+  ApiEnum,
+  ApiEnumList,
+  ApiI18n,
+  ApiInt,
+  ApiIntList,
+  ApiMaxItems,
+  ApiMoney,
+  ApiTime,
+  decimalInputPattern,
+} from '../http/api-schemas';
 import { isIsoDateTime } from '../values/datetime';
 
 /**
@@ -9,6 +24,9 @@ import { isIsoDateTime } from '../values/datetime';
  *
  * PATCH DTOs are `PartialType(CreateDto, { skipNullProperties: false })`: absent fields are skipped, a null on a
  * non-nullable field still answers "This field may not be null.".
+ *
+ * Each decorator also documents what it accepts in the OpenAPI document (type, format, enum, presence,
+ * nullability; `common/http/api-schemas.ts`), so the validators are the one source of the request schemas.
  */
 
 type Check = (value: unknown, object: object) => string | null;
@@ -32,8 +50,11 @@ const absent = (v: unknown): boolean => v === undefined || v === null;
 
 /** Must be present and non-null. */
 export function Required(): PropertyDecorator {
-  return rule('required', (v) =>
-    v === undefined ? 'This field is required.' : v === null ? 'This field may not be null.' : null,
+  return applyDecorators(
+    rule('required', (v) =>
+      v === undefined ? 'This field is required.' : v === null ? 'This field may not be null.' : null,
+    ),
+    ApiProperty({ required: true }),
   );
 }
 
@@ -42,12 +63,13 @@ export function Optional(): PropertyDecorator {
   return (target, key) => {
     ValidateIf((_o, v) => v !== undefined)(target, key);
     rule('notNull', (v) => (v === null ? 'This field may not be null.' : null))(target, key);
+    ApiProperty({ required: false })(target, key);
   };
 }
 
 /** May be omitted or null. */
 export function Nullable(): PropertyDecorator {
-  return IsOptional();
+  return applyDecorators(IsOptional(), ApiProperty({ required: false, nullable: true }));
 }
 
 export interface StrOptions {
@@ -71,11 +93,22 @@ export function checkStr(v: unknown, o: StrOptions = {}): string | null {
 }
 
 export function IsStr(options: StrOptions = {}): PropertyDecorator {
-  return rule('isStr', (v) => checkStr(v, options));
+  return applyDecorators(
+    rule('isStr', (v) => checkStr(v, options)),
+    ApiProperty({
+      type: 'string',
+      ...(options.max !== undefined ? { maxLength: options.max } : {}),
+      ...(options.min !== undefined ? { minLength: options.min } : {}),
+      ...(options.pattern ? { pattern: options.pattern.source } : {}),
+    }),
+  );
 }
 
 export function IsBool(): PropertyDecorator {
-  return rule('isBool', (v) => (absent(v) || typeof v === 'boolean' ? null : 'Must be a valid boolean.'));
+  return applyDecorators(
+    rule('isBool', (v) => (absent(v) || typeof v === 'boolean' ? null : 'Must be a valid boolean.')),
+    ApiProperty({ type: 'boolean' }),
+  );
 }
 
 export interface IntOptions {
@@ -96,11 +129,19 @@ export function checkInt(v: unknown, o: IntOptions = {}): string | null {
 }
 
 export function IsInteger(options: IntOptions = {}): PropertyDecorator {
-  return rule('isInteger', (v) => checkInt(v, options));
+  return applyDecorators(
+    rule('isInteger', (v) => checkInt(v, options)),
+    ApiInt({ minimum: options.min, maximum: options.max }),
+  );
 }
 
+/** A number, or a string holding one (read as the number). */
 export function IsFloatNumber(options: { min?: number; max?: number } = {}): PropertyDecorator {
-  return rule('isFloat', (v) => {
+  const bounds = {
+    ...(options.min !== undefined ? { minimum: options.min } : {}),
+    ...(options.max !== undefined ? { maximum: options.max } : {}),
+  };
+  const check = rule('isFloat', (v) => {
     if (absent(v)) return null;
     const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
     if (typeof n !== 'number' || !Number.isFinite(n)) return 'A valid number is required.';
@@ -110,6 +151,15 @@ export function IsFloatNumber(options: { min?: number; max?: number } = {}): Pro
       return `Ensure this value is less than or equal to ${options.max}.`;
     return null;
   });
+  return applyDecorators(
+    check,
+    ApiProperty({
+      oneOf: [
+        { type: 'number', format: 'double', ...bounds },
+        { type: 'string', format: 'double' },
+      ],
+    }),
+  );
 }
 
 /** A decimal as number or string with at most `digits` digits, `places` of them after the point. */
@@ -132,15 +182,33 @@ export function checkDecimal(v: unknown, digits = 13, places = 2, min?: number):
 
 /** Money: number or string, 13 digits, 2 decimals (compat §1.10). */
 export function IsMoney(options: { min?: number } = {}): PropertyDecorator {
-  return rule('isMoney', (v) => checkDecimal(v, 13, 2, options.min));
+  return applyDecorators(
+    rule('isMoney', (v) => checkDecimal(v, 13, 2, options.min)),
+    ApiMoney({ input: true }),
+  );
 }
 
+/** A decimal as number or string with at most `digits` digits, `places` of them after the point. */
 export function IsDecimalString(
   digits: number,
   places: number,
   options: { min?: number } = {},
 ): PropertyDecorator {
-  return rule('isDecimal', (v) => checkDecimal(v, digits, places, options.min));
+  const whole = digits - places;
+  return applyDecorators(
+    rule('isDecimal', (v) => checkDecimal(v, digits, places, options.min)),
+    ApiProperty({
+      oneOf: [
+        {
+          type: 'string',
+          format: 'decimal',
+          description: `A decimal string with at most ${places} decimals and ${whole} digits before the point.`,
+          pattern: decimalInputPattern(whole, places),
+        },
+        { type: 'number' },
+      ],
+    }),
+  );
 }
 
 /** A multi-lingual string: an object of language code to text, or a plain string (compat §1.10). */
@@ -156,14 +224,17 @@ export function checkI18n(v: unknown): string | null {
 }
 
 export function IsI18nString(): PropertyDecorator {
-  return rule('isI18n', checkI18n);
+  return applyDecorators(rule('isI18n', checkI18n), ApiI18n({ input: true }));
 }
 
 const DATETIME_MESSAGE =
   'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
 
 export function IsDateTimeString(): PropertyDecorator {
-  return rule('isDateTime', (v) => (absent(v) || isIsoDateTime(v) ? null : DATETIME_MESSAGE));
+  return applyDecorators(
+    rule('isDateTime', (v) => (absent(v) || isIsoDateTime(v) ? null : DATETIME_MESSAGE)),
+    ApiDateTime(),
+  );
 }
 
 export function checkDate(v: unknown): string | null {
@@ -175,7 +246,7 @@ export function checkDate(v: unknown): string | null {
 }
 
 export function IsDateString(): PropertyDecorator {
-  return rule('isDate', checkDate);
+  return applyDecorators(rule('isDate', checkDate), ApiDate());
 }
 
 export function checkTime(v: unknown): string | null {
@@ -187,14 +258,17 @@ export function checkTime(v: unknown): string | null {
 }
 
 export function IsTimeString(): PropertyDecorator {
-  return rule('isTime', checkTime);
+  return applyDecorators(rule('isTime', checkTime), ApiTime());
 }
 
 export function IsChoice(choices: readonly string[]): PropertyDecorator {
-  return rule('isChoice', (v) =>
-    absent(v) || (typeof v === 'string' && choices.includes(v))
-      ? null
-      : `"${String(v)}" is not a valid choice.`,
+  return applyDecorators(
+    rule('isChoice', (v) =>
+      absent(v) || (typeof v === 'string' && choices.includes(v))
+        ? null
+        : `"${String(v)}" is not a valid choice.`,
+    ),
+    ApiEnum(choices),
   );
 }
 
@@ -209,7 +283,10 @@ function listTypeError(v: unknown): string | null {
  * answer them).
  */
 export function MaxItems(max: number): PropertyDecorator {
-  return rule('maxItems', (v) => (Array.isArray(v) && v.length > max ? tooManyMessage(max) : null));
+  return applyDecorators(
+    rule('maxItems', (v) => (Array.isArray(v) && v.length > max ? tooManyMessage(max) : null)),
+    ApiMaxItems(max),
+  );
 }
 
 /** A list of at most `LIMITS.listEntries` integer ids (existence is checked by the service). */
@@ -226,7 +303,7 @@ function listTooLong(v: unknown[], list: ListOptions): string | null {
 }
 
 export function IsIntList(list: ListOptions = {}): PropertyDecorator {
-  return rule('isIntList', (v) => {
+  const check = rule('isIntList', (v) => {
     if (absent(v)) return null;
     const err = listTypeError(v) ?? listTooLong(v as unknown[], list);
     if (err) return err;
@@ -236,6 +313,7 @@ export function IsIntList(list: ListOptions = {}): PropertyDecorator {
     }
     return null;
   });
+  return applyDecorators(check, ApiIntList({ minimum: 1 }), ApiMaxItems(list.max ?? LIMITS.listEntries));
 }
 
 /** A list of at most `LIMITS.listEntries` strings, optionally restricted to choices. */
@@ -244,7 +322,7 @@ export function IsStrList(
   options: StrOptions = {},
   list: ListOptions = {},
 ): PropertyDecorator {
-  return rule('isStrList', (v) => {
+  const check = rule('isStrList', (v) => {
     if (absent(v)) return null;
     const err = listTypeError(v) ?? listTooLong(v as unknown[], list);
     if (err) return err;
@@ -256,6 +334,17 @@ export function IsStrList(
     }
     return null;
   });
+  const maxItems = list.max ?? LIMITS.listEntries;
+  return applyDecorators(
+    check,
+    choices
+      ? ApiEnumList(choices)
+      : ApiProperty({
+          type: 'array',
+          items: { type: 'string', ...(options.max ? { maxLength: options.max } : {}) },
+        }),
+    ApiMaxItems(maxItems),
+  );
 }
 
 /** A JSON object (not a list or scalar). */
@@ -270,13 +359,17 @@ export function IsJsonObject(): PropertyDecorator {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function IsEmailAddress(options: { max?: number } = {}): PropertyDecorator {
-  return rule('isEmail', (v) => {
+  const check = rule('isEmail', (v) => {
     if (absent(v)) return null;
     if (typeof v !== 'string' || !EMAIL.test(v)) return 'Enter a valid email address.';
     if (v.length > (options.max ?? 254))
       return `Ensure this field has no more than ${options.max ?? 254} characters.`;
     return null;
   });
+  return applyDecorators(
+    check,
+    ApiProperty({ type: 'string', format: 'email', maxLength: options.max ?? 254 }),
+  );
 }
 
 /** Organizer/event slugs: letters, digits, dots and dashes (compat §4.2). */
