@@ -1,23 +1,36 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiInt, ApiIntList } from '../common/http/api-schemas';
 import { isoUtc } from '../common/values/datetime';
 import type { CheckinList } from './checkin-list.entity';
 
 /** Wire form of a check-in list (spec "Check-in list"; compat §3.20). Datetimes are ISO 8601 UTC. */
 export class CheckinListJson {
+  @ApiInt()
   id!: number;
   name!: string;
   all_products!: boolean;
   /** Item ids, ascending. */
+  @ApiIntList()
   limit_products!: number[];
+  @ApiInt({ nullable: true })
   subevent!: number | null;
   /** Tickets valid on the list (read-only). */
+  @ApiInt()
   position_count!: number;
   /** Tickets with a successful entry scan on the list (read-only). */
+  @ApiInt()
   checkin_count!: number;
   include_pending!: boolean;
   allow_multiple_entries!: boolean;
   allow_entry_after_exit!: boolean;
   addon_match!: boolean;
+  @ApiDateTime({ nullable: true })
   exit_all_at!: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'JsonLogic rules as stored (not a stable API).',
+  })
   rules!: Record<string, unknown>;
   ignore_in_statistics!: boolean;
   consider_tickets_used!: boolean;

@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiI18n, ApiInt } from '../common/http/api-schemas';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -43,31 +45,49 @@ const SUBEVENT_OF_OTHER_EVENT = 'The subevent does not belong to this event.';
 /** Fields `?exclude=` may drop from the output (the two expensive counters above all). */
 export const EXCLUDABLE = ['position_count', 'checkin_count'] as const;
 
+/** The event of a list's `status/`. */
+export class CheckinStatusEventJson {
+  @ApiI18n()
+  name!: I18nString;
+}
+
 /** Counts of one variation in a list's `status/`. */
 export class CheckinStatusVariationJson {
+  @ApiInt()
   id!: number;
+  @ApiI18n()
   value!: I18nString;
+  @ApiInt()
   checkin_count!: number;
+  @ApiInt()
   position_count!: number;
 }
 
 /** Counts of one product in a list's `status/`. */
 export class CheckinStatusItemJson {
+  @ApiInt()
   id!: number;
+  @ApiI18n()
   name!: I18nString;
   admission!: boolean;
+  @ApiInt()
   checkin_count!: number;
+  @ApiInt()
   position_count!: number;
   variations!: CheckinStatusVariationJson[];
 }
 
 /** The `status/` answer of a list (compat §3.20). */
 export class CheckinListStatus {
+  @ApiInt()
   checkin_count!: number;
+  @ApiInt()
   position_count!: number;
   /** Tickets whose last scan on the list was an entry. */
+  @ApiInt()
   inside_count!: number;
-  event!: { name: I18nString };
+  @ApiProperty({ type: CheckinStatusEventJson })
+  event!: CheckinStatusEventJson;
   items!: CheckinStatusItemJson[];
 }
 

@@ -1,3 +1,5 @@
+import { ApiDateTime, ApiEnum, ApiInt } from '../common/http/api-schemas';
+import { REDEEM_REASONS } from './redeem.rules';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
@@ -16,18 +18,28 @@ import type { FailedCheckinDto } from './redeem.dto';
 
 /** A stored scan in the history `E/checkins/` (compat §3.22). Datetimes ISO 8601 UTC. */
 export class CheckinRecordJson {
+  @ApiInt()
   id!: number;
   successful!: boolean;
+  @ApiEnum(REDEEM_REASONS, { nullable: true })
   error_reason!: string | null;
   error_explanation!: string | null;
+  @ApiInt({ nullable: true })
   position!: number | null;
+  @ApiDateTime()
   datetime!: string;
+  @ApiDateTime()
   created!: string;
+  @ApiInt({ nullable: true })
   list!: number | null;
   auto_checked_in!: boolean;
+  @ApiInt({ nullable: true })
   gate!: number | null;
+  @ApiInt({ nullable: true })
   device!: number | null;
+  @ApiInt({ nullable: true })
   device_id!: number | null;
+  @ApiEnum(['entry', 'exit'])
   type!: string;
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
+import { ApiEnum, ApiInt } from '../common/http/api-schemas';
 import type { Principal } from '../auth/principal';
 import { CheckinRefused } from '../common/errors';
 import { setLockTimeout } from '../common/persistence/lock-timeout';
@@ -14,20 +15,24 @@ import type { RedeemDto } from './redeem.dto';
 import { addonMatch, REASON_EXPLANATIONS, RedeemReason, refusal } from './redeem.rules';
 
 /** The list as a redeem answer names it (compat §3.21). */
-export interface RedeemListJson {
-  id: number;
-  name: string;
-  event: string;
-  subevent: number | null;
-  include_pending: boolean;
+export class RedeemListJson {
+  @ApiInt()
+  id!: number;
+  name!: string;
+  /** Event slug. */
+  event!: string;
+  @ApiInt({ nullable: true })
+  subevent!: number | null;
+  include_pending!: boolean;
 }
 
-/** 201 answer of a redeem (compat §3.21). */
-export interface RedeemOkJson {
-  status: 'ok';
-  require_attention: boolean;
-  position: CheckinPositionJson;
-  list: RedeemListJson;
+/** 201 answer of a redeem (compat §3.21); refusals answer 400/404 with `status` `error` or `incomplete`. */
+export class RedeemOkJson {
+  @ApiEnum(['ok'])
+  status!: 'ok';
+  require_attention!: boolean;
+  position!: CheckinPositionJson;
+  list!: RedeemListJson;
 }
 
 /** What a redeem decided inside its transaction (a refusal is answered after the commit that stored it). */
