@@ -64,6 +64,13 @@ describe('events (compat §4.2)', () => {
   beforeAll(async () => {
     t = await startTestApp();
     ({ token } = await bootstrapOrganizer(t, 'org'));
+    // meta_data keys must be properties of the organizer.
+    const property = await t
+      .http()
+      .post('/api/v1/organizers/org/event_meta_properties/')
+      .set('Authorization', auth(token))
+      .send({ name: 'Type' });
+    expect(property.status).toBe(201);
   });
   afterAll(() => t.close());
 

@@ -1,12 +1,14 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { EventMetaPropertiesController } from './meta-properties/event-meta-properties.controller';
+import { EventMetaPropertiesService } from './meta-properties/event-meta-properties.service';
 import { OrganizersController } from './organizers.controller';
 import { OrganizersService } from './organizers.service';
 import { TenancyModule } from './tenancy.module';
 import { AuditModule } from '../audit/audit.module';
 
-/** The tenancy roots: organizers and events. */
+/** The tenancy roots: organizers, events, event meta-data properties. */
 @Module({
   imports: [AuditModule],
 })
@@ -20,8 +22,8 @@ export class OrganizersModule {
     return {
       module: OrganizersModule,
       imports: [...ports, TenancyModule],
-      controllers: [OrganizersController, EventsController],
-      providers: [OrganizersService, EventsService],
+      controllers: [OrganizersController, EventsController, EventMetaPropertiesController],
+      providers: [OrganizersService, EventsService, EventMetaPropertiesService],
       exports: [OrganizersService, EventsService, TenancyModule],
     };
   }
