@@ -27,7 +27,11 @@ const UNIQUE_INDEX = 'uq_event_meta_property_name';
 export const DUPLICATE_NAME = 'A property with this name already exists.';
 
 /** Tables whose `meta_data` objects are keyed by property name (renames and deletes follow them). */
-const META_TABLES = ['event'] as const;
+const META_TABLES = ['event', 'subevent'] as const;
+
+/** The rows of `table` that belong to organizer `$1`. */
+const ownedBy = (table: (typeof META_TABLES)[number]): string =>
+  table === 'event' ? 'organizer_id = $1' : 'event_id IN (SELECT id FROM event WHERE organizer_id = $1)';
 
 /**
  * Event meta-data properties of one organizer (`O/event_meta_properties/`): list, detail, create, update,
@@ -110,7 +114,7 @@ export class EventMetaPropertiesService {
           for (const table of META_TABLES) {
             await em.query(
               `UPDATE ${table} SET meta_data = (meta_data - $2::text) || jsonb_build_object($3::text, meta_data -> $2::text)
-                WHERE organizer_id = $1 AND meta_data ? $2::text`,
+                WHERE ${ownedBy(table)} AND meta_data ? $2::text`,
               [organizer.id, oldName, property.name],
             );
           }
@@ -127,7 +131,7 @@ export class EventMetaPropertiesService {
       const property = await findOrNotFound(em, EventMetaProperty, { id, organizerId: organizer.id }, true);
       for (const table of META_TABLES) {
         await em.query(
-          `UPDATE ${table} SET meta_data = meta_data - $2::text WHERE organizer_id = $1 AND meta_data ? $2::text`,
+          `UPDATE ${table} SET meta_data = meta_data - $2::text WHERE ${ownedBy(table)} AND meta_data ? $2::text`,
           [organizer.id, property.name],
         );
       }
