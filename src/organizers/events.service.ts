@@ -27,11 +27,8 @@ const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 const HAS_ORDERS =
   "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.";
 
-/**
- * `has_subevents: true` is refused until event series (sub-events) exist: such an event could sell nothing
- * (issue 7 "Inputs accepted but ignored"). Series made before stay series.
- */
-export const SERIES_NOT_SUPPORTED = 'Event series are not supported yet.';
+/** pretix's refusal to turn a series with dates or orders into a single event or back (compat §4.2). */
+export const SERIES_FIXED = 'Once created an event cannot change between an series and a single event.';
 
 /** Defaults of optional event fields (compat §4.2); PUT resets omitted ones to these. */
 const EVENT_DEFAULTS = {
@@ -235,7 +232,13 @@ export class EventsService {
       const refusal = await this.hooks.checkGoLive(em, existing);
       if (refusal) errors.add('live', refusal);
     }
-    if (input.has_subevents && !existing?.hasSubevents) errors.add('has_subevents', SERIES_NOT_SUPPORTED);
+    if (existing && input.has_subevents !== existing.hasSubevents) {
+      const dates: unknown[] = await em.query('SELECT 1 FROM subevent WHERE event_id = $1 LIMIT 1', [
+        existing.id,
+      ]);
+      if (dates.length > 0 || (await this.usage.hasOrders(em, existing.id)))
+        errors.add('has_subevents', SERIES_FIXED);
+    }
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');
     } else if (!existing) {
