@@ -1,3 +1,4 @@
+import { SubEventPricesModule } from './catalogue/subevent-prices/subevent-prices.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
@@ -37,7 +38,7 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule]),
-        OrganizersModule.register(OrdersCoreModule, SeatingModule),
+        OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),
         SeatingModule,

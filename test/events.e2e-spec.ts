@@ -64,6 +64,13 @@ describe('events (compat §4.2)', () => {
   beforeAll(async () => {
     t = await startTestApp();
     ({ token } = await bootstrapOrganizer(t, 'org'));
+    // meta_data keys must be properties of the organizer.
+    const property = await t
+      .http()
+      .post('/api/v1/organizers/org/event_meta_properties/')
+      .set('Authorization', auth(token))
+      .send({ name: 'Type' });
+    expect(property.status).toBe(201);
   });
   afterAll(() => t.close());
 
@@ -405,21 +412,26 @@ describe('events (compat §4.2)', () => {
       });
     });
 
-    it('refuses has_subevents: true until event series exist (400 naming the field, nothing stored)', async () => {
+    it('creates a series with has_subevents: true; the flag is fixed once dates exist', async () => {
       const res = await post({ ...minimal, slug: 'series1', has_subevents: true });
-      expect([res.status, res.body]).toEqual([
-        400,
-        { has_subevents: ['Event series are not supported yet.'] },
-      ]);
-      expect((await get(`${base}series1/`)).status).toBe(403);
+      expect([res.status, res.body.has_subevents]).toEqual([201, true]);
+      expect((await get(`${base}series1/`)).body.has_subevents).toBe(true);
       const plain = await post({ ...minimal, slug: 'series2', has_subevents: false });
       expect([plain.status, plain.body.has_subevents]).toEqual([201, false]);
       const changed = await patch('series2', { has_subevents: true });
-      expect([changed.status, changed.body]).toEqual([
+      expect([changed.status, changed.body.has_subevents]).toEqual([200, true]);
+      const date = await t
+        .http()
+        .post(`${base}series2/subevents/`)
+        .set('Authorization', auth(token))
+        .send({ name: 'Day', date_from: '2030-01-01T10:00:00Z' });
+      expect(date.status).toBe(201);
+      const back = await patch('series2', { has_subevents: false });
+      expect([back.status, back.body]).toEqual([
         400,
-        { has_subevents: ['Event series are not supported yet.'] },
+        { has_subevents: ['Once created an event cannot change between an series and a single event.'] },
       ]);
-      expect((await get(`${base}series2/`)).body.has_subevents).toBe(false);
+      expect((await get(`${base}series2/`)).body.has_subevents).toBe(true);
     });
 
     it('accepts an end equal to the start', async () => {

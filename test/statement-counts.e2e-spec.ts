@@ -204,6 +204,18 @@ describe('statements per request', () => {
     }
     const checkins: { id: number }[] = await t.db.query('SELECT id FROM checkin ORDER BY id LIMIT 1');
     const mails: { id: number }[] = await t.db.query('SELECT id FROM outgoing_mail ORDER BY id LIMIT 1');
+    const property = await send(`${ORG}/event_meta_properties/`, { name: 'kind' });
+    await send(`${ORG}/event_meta_properties/`, { name: 'room' });
+    // Dates of the fixture's event (not a series: its orders came first), written in SQL, with price overrides.
+    const dates: { id: number }[] = await t.db.query(
+      `INSERT INTO subevent (event_id, name, date_from)
+       SELECT e.id, '{"en": "Day"}', now() FROM event e CROSS JOIN generate_series(1, 2) WHERE e.slug = 'sample'
+       RETURNING id`,
+    );
+    await t.db.query(
+      'INSERT INTO subevent_item_price (subevent_id, item_id, price) SELECT unnest($1::int[]), $2, 5',
+      [dates.map((d) => d.id), item.id],
+    );
     Object.assign(params, {
       organizer: 'org',
       event: 'sample',
@@ -240,6 +252,8 @@ describe('statements per request', () => {
       reusablemedia: medium.id as number,
       checkinlists: checkinList.id as number,
       checkins: checkins[0].id,
+      event_meta_properties: property.id as number,
+      subevents: dates[0].id,
     });
   });
 

@@ -17,6 +17,7 @@ import { findOrNotFound } from '../common/persistence/find';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import { CheckinPositions, ListScope } from '../orders/checkin-positions';
 import type { Event } from '../organizers/event.entity';
+import { SUBEVENT_OF_OTHER_EVENT, subeventsByIds } from '../organizers/subevents/subevent-scope';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import type { CreateCheckinListDto } from './checkin-list.dto';
 import { CheckinListJson, toCheckinListJson } from './checkin-list.presenter';
@@ -41,7 +42,6 @@ const DEFAULTS: Omit<ListInput, 'name'> = {
 /** Audit content type (pretix model name). */
 const CONTENT_TYPE = 'checkinlist';
 const ITEMS_OF_OTHER_EVENT = 'One or more items do not belong to this event.';
-const SUBEVENT_OF_OTHER_EVENT = 'The subevent does not belong to this event.';
 /** Fields `?exclude=` may drop from the output (the two expensive counters above all). */
 export const EXCLUDABLE = ['position_count', 'checkin_count'] as const;
 
@@ -288,8 +288,13 @@ export class CheckinListsService {
     const wanted = [...new Set(input.limit_products)];
     const known = await this.catalogue.itemIdsOfEvent(em, event.id, wanted);
     if (wanted.some((id) => !known.has(id))) errors.addNonField(ITEMS_OF_OTHER_EVENT);
-    // Sub-events arrive with the series part of this issue: until then no list can name one.
-    if (input.subevent !== null) errors.addNonField(SUBEVENT_OF_OTHER_EVENT);
+    // A list of a series may be of one date or of all (null); a single event's lists take no date (compat §3.20).
+    if (input.subevent !== null) {
+      const found = await subeventsByIds(em, [input.subevent]);
+      if (!event.hasSubevents || found.get(input.subevent)?.eventId !== event.id) {
+        errors.addNonField(SUBEVENT_OF_OTHER_EVENT);
+      }
+    }
     errors.throwIfAny();
   }
 

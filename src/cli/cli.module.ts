@@ -1,3 +1,4 @@
+import { SubEventPricesModule } from '../catalogue/subevent-prices/subevent-prices.module';
 import { SeatingModule } from '../seating/seating.module';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
@@ -19,7 +20,7 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUse
     UsersModule,
     AuditModule,
     MailModule,
-    OrganizersModule.register(OrdersCoreModule, SeatingModule),
+    OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
     TeamsModule,
     GiftCardsCoreModule,
     OrdersCoreModule,

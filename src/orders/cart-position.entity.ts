@@ -3,6 +3,7 @@ import { Item } from '../catalogue/items/item.entity';
 import { ItemVariation } from '../catalogue/variations/item-variation.entity';
 import { Voucher } from '../catalogue/vouchers/voucher.entity';
 import { Event } from '../organizers/event.entity';
+import { SubEvent } from '../organizers/subevents/subevent.entity';
 
 /**
  * A cart position reserving quota until `expires` (spec "Cart position"; compat §3.2). API-created carts have
@@ -74,8 +75,14 @@ export class CartPosition {
   @JoinColumn({ name: 'addon_to_id' })
   addonTo?: CartPosition | null;
 
+  /** Date of a series (null for events without dates); deleted with the date. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   subeventId!: number | null;
+
+  @ManyToOne(() => SubEvent, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'subevent_id' })
+  subevent?: SubEvent | null;
 
   @Column({ type: 'boolean', default: true })
   includesTax!: boolean;

@@ -18,11 +18,19 @@ describe('cart position rules', () => {
     expect(variationProblem(simple, null)).toBeNull();
   });
 
-  it('applies the sub-event rule: series need one (none exist yet), other events take none', () => {
-    expect(subeventProblem(false, null)).toBeNull();
-    expect(subeventProblem(false, 4)).toBe(MESSAGES.subeventNotAllowed);
-    expect(subeventProblem(true, null)).toBe(MESSAGES.subeventRequired);
-    expect(subeventProblem(true, 4)).toBe('Invalid pk "4" - object does not exist.');
+  it('applies the sub-event rule: series need a date of their own, other events take none', () => {
+    const single = { id: 1, hasSubevents: false };
+    const series = { id: 1, hasSubevents: true };
+    const dates = new Map([
+      [4, { id: 4, eventId: 1 }],
+      [5, { id: 5, eventId: 2 }],
+    ]);
+    expect(subeventProblem(single, null, dates)).toBeNull();
+    expect(subeventProblem(single, 4, dates)).toBe(MESSAGES.subeventNotAllowed);
+    expect(subeventProblem(series, null, dates)).toBe(MESSAGES.subeventRequired);
+    expect(subeventProblem(series, 4, dates)).toBeNull();
+    expect(subeventProblem(series, 5, dates)).toBe('The subevent does not belong to this event.');
+    expect(subeventProblem(series, 6, dates)).toBe('Invalid pk "6" - object does not exist.');
   });
 
   describe('allocateQuotas', () => {

@@ -95,7 +95,7 @@ export function checkEntry(
   if (variationId !== null && (!variation || !refs.ofOrganizer(variation.eventId))) {
     fields.variation = [invalidPk(variationId)];
   }
-  const subevent = subeventProblem(event.hasSubevents, input.subevent ?? null);
+  const subevent = subeventProblem(event, input.subevent ?? null, refs.subevents);
   if (subevent) fields.subevent = [subevent];
   if (answers.errors) fields.answers = answers.errors;
   if (Object.keys(fields).length > 0 || !item) return { errors: fields };
@@ -107,7 +107,7 @@ export function checkEntry(
     return fail('attendee_name', SALES_MESSAGES.nameTwice);
   }
   if (input.seat) return fail('seat', SALES_MESSAGES.seatUnknown);
-  const product: Product = { itemId: item.id, variationId, subeventId: null };
+  const product: Product = { itemId: item.id, variationId, subeventId: input.subevent ?? null };
   let voucher: SaleVoucher | null = null;
   if (input.voucher) {
     voucher = refs.vouchersByCode.get(input.voucher.toUpperCase()) ?? null;

@@ -252,6 +252,7 @@ export class CartPositionsService {
       itemIds: inputs.map((input) => input.item),
       variationIds: inputs.map((input) => input.variation),
       voucherCodes: inputs.map((input) => input.voucher),
+      subeventIds: inputs.map((input) => input.subevent),
     });
     const perPosition = inputs.map((input) => input.answers);
     const answers = await loadCheckedAnswers(this.catalogue, em, event, perPosition);

@@ -68,6 +68,8 @@ const catalogue = (items: SaleItem[], vouchers: SaleVoucher[] = []): SalesCatalo
   vouchersByCode: new Map(vouchers.map((v) => [v.code, v])),
   quotaProducts: new Map(),
   quotas: new Set(),
+  subevents: new Map(),
+  subeventPrices: new Map(),
   ofOrganizer: (eventId) => eventId === 1,
 });
 const refs = (c: SalesCatalogueRows, over: Partial<CreateReferences> = {}): CreateReferences => ({
@@ -149,6 +151,8 @@ describe('order creation rules', () => {
       variation: null,
       voucher: v,
       answers: [],
+      subeventId: null,
+      listed: new Decimal(20),
       ...over,
     });
     const run = (positions: ResolvedPosition[], inCarts = 0, force = false) => {
@@ -214,6 +218,8 @@ describe('order creation rules', () => {
         variation: null,
         voucher: voucher(),
         answers: [],
+        subeventId: null,
+        listed: new Decimal(taxed.defaultPrice),
       };
       const [p] = pricePositions(event, [resolved], catalogue([taxed]).taxRules, new Set(), new Date());
       expect(p.values).toMatchObject({
@@ -231,6 +237,8 @@ describe('order creation rules', () => {
         positionid: 1,
         addonTo: null,
         item: item(),
+        subeventId: null,
+        listed: new Decimal(20),
         variation: null,
         voucher: null,
         answers: [],
@@ -277,6 +285,8 @@ describe('order creation rules', () => {
       item: item(),
       variation: null,
       answers: [],
+      subeventId: null,
+      listed: new Decimal(20),
     };
     const positions = [
       { ...base, voucher: null },

@@ -5,6 +5,7 @@ import type {
   SaleTaxRule,
   SaleVariation,
 } from '../catalogue/sales/sales-catalogue.service';
+import { subeventListedPrice } from '../catalogue/sales/sales-catalogue.service';
 import {
   skipsQuota,
   voucherProblem,
@@ -96,6 +97,10 @@ export interface ResolvedPosition {
   answers: ValidatedAnswer[];
   /** Price forced by a voucher budget (gross), replacing the computed or sent price. */
   priceOverride?: Decimal;
+  /** Date of a series (null for events without dates). */
+  subeventId: number | null;
+  /** The product's listed price on its date (the date's override, else the item's or variation's price). */
+  listed: Decimal;
 }
 
 /** A position priced and ready to insert, with what its voucher's budget gave. */
@@ -141,7 +146,7 @@ export function resolvePositions(
     if (isSet(p.variation) && (!variation || variation.eventId !== event.id)) {
       e.variation = [invalidPk(p.variation)];
     }
-    const subevent = subeventProblem(event.hasSubevents, p.subevent ?? null);
+    const subevent = subeventProblem(event, p.subevent ?? null, catalogue.subevents);
     if (subevent) e.subevent = [subevent];
     if (p.secret !== undefined) {
       if (refs.takenSecrets.has(p.secret) || seenSecrets.has(p.secret)) e.secret = [SECRET_EXISTS];
@@ -176,6 +181,14 @@ export function resolvePositions(
             variation: variation ?? null,
             voucher,
             answers: answers[i],
+            subeventId: p.subevent ?? null,
+            listed: subeventListedPrice(
+              catalogue.subeventPrices,
+              p.subevent ?? null,
+              item.id,
+              variation?.id ?? null,
+              listedPrice(item.defaultPrice, variation?.defaultPrice),
+            ),
           },
     );
     return e;
@@ -222,7 +235,7 @@ export function checkVoucherUse(
       errs[i].voucher = [VOUCHER_ON_ADDON];
       return;
     }
-    const product = { itemId: r.item.id, variationId: r.variation?.id ?? null, subeventId: null };
+    const product = { itemId: r.item.id, variationId: r.variation?.id ?? null, subeventId: r.subeventId };
     const count = (used.get(v.id) ?? 0) + 1;
     const problem = voucherProblem(
       v,
@@ -239,7 +252,7 @@ export function checkVoucherUse(
     used.set(v.id, count);
     if (problem === 'used_up' && !force) errs[i].voucher = [ORDER_VOUCHER_MESSAGES.used_up];
     if (v.budget === null) return;
-    const listed = listedPrice(r.item.defaultPrice, r.variation?.defaultPrice);
+    const listed = r.listed;
     const sent = isSet(r.input.price) ? new Decimal(r.input.price) : null;
     const price = sent ?? priceAfterVoucher(listed, v);
     if (!budgetLeft.has(v.id)) budgetLeft.set(v.id, new Decimal(v.budget).minus(v.budgetUsed));
@@ -296,7 +309,7 @@ export function quotaProducts(resolved: ResolvedPosition[]): (Product | null)[] 
   return resolved.map((r) =>
     skipsQuota(r.voucher)
       ? null
-      : { itemId: r.item.id, variationId: r.variation?.id ?? null, subeventId: null },
+      : { itemId: r.item.id, variationId: r.variation?.id ?? null, subeventId: r.subeventId },
   );
 }
 
@@ -340,7 +353,7 @@ export function pricePositions(
     const p = r.input;
     const parent = r.addonTo === null ? undefined : parentItem.get(r.addonTo);
     const free = parent !== undefined && includedAddons.has(`${parent}/${r.item.categoryId}`);
-    const listed = free ? new Decimal(0) : listedPrice(r.item.defaultPrice, r.variation?.defaultPrice);
+    const listed = free ? new Decimal(0) : r.listed;
     const rule = r.item.taxRuleId === null ? null : (taxRules.get(r.item.taxRuleId) ?? null);
     const voucherPrice = r.voucher ? priceAfterVoucher(listed, r.voucher) : null;
     const sent = r.priceOverride ?? (isSet(p.price) ? new Decimal(p.price) : null);
@@ -368,7 +381,7 @@ export function pricePositions(
         positionid: r.positionid,
         itemId: r.item.id,
         variationId: r.variation?.id ?? null,
-        subeventId: null,
+        subeventId: r.subeventId,
         price: line.gross.toFixed(2),
         taxRate: line.rate.toFixed(2),
         taxValue: line.tax.toFixed(2),

@@ -127,6 +127,7 @@ export class OrderCreator {
       taxRuleIds: (body.fees ?? []).map((f) => f.tax_rule),
       voucherIds: positions.map((p) => (typeof p.voucher === 'number' ? p.voucher : null)),
       voucherCodes: positions.map((p) => (typeof p.voucher === 'string' ? p.voucher : null)),
+      subeventIds: positions.map((p) => p.subevent),
     });
     // The vouchers as read under their locks (unless simulating), with the live carts holding them.
     const inUse = await this.redemptions.inUse(em, [...catalogue.vouchersById.keys()], {

@@ -6,6 +6,7 @@ import { Voucher } from '../catalogue/vouchers/voucher.entity';
 import { Discount } from '../catalogue/discounts/discount.entity';
 import { Event } from '../organizers/event.entity';
 import { Order } from './order.entity';
+import { SubEvent } from '../organizers/subevents/subevent.entity';
 
 /**
  * A ticket or product line of an order (compat §4.4 "Position fields"). `event_id` is denormalised so that quota
@@ -54,9 +55,14 @@ export class OrderPosition {
   @JoinColumn({ name: 'variation_id' })
   variation?: ItemVariation | null;
 
-  /** Sub-event id (series issue adds the key). */
+  /** Date of a series (null for events without dates); a date with positions cannot be deleted. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   subeventId!: number | null;
+
+  @ManyToOne(() => SubEvent, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'subevent_id' })
+  subevent?: SubEvent | null;
 
   @Column({ type: 'numeric', precision: 13, scale: 2 })
   price!: string;

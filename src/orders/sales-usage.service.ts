@@ -43,6 +43,10 @@ export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage {
     return exists(em, 'SELECT 1 FROM orders WHERE event_id = $1', [eventId]);
   }
 
+  async subeventHasOrders(em: EntityManager, subeventId: number): Promise<boolean> {
+    return exists(em, 'SELECT 1 FROM order_position WHERE subevent_id = $1', [subeventId]);
+  }
+
   /** Tax rule: order positions or fees. */
   async isUsed(em: EntityManager, taxRuleId: number): Promise<boolean> {
     return exists(

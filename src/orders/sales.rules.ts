@@ -1,3 +1,4 @@
+import { SubEventRef, subeventProblem as subeventRule } from '../organizers/subevents/subevent-scope';
 import { invalidPk } from '../common/errors';
 import type { FieldErrors } from '../common/errors';
 import { ValidationFailed } from '../common/errors';
@@ -52,12 +53,19 @@ export function variationProblem(
 }
 
 /**
- * The sub-event rule: series need a sub-event, other events take none. Sub-events do not exist yet, so a
- * sub-event sent for a series is an unknown id.
+ * The sub-event rule of carts and orders (compat §3.2): series need a date of their own, other events take none.
+ * @param found the dates sent, by id (SalesCatalogueRows.subevents)
  */
-export function subeventProblem(hasSubevents: boolean, subevent: number | null): string | null {
-  if (!hasSubevents) return subevent === null ? null : SALES_MESSAGES.subeventNotAllowed;
-  return subevent === null ? SALES_MESSAGES.subeventRequired : invalidPk(subevent);
+export function subeventProblem(
+  event: { id: number; hasSubevents: boolean },
+  subevent: number | null,
+  found: ReadonlyMap<number, SubEventRef>,
+): string | null {
+  return subeventRule(event, subevent, found, {
+    required: SALES_MESSAGES.subeventRequired,
+    notAllowed: SALES_MESSAGES.subeventNotAllowed,
+    unknown: invalidPk,
+  });
 }
 
 /** Both `attendee_name` and non-empty `attendee_name_parts` sent. */

@@ -19,6 +19,7 @@ import { EventHooks } from './event-hooks';
 import { EventJson, toEventJson } from './event.presenter';
 import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
+import { checkMetaData } from './meta-properties/meta-data';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 
@@ -26,11 +27,8 @@ const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 const HAS_ORDERS =
   "The event can not be deleted as it already contains orders. Please set 'live' to false to hide the event and take the shop offline instead.";
 
-/**
- * `has_subevents: true` is refused until event series (sub-events) exist: such an event could sell nothing
- * (issue 7 "Inputs accepted but ignored"). Series made before stay series.
- */
-export const SERIES_NOT_SUPPORTED = 'Event series are not supported yet.';
+/** pretix's refusal to turn a series with dates or orders into a single event or back (compat §4.2). */
+export const SERIES_FIXED = 'Once created an event cannot change between an series and a single event.';
 
 /** Defaults of optional event fields (compat §4.2); PUT resets omitted ones to these. */
 const EVENT_DEFAULTS = {
@@ -123,9 +121,9 @@ export class EventsService {
     const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
     return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
       this.db.transaction(async (em) => {
-        await this.validate(em, organizer, input, 'create', null);
+        const meta = await this.validate(em, organizer, principal, input, 'create', null);
         const event = em.create(Event, { organizerId: organizer.id });
-        this.apply(event, input);
+        this.apply(event, { ...input, meta_data: meta });
         await em.save(event);
         await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
         await this.hooks.eventCreated(em, event, principal);
@@ -158,9 +156,9 @@ export class EventsService {
       if (!event) throw new NotFound();
       const base: EventInput = mode === 'patch' ? toEventJson(event) : ({ ...EVENT_DEFAULTS } as EventInput);
       const input = mergeInput(body, base);
-      await this.validate(em, organizer, input, mode, event);
+      const meta = await this.validate(em, organizer, principal, input, mode, event);
       const seatingBefore = JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]);
-      this.apply(event, input);
+      this.apply(event, { ...input, meta_data: meta });
       await em.save(event);
       if (JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]) !== seatingBefore) {
         await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
@@ -210,13 +208,19 @@ export class EventsService {
     });
   }
 
+  /**
+   * Checks the merged input against the event rules (compat §4.2).
+   * @returns the `meta_data` to store (protected properties kept unless the principal may write them)
+   * @throws ValidationFailed with every field error found
+   */
   private async validate(
     em: EntityManager,
     organizer: Organizer,
+    principal: Principal,
     input: EventInput,
     mode: WriteMode,
     existing: Event | null,
-  ): Promise<void> {
+  ): Promise<Record<string, string>> {
     const errors = new ErrorCollector();
     if (mode === 'create' && input.live) {
       errors.add(
@@ -228,7 +232,13 @@ export class EventsService {
       const refusal = await this.hooks.checkGoLive(em, existing);
       if (refusal) errors.add('live', refusal);
     }
-    if (input.has_subevents && !existing?.hasSubevents) errors.add('has_subevents', SERIES_NOT_SUPPORTED);
+    if (existing && input.has_subevents !== existing.hasSubevents) {
+      const dates: unknown[] = await em.query('SELECT 1 FROM subevent WHERE event_id = $1 LIMIT 1', [
+        existing.id,
+      ]);
+      if (dates.length > 0 || (await this.usage.hasOrders(em, existing.id)))
+        errors.add('has_subevents', SERIES_FIXED);
+    }
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');
     } else if (!existing) {
@@ -248,13 +258,12 @@ export class EventsService {
     const ps = parseDateTimeOrNull(input.presale_start);
     const pe = parseDateTimeOrNull(input.presale_end);
     if (ps && pe && pe < ps) errors.addNonField("The event's presale cannot end before it starts.");
-    const meta = input.meta_data ?? {};
-    for (const [key, value] of Object.entries(meta)) {
-      if (typeof value !== 'string') {
-        errors.add('meta_data', `Meta data property '${key}' needs a string value.`);
-        break;
-      }
-    }
+    // A PATCH without meta_data keeps the stored values as they are (even if a property changed since).
+    const meta =
+      mode === 'patch' && existing && input.meta_data === existing.metaData
+        ? { values: existing.metaData, errors: [] }
+        : await checkMetaData(em, organizer.id, principal, input.meta_data ?? {}, existing?.metaData ?? {});
+    for (const message of meta.errors) errors.add('meta_data', message);
     const seating = await this.seating.check(
       em,
       organizer.id,
@@ -276,6 +285,7 @@ export class EventsService {
         );
     }
     errors.throwIfAny();
+    return meta.values ?? {};
   }
 
   private apply(event: Event, input: EventInput): void {

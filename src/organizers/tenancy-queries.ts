@@ -69,11 +69,12 @@ export class TenancyQueries {
     return rows.length > 0;
   }
 
-  /** Whether any event uses the seating plan (compat §3.5: such a plan can be neither changed nor deleted). */
+  /** Whether any event or date uses the seating plan (compat §3.5: such a plan can be neither changed nor deleted). */
   async seatingPlanInUse(em: EntityManager, planId: number): Promise<boolean> {
-    const rows: unknown[] = await em.query('SELECT 1 FROM event WHERE seating_plan_id = $1 LIMIT 1', [
-      planId,
-    ]);
+    const rows: unknown[] = await em.query(
+      'SELECT 1 FROM event WHERE seating_plan_id = $1 UNION ALL SELECT 1 FROM subevent WHERE seating_plan_id = $1 LIMIT 1',
+      [planId],
+    );
     return rows.length > 0;
   }
 

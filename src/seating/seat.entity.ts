@@ -1,6 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Item } from '../catalogue/items/item.entity';
 import { Event } from '../organizers/event.entity';
+import { SubEvent } from '../organizers/subevents/subevent.entity';
 
 /**
  * A seat of an event (or of one date of a series), generated from the event's seating plan (compat §3.18). The
@@ -23,9 +24,14 @@ export class Seat {
   @JoinColumn({ name: 'event_id' })
   event?: Event;
 
-  /** Date of a series; the series issue adds the key (null for events without dates). */
+  /** Date of a series (null for events without dates); deleted with the date. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   subeventId!: number | null;
+
+  @ManyToOne(() => SubEvent, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'subevent_id' })
+  subevent?: SubEvent | null;
 
   @Column({ type: 'varchar', length: 190 })
   zoneName!: string;

@@ -11,11 +11,12 @@ import {
 import { Event } from '../../organizers/event.entity';
 import { Item } from '../items/item.entity';
 import { ItemVariation } from '../variations/item-variation.entity';
+import { SubEvent } from '../../organizers/subevents/subevent.entity';
 
 /**
  * A quota: a capacity shared by items and variations (spec "Quota"; compat §3.14). `size` null is unlimited.
  * Reservations lock quota rows (`SELECT ... FOR UPDATE`, id order) and nothing else (architecture.md
- * "Concurrency"). `subevent_id` gets its foreign key with the series issue.
+ * "Concurrency").
  */
 @Entity('quota')
 export class Quota {
@@ -30,8 +31,14 @@ export class Quota {
   @JoinColumn({ name: 'event_id' })
   event?: Event;
 
+  /** Date of a series (null for events without dates); deleted with the date. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   subeventId!: number | null;
+
+  @ManyToOne(() => SubEvent, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'subevent_id' })
+  subevent?: SubEvent | null;
 
   @Column({ type: 'varchar', length: 200 })
   name!: string;

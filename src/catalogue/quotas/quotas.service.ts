@@ -17,6 +17,7 @@ import type { CountedQuota } from './quota-availability';
 import { QuotaLookup } from './quota-lookup.service';
 import { QuotaReservations } from './quota-reservations.service';
 import type { CreateQuotaDto } from './quota.dto';
+import { subeventsByIds, SUBEVENT_OF_OTHER_EVENT } from '../../organizers/subevents/subevent-scope';
 import { Quota } from './quota.entity';
 import {
   QuotaAvailabilityJson,
@@ -349,8 +350,13 @@ export class QuotasService {
     if (unknownItem !== undefined) errors.add('items', invalidPk(unknownItem));
     const unknownVariation = input.variations.find((id) => !variations.has(id));
     if (unknownVariation !== undefined) errors.add('variations', invalidPk(unknownVariation));
-    // Sub-events arrive with the series issue; until then no id names one.
-    if (input.subevent !== null) errors.add('subevent', invalidPk(input.subevent));
+    // A date of the series (resolved through the tenancy roots); a non-series is refused by the rules below.
+    if (input.subevent !== null) {
+      const date = (await subeventsByIds(em, [input.subevent])).get(input.subevent);
+      if (!date) errors.add('subevent', invalidPk(input.subevent));
+      else if (event.hasSubevents && date.eventId !== event.id)
+        errors.add('subevent', SUBEVENT_OF_OTHER_EVENT);
+    }
     errors.throwIfAny();
     const violation = quotaRuleViolation(event, input, items, variations);
     if (violation) throw ValidationFailed.nonField(violation);

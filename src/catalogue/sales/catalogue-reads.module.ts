@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
 import { VoucherBlocking } from '../vouchers/voucher-blocking.service';
 import { SalesCatalogue } from './sales-catalogue.service';
+import { SubEventPricesService } from '../subevent-prices/subevent-prices.service';
 
 /**
  * The catalogue's reads for the sales path, which need no port: what a sales request refers to
@@ -9,7 +10,7 @@ import { SalesCatalogue } from './sales-catalogue.service';
  * ({@link VoucherBlocking}). The quota engine in `orders/` uses them, so this module must not depend on it.
  */
 @Module({
-  providers: [SalesCatalogue, QuotaLookup, VoucherBlocking],
+  providers: [SalesCatalogue, QuotaLookup, VoucherBlocking, SubEventPricesService],
   exports: [SalesCatalogue, QuotaLookup, VoucherBlocking],
 })
 export class CatalogueReadsModule {}

@@ -1,3 +1,6 @@
+import { subeventsByIds, SubEventRef } from '../../organizers/subevents/subevent-scope';
+import { Decimal } from '../../common/values/money';
+import { SubEventPricesService } from '../subevent-prices/subevent-prices.service';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { I18nString } from '../../common/values/i18n';
@@ -74,6 +77,8 @@ export interface SalesCatalogueQuery {
   voucherCodes?: readonly (string | null | undefined)[];
   /** Quotas of the event to confirm (voucher references). */
   quotaIds?: readonly (number | null | undefined)[];
+  /** Dates of a series sent (resolved through the tenancy roots, with their price overrides). */
+  subeventIds?: readonly (number | null | undefined)[];
 }
 
 /** The rows a sales request refers to; absent keys are unknown ids. */
@@ -93,6 +98,31 @@ export interface SalesCatalogueRows {
   quotas: Set<number>;
   /** Whether an event (of a loaded item or variation) belongs to the organizer of the event asked about. */
   ofOrganizer(eventId: number): boolean;
+  /** Dates asked for, by id, of any event (callers tell "another event's" from "unknown"). */
+  subevents: Map<number, SubEventRef>;
+  /**
+   * Overridden prices on the dates asked for (money strings): keys `s<date>/i<item>`, `s<date>/v<variation>`
+   * (see {@link subeventListedPrice}).
+   */
+  subeventPrices: Map<string, string>;
+}
+
+/**
+ * The listed price of a product on a date of a series (pretix: the variation's override, else the item's, else
+ * the product's own price); `listed` is the product's own listed price, returned when no override applies.
+ */
+export function subeventListedPrice(
+  prices: ReadonlyMap<string, string>,
+  subeventId: number | null,
+  itemId: number,
+  variationId: number | null,
+  listed: Decimal,
+): Decimal {
+  if (subeventId === null) return listed;
+  const override =
+    (variationId === null ? undefined : prices.get(`s${subeventId}/v${variationId}`)) ??
+    prices.get(`s${subeventId}/i${itemId}`);
+  return override === undefined ? listed : new Decimal(override);
 }
 
 /**
@@ -103,7 +133,10 @@ export interface SalesCatalogueRows {
  */
 @Injectable()
 export class SalesCatalogue {
-  constructor(private readonly quotaLookup: QuotaLookup) {}
+  constructor(
+    private readonly quotaLookup: QuotaLookup,
+    private readonly subeventPrices: SubEventPricesService,
+  ) {}
 
   /** Loads what `query` names for a request in `event`. */
   async load(
@@ -136,7 +169,11 @@ export class SalesCatalogue {
       [...items.values(), ...variations.values()].map((r) => r.eventId).filter((id) => id !== event.id),
     );
     const organizerEvents = await eventsOfOrganizer(em, event.organizerId, foreign);
+    const subevents = await subeventsByIds(em, query.subeventIds ?? []);
+    const ownDates = [...subevents.values()].filter((s) => s.eventId === event.id).map((s) => s.id);
     return {
+      subevents,
+      subeventPrices: await this.subeventPrices.overridePrices(em, ownDates),
       items,
       variations,
       taxRules,

@@ -11,6 +11,7 @@ describe('voucher input rules', () => {
       items: new Map([[5, item()]]),
       variations: new Map([[7, { id: 7, itemId: 5, eventId: 1, defaultPrice: null }]]),
       quotas: new Set([9]),
+      subevents: new Map(),
       ...over,
     }) as unknown as SalesCatalogueRows;
   const input = (over: Partial<VoucherInput> = {}): VoucherInput => ({

@@ -9,6 +9,7 @@ import type { CreateVoucherDto } from './voucher.dto';
 import type { Voucher } from './voucher.entity';
 import type { VoucherJson } from './voucher.presenter';
 import type { BlockingState, VoucherTarget } from './voucher-rules';
+import { SUBEVENT_OF_OTHER_EVENT } from '../../organizers/subevents/subevent-scope';
 
 /**
  * Pure rules of a voucher write's input (compat §3.23): defaults, the field and cross-field checks on the merged
@@ -47,7 +48,7 @@ const VARIATION_WITHOUT_ITEM =
 
 /**
  * Field references and cross-field rules of compat §3.23 on the merged input (everything but code uniqueness
- * and free quota). Sub-events and seats do not exist yet: only null is accepted for them.
+ * and free quota). `subevent` must be a date of the event (a series); seats do not exist yet: only null.
  * @param redeemed the stored redemption count (0 on creation)
  */
 export function checkVoucherInput(
@@ -63,7 +64,12 @@ export function checkVoucherInput(
   if (input.item !== null && !item) errors.add('item', invalidPk(input.item));
   if (input.variation !== null && !variation) errors.add('variation', invalidPk(input.variation));
   if (input.quota !== null && !refs.quotas.has(input.quota)) errors.add('quota', invalidPk(input.quota));
-  if (input.subevent !== null) errors.add('subevent', invalidPk(input.subevent));
+  if (input.subevent !== null) {
+    const date = refs.subevents.get(input.subevent);
+    if (!date) errors.add('subevent', invalidPk(input.subevent));
+    else if (!event.hasSubevents || date.eventId !== event.id)
+      errors.add('subevent', SUBEVENT_OF_OTHER_EVENT);
+  }
   if (input.seat !== null) errors.add('seat', `The specified seat ID "${input.seat}" does not exist.`);
 
   if (input.item !== null && input.quota !== null) {

@@ -11,11 +11,12 @@ import { Event } from '../../organizers/event.entity';
 import { Item } from '../items/item.entity';
 import { Quota } from '../quotas/quota.entity';
 import { ItemVariation } from '../variations/item-variation.entity';
+import { SubEvent } from '../../organizers/subevents/subevent.entity';
 
 /**
  * A voucher (spec "Voucher"; compat §3.23). Codes are unique per event case-insensitively (index from the
- * migration). `redeemed` and `budget_used` are maintained by order creation. `seat_id` and `subevent_id` get
- * foreign keys with the seating and series issues.
+ * migration). `redeemed` and `budget_used` are maintained by order creation. `seat_id` gets
+ * its foreign key with the seating issue.
  */
 @Entity('voucher')
 @Index('uq_voucher_event_code_ci', { synchronize: false })
@@ -96,8 +97,14 @@ export class Voucher {
   @Column({ type: 'text', default: '' })
   comment!: string;
 
+  /** Date of a series (null for events without dates); deleted with the date. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   subeventId!: number | null;
+
+  @ManyToOne(() => SubEvent, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'subevent_id' })
+  subevent?: SubEvent | null;
 
   @Column({ type: 'boolean', default: true })
   showHiddenItems!: boolean;

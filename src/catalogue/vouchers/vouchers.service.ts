@@ -331,6 +331,7 @@ export class VouchersService {
       itemIds: inputs.map((input) => input.item),
       variationIds: inputs.map((input) => input.variation),
       quotaIds: inputs.map((input) => input.quota),
+      subeventIds: inputs.map((input) => input.subevent),
     });
   }
 

@@ -8,7 +8,7 @@ import { MAX_FILTER_LENGTH } from '../listing/query-filters';
 export interface QueryParamDoc {
   schema: SchemaObject;
   description: string;
-  style?: 'form';
+  style?: 'form' | 'deepObject';
   explode?: boolean;
 }
 
@@ -58,6 +58,13 @@ export const filter = {
   /** A decimal number as a string (`QueryFilters.decimal`, `19.00`). */
   decimal: (description: string): QueryParamDoc => ({
     schema: { type: 'string', format: 'decimal', pattern: '^-?\\d+(\\.\\d+)?$' },
+    description,
+  }),
+  /** Bracketed keys, `?<name>[<key>]=<value>` (`QueryFilters.keyed`), e.g. `attr[type]=fair`. */
+  keyed: (description: string): QueryParamDoc => ({
+    schema: { type: 'object', additionalProperties: { type: 'string', maxLength: MAX_FILTER_LENGTH } },
+    style: 'deepObject',
+    explode: true,
     description,
   }),
   /** An ISO 8601 date and time (`QueryFilters.datetime`; URL-encode a `+` offset). */

@@ -121,6 +121,37 @@ export class QueryFilters {
     return parseDateTime(s);
   }
 
+  /**
+   * The bracketed parameters `?<name>[<key>]=<value>` (e.g. `attr[type]=fair`) as key -> value, whether the
+   * query string parser kept them flat or nested them; empty values kept (they mean "no value"). At most
+   * `LIMITS.filterValues` keys, each value at most {@link MAX_FILTER_LENGTH} characters.
+   * @throws ValidationFailed naming `<name>[<key>]` for a value that is too long or not a string
+   */
+  keyed(name: string): Map<string, string> {
+    this.note('params', [name]);
+    const out = new Map<string, string>();
+    const put = (key: string, v: unknown) => {
+      const value: unknown = Array.isArray(v) ? (v as unknown[])[v.length - 1] : v;
+      if (typeof value !== 'string') throw ValidationFailed.field(`${name}[${key}]`, 'Not a valid string.');
+      if (value.length > MAX_FILTER_LENGTH) {
+        throw ValidationFailed.field(
+          `${name}[${key}]`,
+          `Ensure this value has at most ${MAX_FILTER_LENGTH} characters (it has ${value.length}).`,
+        );
+      }
+      out.set(key, value);
+    };
+    const nested = this.query[name];
+    if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+      for (const [key, v] of Object.entries(nested as Record<string, unknown>)) put(key, v);
+    }
+    const prefix = `${name}[`;
+    for (const [param, v] of Object.entries(this.query)) {
+      if (param.startsWith(prefix) && param.endsWith(']')) put(param.slice(prefix.length, -1), v);
+    }
+    return new Map(capped(name, [...out]));
+  }
+
   /** Expanded fields asked for with `?expand=` (repeatable), restricted to the allowed names. */
   expand(allowed: readonly string[]): Set<string> {
     this.note('expand', allowed);

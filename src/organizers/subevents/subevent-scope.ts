@@ -1,0 +1,46 @@
+import type { EntityManager } from 'typeorm';
+
+/** What other contexts need of a date they know by id. */
+export interface SubEventRef {
+  id: number;
+  eventId: number;
+}
+
+/**
+ * Dates by id, of any event (callers tell "another event's" from "unknown"): the read other contexts use to
+ * resolve a `subevent` they were sent (the table `subevent` belongs to the tenancy roots). One statement, none
+ * for an empty list.
+ */
+export async function subeventsByIds(
+  em: EntityManager,
+  ids: readonly (number | null | undefined)[],
+): Promise<Map<number, SubEventRef>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (wanted.length === 0) return new Map();
+  const rows: { id: number; event_id: number }[] = await em.query(
+    'SELECT id, event_id FROM subevent WHERE id = ANY($1)',
+    [wanted],
+  );
+  return new Map(rows.map((r) => [r.id, { id: r.id, eventId: r.event_id }]));
+}
+
+/** pretix's message for a date of another event (compat §3.2, §3.14). */
+export const SUBEVENT_OF_OTHER_EVENT = 'The subevent does not belong to this event.';
+
+/**
+ * The `subevent` rule of resources of an event (compat §3.2, §3.14, §3.23): a series needs a date of its own
+ * (null allowed only when `optional`), an event without dates takes none.
+ * @returns the field message, or null when fine
+ */
+export function subeventProblem(
+  event: { id: number; hasSubevents: boolean },
+  subevent: number | null,
+  found: ReadonlyMap<number, SubEventRef>,
+  messages: { required: string | null; notAllowed: string; unknown: (id: number) => string },
+): string | null {
+  if (!event.hasSubevents) return subevent === null ? null : messages.notAllowed;
+  if (subevent === null) return messages.required;
+  const date = found.get(subevent);
+  if (!date) return messages.unknown(subevent);
+  return date.eventId === event.id ? null : SUBEVENT_OF_OTHER_EVENT;
+}
