@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from './audit/audit.module';
+import { CheckinCoreModule } from './checkin/checkin-core.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
@@ -27,6 +28,7 @@ import { TasksModule } from './tasks/tasks.module';
     TasksModule,
     MailModule,
     OrdersCoreModule,
+    CheckinCoreModule,
   ],
   providers: [
     QueueWorkers,

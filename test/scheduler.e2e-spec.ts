@@ -7,6 +7,7 @@ import { OrderExpiry } from '../src/orders/order-expiry';
 import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
 import { JobQueues } from '../src/tasks/job-queues.service';
 import { StoredFiles } from '../src/tasks/stored-files.service';
+import { ExitAll } from '../src/checkin/exit-all';
 import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
@@ -26,6 +27,7 @@ describe('scheduler tick', () => {
       new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
       t.app.get(OrderExpiry),
       t.app.get(QuotaCountCheck),
+      new ExitAll(db),
     );
   });
   afterAll(() => t.close());

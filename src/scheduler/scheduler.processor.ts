@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
+import { ExitAll } from '../checkin/exit-all';
 import { MailSweep } from '../mail/mail-sweep.service';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
 import { OrderExpiry } from '../orders/order-expiry';
@@ -20,6 +21,8 @@ export interface TickResult {
   cartPositionsPurged: number;
   /** Pending orders past their payment deadline set to expired. */
   ordersExpired: number;
+  /** Exit scans written for check-in lists past their `exit_all_at`. */
+  autoExits: number;
   mailsEnqueued: number;
   tasksFailed: number;
 }
@@ -27,7 +30,8 @@ export interface TickResult {
 /**
  * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): purges
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
- * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), enqueues due mails again
+ * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
+ * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails again
  * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
@@ -44,6 +48,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly tasks: TaskHousekeeping,
     private readonly orders: OrderExpiry,
     private readonly quotaCounts: QuotaCountCheck,
+    private readonly exitAll: ExitAll,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
@@ -57,6 +62,7 @@ export class SchedulerProcessor implements JobProcessor {
     const purged = await purgeExpiredIdempotencyRecords(this.db);
     const cartPositionsPurged = await purgeExpiredCartPositions(this.db);
     const ordersExpired = await this.orders.expireDue();
+    const autoExits = await this.exitAll.run();
     const mailsEnqueued = await this.mails.sweep();
     const tasksFailed = await this.tasks.failLostTasks().then(
       (ids) => ids.length,
@@ -65,10 +71,10 @@ export class SchedulerProcessor implements JobProcessor {
     const expired = await this.tasks.purgeExpired();
     this.logger.log(
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
-        `${ordersExpired} pending orders, ` +
+        `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed`,
     );
-    return { at, cartPositionsPurged, ordersExpired, mailsEnqueued, tasksFailed };
+    return { at, cartPositionsPurged, ordersExpired, autoExits, mailsEnqueued, tasksFailed };
   }
 }
