@@ -277,7 +277,9 @@ describe('statements per request', () => {
             if (name === 'id' || name === 'code') return String(ids[segments[i - 1]]);
             return params[name];
           })
-          .join('/');
+          .join('/')
+          // The check-in RPC search needs its lists (`?list=`, required).
+          .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '');
         const last = segments[segments.length - 2];
         return {
           path: r.path,

@@ -253,6 +253,16 @@ export class CheckinListsService {
     event: Event,
     id: number,
   ): Promise<ListScope & { list: CheckinList; itemIds: number[] }> {
+    const found = (await this.scopes(emOrNone, [id])).get(id);
+    if (!found || found.eventId !== event.id) throw new NotFound();
+    return found;
+  }
+
+  /** Lists by id, of any event (callers check the event), as {@link scope} gives them; one statement. */
+  async scopes(
+    emOrNone: EntityManager | undefined,
+    ids: readonly number[],
+  ): Promise<Map<number, ListScope & { list: CheckinList; itemIds: number[] }>> {
     const em = emOrNone ?? this.db;
     const { entities, raw } = await em
       .getRepository(CheckinList)
@@ -261,10 +271,15 @@ export class CheckinListsService {
         `(SELECT coalesce(array_agg(li.item_id ORDER BY li.item_id), '{}') FROM checkin_list_item li WHERE li.list_id = l.id)`,
         'item_ids',
       )
-      .where('l.id = :id AND l.event_id = :event', { id, event: event.id })
-      .getRawAndEntities<{ item_ids: number[] }>();
-    if (entities.length === 0) throw new NotFound();
-    return { ...scopeOf(entities[0]), list: entities[0], itemIds: raw[0].item_ids };
+      .where('l.id = ANY(:ids)', { ids: [...new Set(ids)] })
+      .orderBy('l.id')
+      .getRawAndEntities<{ l_id: number; item_ids: number[] }>();
+    return new Map(
+      entities.map((list) => [
+        list.id,
+        { ...scopeOf(list), list, itemIds: raw.find((r) => r.l_id === list.id)?.item_ids ?? [] },
+      ]),
+    );
   }
 
   private async present(em: EntityManager, list: CheckinList): Promise<CheckinListJson> {

@@ -10,6 +10,8 @@ import { CheckinListsService } from './checkin-lists.service';
 import { CheckinPositionsController } from './checkin-positions.controller';
 import { CheckinsController } from './checkins.controller';
 import { CheckinsService } from './checkins.service';
+import { CheckinRpcController, CheckinRpcService } from './checkin-rpc';
+import { TenancyModule } from '../organizers/tenancy.module';
 import { RedeemService } from './redeem.service';
 
 /**
@@ -23,14 +25,16 @@ import { RedeemService } from './redeem.service';
     AuditModule,
     CatalogueReadsModule,
     OrdersCoreModule,
+    TenancyModule,
   ],
   controllers: [
     CheckinListsController,
     CheckinListSingularController,
     CheckinPositionsController,
     CheckinsController,
+    CheckinRpcController,
   ],
-  providers: [CheckinListsService, CheckinsService, RedeemService],
+  providers: [CheckinListsService, CheckinsService, RedeemService, CheckinRpcService],
   exports: [CheckinListsService],
 })
 export class CheckinModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { RowMapper } from '../common/persistence/row-mapper';
 import { Event } from './event.entity';
 import { Organizer } from './organizer.entity';
@@ -43,6 +43,12 @@ export class TenancyQueries {
   /** Scalar subquery: the slug of the event whose id is the expression `eventId` (organizer-wide lists). */
   eventSlugOf(eventId: string): string {
     return `(SELECT se.slug FROM event se WHERE se.id = ${eventId})`;
+  }
+
+  /** The organizer's events with the given ids (unknown ids and other organizers' events are absent). */
+  async eventsByIds(em: EntityManager, organizerId: number, ids: readonly number[]): Promise<Event[]> {
+    if (ids.length === 0) return [];
+    return em.getRepository(Event).find({ where: { organizerId, id: In([...new Set(ids)]) } });
   }
 
   /** Ids of the organizer's events with the given slugs, by slug (unknown slugs are absent). One statement. */

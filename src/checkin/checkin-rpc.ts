@@ -1,0 +1,198 @@
+import { Body, Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { ApiTags } from '@nestjs/swagger';
+import { EntityManager } from 'typeorm';
+import { RequireOrganizerAccess } from '../auth/access.decorators';
+import { Principal } from '../auth/principal';
+import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
+import { CheckinRefused, invalidPk, ValidationFailed } from '../common/errors';
+import { filter, ListFilters } from '../common/http/list-filters';
+import { ApiPaginatedResponse } from '../common/http/openapi';
+import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
+import { Filters, QueryFilters } from '../common/listing/query-filters';
+import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-positions';
+import type { Event } from '../organizers/event.entity';
+import { Organizer } from '../organizers/organizer.entity';
+import { TenancyQueries } from '../organizers/tenancy-queries';
+import { CheckinListsService } from './checkin-lists.service';
+import { MIN_SCANNER_SEARCH } from './checkin-positions.controller';
+import { RpcRedeemDto } from './redeem.dto';
+import { REASON_EXPLANATIONS } from './redeem.rules';
+import { RedeemOkJson, RedeemService } from './redeem.service';
+
+/** A list as the RPC checks and uses it (with its products). */
+type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
+
+const REDEEM = ['event.orders:checkin', 'event.orders:write'];
+const READ = ['event.orders:read', 'event.orders:checkin'];
+
+/**
+ * The organizer-level check-in RPC (compat §3.21): redeem a secret on one of several lists (at most one per
+ * event; the ticket's event decides which), and search positions over several lists. Each list must be of the
+ * organizer and its event within the credential's check-in (or order) permission, else 400 naming it.
+ */
+@Injectable()
+export class CheckinRpcService {
+  constructor(
+    @InjectEntityManager() private readonly db: EntityManager,
+    private readonly tenancy: TenancyQueries,
+    private readonly lists: CheckinListsService,
+    private readonly positions: CheckinPositions,
+    private readonly redeems: RedeemService,
+  ) {}
+
+  /**
+   * The lists by id with their events, checked as described on the class.
+   * @throws ValidationFailed `{"lists": [...]}` for an unknown or unreachable list, or two lists of one event
+   */
+  private async resolve(
+    organizer: Organizer,
+    principal: Principal,
+    ids: readonly number[],
+    permissions: readonly string[],
+  ): Promise<{ listId: number; event: Event; scope: ListScopeWithItems }[]> {
+    if (ids.length === 0) throw ValidationFailed.field('lists', 'This list may not be empty.');
+    const scopes = await this.lists.scopes(undefined, ids);
+    const events = new Map(
+      (
+        await this.tenancy.eventsByIds(
+          this.db,
+          organizer.id,
+          [...scopes.values()].map((l) => l.eventId),
+        )
+      ).map((e) => [e.id, e]),
+    );
+    const out: { listId: number; event: Event; scope: ListScopeWithItems }[] = [];
+    for (const id of ids) {
+      const scope = scopes.get(id);
+      const event = scope ? events.get(scope.eventId) : undefined;
+      if (!scope || !event || !principal.eventPermissions(organizer.id, event.id).hasAny(permissions)) {
+        throw ValidationFailed.field('lists', invalidPk(id));
+      }
+      if (out.some((o) => o.event.id === event.id)) {
+        throw ValidationFailed.field(
+          'lists',
+          'Selecting two check-in lists from the same event is unsupported.',
+        );
+      }
+      out.push({ listId: id, event, scope });
+    }
+    return out;
+  }
+
+  /**
+   * Redeems `secret` on the list of the event that has the ticket (secrets only, never ids).
+   * @throws CheckinRefused 404 `invalid` when no list's event has it, or as {@link RedeemService.redeem}
+   */
+  async redeem(organizer: Organizer, principal: Principal, body: RpcRedeemDto): Promise<RedeemOkJson> {
+    const lists = await this.resolve(organizer, principal, body.lists, REDEEM);
+    for (const { listId, event } of lists) {
+      if (await this.positions.forRedeem(this.db, event.id, body.secret, false)) {
+        return this.redeems.redeem(event, principal, listId, body.secret, body, false);
+      }
+    }
+    const first = lists[0].scope;
+    throw new CheckinRefused(404, {
+      status: 'error',
+      reason: 'invalid',
+      reason_explanation: REASON_EXPLANATIONS.invalid,
+      require_attention: false,
+      list: {
+        id: first.id,
+        name: first.list.name,
+        event: lists[0].event.slug,
+        subevent: first.subeventId,
+        include_pending: first.includePending,
+      },
+    });
+  }
+
+  /**
+   * Positions of several lists (each list's page; counts added). Scanners without order read permission see
+   * nothing unless `search` has 3 or more characters.
+   */
+  async search(
+    organizer: Organizer,
+    principal: Principal,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<CheckinPositionJson>> {
+    const ids = filters
+      .all('list')
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0);
+    const lists = await this.resolve(organizer, principal, ids, READ);
+    const search = filters.str('search');
+    const results: CheckinPositionJson[] = [];
+    let total = 0;
+    for (const { event, scope } of lists) {
+      const reader = principal.eventPermissions(organizer.id, event.id).has('event.orders:read');
+      if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) continue;
+      const part = await this.positions.page(scope, filters, page);
+      results.push(...part.items);
+      total += part.total;
+    }
+    return Paginated.of(results.slice(0, page.pageSize), total, page);
+  }
+}
+
+/** `O/checkinrpc/redeem/` and `O/checkinrpc/search/` (compat §3.21). */
+@ApiTags('checkinrpc')
+@Controller('organizers/:organizer/checkinrpc')
+export class CheckinRpcController {
+  constructor(private readonly rpc: CheckinRpcService) {}
+
+  /** Redeems a secret on one of the lists (201 `ok`; 400/404 as the event-level redeem). */
+  @Post('redeem')
+  @HttpCode(201)
+  @RequireOrganizerAccess()
+  redeem(
+    @CurrentOrganizer() organizer: Organizer,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: RpcRedeemDto,
+  ): Promise<RedeemOkJson> {
+    return this.rpc.redeem(organizer, principal, body);
+  }
+
+  @Get('search')
+  @RequireOrganizerAccess()
+  @ApiPaginatedResponse(CheckinPositionJson)
+  @ListFilters({
+    filters: {
+      list: {
+        schema: { type: 'array', items: { type: 'integer', format: 'int32' } },
+        description: 'Check-in list ids (repeatable; one per event).',
+      },
+      search: filter.text(
+        'Start of the secret, order code, attendee name or e-mail (3 characters at least for scanners).',
+      ),
+      ignore_status: filter.bool('Also positions of orders that are not paid.'),
+      has_checkin: filter.bool('Only positions with (`true`) or without (`false`) an entry on the list.'),
+      item: filter.int('Only positions of this item.'),
+      item__in: filter.ints('Only positions of these items.'),
+      variation: filter.int('Only positions of this variation.'),
+      variation__in: filter.ints('Only positions of these variations.'),
+      order: filter.text('Only positions of the order with this code.'),
+      secret: filter.text('Only the position with this secret.'),
+      attendee_name: filter.text('Only positions with this attendee name (case-insensitive).'),
+      order__status: filter.choice(['n', 'p', 'e', 'c'], 'Only positions of orders in this status.'),
+      order__status__in: filter.text('Comma-separated order statuses.'),
+    },
+    ordering: [
+      'order__code',
+      'order__datetime',
+      'positionid',
+      'attendee_name',
+      'last_checked_in',
+      'order__email',
+    ],
+  })
+  search(
+    @CurrentOrganizer() organizer: Organizer,
+    @CurrentPrincipal() principal: Principal,
+    @Filters() filters: QueryFilters,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<CheckinPositionJson>> {
+    return this.rpc.search(organizer, principal, filters, page);
+  }
+}

@@ -1,0 +1,95 @@
+import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { startTestApp, TestApp } from './harness';
+
+/**
+ * The organizer-level check-in RPC (compat §3.21): a secret redeemed on the list of the event that has the
+ * ticket, unknown secrets 404 `invalid`, lists of other organizers, unreachable events or two of one event 400,
+ * and the search over several lists with the scanner-only rule.
+ */
+describe('check-in RPC', () => {
+  let t: TestApp;
+  let token: string;
+  const O = '/api/v1/organizers/org';
+  const post = (path: string, body: object, tok = token) =>
+    t.http().post(path).set('Authorization', auth(tok)).send(body);
+  const get = (path: string, tok = token) => t.http().get(path).set('Authorization', auth(tok));
+  const lists: Record<string, number> = {};
+  const secrets: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ token } = await bootstrapOrganizer(t, 'org'));
+    for (const slug of ['day1', 'day2']) {
+      await createEvent(t, token, 'org', { slug });
+      const E = `${O}/events/${slug}`;
+      const item = (await post(`${E}/items/`, { name: 'Ticket', default_price: '10.00' })).body.id;
+      await post(`${E}/quotas/`, { name: 'Q', size: 10, items: [item] });
+      lists[slug] = (await post(`${E}/checkinlists/`, { name: slug, all_products: true })).body.id;
+      const order = await post(`${E}/orders/`, {
+        status: 'p',
+        positions: [{ item, attendee_name_parts: { given_name: `Guest ${slug}` } }],
+      });
+      secrets[slug] = order.body.positions[0].secret;
+    }
+  });
+  afterAll(() => t.close());
+
+  it('redeems on the list of the event that has the ticket', async () => {
+    const res = await post(`${O}/checkinrpc/redeem/`, {
+      lists: [lists.day1, lists.day2],
+      secret: secrets.day2,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'ok', list: { id: lists.day2, event: 'day2' } });
+    const again = await post(`${O}/checkinrpc/redeem/`, {
+      lists: [lists.day1, lists.day2],
+      secret: secrets.day2,
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.reason).toBe('already_redeemed');
+    const unknown = await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1], secret: 'nope' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ status: 'error', reason: 'invalid' });
+  });
+
+  it('refuses unknown or unreachable lists, two lists of one event, and a missing secret', async () => {
+    const second = (await post(`${O}/events/day1/checkinlists/`, { name: 'Side', all_products: true })).body
+      .id;
+    expect(
+      (await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1, second], secret: secrets.day1 })).body,
+    ).toEqual({ lists: ['Selecting two check-in lists from the same event is unsupported.'] });
+    expect((await post(`${O}/checkinrpc/redeem/`, { lists: [987654], secret: 'x' })).body).toEqual({
+      lists: ['Invalid pk "987654" - object does not exist.'],
+    });
+    const { token: other } = await bootstrapOrganizer(t, 'other');
+    expect(
+      (await post('/api/v1/organizers/other/checkinrpc/redeem/', { lists: [lists.day1], secret: 'x' }, other))
+        .status,
+    ).toBe(400);
+    const day1Only = await teamToken(t, 'org', {
+      limitEvents: ['day1'],
+      eventPermissions: ['event.orders:checkin'],
+    });
+    expect(
+      (await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day2], secret: secrets.day2 }, day1Only)).status,
+    ).toBe(400);
+    expect((await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1] })).body).toEqual({
+      secret: ['This field is required.'],
+    });
+  });
+
+  it('searches several lists; scanners need 3 characters', async () => {
+    const both = (await get(`${O}/checkinrpc/search/?list=${lists.day1}&list=${lists.day2}&search=Guest`))
+      .body;
+    expect(both.count).toBe(2);
+    const scanner = await teamToken(t, 'org', {
+      allEvents: true,
+      eventPermissions: ['event.orders:checkin'],
+    });
+    expect(
+      (await get(`${O}/checkinrpc/search/?list=${lists.day1}&list=${lists.day2}`, scanner)).body.count,
+    ).toBe(0);
+    const found = (await get(`${O}/checkinrpc/search/?list=${lists.day1}&search=day1`, scanner)).body;
+    expect(found.results.map((p: { secret: string }) => p.secret)).toEqual([secrets.day1]);
+  });
+});
