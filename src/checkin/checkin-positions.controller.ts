@@ -14,6 +14,36 @@ import { CheckinListsService } from './checkin-lists.service';
 import { RedeemDto } from './redeem.dto';
 import { RedeemOkJson, RedeemService } from './redeem.service';
 
+/** The filters of a check-in list's positions (compat §3.21), also those of the RPC search. */
+export const CHECKIN_POSITION_FILTERS = {
+  ignore_status: filter.bool(
+    'Also positions of orders that are not paid (or pending on lists that include pending).',
+  ),
+  search: filter.text(
+    'Start of the secret, order code, attendee name or e-mail (3 characters at least for scanners).',
+  ),
+  has_checkin: filter.bool('Only positions with (`true`) or without (`false`) an entry on this list.'),
+  item: filter.int('Only positions of this item.'),
+  item__in: filter.ints('Only positions of these items.'),
+  variation: filter.int('Only positions of this variation.'),
+  variation__in: filter.ints('Only positions of these variations.'),
+  order: filter.text('Only positions of the order with this code.'),
+  secret: filter.text('Only the position with this secret.'),
+  attendee_name: filter.text('Only positions with this attendee name (case-insensitive).'),
+  order__status: filter.choice(['n', 'p', 'e', 'c'], 'Only positions of orders in this status.'),
+  order__status__in: filter.text('Comma-separated order statuses.'),
+};
+
+/** The ordering fields of a check-in list's positions (compat §3.21). */
+export const CHECKIN_POSITION_ORDERING = [
+  'order__code',
+  'order__datetime',
+  'positionid',
+  'attendee_name',
+  'last_checked_in',
+  'order__email',
+];
+
 /** Shortest `search` that shows positions to a credential with only the check-in permission (compat §3.21). */
 export const MIN_SCANNER_SEARCH = 3;
 
@@ -34,34 +64,7 @@ export class CheckinPositionsController {
   @Get()
   @RequirePermission('event.orders:read', 'event.orders:checkin')
   @ApiPaginatedResponse(CheckinPositionJson)
-  @ListFilters({
-    filters: {
-      ignore_status: filter.bool(
-        'Also positions of orders that are not paid (or pending on lists that include pending).',
-      ),
-      search: filter.text(
-        'Start of the secret, order code, attendee name or e-mail (3 characters at least for scanners).',
-      ),
-      has_checkin: filter.bool('Only positions with (`true`) or without (`false`) an entry on this list.'),
-      item: filter.int('Only positions of this item.'),
-      item__in: filter.ints('Only positions of these items.'),
-      variation: filter.int('Only positions of this variation.'),
-      variation__in: filter.ints('Only positions of these variations.'),
-      order: filter.text('Only positions of the order with this code.'),
-      secret: filter.text('Only the position with this secret.'),
-      attendee_name: filter.text('Only positions with this attendee name (case-insensitive).'),
-      order__status: filter.choice(['n', 'p', 'e', 'c'], 'Only positions of orders in this status.'),
-      order__status__in: filter.text('Comma-separated order statuses.'),
-    },
-    ordering: [
-      'order__code',
-      'order__datetime',
-      'positionid',
-      'attendee_name',
-      'last_checked_in',
-      'order__email',
-    ],
-  })
+  @ListFilters({ filters: CHECKIN_POSITION_FILTERS, ordering: CHECKIN_POSITION_ORDERING })
   async list(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,

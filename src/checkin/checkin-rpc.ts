@@ -6,7 +6,7 @@ import { RequireOrganizerAccess } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { CheckinRefused, invalidPk, ValidationFailed } from '../common/errors';
-import { filter, ListFilters } from '../common/http/list-filters';
+import { ListFilters } from '../common/http/list-filters';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
@@ -15,7 +15,11 @@ import type { Event } from '../organizers/event.entity';
 import { Organizer } from '../organizers/organizer.entity';
 import { TenancyQueries } from '../organizers/tenancy-queries';
 import { CheckinListsService } from './checkin-lists.service';
-import { MIN_SCANNER_SEARCH } from './checkin-positions.controller';
+import {
+  CHECKIN_POSITION_FILTERS,
+  CHECKIN_POSITION_ORDERING,
+  MIN_SCANNER_SEARCH,
+} from './checkin-positions.controller';
 import { RpcRedeemDto } from './redeem.dto';
 import { REASON_EXPLANATIONS } from './redeem.rules';
 import { RedeemOkJson, RedeemService } from './redeem.service';
@@ -163,29 +167,9 @@ export class CheckinRpcController {
         schema: { type: 'array', items: { type: 'integer', format: 'int32' } },
         description: 'Check-in list ids (repeatable; one per event).',
       },
-      search: filter.text(
-        'Start of the secret, order code, attendee name or e-mail (3 characters at least for scanners).',
-      ),
-      ignore_status: filter.bool('Also positions of orders that are not paid.'),
-      has_checkin: filter.bool('Only positions with (`true`) or without (`false`) an entry on the list.'),
-      item: filter.int('Only positions of this item.'),
-      item__in: filter.ints('Only positions of these items.'),
-      variation: filter.int('Only positions of this variation.'),
-      variation__in: filter.ints('Only positions of these variations.'),
-      order: filter.text('Only positions of the order with this code.'),
-      secret: filter.text('Only the position with this secret.'),
-      attendee_name: filter.text('Only positions with this attendee name (case-insensitive).'),
-      order__status: filter.choice(['n', 'p', 'e', 'c'], 'Only positions of orders in this status.'),
-      order__status__in: filter.text('Comma-separated order statuses.'),
+      ...CHECKIN_POSITION_FILTERS,
     },
-    ordering: [
-      'order__code',
-      'order__datetime',
-      'positionid',
-      'attendee_name',
-      'last_checked_in',
-      'order__email',
-    ],
+    ordering: CHECKIN_POSITION_ORDERING,
   })
   search(
     @CurrentOrganizer() organizer: Organizer,
