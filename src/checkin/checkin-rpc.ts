@@ -12,7 +12,7 @@ import { PageRequest, Paginated, Pagination } from '../common/listing/pagination
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-positions';
 import type { Event } from '../organizers/event.entity';
-import { Organizer } from '../organizers/organizer.entity';
+import type { Organizer } from '../organizers/organizer.entity';
 import { TenancyQueries } from '../organizers/tenancy-queries';
 import { CheckinListsService } from './checkin-lists.service';
 import {
