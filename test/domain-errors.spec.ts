@@ -141,6 +141,16 @@ describe('domain errors', () => {
       [new errors.PermissionDenied(), 403, { detail: 'You do not have permission to perform this action.' }],
       [new errors.ResourceInUse('In use.'), 403, { detail: 'In use.' }],
       [new errors.NotFound(), 404, { detail: 'Not found.' }],
+      [
+        new errors.CheckinRefused(400, { status: 'error', reason: 'unpaid' }),
+        400,
+        { status: 'error', reason: 'unpaid' },
+      ],
+      [
+        new errors.CheckinRefused(404, { status: 'error', reason: 'invalid' }),
+        404,
+        { status: 'error', reason: 'invalid' },
+      ],
       [errors.FieldConflict.field('value', 'Low.'), 409, { value: ['Low.'] }],
       [new errors.Conflict('Busy.'), 409, { detail: 'Busy.' }],
       [new errors.LockTimeout(), 409, { detail: errors.BUSY_DETAIL }, { 'Retry-After': '5' }],

@@ -10,6 +10,7 @@ import { ConfigModule } from '../src/config/config.module';
 import { DatabaseModule } from '../src/database/database.module';
 import { OrdersCoreModule } from '../src/orders/orders-core.module';
 import { OrganizersModule } from '../src/organizers/organizers.module';
+import { SubEventPricesModule } from '../src/catalogue/subevent-prices/subevent-prices.module';
 import { startTestApp, TestApp } from './harness';
 
 /**
@@ -60,7 +61,7 @@ describe('mandatory ports', () => {
     expect(
       await bootError(
         CatalogueModule.register(OrdersCoreModule),
-        OrganizersModule.register(OrdersCoreModule, SeatingModule),
+        OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
       ),
     ).toBeNull();
   });
