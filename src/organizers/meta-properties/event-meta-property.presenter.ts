@@ -1,7 +1,9 @@
+import { ApiInt } from '../../common/http/api-schemas';
 import type { EventMetaProperty } from './event-meta-property.entity';
 
 /** Wire form of an event meta-data property. */
 export class EventMetaPropertyJson {
+  @ApiInt()
   id!: number;
   name!: string;
   default!: string;

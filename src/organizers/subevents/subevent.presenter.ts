@@ -1,31 +1,67 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiI18n, ApiInt, ApiMoney } from '../../common/http/api-schemas';
 import { isoUtc } from '../../common/values/datetime';
 import type { I18nString } from '../../common/values/i18n';
 import type { SubEvent } from './subevent.entity';
 import type { ItemPriceOverride, PriceOverrides, VariationPriceOverride } from './subevent-prices.port';
 
+/** Wire form of an item price override of a date (the OpenAPI shape of `ItemPriceOverride`). */
+export class ItemPriceOverrideJson implements ItemPriceOverride {
+  @ApiInt()
+  item!: number;
+  /** The item's price on this date; null: its default price. */
+  @ApiMoney({ nullable: true })
+  price!: string | null;
+}
+
+/** Wire form of a variation price override of a date (the OpenAPI shape of `VariationPriceOverride`). */
+export class VariationPriceOverrideJson implements VariationPriceOverride {
+  @ApiInt()
+  variation!: number;
+  /** The variation's price on this date; null: its default price. */
+  @ApiMoney({ nullable: true })
+  price!: string | null;
+}
+
 /** Wire form of a date of a series (spec "Sub-event"; compat §3.17). Datetimes in UTC ISO 8601. */
 export class SubEventJson {
+  @ApiInt()
   id!: number;
+  @ApiI18n()
   name!: I18nString;
   /** Slug of the series. */
   event!: string;
   active!: boolean;
   is_public!: boolean;
+  @ApiDateTime()
   date_from!: string;
+  @ApiDateTime({ nullable: true })
   date_to!: string | null;
+  @ApiDateTime({ nullable: true })
   date_admission!: string | null;
+  @ApiDateTime({ nullable: true })
   presale_start!: string | null;
+  @ApiDateTime({ nullable: true })
   presale_end!: string | null;
+  @ApiI18n({ nullable: true })
   location!: I18nString | null;
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
   geo_lat!: number | null;
+  @ApiProperty({ type: 'number', format: 'double', nullable: true })
   geo_lon!: number | null;
+  @ApiI18n({ nullable: true })
   frontpage_text!: I18nString | null;
   comment!: string | null;
+  @ApiProperty({ type: [ItemPriceOverrideJson] })
   item_price_overrides!: ItemPriceOverride[];
+  @ApiProperty({ type: [VariationPriceOverrideJson] })
   variation_price_overrides!: VariationPriceOverride[];
   meta_data!: Record<string, string>;
+  @ApiInt({ nullable: true })
   seating_plan!: number | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer', format: 'int32', nullable: true } })
   seat_category_mapping!: Record<string, number | null>;
+  @ApiDateTime()
   last_modified!: string;
 }
 
