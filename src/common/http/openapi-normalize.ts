@@ -115,6 +115,30 @@ function walkOperations(schemas: Record<string, Schema>, value: unknown): unknow
 }
 
 /**
+ * Marks a request body optional (`required: false`) when it is an object none of whose fields is required: the
+ * server reads a request without a body as `{}` (`POST E/orders/{code}/mark_paid/` with nothing), so a client
+ * need not send one. The swagger plugin marks every `@Body()` required.
+ */
+export function optionalBodies(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const paths: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    const out: Record<string, unknown> = { ...item };
+    for (const method of ['post', 'put', 'patch', 'delete'] as const) {
+      const body = item[method]?.requestBody;
+      const schema = body && 'content' in body ? body.content['application/json']?.schema : undefined;
+      if (!body || !schema || !isObject(schema)) continue;
+      const target = resolve(schemas, schema);
+      const required = Array.isArray(target.required) ? target.required : [];
+      if (target.type !== 'object' || required.length > 0) continue;
+      out[method] = { ...item[method], requestBody: { ...body, required: false } };
+    }
+    paths[path] = out;
+  }
+  return { ...document, paths: paths as OpenAPIObject['paths'] };
+}
+
+/**
  * Normalizes every schema of the document, in `components` and in the operations (see the file comment), and
  * adds {@link NULL_SCHEMA} when a schema refers to it.
  */

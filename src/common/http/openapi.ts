@@ -15,7 +15,7 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { NoTrailingSlash, Public } from './access-rule';
 import { documentErrors } from './openapi-errors';
-import { normalizeSchemas } from './openapi-normalize';
+import { normalizeSchemas, optionalBodies } from './openapi-normalize';
 import { nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
@@ -199,8 +199,8 @@ export class OpenApiController {
     if (!source) return {};
     if (this.served?.source !== source) {
       const routes = this.registry.routes;
-      const document = normalizeSchemas(
-        nameOperations(documentErrors(applyRouteConventions(source, routes), routes)),
+      const document = optionalBodies(
+        normalizeSchemas(nameOperations(documentErrors(applyRouteConventions(source, routes), routes))),
       );
       this.served = { source, document };
     }
