@@ -3005,10 +3005,8 @@ export interface components {
              */
             type?: "entry" | "exit";
         };
-        /** @description Messages per field name (`{"name": ["This field is required."]}`); a nested field has the errors of its object, or a list aligned with its entries (`{"positions": [{}, {"item": ["..."]}]}`); rules across fields are under `non_field_errors`. */
+        /** @description Messages per field name (`{"name": ["This field is required."]}`); a nested field has the errors of its object, or a list aligned with its entries (`{"positions": [{}, {"item": ["..."]}]}`); rules across fields are under `non_field_errors` (a list of messages). */
         FieldErrors: {
-            non_field_errors?: string[];
-        } & {
             [key: string]: string[] | components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][];
         };
         GiftCardAcceptanceJson: {

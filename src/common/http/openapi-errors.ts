@@ -30,13 +30,14 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
     required: ['detail'],
     properties: { detail: { type: 'string' } },
   },
+  // `non_field_errors` is not a declared property: an optional property beside the map does not fit the map's
+  // value type in generated TypeScript (orval: TS2411); the map's `string[]` alternative covers it.
   FieldErrors: {
     type: 'object',
     description:
       'Messages per field name (`{"name": ["This field is required."]}`); a nested field has the errors of its ' +
       'object, or a list aligned with its entries (`{"positions": [{}, {"item": ["..."]}]}`); rules across ' +
-      'fields are under `non_field_errors`.',
-    properties: { non_field_errors: STRINGS },
+      'fields are under `non_field_errors` (a list of messages).',
     additionalProperties: {
       anyOf: [STRINGS, schemaRef('FieldErrors'), { type: 'array', items: schemaRef('FieldErrors') }],
     },
