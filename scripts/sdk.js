@@ -21,12 +21,14 @@ const CLI = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js');
 function generatedTypes() {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-'));
   try {
-    const out = join(dir, 'schema.d.ts');
-    // Its own lint findings go to stderr; `npm run openapi:lint` is the gate for those.
-    execFileSync(process.execPath, [CLI, DOCUMENT, '--output', out], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
+    const out = join(dir, 'schema.ts');
+    // Its own lint findings (stderr) are shown only when it fails; `npm run openapi:lint` is the gate for those.
+    try {
+      execFileSync(process.execPath, [CLI, DOCUMENT, '--output', out], { cwd: ROOT, stdio: 'pipe' });
+    } catch (err) {
+      process.stderr.write(String(err.stderr ?? err.message));
+      throw new Error('openapi-typescript failed');
+    }
     return readFileSync(out, 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
