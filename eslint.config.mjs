@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scripts/**', '*.mjs', '*.js', 'test/jest.config.js', 'test/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scripts/**', '*.mjs', '*.js', 'test/jest.config.js', 'test/*.js', 'sdk/typescript/src/schema.ts', 'sdk/typescript/dist/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,

@@ -116,7 +116,8 @@ export function validate(schemas: Schemas, schema: OpenApiSchema, value: unknown
     // A bare wrapper ({allOf: [$ref]}) is as nullable as what it wraps.
     if (inner.length > 0 && schema.type === undefined && schema.allOf?.length === 1)
       return validate(schemas, schema.allOf[0], value, at);
-    return [`${at}: null is not allowed`];
+    // Alternatives of which one is nullable ({oneOf: [{type: string, nullable: true}, {type: number}]}).
+    if (!(schema.type === undefined && (schema.oneOf || schema.anyOf))) return [`${at}: null is not allowed`];
   }
   const errors: string[] = [];
   for (const part of schema.allOf ?? []) errors.push(...validate(schemas, part, value, at));
@@ -125,6 +126,8 @@ export function validate(schemas: Schemas, schema: OpenApiSchema, value: unknown
     if (matches !== 1)
       errors.push(`${at}: matches ${matches} of the oneOf alternatives: ${JSON.stringify(value)}`);
   }
+  if (schema.anyOf && !schema.anyOf.some((part) => validate(schemas, part, value, at).length === 0))
+    errors.push(`${at}: matches none of the anyOf alternatives: ${JSON.stringify(value)}`);
   if (schema.enum && !schema.enum.includes(value)) errors.push(`${at}: ${JSON.stringify(value)} not in enum`);
   errors.push(...typeErrors(schema, value, at, schemas));
   return errors;

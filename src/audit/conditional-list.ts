@@ -13,6 +13,7 @@ import type { Response } from 'express';
 import { from, Observable, switchMap } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/request-context';
 import { NotModified, PreconditionFailed } from '../common/errors';
+import { PRECONDITION_FAILED_DESCRIPTION } from '../common/http/openapi-errors';
 import { AuditLogService } from './audit-log.service';
 
 const CONTENT_TYPES = 'ticketing:conditional-list';
@@ -80,5 +81,5 @@ export const ConditionalList = (...contentTypes: string[]) =>
       description: 'An HTTP date: 412 when the list has changed since.',
     }),
     ApiResponse({ status: 304, description: 'Not modified since `If-Modified-Since` (no body).' }),
-    ApiResponse({ status: 412, description: 'Modified since `If-Unmodified-Since`.' }),
+    ApiResponse({ status: 412, description: PRECONDITION_FAILED_DESCRIPTION }),
   );

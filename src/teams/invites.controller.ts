@@ -43,7 +43,7 @@ export class InvitesController {
   @RequirePermission('organizer.teams:write')
   @ApiExtraModels(TeamInviteJson, AddedMemberJson)
   @ApiCreatedResponse({
-    schema: { oneOf: [{ $ref: getSchemaPath(TeamInviteJson) }, { $ref: getSchemaPath(AddedMemberJson) }] },
+    schema: { anyOf: [{ $ref: getSchemaPath(TeamInviteJson) }, { $ref: getSchemaPath(AddedMemberJson) }] },
   })
   create(
     @CurrentOrganizer() organizer: Organizer,

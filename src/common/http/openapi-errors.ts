@@ -30,13 +30,14 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
     required: ['detail'],
     properties: { detail: { type: 'string' } },
   },
+  // `non_field_errors` is not a declared property: an optional property beside the map does not fit the map's
+  // value type in generated TypeScript (orval: TS2411); the map's `string[]` alternative covers it.
   FieldErrors: {
     type: 'object',
     description:
       'Messages per field name (`{"name": ["This field is required."]}`); a nested field has the errors of its ' +
       'object, or a list aligned with its entries (`{"positions": [{}, {"item": ["..."]}]}`); rules across ' +
-      'fields are under `non_field_errors`.',
-    properties: { non_field_errors: STRINGS },
+      'fields are under `non_field_errors` (a list of messages).',
     additionalProperties: {
       anyOf: [STRINGS, schemaRef('FieldErrors'), { type: 'array', items: schemaRef('FieldErrors') }],
     },
@@ -84,6 +85,9 @@ const detail = (description: string, headers?: Record<string, ReferenceObject>):
 /** Description of the 400 response (also for a controller's own declaration of it). */
 export const BAD_REQUEST_DESCRIPTION = 'Invalid input (body, filters or the idempotency key).';
 
+/** Description of the 412 response (also for the conditional lists' declaration of it). */
+export const PRECONDITION_FAILED_DESCRIPTION = 'The list has changed since `If-Unmodified-Since`.';
+
 /** Error responses, in `components.responses`, by name. */
 export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   BadRequest: {
@@ -95,7 +99,7 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   }),
   Forbidden: detail('No permission, or no such organizer or event in reach, or a refused change.'),
   NotFound: detail('No such object in reach, or a page past the last one.'),
-  PreconditionFailed: detail('The list has changed since `If-Unmodified-Since`.'),
+  PreconditionFailed: detail(PRECONDITION_FAILED_DESCRIPTION),
   PayloadTooLarge: detail('The request body is too large.'),
   Conflict: {
     description:
@@ -167,8 +171,8 @@ const ITEM_WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /**
  * The error statuses an operation answers, derived from its facts:
- * - 400: writes (a malformed JSON body, an idempotency key that is too long), operations with a body or query
- *   parameters (filters);
+ * - 400: every operation: a JSON body that does not parse is refused before routing, whatever the method (and
+ *   writes refuse a too long idempotency key, operations with a body or filters invalid values);
  * - 401, 429 (failed-authentication throttle), 503 (the credential is looked up in the database): every
  *   operation that is not public;
  * - 403: operations that need a scope or permission (not those open to any valid credential);
@@ -185,7 +189,7 @@ export function errorStatuses(facts: OperationFacts): number[] {
   const authenticated = kind !== 'public';
   const objectParams = [...facts.path.matchAll(/\{([^}]+)\}/g)].some((m) => !SCOPE_PARAMS.has(m[1]));
   const statuses: number[] = [];
-  if (write || facts.hasBody || facts.query.length > 0) statuses.push(400);
+  statuses.push(400);
   if (authenticated) statuses.push(401);
   if (authenticated && kind !== 'authenticated') statuses.push(403);
   const itemWrite = ITEM_WRITES.has(method) && /\}\/?$/.test(facts.path);
@@ -203,16 +207,21 @@ export function servedPath(route: RouteInfo): string {
 
 /**
  * An error response declared in the code stays: one declared without a body (`@ApiNotFoundResponse({description})`)
- * gets the body and headers of its component with the declared description; one that should carry `Retry-After`
- * gets it.
+ * gets the body and headers of its component with the declared description (a reference to the component when
+ * the description is the component's); one that should carry `Retry-After` gets it.
  */
 function completed(
   status: string,
   response: ResponseObject | ReferenceObject,
 ): ResponseObject | ReferenceObject {
   if ('$ref' in response) return response;
-  const component = ERROR_RESPONSES[ERROR_RESPONSE_OF[Number(status)]];
-  if (component && !response.content) return { ...component, description: response.description };
+  const name = ERROR_RESPONSE_OF[Number(status)];
+  const component = ERROR_RESPONSES[name];
+  if (component && !response.content) {
+    return response.description === component.description
+      ? responseRef(name)
+      : { ...component, description: response.description };
+  }
   if (!RETRY_AFTER_STATUSES.has(status) || response.headers?.['Retry-After']) return response;
   return { ...response, headers: { ...response.headers, 'Retry-After': headerRef('RetryAfter') } };
 }

@@ -15,6 +15,7 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { NoTrailingSlash, Public } from './access-rule';
 import { documentErrors } from './openapi-errors';
+import { normalizeSchemas, optionalBodies } from './openapi-normalize';
 import { nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
@@ -52,6 +53,12 @@ export function ApiPaginatedResponse(model: Type<unknown>) {
   );
 }
 
+/**
+ * Version of the API in the document's `info.version` (semver, so the generated SDK package can carry it):
+ * the major is the `/api/v1` of the paths.
+ */
+export const API_VERSION = '1.0.0';
+
 /** Holds the generated OpenAPI document for serving. */
 @Injectable()
 export class OpenApiDocumentHolder {
@@ -66,7 +73,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'pretix-compatible management API. Authenticate with `Authorization: Token <team token>` or ' +
         '`Authorization: Bearer <access token>`. Lists are paginated (`page`, `page_size` up to 50).',
     )
-    .setVersion('1')
+    .setVersion(API_VERSION)
+    // Relative to the host serving the document; the paths carry the `/api/v1` prefix.
+    .addServer('/', 'The host serving this document')
     .addSecurity('token', {
       type: 'apiKey',
       in: 'header',
@@ -92,6 +101,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('token')
     .addSecurityRequirements('oauth2', ['read', 'write'])
     .build();
+  // No public licence: the package is UNLICENSED (package.json); the URL says what that means.
+  config.info.license = {
+    name: 'UNLICENSED (proprietary, no rights granted)',
+    url: 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license',
+  };
   return SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
@@ -185,7 +199,9 @@ export class OpenApiController {
     if (!source) return {};
     if (this.served?.source !== source) {
       const routes = this.registry.routes;
-      const document = nameOperations(documentErrors(applyRouteConventions(source, routes), routes));
+      const document = optionalBodies(
+        normalizeSchemas(nameOperations(documentErrors(applyRouteConventions(source, routes), routes))),
+      );
       this.served = { source, document };
     }
     return this.served.document;

@@ -1,0 +1,62 @@
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import { COMMA_SEPARATED_QUERY } from './query-style';
+import type { components, operations, paths } from './schema';
+
+export type { components, operations, paths };
+
+/** A component schema of the API by name: `Schema<'OrderJson'>`. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+/** The typed client: `client.GET('/api/v1/organizers/{organizer}/events/', {params: {path: {organizer}}})`. */
+export type TicketingClient = Client<paths>;
+
+/** Options of {@link createTicketingClient}. */
+export interface TicketingClientOptions extends Omit<ClientOptions, 'baseUrl'> {
+  /** Where the API runs, without the `/api/v1` of the paths (`https://tickets.example.org`). */
+  baseUrl: string;
+  /** A team API token (sent as `Authorization: Token <token>`). */
+  token?: string;
+  /** An OAuth access token (sent as `Authorization: Bearer <token>`); used instead of `token` when both are set. */
+  accessToken?: string;
+}
+
+/**
+ * A typed client of the ticketing API (openapi-fetch over the generated `paths`): every call names a path of the
+ * document and gets its parameters, request body and `{data, error, response}` typed from it. The credential is
+ * sent on every request that does not set `Authorization` itself.
+ */
+export function createTicketingClient(options: TicketingClientOptions): TicketingClient {
+  const { token, accessToken, ...rest } = options;
+  const client = createClient<paths>({ querySerializer: serializeQuery, ...rest });
+  const authorization = accessToken ? `Bearer ${accessToken}` : token ? `Token ${token}` : undefined;
+  if (authorization) {
+    client.use({
+      onRequest({ request }) {
+        if (!request.headers.has('Authorization')) request.headers.set('Authorization', authorization);
+        return request;
+      },
+    });
+  }
+  return client;
+}
+
+/**
+ * The query string of a call as the document describes it: lists comma-separated where a parameter says
+ * `explode: false` (`ordering=-datetime,code`, `item__in=1,2`), else one pair per entry (`expand=a&expand=b`);
+ * absent values (`undefined`, `null`) left out.
+ */
+export function serializeQuery(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  const text = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw new TypeError(`unsupported query value ${JSON.stringify(value)}`);
+  };
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (!Array.isArray(value)) params.append(name, text(value));
+    else if (COMMA_SEPARATED_QUERY.has(name)) params.append(name, value.map(text).join(','));
+    else for (const entry of value) params.append(name, text(entry));
+  }
+  return params.toString();
+}

@@ -1,0 +1,10 @@
+// Generated from openapi.json by `npm run sdk:generate`; do not edit.
+
+/** Query parameters whose lists are sent comma-separated (`style: form`, `explode: false`). */
+export const COMMA_SEPARATED_QUERY: ReadonlySet<string> = new Set([
+  'item__in',
+  'items__in',
+  'ordering',
+  'subevent__in',
+  'variation__in',
+]);
