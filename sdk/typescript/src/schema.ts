@@ -98,8 +98,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Redeem checkinrpcs */
-        post: operations["redeemCheckinrpcs"];
+        /** Redeem a ticket on one of several check-in lists */
+        post: operations["redeemCheckinRpc"];
         delete?: never;
         options?: never;
         head?: never;
@@ -113,8 +113,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search checkinrpcs */
-        get: operations["searchCheckinrpcs"];
+        /** Search the positions of several check-in lists */
+        get: operations["searchCheckinRpc"];
         put?: never;
         post?: never;
         delete?: never;
@@ -130,11 +130,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Event organizer meta properties */
-        get: operations["eventOrganizerMetaProperties"];
+        /** List event meta properties */
+        get: operations["listEventMetaProperties"];
         put?: never;
-        /** Event organizer meta properties */
-        post: operations["eventOrganizerMetaProperties2"];
+        /** Create an event meta property */
+        post: operations["createEventMetaProperty"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5291,7 +5291,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    redeemCheckinrpcs: {
+    redeemCheckinRpc: {
         parameters: {
             query?: never;
             header?: {
@@ -5326,7 +5326,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    searchCheckinrpcs: {
+    searchCheckinRpc: {
         parameters: {
             query?: {
                 /** @description Check-in list ids (repeatable; one per event). */
@@ -5394,7 +5394,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    eventOrganizerMetaProperties: {
+    listEventMetaProperties: {
         parameters: {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
@@ -5436,7 +5436,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    eventOrganizerMetaProperties2: {
+    createEventMetaProperty: {
         parameters: {
             query?: never;
             header?: {

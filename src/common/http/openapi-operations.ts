@@ -10,6 +10,7 @@ const SINGULAR: Record<string, string> = {
   orderpositions: 'OrderPosition',
   seatingplans: 'SeatingPlan',
   membershiptypes: 'MembershipType',
+  event_meta_properties: 'EventMetaProperty',
   checkinlists: 'CheckinList',
   subevents: 'SubEvent',
   me: 'Me',
@@ -106,6 +107,14 @@ const SPECIAL: Record<string, { id: string; summary: string }> = {
   'GET /api/v1/readyz': { id: 'checkReadiness', summary: 'Readiness probe (PostgreSQL and Redis)' },
   'GET /api/v1/me': { id: 'retrieveMe', summary: 'Who the credential is' },
   'GET /api/v1/openapi.json': { id: 'getOpenApiDocument', summary: 'This OpenAPI document' },
+  'POST /api/v1/organizers/{organizer}/checkinrpc/redeem': {
+    id: 'redeemCheckinRpc',
+    summary: 'Redeem a ticket on one of several check-in lists',
+  },
+  'GET /api/v1/organizers/{organizer}/checkinrpc/search': {
+    id: 'searchCheckinRpc',
+    summary: 'Search the positions of several check-in lists',
+  },
 };
 /** Resources served per event and per organizer: the organizer-level operations say so. */
 const BOTH_LEVELS = new Set(['orders', 'subevents', 'scheduled_exports', 'invoices', 'checkinrpc']);
@@ -116,6 +125,7 @@ const SINGULAR_ALIASES = new Set(['quota', 'discount', 'addon', 'checkinlist']);
 const ACTION_WORDS = new Set(['lookup', 'redeem', 'search']);
 /** Collections below an item (`items/{id}/variations/`): resources, not actions. */
 const RESOURCES_UNDER_ITEMS = new Set([
+  'event_meta_properties',
   'variations',
   'addons',
   'bundles',

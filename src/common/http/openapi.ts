@@ -161,16 +161,15 @@ export const API_PAGE = `${API_PREFIX}/docs`;
  * own: the one document is `openapi.json`.
  */
 export function setupApiPage(app: INestApplication): void {
-  const placeholder = new DocumentBuilder().setTitle('Event ticketing management API').build();
   SwaggerModule.setup(
     API_PAGE,
     app,
-    { ...placeholder, paths: {} },
+    // The page embeds the served document itself (built on first use, as `GET /api/v1/openapi.json` answers it).
+    () => app.get(OpenApiController, { strict: false }).document() as OpenAPIObject,
     {
       raw: false,
       customSiteTitle: 'Event ticketing management API',
       swaggerOptions: {
-        url: `/${API_PREFIX}/openapi.json`,
         persistAuthorization: true,
         displayOperationId: true,
         tryItOutEnabled: true,
