@@ -262,7 +262,7 @@ describe('sub-events', () => {
             "The sub-event can not be deleted as it has already been used in orders. Please set 'active' to false instead to hide it from users.",
         },
       ]);
-      expect(await row(used.id)).toBeDefined();
+      expect(await row(used.id)).toMatchObject({ id: used.id });
     });
 
     it('permissions: read with event access, create with organizer.events:create, write with event.subevents:write', async () => {
