@@ -6,12 +6,7 @@ import type {
   SaleVariation,
 } from '../catalogue/sales/sales-catalogue.service';
 import { subeventListedPrice } from '../catalogue/sales/sales-catalogue.service';
-import {
-  skipsQuota,
-  voucherProblem,
-  VoucherProblem,
-  SaleVoucher,
-} from '../catalogue/vouchers/voucher-redemption.rules';
+import { skipsQuota, voucherProblem, SaleVoucher } from '../catalogue/vouchers/voucher-redemption.rules';
 import type { VoucherInUse } from '../catalogue/vouchers/voucher-redemptions.service';
 import { FieldErrors, invalidPk, ValidationFailed } from '../common/errors';
 import { parseDateTime } from '../common/values/datetime';
@@ -56,27 +51,18 @@ import {
  * `order-create.rules.spec.ts`.
  */
 
-export const CODE_IN_USE = 'This order code is already in use.';
-export const CODE_INVALID_CHARS = 'This order code contains invalid characters.';
-export const ORDER_EMPTY = 'An order cannot be empty.';
-export const SEAT_ON_ADDON = 'Seats are currently not supported for add-on products.';
-export const VOUCHER_UNKNOWN_CODE = 'The specified voucher does not exist.';
-export const VOUCHER_ON_ADDON = 'Vouchers are currently not supported for add-on products.';
-export const INVOICE_NAME_TWICE = 'Do not specify name if you specified name_parts.';
-export const FREE_PROVIDER_NOT_FREE = 'You cannot use the "free" payment provider for non-free orders.';
-/** Order code of a simulated order (compat §4.4 `simulate`). */
-export const PREVIEW = 'PREVIEW';
+import {
+  CODE_IN_USE,
+  CODE_INVALID_CHARS,
+  ORDER_EMPTY,
+  SEAT_ON_ADDON,
+  VOUCHER_UNKNOWN_CODE,
+  VOUCHER_ON_ADDON,
+  INVOICE_NAME_TWICE,
+  ORDER_VOUCHER_MESSAGES,
+} from './order-create.messages';
 
-/** Voucher messages of orders (pretix's order serializer and cart service). */
-export const ORDER_VOUCHER_MESSAGES: Record<VoucherProblem, string> = {
-  invalid_item:
-    'The voucher code used for one of the items in your cart is not valid for this product. We removed this item from your cart.',
-  invalid_subevent:
-    'The voucher code used for one of the items in your cart is not valid for this event date. We removed this item from your cart.',
-  expired:
-    'The voucher code used for one of the items in your cart is expired. We removed this item from your cart.',
-  used_up: 'The voucher has already been used the maximum number of times.',
-};
+export * from './order-create.messages';
 
 /** What an order create refers to: the catalogue rows, and the taken secrets and code of the orders. */
 export interface CreateReferences {
