@@ -283,10 +283,10 @@ export class CheckinListsService {
   }
 
   private async present(em: EntityManager, list: CheckinList): Promise<CheckinListJson> {
+    const counts = this.positions.listCountsSql();
     const rows: { items: number[]; positions: number; checkins: number }[] = await em.query(
       `SELECT (SELECT coalesce(array_agg(li.item_id), '{}') FROM checkin_list_item li WHERE li.list_id = l.id) AS items,
-              ${this.positions.listCountsSql().positions} AS positions,
-              ${this.positions.listCountsSql().checkins} AS checkins
+              ${counts.positions} AS positions, ${counts.checkins} AS checkins
          FROM checkin_list l WHERE l.id = $1`,
       [list.id],
     );
