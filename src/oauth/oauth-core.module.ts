@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ACCESS_TOKEN_RESOLVER } from '../auth/access-token-resolver';
+import { OAuthApplication } from './oauth-application.entity';
+import { OAuthApplicationsService } from './oauth-applications.service';
+import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
+import { OAuthLoginFailure } from './oauth-login-failure.entity';
+import { OAuthToken } from './oauth-token.entity';
+import { OAuthTokensService } from './oauth-tokens.service';
+
+/**
+ * The oauth context's storage and services without routes: applications, codes, tokens. Provides auth's
+ * `ACCESS_TOKEN_RESOLVER` port, and is what the CLI and the worker's pruning use.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken, OAuthLoginFailure])],
+  providers: [
+    OAuthApplicationsService,
+    OAuthTokensService,
+    { provide: ACCESS_TOKEN_RESOLVER, useExisting: OAuthTokensService },
+  ],
+  exports: [OAuthApplicationsService, OAuthTokensService, ACCESS_TOKEN_RESOLVER, TypeOrmModule],
+})
+export class OAuthCoreModule {}
