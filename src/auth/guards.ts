@@ -95,8 +95,10 @@ export class PermissionGuard implements CanActivate {
     const needed = safe ? 'read' : 'write';
     const profileOk =
       safe &&
-      this.reflector.getAllAndOverride<boolean | undefined>(PROFILE_SCOPE, [ctx.getHandler(), ctx.getClass()]) ===
-        true &&
+      this.reflector.getAllAndOverride<boolean | undefined>(PROFILE_SCOPE, [
+        ctx.getHandler(),
+        ctx.getClass(),
+      ]) === true &&
       principal.hasScope('profile');
     if (!principal.hasScope(needed) && !profileOk) {
       throw new Refused(missingScope(needed));

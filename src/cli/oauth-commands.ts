@@ -28,7 +28,9 @@ export class CreateOAuthApplicationCommand extends CommandRunner {
     if (!user) throw new Error(`No active user with the e-mail address ${options.user}`);
     try {
       const app = await this.apps.register(user.id, options.name ?? '', options.redirectUri ?? []);
-      process.stdout.write(`${JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret })}\n`,
+      );
     } catch (err) {
       if (err instanceof ValidationFailed) throw new Error(JSON.stringify(err.errors));
       throw err;

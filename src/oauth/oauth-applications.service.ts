@@ -106,7 +106,9 @@ export class OAuthApplicationsService {
   /** The client with this `client_id`, or null. */
   async findClient(clientId: string): Promise<OAuthClient | null> {
     const app = await this.apps.findOneBy({ clientId });
-    return app ? { id: app.id, clientId: app.clientId, name: app.name, redirectUris: app.redirectUris } : null;
+    return app
+      ? { id: app.id, clientId: app.clientId, name: app.name, redirectUris: app.redirectUris }
+      : null;
   }
 
   /** The client when `clientSecret` is its secret (compared as SHA-256 digests in constant time), else null. */

@@ -13,7 +13,9 @@ import { OAuthTokensService } from './oauth-tokens.service';
  * `ACCESS_TOKEN_RESOLVER` port, and is what the CLI and the worker's pruning use.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken, OAuthLoginFailure])],
+  imports: [
+    TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken, OAuthLoginFailure]),
+  ],
   providers: [
     OAuthApplicationsService,
     OAuthTokensService,

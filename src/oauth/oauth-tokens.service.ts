@@ -177,7 +177,10 @@ export class OAuthTokensService implements AccessTokenResolver {
     const asAccess = () =>
       this.tokens.update({ applicationId, accessTokenHash: hash }, { accessRevoked: true });
     const asRefresh = () =>
-      this.tokens.update({ applicationId, refreshTokenHash: hash }, { accessRevoked: true, refreshRevoked: true });
+      this.tokens.update(
+        { applicationId, refreshTokenHash: hash },
+        { accessRevoked: true, refreshRevoked: true },
+      );
     const [first, second] = hint === 'refresh_token' ? [asRefresh, asAccess] : [asAccess, asRefresh];
     if (!(await first()).affected) await second();
   }
@@ -196,8 +199,8 @@ export class OAuthTokensService implements AccessTokenResolver {
 
   /** Applications `userId` has authorized (a live refresh token), with the scopes and organizers granted. */
   async authorizedBy(userId: number): Promise<AuthorizedApplication[]> {
-    const rows: { application_id: number; scopes: string[]; organizer_ids: number[] }[] = await this.tokens
-      .query(
+    const rows: { application_id: number; scopes: string[]; organizer_ids: number[] }[] =
+      await this.tokens.query(
         `SELECT application_id,
                 ARRAY(SELECT DISTINCT s FROM oauth_token t2, unnest(t2.scopes) s
                        WHERE t2.user_id = $1 AND t2.application_id = t.application_id AND NOT t2.refresh_revoked
@@ -209,7 +212,11 @@ export class OAuthTokensService implements AccessTokenResolver {
           GROUP BY application_id ORDER BY application_id`,
         [userId],
       );
-    return rows.map((r) => ({ applicationId: r.application_id, scopes: r.scopes, organizerIds: r.organizer_ids }));
+    return rows.map((r) => ({
+      applicationId: r.application_id,
+      scopes: r.scopes,
+      organizerIds: r.organizer_ids,
+    }));
   }
 
   /** Revokes every token `userId` granted to application `applicationId`; false when there was none. */

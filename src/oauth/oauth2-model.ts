@@ -12,9 +12,10 @@ import OAuth2Server, {
 } from '@node-oauth/oauth2-server';
 // The library's own grant type, refined below (not exported from its index).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const AuthorizationCodeGrantType = require('@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type') as new (
-  options: unknown,
-) => object;
+const AuthorizationCodeGrantType =
+  require('@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type') as new (
+    options: unknown,
+  ) => object;
 import { generateToken } from '../auth/credentials.service';
 import type { OAuthApplicationsService } from './oauth-applications.service';
 import { ACCESS_TOKEN_LIFETIME_S, Grant, OAuthTokensService } from './oauth-tokens.service';
@@ -39,14 +40,16 @@ class StrictAuthorizationCodeGrant extends (AuthorizationCodeGrantType as new (o
     try {
       super.verifyPKCE(request, code);
     } catch (err) {
-      if (err instanceof InvalidRequestError) throw new InvalidGrantError('Invalid grant: code verifier is invalid');
+      if (err instanceof InvalidRequestError)
+        throw new InvalidGrantError('Invalid grant: code verifier is invalid');
       throw err;
     }
   }
 
   override validateRedirectUri(request: OAuth2Server.Request, code: AuthorizationCode): void {
     const given = (request.body as Record<string, unknown>).redirect_uri;
-    if (given !== code.redirectUri) throw new InvalidGrantError('Invalid grant: `redirect_uri` does not match');
+    if (given !== code.redirectUri)
+      throw new InvalidGrantError('Invalid grant: `redirect_uri` does not match');
   }
 }
 

@@ -19,6 +19,8 @@ import { OAuthTokensService } from './oauth-tokens.service';
 import { oauth2Server } from './oauth2-model';
 
 const FORM = 'application/x-www-form-urlencoded';
+/** The grants this service offers (the library knows more). */
+const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
 /** Sends an RFC 6749 §5.2 error; `invalid_client` is always 401, with a Basic challenge. */
 function sendError(res: Response, status: number, error: string, description?: string): void {
@@ -62,11 +64,16 @@ export class TokenController {
   @ApiOkResponse({ type: TokenResponseJson, description: 'New access and refresh token.' })
   @ApiBadRequestResponse({
     type: OAuthErrorJson,
-    description: '`invalid_grant` (bad, used, expired or foreign code or refresh token, wrong `code_verifier` or ' +
+    description:
+      '`invalid_grant` (bad, used, expired or foreign code or refresh token, wrong `code_verifier` or ' +
       '`redirect_uri`), `invalid_request`, `unsupported_grant_type`, `invalid_scope`.',
   })
   @ApiUnauthorizedResponse({ type: OAuthErrorJson, description: '`invalid_client`: bad client credentials.' })
   async token(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const grantType = (req.body as Record<string, unknown> | undefined)?.grant_type;
+    if (typeof grantType === 'string' && grantType !== '' && !GRANT_TYPES.includes(grantType)) {
+      return sendError(res, 400, 'unsupported_grant_type', 'Supported: authorization_code, refresh_token.');
+    }
     const response = new OAuth2Server.Response(res);
     try {
       const token = await this.server.token(new OAuth2Server.Request(req), response);
@@ -74,7 +81,10 @@ export class TokenController {
       res.setHeader('Pragma', 'no-cache');
       res.status(200).json({
         access_token: token.accessToken,
-        expires_in: Math.max(0, Math.round(((token.accessTokenExpiresAt?.getTime() ?? 0) - Date.now()) / 1000)),
+        expires_in: Math.max(
+          0,
+          Math.round(((token.accessTokenExpiresAt?.getTime() ?? 0) - Date.now()) / 1000),
+        ),
         token_type: 'Bearer',
         scope: (token.scope ?? []).join(' '),
         refresh_token: token.refreshToken,
@@ -120,7 +130,9 @@ export class TokenController {
 
   private async revokeFrom(req: Request, res: Response, params: Record<string, unknown>): Promise<void> {
     const credentials = clientCredentials(req);
-    const client = credentials ? await this.apps.authenticate(credentials.clientId, credentials.clientSecret) : null;
+    const client = credentials
+      ? await this.apps.authenticate(credentials.clientId, credentials.clientSecret)
+      : null;
     if (!client) return sendError(res, 401, 'invalid_client', 'Invalid client credentials.');
     const token = params.token;
     if (typeof token !== 'string' || token === '') {
