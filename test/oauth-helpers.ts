@@ -15,7 +15,7 @@ export function csrfOf(html: string): string {
 
 /** A browser-like client of the pages: keeps cookies. */
 export function agentOf(t: TestApp): TestAgent {
-  return request.agent(t.app.getHttpServer() as Parameters<typeof request.agent>[0]);
+  return request.agent(t.app.getHttpServer());
 }
 
 /** Logs the agent in through the login form; returns the answer of the POST. */

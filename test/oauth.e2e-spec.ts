@@ -143,9 +143,10 @@ describe('OAuth provider', () => {
       expect(made.status).toBe(201);
       const clientId = /id="client-id">([^<]+)</.exec(made.text)![1];
       const secret = /id="client-secret">([^<]+)</.exec(made.text)![1];
-      const [{ id }] = (await t.db.query('SELECT id FROM oauth_application WHERE client_id = $1', [
-        clientId,
-      ])) as { id: number }[];
+      const [{ id }] = await t.db.query<{ id: number }[]>(
+        'SELECT id FROM oauth_application WHERE client_id = $1',
+        [clientId],
+      );
       const revokeWith = (s: string) =>
         t
           .http()
@@ -199,7 +200,7 @@ describe('OAuth provider', () => {
         const res = await t.http().get(`/api/v1/oauth/authorize?${query(params(extra))}`);
         expect(res.status).toBe(302);
         const back = redirectParams(res.headers.location);
-        expect(res.headers.location!.startsWith(`${REDIRECT}?`)).toBe(true);
+        expect(res.headers.location.startsWith(`${REDIRECT}?`)).toBe(true);
         expect([back.get('error'), back.get('state')]).toEqual([error, 'st4te']);
       }
     });

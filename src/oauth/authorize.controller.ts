@@ -68,7 +68,7 @@ export class AuthorizeController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The consent page (HTML).' })
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const request = await this.check(req.query as Record<string, unknown>, res);
+    const request = await this.check(req.query, res);
     if (!request) return;
     const userId = this.sessions.userOf(req);
     if (userId === null) {
@@ -96,7 +96,7 @@ export class AuthorizeController {
     if (userId === null) {
       res.redirect(
         303,
-        `${LOGIN_PATH}?next=${encodeURIComponent(`${AUTHORIZE_PATH}?${new URLSearchParams(requestParams(request))}`)}`,
+        `${LOGIN_PATH}?next=${encodeURIComponent(`${AUTHORIZE_PATH}?${new URLSearchParams(requestParams(request)).toString()}`)}`,
       );
       return;
     }

@@ -11,8 +11,8 @@ import OAuth2Server, {
   User,
 } from '@node-oauth/oauth2-server';
 // The library's own grant type, refined below (not exported from its index).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const AuthorizationCodeGrantType =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type') as new (
     options: unknown,
   ) => object;

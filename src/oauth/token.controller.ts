@@ -125,7 +125,7 @@ export class TokenController {
   @ApiBadRequestResponse({ type: OAuthErrorJson, description: '`invalid_request`: no `token`.' })
   @ApiUnauthorizedResponse({ type: OAuthErrorJson, description: '`invalid_client`: bad client credentials.' })
   revokeByQuery(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.revokeFrom(req, res, req.query as Record<string, unknown>);
+    return this.revokeFrom(req, res, req.query);
   }
 
   private async revokeFrom(req: Request, res: Response, params: Record<string, unknown>): Promise<void> {
