@@ -1,14 +1,24 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CsrfForm, RegisterApplicationForm } from './page-forms.dto';
 import type { Request, Response } from 'express';
 import { Public } from '../auth/access.decorators';
 import { CREDENTIAL_RESOLVER, CredentialResolver } from '../auth/credential-resolver';
 import { NotFound, ValidationFailed } from '../common/errors';
-import { esc, hidden, sendPage } from './html';
+import { esc, hidden, HTML, sendPage } from './html';
 import { ApplicationWithSecret, OAuthApplicationsService } from './oauth-applications.service';
 import { CSRF_FIELD, OAuthSessions } from './oauth-sessions';
 import { OAuthTokensService } from './oauth-tokens.service';
 
+const FORM = 'application/x-www-form-urlencoded';
 const APPS_PATH = '/api/v1/oauth/applications/';
 const AUTHORIZED_PATH = '/api/v1/oauth/authorized/';
 
@@ -31,7 +41,7 @@ export class AccountPagesController {
   @Public()
   @ApiOperation({ description: 'The applications the user registered, and the form to register one.' })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The page (HTML).' })
+  @ApiOkResponse({ description: 'The page (HTML).', content: HTML })
   async applications(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId !== null) await this.applicationsPage(req, res, userId, 200);
@@ -39,12 +49,17 @@ export class AccountPagesController {
 
   @Post('applications')
   @Public()
+  @ApiConsumes(FORM)
+  @ApiBody({ type: RegisterApplicationForm })
   @ApiOperation({
     description:
       'Registers an application: `name`, `redirect_uris` (one per line). The page shows the secret once.',
   })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The page with the new client id and secret, or with the errors.' })
+  @ApiOkResponse({
+    description: 'The page with the new client id and secret, or with the errors.',
+    content: HTML,
+  })
   async register(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
@@ -63,10 +78,12 @@ export class AccountPagesController {
 
   @Post('applications/:id/secret')
   @Public()
+  @ApiConsumes(FORM)
+  @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiOperation({ description: 'A new client secret, shown once; the old one stops working at once.' })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The page with the new secret.' })
+  @ApiOkResponse({ description: 'The page with the new secret.', content: HTML })
   async regenerate(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
@@ -81,10 +98,12 @@ export class AccountPagesController {
 
   @Post('applications/:id/delete')
   @Public()
+  @ApiConsumes(FORM)
+  @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiOperation({ description: 'Deletes the application with all its tokens; 303 to the list.' })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'Not sent: the answer is a redirect.' })
+  @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
   async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
@@ -103,7 +122,7 @@ export class AccountPagesController {
     description: 'The applications the user authorized, with the organizers and scopes granted.',
   })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The page (HTML).' })
+  @ApiOkResponse({ description: 'The page (HTML).', content: HTML })
   async authorized(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, AUTHORIZED_PATH);
     if (userId === null) return;
@@ -136,10 +155,12 @@ export class AccountPagesController {
 
   @Post('authorized/:id/revoke')
   @Public()
+  @ApiConsumes(FORM)
+  @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer', description: 'The application id.' })
   @ApiOperation({ description: 'Revokes every token the user granted to the application; 303 to the list.' })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'Not sent: the answer is a redirect.' })
+  @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const userId = this.userOrLogin(req, res, AUTHORIZED_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;

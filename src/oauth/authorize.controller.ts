@@ -1,17 +1,27 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ConsentForm, CsrfForm, LoginForm } from './page-forms.dto';
 import type { Request, Response } from 'express';
 import { NoTrailingSlash, Public } from '../auth/access.decorators';
 import { CREDENTIAL_RESOLVER, CredentialResolver } from '../auth/credential-resolver';
 import { UsersService } from '../auth/users.service';
 import { AuthorizationRequest, checkAuthorization, requestParams } from './authorization-request';
-import { esc, hidden, sendPage } from './html';
+import { esc, hidden, HTML, sendPage } from './html';
 import { LoginThrottle } from './login-throttle';
 import { OAuthApplicationsService } from './oauth-applications.service';
 import { CSRF_FIELD, OAuthSessions } from './oauth-sessions';
 import { OAuthTokensService } from './oauth-tokens.service';
 import { withQuery } from './redirect-uris';
 
+const FORM = 'application/x-www-form-urlencoded';
 const AUTHORIZE_PATH = '/api/v1/oauth/authorize';
 const LOGIN_PATH = '/api/v1/oauth/login';
 const HOME_PATH = '/api/v1/oauth/authorized/';
@@ -65,8 +75,35 @@ export class AuthorizeController {
       '`code_challenge_method=S256`. Unknown client or redirect URI: 400 page. Other errors redirect with `error`. ' +
       'Not logged in: 302 to the login page. Logged in: the consent page.',
   })
+  @ApiQuery({ name: 'response_type', required: true, type: String, description: '`code`.' })
+  @ApiQuery({ name: 'client_id', required: true, type: String, description: "The application's client id." })
+  @ApiQuery({
+    name: 'redirect_uri',
+    required: true,
+    type: String,
+    description: 'A registered redirect URI, exactly.',
+  })
+  @ApiQuery({
+    name: 'scope',
+    required: false,
+    type: String,
+    description: 'Space separated; default `read write`.',
+  })
+  @ApiQuery({
+    name: 'state',
+    required: false,
+    type: String,
+    description: 'Returned unchanged with the code.',
+  })
+  @ApiQuery({
+    name: 'code_challenge',
+    required: false,
+    type: String,
+    description: 'PKCE challenge (RFC 7636).',
+  })
+  @ApiQuery({ name: 'code_challenge_method', required: false, type: String, description: '`S256` (only).' })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The consent page (HTML).' })
+  @ApiOkResponse({ description: 'The consent page (HTML).', content: HTML })
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
     const request = await this.check(req.query, res);
     if (!request) return;
@@ -86,8 +123,10 @@ export class AuthorizeController {
       'The consent form: the request as hidden inputs, `organizers` (checkbox per organizer slug), and ' +
       '`allow=1` (302 to the redirect URI with `code` and `state`) or `deny=1` (302 with `error=access_denied`).',
   })
+  @ApiConsumes(FORM)
+  @ApiBody({ type: ConsentForm })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The consent page again, with an error.' })
+  @ApiOkResponse({ description: 'The consent page again, with an error.', content: HTML })
   async consent(@Req() req: Request, @Res() res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const request = await this.check(body, res);
@@ -128,8 +167,14 @@ export class AuthorizeController {
   @NoTrailingSlash()
   @Public()
   @ApiOperation({ description: 'The login form (`email`, `password`, `next`).' })
+  @ApiQuery({
+    name: 'next',
+    required: false,
+    type: String,
+    description: 'Path of this service to continue to.',
+  })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The login page (HTML).' })
+  @ApiOkResponse({ description: 'The login page (HTML).', content: HTML })
   login(@Req() req: Request, @Res() res: Response): void {
     this.loginPage(req, res, 200, safeNext(req.query.next));
   }
@@ -142,8 +187,10 @@ export class AuthorizeController {
       'Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. ' +
       'After 10 failed logins for an address within 15 minutes: 429 with `Retry-After`.',
   })
+  @ApiConsumes(FORM)
+  @ApiBody({ type: LoginForm })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The login page again, with an error.' })
+  @ApiOkResponse({ description: 'The login page again, with an error.', content: HTML })
   async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const next = safeNext(body.next);
@@ -175,8 +222,10 @@ export class AuthorizeController {
   @NoTrailingSlash()
   @Public()
   @ApiOperation({ description: 'Ends the session; 303 to the login page.' })
+  @ApiConsumes(FORM)
+  @ApiBody({ type: CsrfForm })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'Not sent: the answer is a redirect.' })
+  @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
   async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (!this.sessions.valid(req)) return this.csrfFailed(res);
     await this.sessions.logout(req, res);

@@ -8,6 +8,9 @@ label{display:block;margin:.6rem 0}input[type=text],input[type=email],input[type
 code{background:#f3f3f3;padding:0 .2rem}form.inline{display:inline}`;
 const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
 
+/** OpenAPI content of an HTML page. */
+export const HTML = { 'text/html': { schema: { type: 'string' as const } } };
+
 /** HTML-escapes text for element content and attribute values. */
 export function esc(value: unknown): string {
   return String(value)

@@ -119,8 +119,13 @@ export class TokenController {
   @NoTrailingSlash()
   @Public()
   @ApiOperation({ description: 'As `POST`, with `token` (and `token_type_hint`) in the query string.' })
-  @ApiQuery({ name: 'token', required: true, type: String })
-  @ApiQuery({ name: 'token_type_hint', required: false, enum: ['access_token', 'refresh_token'] })
+  @ApiQuery({ name: 'token', required: true, type: String, description: 'An access or refresh token.' })
+  @ApiQuery({
+    name: 'token_type_hint',
+    required: false,
+    enum: ['access_token', 'refresh_token'],
+    description: 'Which kind `token` is.',
+  })
   @ApiOkResponse({ description: 'Revoked (or nothing to revoke); empty body.' })
   @ApiBadRequestResponse({ type: OAuthErrorJson, description: '`invalid_request`: no `token`.' })
   @ApiUnauthorizedResponse({ type: OAuthErrorJson, description: '`invalid_client`: bad client credentials.' })

@@ -2217,6 +2217,26 @@ export interface components {
         };
         /** @description A conflict: `{"detail": "..."}` (busy or a concurrent request with the idempotency key, with `Retry-After`), or field errors for a change the state of a field does not allow. */
         ConflictError: components["schemas"]["ErrorDetail"] | components["schemas"]["FieldErrors"];
+        ConsentForm: {
+            /** @enum {string} */
+            allow?: "1";
+            client_id: string;
+            code_challenge?: string;
+            /** @enum {string} */
+            code_challenge_method?: "S256";
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
+            /** @enum {string} */
+            deny?: "1";
+            /** @description Organizer slugs granted (one checkbox each; repeated field). */
+            organizers?: string[];
+            redirect_uri: string;
+            /** @example code */
+            response_type: string;
+            /** @example read write */
+            scope?: string;
+            state?: string;
+        };
         CreateAddonDto: {
             /**
              * Format: int32
@@ -3078,6 +3098,10 @@ export interface components {
             name: string;
             token: string;
         };
+        CsrfForm: {
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
+        };
         CustomTaxRuleInputDto: {
             /** @enum {string} */
             action: "vat" | "reverse" | "no" | "block" | "require_approval";
@@ -3477,6 +3501,14 @@ export interface components {
             /** Format: int32 */
             item: number;
             price: (string & components["schemas"]["Money"]) | null;
+        };
+        LoginForm: {
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
+            email: string;
+            /** @description Path of this service to continue to (the authorization URL). */
+            next?: string;
+            password: string;
         };
         LookupReusableMediumDto: {
             identifier: string;
@@ -4024,6 +4056,13 @@ export interface components {
         RedeemOkJson: {
             /** @enum {string} */
             status: "ok";
+        };
+        RegisterApplicationForm: {
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
+            name: string;
+            /** @description Redirect URIs, one per line (https, or http for 127.0.0.1/localhost). */
+            redirect_uris: string;
         };
         /** @description The fields of item creation. `variations`, `addons` and `bundles` are refused (400): use the nested endpoints `items/{item}/variations/`, `…/addons/` and `…/bundles/`. */
         ReplaceItemDto: {
@@ -5480,7 +5519,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
         };
@@ -5492,14 +5533,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RegisterApplicationForm"];
+            };
+        };
         responses: {
             /** @description The page with the new client id and secret, or with the errors. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
@@ -5515,14 +5562,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
         responses: {
             /** @description Not sent: the answer is a redirect. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
@@ -5539,14 +5592,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
         responses: {
             /** @description The page with the new secret. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
@@ -5556,7 +5615,22 @@ export interface operations {
     };
     showOAuthConsent: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description `S256` (only). */
+                code_challenge_method?: string;
+                /** @description PKCE challenge (RFC 7636). */
+                code_challenge?: string;
+                /** @description Returned unchanged with the code. */
+                state?: string;
+                /** @description Space separated; default `read write`. */
+                scope?: string;
+                /** @description A registered redirect URI, exactly. */
+                redirect_uri: string;
+                /** @description The application's client id. */
+                client_id: string;
+                /** @description `code`. */
+                response_type: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5568,7 +5642,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
         };
@@ -5580,14 +5656,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsentForm"];
+            };
+        };
         responses: {
             /** @description The consent page again, with an error. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
@@ -5608,7 +5690,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
         };
@@ -5623,14 +5707,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
         responses: {
             /** @description Not sent: the answer is a redirect. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
@@ -5640,7 +5730,10 @@ export interface operations {
     };
     showOAuthLogin: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Path of this service to continue to. */
+                next?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5652,7 +5745,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
         };
@@ -5664,14 +5759,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LoginForm"];
+            };
+        };
         responses: {
             /** @description The login page again, with an error. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
@@ -5685,14 +5786,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
         responses: {
             /** @description Not sent: the answer is a redirect. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
@@ -5702,7 +5809,9 @@ export interface operations {
     revokeOAuthTokenByQuery: {
         parameters: {
             query: {
+                /** @description Which kind `token` is. */
                 token_type_hint?: "access_token" | "refresh_token";
+                /** @description An access or refresh token. */
                 token: string;
             };
             header?: never;
