@@ -11,6 +11,7 @@ import {
   userWithApp,
 } from './oauth-helpers';
 import { runCli } from './cli-harness';
+import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 
 /**
  * OAuth 2.0 provider (issue 12): applications, the authorization step (login and consent forms), the token and
@@ -391,6 +392,15 @@ describe('OAuth provider', () => {
       expect((await refresh(refreshToken)).body).toMatchObject({ error: 'invalid_grant' });
     });
 
+    it('never stores token answers for idempotency replay', async () => {
+      const code = await codeFor();
+      const send = () => exchange(code).set('X-Idempotency-Key', 'oauth-key-1');
+      expect((await send()).status).toBe(200);
+      const again = await send();
+      expect([again.status, (again.body as { error: string }).error]).toEqual([400, 'invalid_grant']);
+      expect(await t.db.query('SELECT 1 FROM idempotency_record')).toHaveLength(0);
+    });
+
     it('gives one winner to parallel exchanges of one code', async () => {
       const code = await codeFor();
       const answers = await Promise.all([1, 2, 3, 4].map(() => exchange(code)));
@@ -615,6 +625,37 @@ describe('OAuth provider', () => {
       await t.db.query('DELETE FROM team_member WHERE team_id = $1 AND user_id = $2', [orgTeam, app.userId]);
       expect((await api(token, '/api/v1/organizers/orga/')).status).toBe(403);
       await t.db.query('INSERT INTO team_member (team_id, user_id) VALUES ($1, $2)', [orgTeam, app.userId]);
+    });
+  });
+
+  describe('pruning (worker scheduler)', () => {
+    it('deletes old codes, dead token pairs, expired sessions and old login failures; keeps live ones', async () => {
+      const live = (await exchange(await codeFor())).body as Record<string, string>;
+      const dead = (await exchange(await codeFor())).body as Record<string, string>;
+      await t
+        .http()
+        .post('/api/v1/oauth/revoke_token')
+        .set('Authorization', basic())
+        .type('form')
+        .send({ token: dead.refresh_token });
+      await t.db.query(
+        `UPDATE oauth_token SET access_expires = now() - interval '1 second' WHERE refresh_revoked`,
+      );
+      await t.db.query(`UPDATE oauth_authorization_code SET expires = now() - interval '2 days'`);
+      await t.db.query(
+        `INSERT INTO oauth_session (sid, sess, expire) VALUES ('old', '{}', now() - interval '1 hour')`,
+      );
+      await t.db.query(
+        `INSERT INTO oauth_login_failure (email, created) VALUES ('x@example.com', now() - interval '1 day')`,
+      );
+      const pruned = await t.app.get(OAuthHousekeeping).prune();
+      expect(pruned.codes).toBeGreaterThan(0);
+      expect(pruned.tokens).toBeGreaterThan(0);
+      expect([pruned.sessions, pruned.loginFailures]).toEqual([1, 1]);
+      expect(await t.db.query('SELECT 1 FROM oauth_authorization_code')).toHaveLength(0);
+      expect(await t.db.query('SELECT 1 FROM oauth_token WHERE refresh_revoked')).toHaveLength(0);
+      expect((await api(live.access_token, '/api/v1/me')).status).toBe(200);
+      expect((await refresh(live.refresh_token)).status).toBe(200);
     });
   });
 

@@ -35,14 +35,4 @@ export class LoginThrottle {
   async failed(email: string): Promise<void> {
     await this.failures.insert({ email: email.trim().toLowerCase().slice(0, 254) });
   }
-
-  /** Deletes failures older than the window (the worker's scheduler). */
-  async prune(): Promise<number> {
-    const res = await this.failures
-      .createQueryBuilder()
-      .delete()
-      .where('created < now() - make_interval(secs => :s)', { s: LOGIN_FAILURE_WINDOW_S })
-      .execute();
-    return res.affected ?? 0;
-  }
 }
