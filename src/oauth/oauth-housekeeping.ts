@@ -26,10 +26,9 @@ export class OAuthHousekeeping {
 
   async prune(): Promise<OAuthPruned> {
     const { codes, tokens } = await this.tokens.prune();
-    const [, sessions] = (await this.db.query('DELETE FROM oauth_session WHERE expire < now()')) as [
-      unknown,
-      number,
-    ];
+    const [, sessions] = await this.db.query<[unknown, number]>(
+      'DELETE FROM oauth_session WHERE expire < now()',
+    );
     const [, loginFailures] = await this.db.query<[unknown, number]>(
       'DELETE FROM oauth_login_failure WHERE created < now() - make_interval(secs => $1)',
       [LOGIN_FAILURE_WINDOW_S],
