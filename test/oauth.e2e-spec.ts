@@ -11,6 +11,7 @@ import {
   userWithApp,
 } from './oauth-helpers';
 import { runCli } from './cli-harness';
+import { countStatements } from './sql-count';
 import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 
 /**
@@ -24,10 +25,12 @@ describe('OAuth provider', () => {
   const EMAIL = 'alice@example.com';
   const REDIRECT = 'http://127.0.0.1:9/cb';
   let orgTeam: number;
+  let adminToken: string;
 
   beforeAll(async () => {
     t = await startTestApp();
     const a = await bootstrapOrganizer(t, 'orga');
+    adminToken = a.token;
     await bootstrapOrganizer(t, 'orgb');
     await bootstrapOrganizer(t, 'orgc'); // the user has no team here
     app = await userWithApp(t, EMAIL, [REDIRECT, 'https://client.example/cb']);
@@ -601,6 +604,19 @@ describe('OAuth provider', () => {
         .set('Authorization', `Bearer ${rw}`)
         .send({ name: { en: 'E' }, slug: 'oauth-ev', date_from: '2030-01-01T10:00:00Z', currency: 'EUR' });
       expect(created.status).toBe(201);
+    });
+
+    it("costs two statements more than a team token: the access token and the user's teams", async () => {
+      const { access_token: token } = (await exchange(await codeFor(['orga']))).body as Record<
+        string,
+        string
+      >;
+      const path = '/api/v1/organizers/orga/';
+      const team = await countStatements(() =>
+        t.http().get(path).set('Authorization', `Token ${adminToken}`),
+      );
+      const user = await countStatements(() => api(token, path));
+      expect(user.statements).toBe(team.statements + 2);
     });
 
     it('answers 401 to an expired or unknown token', async () => {

@@ -12,7 +12,7 @@ export interface ResolvedAccessToken {
   scopes: string[];
   /** Organizers granted at consent. */
   organizerIds: number[];
-  /** False when revoked, expired, or its user is inactive (401). */
+  /** False when revoked or expired (401). */
   usable: boolean;
 }
 
