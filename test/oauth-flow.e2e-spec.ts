@@ -183,6 +183,28 @@ describe('OAuth applications and authorization step', () => {
       expect(res.status).toBe(403);
     });
 
+    it('marks the cookies Secure behind an https proxy', async () => {
+      const agent = agentOf(f.t);
+      const page = await agent.get('/api/v1/oauth/login').set('X-Forwarded-Proto', 'https');
+      const csrfCookie = (page.headers['set-cookie'] as unknown as string[]).find((c) =>
+        c.startsWith('oauth_csrf='),
+      );
+      expect(csrfCookie).toMatch(/; Secure/);
+      const res = await agent
+        .post('/api/v1/oauth/login')
+        .set('X-Forwarded-Proto', 'https')
+        .set('Cookie', csrfCookie!.split(';')[0])
+        .type('form')
+        .send({ email: EMAIL, password: 'password123', csrf_token: csrfOf(page.text) });
+      expect(res.status).toBe(303);
+      const session = (res.headers['set-cookie'] as unknown as string[]).find((c) =>
+        c.startsWith('oauth_session='),
+      );
+      expect(session).toMatch(/; Secure/);
+      expect(session).toMatch(/; HttpOnly/);
+      expect(session).toMatch(/; Path=\/api\/v1\/oauth/);
+    });
+
     it('shows the consent form with one checkbox per reachable organizer, allow and deny', async () => {
       const agent = agentOf(f.t);
       await login(agent, EMAIL, 'password123');
