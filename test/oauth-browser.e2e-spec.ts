@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './browser';
+import { describeWithBrowser, launchBrowser } from './browser';
 import { bootstrapOrganizer } from './factories';
 import { startTestApp, type TestApp } from './harness';
 import { oauthClient, userWithApp } from './oauth-helpers';
@@ -10,12 +10,13 @@ import { oauthClient, userWithApp } from './oauth-helpers';
  * The OAuth pages in a real headless Chromium (issue 12 "Done when"): a person logs in, consents to one of two
  * organizers, and the browser lands on the client's loopback redirect URI with the code; the client
  * (`oauth4webapi`) exchanges it with PKCE, calls the API, refreshes; the person revokes the application on the
- * `authorized/` page and the token stops working.
+ * `authorized/` page and the token stops working. Skipped where Chromium is missing (unless `REQUIRE_BROWSER=1`,
+ * as in `.ci/run`).
  */
 // A browser on a loaded 2-core machine: each step may take seconds; the whole flow stays far from this limit.
 jest.setTimeout(180_000);
 
-describe('OAuth pages in a browser', () => {
+describeWithBrowser('OAuth pages in a browser', () => {
   let t: TestApp;
   let browser: Browser;
   let base: string;
