@@ -358,6 +358,22 @@ describe('OAuth tokens', () => {
       expect((await f.api('x'.repeat(64), '/api/v1/me')).status).toBe(401);
     });
 
+    it('answers 401 once the user is deactivated, and 200 again once reactivated', async () => {
+      const { access_token: token } = (await f.exchange(await f.codeFor(['orga']))).body as Record<
+        string,
+        string
+      >;
+      expect((await f.api(token, '/api/v1/me')).status).toBe(200);
+      await f.t.db.query('UPDATE user_account SET is_active = false WHERE id = $1', [f.app.userId]);
+      try {
+        const res = await f.api(token, '/api/v1/me');
+        expect([res.status, res.body]).toEqual([401, { detail: 'Token expired or revoked.' }]);
+      } finally {
+        await f.t.db.query('UPDATE user_account SET is_active = true WHERE id = $1', [f.app.userId]);
+      }
+      expect((await f.api(token, '/api/v1/me')).status).toBe(200);
+    });
+
     it('takes a removed team membership into account on the next request', async () => {
       const { access_token: token } = (await f.exchange(await f.codeFor(['orga']))).body as Record<
         string,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AccessTokenResolver, ResolvedAccessToken } from '../auth/access-token-resolver';
+import { userIsActiveSql } from '../auth/user-sql';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
 import { OAuthToken } from './oauth-token.entity';
@@ -185,15 +186,23 @@ export class OAuthTokensService implements AccessTokenResolver {
     if (!(await first()).affected) await second();
   }
 
-  /** Port `ACCESS_TOKEN_RESOLVER`: the access token with this hash, usable or not; null when unknown. */
+  /**
+   * Port `ACCESS_TOKEN_RESOLVER`: the access token with this hash, usable or not (revoked, expired, or its user
+   * deactivated); null when unknown. One statement.
+   */
   async resolveAccessToken(tokenHash: string): Promise<ResolvedAccessToken | null> {
-    const row = await this.tokens.findOneBy({ accessTokenHash: tokenHash });
+    const { entities, raw } = await this.tokens
+      .createQueryBuilder('t')
+      .addSelect(userIsActiveSql('t.user_id'), 'user_active')
+      .where('t.access_token_hash = :tokenHash', { tokenHash })
+      .getRawAndEntities<{ user_active: boolean }>();
+    const row = entities[0];
     if (!row) return null;
     return {
       userId: row.userId,
       scopes: row.scopes,
       organizerIds: row.organizerIds,
-      usable: !row.accessRevoked && row.accessExpires.getTime() > Date.now(),
+      usable: raw[0].user_active && !row.accessRevoked && row.accessExpires.getTime() > Date.now(),
     };
   }
 
