@@ -9,6 +9,7 @@ import { SeatingPlan } from './seating-plan.entity';
 import { SeatingPlansController } from './seating-plans.controller';
 import { SeatingPlansService } from './seating-plans.service';
 import { SeatsController } from './seats.controller';
+import { SubEventSeatsController } from './subevent-seats.controller';
 import { SeatsService } from './seats.service';
 
 /**
@@ -18,7 +19,7 @@ import { SeatsService } from './seats.service';
  */
 @Module({
   imports: [AuditModule, TenancyModule, TypeOrmModule.forFeature([SeatingPlan, Seat])],
-  controllers: [SeatingPlansController, SeatsController],
+  controllers: [SeatingPlansController, SeatsController, SubEventSeatsController],
   providers: [
     SeatingPlansService,
     SeatsService,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager } from 'typeorm';
+import { EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { NotFound, ValidationFailed } from '../common/errors';
+import { ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -13,8 +13,7 @@ import type { Event } from '../organizers/event.entity';
 import type { BulkSeatsDto } from './seat.dto';
 import { Seat } from './seat.entity';
 import { SeatJson, toSeatJson } from './seat.presenter';
-
-const SERIES_FORM = 'Please use the subevent-specific endpoint';
+import { eventSeatScope, scopeCondition, SeatScope, subeventSeatScope } from './seat-scope';
 
 /** Text filters of the seat list, each an exact match on its column (compat §3.18). */
 const TEXT_FILTERS: Record<string, string> = {
@@ -27,10 +26,9 @@ const TEXT_FILTERS: Record<string, string> = {
 };
 
 /**
- * Seats of an event without dates (`E/seats/`, compat §3.18): list with filters, detail, PATCH of `blocked`, bulk
- * block and unblock. A series event answers 404 on this form (its dates have their own seats). Nothing can
- * reserve a seat yet (orders, carts and vouchers take seats with the rest of issue 10), so a seat is available
- * exactly when it is not blocked.
+ * Seats of a scope (compat §3.18): those of an event without dates (`E/seats/`) or of one date of a series
+ * (`E/subevents/{id}/seats/`); the controllers resolve the scope ({@link SeatScope}), which also answers the
+ * wrong URL form with 404. List with filters, detail, PATCH of `blocked`, bulk block and unblock.
  */
 @Injectable()
 export class SeatsService {
@@ -39,13 +37,19 @@ export class SeatsService {
     private readonly audit: AuditLogService,
   ) {}
 
-  /** One page of the event's seats in plan order; filters of compat §3.18. One SQL statement. */
-  list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<SeatJson>> {
-    checkForm(event);
-    const qb = this.db
-      .getRepository(Seat)
-      .createQueryBuilder('s')
-      .where('s.event_id = :event AND s.subevent_id IS NULL', { event: event.id });
+  /** One page of the scope's seats in plan order; filters of compat §3.18. One SQL statement. */
+  async list(
+    event: Event,
+    subevent: number | null,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<SeatJson>> {
+    const scope = await this.scope(this.db, event, subevent);
+    const qb = this.db.getRepository(Seat).createQueryBuilder('s').where('s.event_id = :event', {
+      event: scope.eventId,
+    });
+    if (scope.subeventId === null) qb.andWhere('s.subevent_id IS NULL');
+    else qb.andWhere('s.subevent_id = :subevent', { subevent: scope.subeventId });
     for (const [name, column] of Object.entries(TEXT_FILTERS)) {
       const value = filters.str(name);
       if (value !== undefined) qb.andWhere(`${column} = :${name}`, { [name]: value });
@@ -59,17 +63,23 @@ export class SeatsService {
     return paginateRows(qb, page, (rows) => rows.map(toSeatJson));
   }
 
-  /** @throws NotFound for a seat that is not one of the event's (or a series event) */
-  async get(event: Event, id: number): Promise<SeatJson> {
-    checkForm(event);
-    return toSeatJson(await findOrNotFound(this.db, Seat, { id, eventId: event.id }, false));
+  /** @throws NotFound for a seat that is not one of the scope's */
+  async get(event: Event, subevent: number | null, id: number): Promise<SeatJson> {
+    const scope = await this.scope(this.db, event, subevent);
+    return toSeatJson(await findOrNotFound(this.db, Seat, seatWhere(scope, id), false));
   }
 
   /** Sets `blocked`; logs `pretix.event.seats.blocks.changed` when it changed. */
-  async setBlocked(event: Event, id: number, blocked: boolean, principal: Principal): Promise<SeatJson> {
-    checkForm(event);
+  async setBlocked(
+    event: Event,
+    subevent: number | null,
+    id: number,
+    blocked: boolean,
+    principal: Principal,
+  ): Promise<SeatJson> {
     return this.db.transaction(async (em) => {
-      const seat = await findOrNotFound(em, Seat, { id, eventId: event.id }, true);
+      const scope = await this.scope(em, event, subevent);
+      const seat = await findOrNotFound(em, Seat, seatWhere(scope, id), true);
       if (seat.blocked !== blocked) {
         seat.blocked = blocked;
         await em.update(Seat, { id: seat.id }, { blocked });
@@ -84,8 +94,14 @@ export class SeatsService {
    * state (or sold) are no error.
    * @throws ValidationFailed neither or both of `ids` and `seat_guids`, an unknown seat (more than 10,000: the DTO)
    */
-  async bulk(event: Event, body: BulkSeatsDto, blocked: boolean, principal: Principal): Promise<void> {
-    checkForm(event);
+  async bulk(
+    event: Event,
+    subevent: number | null,
+    body: BulkSeatsDto,
+    blocked: boolean,
+    principal: Principal,
+  ): Promise<void> {
+    const scope = await this.scope(this.db, event, subevent);
     const byIds = body.ids !== undefined && body.ids !== null;
     const byGuids = body.seat_guids !== undefined && body.seat_guids !== null;
     if (byIds === byGuids) throw ValidationFailed.nonField('Please pass either seat_guids or ids.');
@@ -93,10 +109,11 @@ export class SeatsService {
     const wanted: (number | string)[] = byIds ? body.ids! : body.seat_guids!;
     await this.db.transaction(async (em) => {
       const column = byIds ? 'id' : 'seat_guid';
+      const where = scopeCondition(scope, '', 2);
       const found: { id: number; key: string }[] = await em.query(
         `SELECT id, ${column}::text AS key FROM seat
-          WHERE event_id = $1 AND subevent_id IS NULL AND ${column} = ANY($2) ORDER BY id FOR UPDATE`,
-        [event.id, wanted],
+          WHERE ${column} = ANY($1) AND ${where.sql} ORDER BY id FOR UPDATE`,
+        [wanted, ...where.params],
       );
       const known = new Set(found.map((f) => f.key));
       const missing = wanted.find((w) => !known.has(String(w)));
@@ -105,6 +122,14 @@ export class SeatsService {
       await em.query('UPDATE seat SET blocked = $2 WHERE id = ANY($1) AND blocked <> $2', [ids, blocked]);
       await this.log(em, event, principal, { seats: ids, blocked });
     });
+  }
+
+  /**
+   * The scope of the URL: the event form (`subevent` null) or the sub-event form.
+   * @throws NotFound for the wrong form or a date that is not the event's ({@link SEAT_FORM_MESSAGES})
+   */
+  private async scope(em: EntityManager, event: Event, subevent: number | null): Promise<SeatScope> {
+    return subevent === null ? eventSeatScope(event) : subeventSeatScope(em, event, subevent);
   }
 
   private log(
@@ -124,7 +149,7 @@ export class SeatsService {
   }
 }
 
-/** @throws NotFound `Please use the subevent-specific endpoint` for a series event (compat §3.18) */
-function checkForm(event: Event): void {
-  if (event.hasSubevents) throw new NotFound(SERIES_FORM);
+/** The seat `id` of a scope, as a find condition. */
+function seatWhere(scope: SeatScope, id: number): FindOptionsWhere<Seat> {
+  return { id, eventId: scope.eventId, subeventId: scope.subeventId ?? IsNull() };
 }
