@@ -28,6 +28,8 @@ import { TeamsModule } from './teams/teams.module';
 @Module({})
 export class AppModule {
   static forRoot(overrides: Partial<AppConfig> = {}): DynamicModule {
+    // One instance for both places that import it (its routes once).
+    const seating = SeatingModule.register(OrdersCoreModule);
     return {
       module: AppModule,
       imports: [
@@ -38,10 +40,10 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule]),
-        OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
+        OrganizersModule.register(OrdersCoreModule, seating, SubEventPricesModule),
         TeamsModule,
         CatalogueModule.register(OrdersCoreModule),
-        SeatingModule,
+        seating,
         OrdersModule,
         CheckinModule,
         GiftCardsModule,

@@ -170,7 +170,14 @@ export class CheckinPositions {
       },
       ['attendee_name', 'positionid'],
     );
-    return paginateInOne(qb, page, this.presentation.listPositionRelated(list.id), toListPositionJson);
+    const result = await paginateInOne(
+      qb,
+      page,
+      this.presentation.listPositionRelated(list.id),
+      toListPositionJson,
+    );
+    await this.presentation.fillSeats(this.db, result.items);
+    return result;
   }
 
   private filter(qb: SelectQueryBuilder<OrderPosition>, s: ScopeSql, filters: QueryFilters): void {
@@ -267,7 +274,8 @@ export class CheckinPositions {
       .getRepository(OrderPosition)
       .createQueryBuilder('p')
       .where('p.id = :id AND p.event_id = :event', { id: positionId, event: list.eventId });
-    return findOneInOne(qb, this.presentation.listPositionRelated(list.id), toListPositionJson);
+    const json = await findOneInOne(qb, this.presentation.listPositionRelated(list.id), toListPositionJson);
+    return (await this.presentation.fillSeats(this.db, [json]))[0];
   }
 }
 

@@ -66,7 +66,9 @@ export class OrderPositionsService {
       if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
     }
     applyOrdering(qb, filters, { id: 'p.id', positionid: 'p.positionid' }, ['id']);
-    return paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
+    const result = await paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
+    await this.presentation.fillSeats(this.positions.manager, result.items);
+    return result;
   }
 
   /**
@@ -78,7 +80,8 @@ export class OrderPositionsService {
       .createQueryBuilder('p')
       .where('p.event_id = :event AND p.id = :id', { event: event.id, id });
     applyCanceled(qb, filters);
-    return findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
+    const json = await findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
+    return (await this.presentation.fillSeats(this.positions.manager, [json]))[0];
   }
 }
 

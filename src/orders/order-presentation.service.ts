@@ -6,6 +6,8 @@ import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../common/listing/page-query';
 import { RowMapper } from '../common/persistence/row-mapper';
 import { TenancyQueries } from '../organizers/tenancy-queries';
+import { SeatSales } from '../seating/seat-sales.service';
+import type { PositionSeatJson } from './order-parts.presenter';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
 import type { CartPosition } from './cart-position.entity';
@@ -59,8 +61,38 @@ export class OrderPresentation {
     private readonly catalogue: SalesCatalogue,
     @InjectEntityManager() private readonly em: EntityManager,
     private readonly tenancy: TenancyQueries,
+    private readonly seatSales: SeatSales,
   ) {
     this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
+  }
+
+  /**
+   * Completes the `seat` objects of presented positions (name and guid from the seating context, compat §3.2), in
+   * place: one statement for the whole batch, none when no position has a seat. Every presentation of order or
+   * cart positions ends with it.
+   * @returns `items`, for chaining
+   */
+  async fillSeats<T extends { seat: PositionSeatJson | null }>(em: EntityManager, items: T[]): Promise<T[]> {
+    const seated = items.filter((i) => i.seat !== null);
+    if (seated.length === 0) return items;
+    const seats = await this.seatSales.describe(
+      em,
+      seated.map((i) => i.seat!.id),
+    );
+    for (const item of seated) item.seat = seats.get(item.seat!.id) ?? null;
+    return items;
+  }
+
+  /** {@link fillSeats} for orders: the seats of all their positions in one statement. */
+  async fillOrderSeats<T extends { positions: { seat: PositionSeatJson | null }[] }>(
+    em: EntityManager,
+    orders: T[],
+  ): Promise<T[]> {
+    await this.fillSeats(
+      em,
+      orders.flatMap((o) => o.positions),
+    );
+    return orders;
   }
 
   /**
@@ -150,7 +182,7 @@ export class OrderPresentation {
     };
   }
 
-  /** Orders with positions, fees, payments and invoice address (seven statements for any number of orders). */
+  /** Orders with positions, fees, payments, invoice address and seats (eight statements for any number of orders). */
   async orders(
     em: EntityManager,
     orders: Order[],
@@ -173,7 +205,7 @@ export class OrderPresentation {
     const feesByOrder = groupBy(fees, (f) => f.orderId);
     const paymentsByOrder = groupBy(payments, (p) => p.orderId);
     const addressByOrder = new Map(addresses.map((a) => [a.orderId, a]));
-    return orders.map((o) =>
+    const json = orders.map((o) =>
       toOrderJson(o, {
         eventSlug: eventSlugs.get(o.eventId) ?? '',
         positions: positionsByOrder.get(o.id) ?? [],
@@ -182,9 +214,10 @@ export class OrderPresentation {
         invoiceAddress: addressByOrder.get(o.id) ?? null,
       }),
     );
+    return json;
   }
 
-  /** Order positions with answers and check-ins (three statements), given the codes of their orders. */
+  /** Order positions with answers, check-ins and seats (four statements at most), given the codes of their orders. */
   async positions(
     em: EntityManager,
     positions: OrderPosition[],
@@ -194,16 +227,19 @@ export class OrderPresentation {
     const ids = positions.map((p) => p.id);
     const answers = await this.answers(em, 'order', ids);
     const checkins = await this.checkins(em, ids);
-    return positions.map((p) =>
-      toOrderPositionJson(p, {
-        orderCode: orderCodes.get(p.orderId) ?? '',
-        answers: answers.get(p.id) ?? [],
-        checkins: checkins.get(p.id) ?? [],
-      }),
+    return this.fillSeats(
+      em,
+      positions.map((p) =>
+        toOrderPositionJson(p, {
+          orderCode: orderCodes.get(p.orderId) ?? '',
+          answers: answers.get(p.id) ?? [],
+          checkins: checkins.get(p.id) ?? [],
+        }),
+      ),
     );
   }
 
-  /** Cart positions with answers (two statements). */
+  /** Cart positions with answers and seats (three statements at most). */
   async carts(em: EntityManager, carts: CartPosition[]): Promise<CartPositionJson[]> {
     if (carts.length === 0) return [];
     const answers = await this.answers(
@@ -211,7 +247,10 @@ export class OrderPresentation {
       'cart',
       carts.map((c) => c.id),
     );
-    return carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? []));
+    return this.fillSeats(
+      em,
+      carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? [])),
+    );
   }
 
   /**

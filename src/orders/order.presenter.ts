@@ -301,7 +301,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     print_logs: [],
     downloads: [],
     answers: extras.answers,
-    seat: null,
+    seat: seatStub(p.seatId),
     canceled: p.canceled,
     valid_from: isoUtc(p.validFrom),
     valid_until: isoUtc(p.validUntil),
@@ -422,6 +422,14 @@ export function toCartPositionJson(c: CartPosition, answers: AnswerJson[]): Cart
     includes_tax: c.includesTax,
     is_bundled: c.isBundled,
     answers,
-    seat: null,
+    seat: seatStub(c.seatId),
   };
+}
+
+/**
+ * The `seat` of a position before {@link fillSeats} (`position-seats.ts`) completes it: the id only (name and guid
+ * belong to the seating context and are filled in one batch), or null.
+ */
+function seatStub(seatId: number | null): PositionSeatJson | null {
+  return seatId === null ? null : { id: seatId, name: '', seat_guid: '' };
 }

@@ -20,17 +20,21 @@ import { QuotaCountCheck } from './quota-count-check';
 import { QuotaEngine } from './quota-engine.service';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
 import { AuditModule } from '../audit/audit.module';
+import { SEAT_HOLDERS } from '../seating/seat-holders.port';
+import { SeatSalesModule } from '../seating/seat-sales.module';
+import { SeatHolds } from './seat-holds';
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
  * quota engine, the reads of order positions for the contexts above (gift cards, media), and the answers to the
  * ports the catalogue and the tenancy roots declare (quota availability,
- * voucher holds of carts, usage of items, events, tax rules, discounts, membership types). `app.module.ts` hands
+ * voucher holds of carts, usage of items, events, tax rules, discounts, membership types; the seating
+ * context's seat holders). `app.module.ts` hands
  * this module to `CatalogueModule.register` and `OrganizersModule.register`; it depends only on the catalogue's
  * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker does, for the expiry of pending orders).
  */
 @Module({
-  imports: [AuditModule, CatalogueReadsModule, TenancyModule],
+  imports: [AuditModule, CatalogueReadsModule, TenancyModule, SeatSalesModule],
   providers: [
     QuotaEngine,
     QuotaCountCheck,
@@ -45,6 +49,8 @@ import { AuditModule } from '../audit/audit.module';
     SalesUsage,
     DiscountSalesUsage,
     MembershipSalesUsage,
+    SeatHolds,
+    { provide: SEAT_HOLDERS, useExisting: SeatHolds },
     { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
     { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds },
     { provide: ITEM_USAGE, useExisting: SalesUsage },
@@ -54,6 +60,9 @@ import { AuditModule } from '../audit/audit.module';
     { provide: MEMBERSHIP_TYPE_USAGE, useExisting: MembershipSalesUsage },
   ],
   exports: [
+    SEAT_HOLDERS,
+    SeatHolds,
+    SeatSalesModule,
     QUOTA_AVAILABILITY,
     VOUCHER_CART_HOLDS,
     ITEM_USAGE,

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { eventItemIds } from '../catalogue/items/item-lookup';
-import { FieldErrors, invalidPk } from '../common/errors';
+import { FieldErrors, invalidPk, ValidationFailed } from '../common/errors';
 import type { EventSeating } from '../organizers/event-seating.port';
 import { SeatingPlansService } from './seating-plans.service';
 import { plannedSeats, SeatingLayout } from './seating-layout.rules';
+import { SEAT_HOLDERS, SeatHolders } from './seat-holders.port';
 import { scopeCondition, SeatScope } from './seat-scope';
 
 /**
@@ -15,7 +16,10 @@ import { scopeCondition, SeatScope } from './seat-scope';
  */
 @Injectable()
 export class EventSeatingService implements EventSeating {
-  constructor(private readonly plans: SeatingPlansService) {}
+  constructor(
+    private readonly plans: SeatingPlansService,
+    @Inject(SEAT_HOLDERS) private readonly holders: SeatHolders,
+  ) {}
 
   async check(
     em: EntityManager,
@@ -66,10 +70,23 @@ export class EventSeatingService implements EventSeating {
     }));
     const where = scopeCondition(scope, '', 1);
     const guids = `$${where.params.length + 1}`;
-    await em.query(`DELETE FROM seat WHERE ${where.sql} AND NOT (seat_guid = ANY(${guids}::text[]))`, [
-      ...where.params,
-      rows.map((r) => r.seat_guid),
-    ]);
+    // Seats that would vanish, locked (a sale locks the seats it takes), then refused when sold or reserved.
+    const leaving: { id: number; seat_guid: string }[] = await em.query(
+      `SELECT id, seat_guid FROM seat WHERE ${where.sql} AND NOT (seat_guid = ANY(${guids}::text[]))
+        ORDER BY id FOR UPDATE`,
+      [...where.params, rows.map((r) => r.seat_guid)],
+    );
+    if (leaving.length > 0) {
+      const holders = await this.holders.ofScope(em, scope, new Date());
+      const sold = leaving.find((s) => holders.has(s.id));
+      if (sold) {
+        throw ValidationFailed.field(
+          'seating_plan',
+          `You can not change the plan since seat "${sold.seat_guid}" is not present in the new plan and is already sold.`,
+        );
+      }
+      await em.query('DELETE FROM seat WHERE id = ANY($1)', [leaving.map((s) => s.id)]);
+    }
     if (rows.length === 0) return;
     const conflict =
       subeventId === null

@@ -103,7 +103,7 @@ export class SeatsController {
     @IdParam('id') id: number,
   ): Promise<SeatJson> {
     checkExpand(filters, access);
-    return this.seats.get(event, null, id);
+    return this.seats.get(event, null, id, filters);
   }
 
   @Patch(':id')

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -13,6 +13,7 @@ import type { Event } from '../organizers/event.entity';
 import type { BulkSeatsDto } from './seat.dto';
 import { Seat } from './seat.entity';
 import { SeatJson, toSeatJson } from './seat.presenter';
+import { SEAT_HOLDERS, SeatHolders } from './seat-holders.port';
 import { eventSeatScope, scopeCondition, SeatScope, subeventSeatScope } from './seat-scope';
 
 /** Text filters of the seat list, each an exact match on its column (compat §3.18). */
@@ -35,6 +36,7 @@ export class SeatsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    @Inject(SEAT_HOLDERS) private readonly holders: SeatHolders,
   ) {}
 
   /** One page of the scope's seats in plan order; filters of compat §3.18. One SQL statement. */
@@ -56,17 +58,54 @@ export class SeatsService {
     }
     const blocked = filters.bool('blocked');
     if (blocked !== undefined) qb.andWhere('s.blocked = :blocked', { blocked });
+    const holders = await this.holders.ofScope(this.db, scope, new Date());
+    const held = [...holders.keys()];
     const available = filters.bool('is_available');
-    if (available !== undefined) qb.andWhere(available ? 'NOT s.blocked' : 's.blocked');
+    if (available !== undefined) {
+      qb.andWhere(
+        available ? 'NOT s.blocked AND NOT (s.id = ANY(:held))' : '(s.blocked OR s.id = ANY(:held))',
+        {
+          held,
+        },
+      );
+    }
     applyOrdering(qb, filters, { id: 's.id' }, []);
     qb.addOrderBy('s.sorting_rank', 'ASC').addOrderBy('s.id', 'ASC');
-    return paginateRows(qb, page, (rows) => rows.map(toSeatJson));
+    const result = await paginateRows(qb, page, (rows) => rows.map((s) => toSeatJson(s, holders.get(s.id))));
+    await this.expand(result.items, filters);
+    return result;
   }
 
   /** @throws NotFound for a seat that is not one of the scope's */
-  async get(event: Event, subevent: number | null, id: number): Promise<SeatJson> {
+  async get(event: Event, subevent: number | null, id: number, filters: QueryFilters): Promise<SeatJson> {
     const scope = await this.scope(this.db, event, subevent);
-    return toSeatJson(await findOrNotFound(this.db, Seat, seatWhere(scope, id), false));
+    const seat = await findOrNotFound(this.db, Seat, seatWhere(scope, id), false);
+    const holders = await this.holders.ofScope(this.db, scope, new Date());
+    const [json] = await this.expand([toSeatJson(seat, holders.get(seat.id))], filters);
+    return json;
+  }
+
+  /**
+   * Replaces the holder ids asked for by `?expand=` with the nested objects (the controller checked the
+   * permissions), in place; one statement per kind.
+   */
+  private async expand(seats: SeatJson[], filters: QueryFilters): Promise<SeatJson[]> {
+    const wanted = filters.expand(['orderposition', 'cartposition', 'voucher']);
+    if (wanted.size === 0) return seats;
+    const ids = (kind: 'orderposition' | 'cartposition' | 'voucher') =>
+      wanted.has(kind) ? seats.flatMap((s) => (typeof s[kind] === 'number' ? [s[kind]] : [])) : [];
+    const nested = await this.holders.expand(this.db, {
+      orderposition: ids('orderposition'),
+      cartposition: ids('cartposition'),
+      voucher: ids('voucher'),
+    });
+    for (const s of seats) {
+      for (const kind of ['orderposition', 'cartposition', 'voucher'] as const) {
+        const id = s[kind];
+        if (wanted.has(kind) && typeof id === 'number') s[kind] = nested[kind].get(id) ?? null;
+      }
+    }
+    return seats;
   }
 
   /** Sets `blocked`; logs `pretix.event.seats.blocks.changed` when it changed. */
@@ -85,7 +124,8 @@ export class SeatsService {
         await em.update(Seat, { id: seat.id }, { blocked });
         await this.log(em, event, principal, { seats: [seat.id], blocked });
       }
-      return toSeatJson(seat);
+      const holders = await this.holders.ofScope(em, scope, new Date());
+      return toSeatJson(seat, holders.get(seat.id));
     });
   }
 

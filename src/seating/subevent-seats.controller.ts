@@ -112,7 +112,7 @@ export class SubEventSeatsController {
     @IdParam('id') id: number,
   ): Promise<SeatJson> {
     checkExpand(filters, access);
-    return this.seats.get(event, subevent, id);
+    return this.seats.get(event, subevent, id, filters);
   }
 
   @Patch(':id')

@@ -21,6 +21,7 @@ import { SubEvent } from '../../organizers/subevents/subevent.entity';
 @Entity('voucher')
 @Index('uq_voucher_event_code_ci', { synchronize: false })
 @Index('ix_voucher_blocking', ['eventId', 'blockQuota'])
+@Index('uq_voucher_seat', { synchronize: false })
 export class Voucher {
   @PrimaryGeneratedColumn()
   id!: number;
