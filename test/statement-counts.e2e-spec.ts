@@ -110,7 +110,7 @@ describe('statements per request', () => {
       .http()
       .patch(`${E}/`)
       .set('Authorization', auth(token))
-      .send({ seating_plan: plan.id, seat_category_mapping: { Stalls: item.id } });
+      .send({ seating_plan: plan.id, seat_category_mapping: { Stalls: item.id, Balcony: item.id } });
     if (assigned.status !== 200) throw new Error(`seating plan: ${assigned.status} ${assigned.text}`);
     const seat = (await t.http().get(`${E}/seats/`).set('Authorization', auth(token))).body.results[0] as {
       id: number;
@@ -134,6 +134,7 @@ describe('statements per request', () => {
             {
               item: item.id,
               variation,
+              seat: `r1-s${i + 1}`,
               attendee_name: 'Jane',
               answers: [
                 { question: textQuestion.id, answer: 'Jane' },
@@ -149,7 +150,12 @@ describe('statements per request', () => {
         }),
       );
     }
-    const cart = await send(`${E}/cartpositions/`, { item: item.id, variation, price: '50.00' });
+    const cart = await send(`${E}/cartpositions/`, {
+      item: item.id,
+      variation,
+      price: '50.00',
+      seat: 'r2-s1',
+    });
     await send(`${E}/cartpositions/`, {
       item: items[1].id,
       variation: (items[1].variations as { id: number }[])[0].id,
