@@ -91,11 +91,9 @@ export class CartPositionsService {
       { id: 'c.id', datetime: 'c.datetime', expires: 'c.expires', cart_id: 'c.cart_id' },
       ['id'],
     );
-    const result = await paginateInOne(qb, page, this.presentation.cartRelated(), (c, r) =>
-      toCartPositionJson(c, r.answers),
+    return paginateInOne(qb, page, this.presentation.cartRelated(), (c, r) =>
+      toCartPositionJson(c, r.answers, r.seat),
     );
-    await this.presentation.fillSeats(this.em, result.items);
-    return result;
   }
 
   /** @throws NotFound for an id that is not an `@api` cart position of this event */
@@ -107,10 +105,9 @@ export class CartPositionsService {
         event: event.id,
         suffix: `%${API_CART_SUFFIX}`,
       });
-    const json = await findOneInOne(qb, this.presentation.cartRelated(), (c, r) =>
-      toCartPositionJson(c, r.answers),
+    return findOneInOne(qb, this.presentation.cartRelated(), (c, r) =>
+      toCartPositionJson(c, r.answers, r.seat),
     );
-    return (await this.presentation.fillSeats(this.em, [json]))[0];
   }
 
   /**

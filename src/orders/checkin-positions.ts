@@ -170,14 +170,7 @@ export class CheckinPositions {
       },
       ['attendee_name', 'positionid'],
     );
-    const result = await paginateInOne(
-      qb,
-      page,
-      this.presentation.listPositionRelated(list.id),
-      toListPositionJson,
-    );
-    await this.presentation.fillSeats(this.db, result.items);
-    return result;
+    return paginateInOne(qb, page, this.presentation.listPositionRelated(list.id), toListPositionJson);
   }
 
   private filter(qb: SelectQueryBuilder<OrderPosition>, s: ScopeSql, filters: QueryFilters): void {
@@ -274,8 +267,7 @@ export class CheckinPositions {
       .getRepository(OrderPosition)
       .createQueryBuilder('p')
       .where('p.id = :id AND p.event_id = :event', { id: positionId, event: list.eventId });
-    const json = await findOneInOne(qb, this.presentation.listPositionRelated(list.id), toListPositionJson);
-    return (await this.presentation.fillSeats(this.db, [json]))[0];
+    return findOneInOne(qb, this.presentation.listPositionRelated(list.id), toListPositionJson);
   }
 }
 

@@ -66,9 +66,7 @@ export class OrderPositionsService {
       if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
     }
     applyOrdering(qb, filters, { id: 'p.id', positionid: 'p.positionid' }, ['id']);
-    const result = await paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
-    await this.presentation.fillSeats(this.positions.manager, result.items);
-    return result;
+    return paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
   }
 
   /**
@@ -80,8 +78,7 @@ export class OrderPositionsService {
       .createQueryBuilder('p')
       .where('p.event_id = :event AND p.id = :id', { event: event.id, id });
     applyCanceled(qb, filters);
-    const json = await findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
-    return (await this.presentation.fillSeats(this.positions.manager, [json]))[0];
+    return findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
   }
 }
 

@@ -6,7 +6,7 @@ import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../common/listing/page-query';
 import { RowMapper } from '../common/persistence/row-mapper';
 import { TenancyQueries } from '../organizers/tenancy-queries';
-import { SeatSales } from '../seating/seat-sales.service';
+import { positionSeatSql, SeatSales } from '../seating/seat-sales.service';
 import type { PositionSeatJson } from './order-parts.presenter';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
@@ -55,7 +55,7 @@ export class OrderPresentation {
   private readonly positionRows: RowMapper<OrderPosition>;
   private orderSpec?: RelatedSpec<OrderExtras>;
   private positionSpec?: RelatedSpec<PositionExtras>;
-  private cartSpec?: RelatedSpec<{ answers: AnswerJson[] }>;
+  private cartSpec?: RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }>;
 
   constructor(
     private readonly catalogue: SalesCatalogue,
@@ -81,18 +81,6 @@ export class OrderPresentation {
     );
     for (const item of seated) item.seat = seats.get(item.seat!.id) ?? null;
     return items;
-  }
-
-  /** {@link fillSeats} for orders: the seats of all their positions in one statement. */
-  async fillOrderSeats<T extends { positions: { seat: PositionSeatJson | null }[] }>(
-    em: EntityManager,
-    orders: T[],
-  ): Promise<T[]> {
-    await this.fillSeats(
-      em,
-      orders.flatMap((o) => o.positions),
-    );
-    return orders;
   }
 
   /**
@@ -125,9 +113,10 @@ export class OrderPresentation {
   }
 
   /** What a cart position's wire form shows besides its row (alias `c`): its answers (issue 7). */
-  cartRelated(): RelatedSpec<{ answers: AnswerJson[] }> {
+  cartRelated(): RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }> {
     return (this.cartSpec ??= {
       answers: { sql: answersSql('c.id', 'cart_position_id'), read: readAnswers },
+      seat: { sql: positionSeatSql('c.seat_id'), read: readSeat },
     });
   }
 
@@ -140,6 +129,7 @@ export class OrderPresentation {
       },
       answers: { sql: answersSql('p.id'), read: readAnswers },
       checkins: { sql: checkinsSql('p.id'), read: readCheckins },
+      seat: { sql: positionSeatSql('p.seat_id'), read: readSeat },
     });
   }
 
@@ -166,18 +156,27 @@ export class OrderPresentation {
   /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
   private positionsOfOrder(): Related<OrderPositionJson[]> {
     const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
-        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')}) ORDER BY op.positionid, op.id),
+        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')},
+        'seat', ${positionSeatSql('op.seat_id')}) ORDER BY op.positionid, op.id),
         '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
     return {
       sql,
       read: (value) =>
-        (value as { row: Record<string, unknown>; code: string; answers: unknown; checkins: unknown }[]).map(
-          (j) =>
-            toOrderPositionJson(this.positionRows.fromJson(j.row), {
-              orderCode: j.code,
-              answers: readAnswers(j.answers),
-              checkins: readCheckins(j.checkins),
-            }),
+        (
+          value as {
+            row: Record<string, unknown>;
+            code: string;
+            answers: unknown;
+            checkins: unknown;
+            seat: unknown;
+          }[]
+        ).map((j) =>
+          toOrderPositionJson(this.positionRows.fromJson(j.row), {
+            orderCode: j.code,
+            answers: readAnswers(j.answers),
+            checkins: readCheckins(j.checkins),
+            seat: readSeat(j.seat),
+          }),
         ),
     };
   }
@@ -364,4 +363,9 @@ export function readCheckins(value: unknown): CheckinJson[] {
       auto_checked_in: auto ?? false,
     }),
   );
+}
+
+/** The seat object of a position as {@link positionSeatSql} gives it (jsonb or NULL). */
+function readSeat(value: unknown): PositionSeatJson | null {
+  return (value as PositionSeatJson | null) ?? null;
 }

@@ -92,8 +92,7 @@ export class OrdersService {
     filters: QueryFilters,
   ): Promise<Paginated<OrderJson>> {
     const result = await paginateInOne(qb, page, this.presentation.orderRelated(), toOrderJson);
-    const items = await this.presentation.fillOrderSeats(this.orders.manager, visible(result.items, filters));
-    return new Paginated(items, result.total, result.page);
+    return new Paginated(visible(result.items, filters), result.total, result.page);
   }
 
   /**
@@ -105,7 +104,7 @@ export class OrdersService {
       .createQueryBuilder('o')
       .where('o.event_id = :event AND o.code = :code', { event: event.id, code });
     const json = await findOneInOne(qb, this.presentation.orderRelated(), toOrderJson);
-    return (await this.presentation.fillOrderSeats(this.orders.manager, visible([json], filters)))[0];
+    return visible([json], filters)[0];
   }
 
   /**

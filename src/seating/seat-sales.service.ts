@@ -54,6 +54,18 @@ export function seatName(
   return parts.filter((p) => p !== '').join(', ');
 }
 
+/**
+ * SQL of the seat object `{id, name, seat_guid}` (or NULL) of the seat whose id is the SQL expression
+ * `seatIdExpr`, with {@link seatName}'s name, for presenters that build a position in one statement: the seating
+ * context owns the `seat` table and gives the fragment, the caller embeds it.
+ */
+export function positionSeatSql(seatIdExpr: string): string {
+  return `(SELECT jsonb_build_object('id', st.id, 'seat_guid', st.seat_guid, 'name', concat_ws(', ',
+      nullif(st.zone_name, ''), coalesce(st.row_label, 'Row ' || nullif(st.row_name, '')),
+      coalesce(st.seat_label, 'Seat ' || nullif(st.seat_number, ''))))
+    FROM seat st WHERE st.id = ${seatIdExpr})`;
+}
+
 function toSaleSeat(r: SeatRow): SaleSeat {
   return {
     id: r.id,

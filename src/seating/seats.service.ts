@@ -3,7 +3,7 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { ValidationFailed } from '../common/errors';
+import { NotFound, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -14,7 +14,13 @@ import type { BulkSeatsDto } from './seat.dto';
 import { Seat } from './seat.entity';
 import { SeatJson, toSeatJson } from './seat.presenter';
 import { SEAT_HOLDERS, SeatHolders } from './seat-holders.port';
-import { eventSeatScope, scopeCondition, SeatScope, subeventSeatScope } from './seat-scope';
+import {
+  eventSeatScope,
+  scopeCondition,
+  SEAT_FORM_MESSAGES,
+  SeatScope,
+  subeventSeatScope,
+} from './seat-scope';
 
 /** Text filters of the seat list, each an exact match on its column (compat §3.18). */
 const TEXT_FILTERS: Record<string, string> = {
@@ -78,8 +84,13 @@ export class SeatsService {
 
   /** @throws NotFound for a seat that is not one of the scope's */
   async get(event: Event, subevent: number | null, id: number, filters: QueryFilters): Promise<SeatJson> {
-    const scope = await this.scope(this.db, event, subevent);
-    const seat = await findOrNotFound(this.db, Seat, seatWhere(scope, id), false);
+    // The date is resolved only when no seat is found (which 404 message), so a found seat costs no lookup.
+    const scope = subevent === null ? eventSeatScope(event) : subeventScopeUnchecked(event, subevent);
+    const seat = await this.db.findOne(Seat, { where: seatWhere(scope, id) });
+    if (!seat) {
+      await this.scope(this.db, event, subevent);
+      throw new NotFound();
+    }
     const holders = await this.holders.ofScope(this.db, scope, new Date());
     const [json] = await this.expand([toSeatJson(seat, holders.get(seat.id))], filters);
     return json;
@@ -192,4 +203,13 @@ export class SeatsService {
 /** The seat `id` of a scope, as a find condition. */
 function seatWhere(scope: SeatScope, id: number): FindOptionsWhere<Seat> {
   return { id, eventId: scope.eventId, subeventId: scope.subeventId ?? IsNull() };
+}
+
+/**
+ * The scope of the sub-event form before the date is checked: an event without dates still answers 404 here; a
+ * date of another event finds no seat (every seat query is scoped by the event too).
+ */
+function subeventScopeUnchecked(event: Event, subevent: number): SeatScope {
+  if (!event.hasSubevents) throw new NotFound(SEAT_FORM_MESSAGES.noSubevents);
+  return { eventId: event.id, subeventId: subevent };
 }

@@ -2148,7 +2148,7 @@ export interface components {
             price: components["schemas"]["MoneyInput"];
             /** @description `web` (default) or `api`. */
             sales_channel?: string;
-            /** @description Seat guid; seating is not available yet, so any value is an unknown seat. */
+            /** @description Seat guid: required for a seated product (mapped to a category of the plan), refused for others. */
             seat?: string | null;
             /**
              * Format: int32
@@ -4151,12 +4151,12 @@ export interface components {
         };
         SeatJson: {
             blocked: boolean;
-            /** Format: int32 */
-            cartposition: number | null;
+            /** @description Id of the live cart position holding the seat; the cart position object with `?expand=cartposition`. */
+            cartposition: (number | null) | Record<string, never>;
             /** Format: int32 */
             id: number;
-            /** Format: int32 */
-            orderposition: number | null;
+            /** @description Id of the live order position holding the seat; the order position object with `?expand=orderposition`. */
+            orderposition: (number | null) | Record<string, never>;
             /** Format: int32 */
             product: number | null;
             row_label: string | null;
@@ -4166,8 +4166,8 @@ export interface components {
             seat_number: string;
             /** Format: int32 */
             subevent: number | null;
-            /** Format: int32 */
-            voucher: number | null;
+            /** @description Id of the voucher bound to the seat; the voucher object with `?expand=voucher`. */
+            voucher: (number | null) | Record<string, never>;
             zone_name: string;
         };
         SeatingPlanJson: {
