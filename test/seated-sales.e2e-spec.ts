@@ -9,7 +9,7 @@ interface SeatJson {
   blocked: boolean;
   orderposition: number | Record<string, unknown> | null;
   cartposition: number | Record<string, unknown> | null;
-  voucher: number | null;
+  voucher: number | Record<string, unknown> | null;
 }
 
 /**
@@ -291,6 +291,72 @@ describe('seated sales', () => {
     expect(balconyOnDate.body).toEqual({ positions: [{ seat: [unavailable('Main, Row 2, Seat 1')] }] });
     const otherEvent = await order([{ item: seriesStalls, subevent: day1, seat: 'nope' }], S);
     expect(otherEvent.body).toEqual({ positions: [{ seat: ['The specified seat does not exist.'] }] });
+  });
+
+  it('a voucher bound to a seat reserves it (blocked seats too) and sells it to its holder only', async () => {
+    const bad: [object, string][] = [
+      [{ item: stalls, seat: 'nope' }, 'The specified seat ID "nope" does not exist.'],
+      [{ item: stalls, seat: 'r1-s3', max_usages: 2 }, 'Seat-specific vouchers can only be used once.'],
+      [
+        { item: stalls, seat: 'r1-s2' },
+        'The seat "r1-s2" is currently unavailable (blocked, already sold or a different voucher).',
+      ],
+    ];
+    for (const [body, message] of bad) {
+      const res = await call('post', `${E}/vouchers/`, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ seat: [message] });
+    }
+    const wrongProduct = await call('post', `${E}/vouchers/`, { item: balcony, seat: 'r1-s3' });
+    expect(wrongProduct.status).toBe(400);
+    expect(wrongProduct.body.seat[0]).toMatch(/^You need to choose the product ".*" for this seat\.$/);
+    const noDate = await call('post', `${S}/vouchers/`, { item: seriesStalls, seat: 'r1-s2' });
+    expect(noDate.body).toEqual({ seat: ['You need to choose a date if you want to select a seat.'] });
+    // r1-s3 is blocked: a voucher may still be bound to it.
+    const voucher = await ok(
+      await call('post', `${E}/vouchers/`, { code: 'SEAT-R1S3', item: stalls, seat: 'r1-s3' }),
+    );
+    expect(voucher.seat).toBe('r1-s3');
+    expect((await ok(await call('get', `${E}/vouchers/${voucher.id}/`), 200)).seat).toBe('r1-s3');
+    const seatId = (await seat('r1-s3')).id;
+    expect(await seat('r1-s3')).toMatchObject({ voucher: voucher.id, orderposition: null });
+    const expanded = (await ok(await call('get', `${E}/seats/${seatId}/?expand=voucher`), 200)) as SeatJson;
+    expect(expanded.voucher).toMatchObject({
+      id: voucher.id,
+      code: 'SEAT-R1S3',
+      seat: 'r1-s3',
+      item: stalls,
+    });
+    const rows: { seat_id: number }[] = await t.db.query('SELECT seat_id FROM voucher WHERE id = $1', [
+      voucher.id,
+    ]);
+    expect(rows[0].seat_id).toBe(seatId);
+    const second = await call('post', `${E}/vouchers/`, { item: stalls, seat: 'r1-s3' });
+    expect(second.body).toEqual({
+      seat: ['The seat "r1-s3" is currently unavailable (blocked, already sold or a different voucher).'],
+    });
+    // A PATCH that does not send `seat` keeps it.
+    expect(
+      (await ok(await call('patch', `${E}/vouchers/${voucher.id}/`, { comment: 'VIP' }), 200)).seat,
+    ).toBe('r1-s3');
+    // Without the voucher the seat is not for sale; the voucher is not valid for another seat.
+    const without = await order([{ item: stalls, seat: 'r1-s3' }]);
+    expect(without.body).toEqual({ positions: [{ seat: [unavailable('Main, Front, Seat 3')] }] });
+    const cart = await call('post', `${E}/cartpositions/`, { item: stalls, price: '10.00', seat: 'r1-s3' });
+    expect(cart.body).toEqual({ seat: [unavailable('Main, Front, Seat 3')] });
+    const elsewhere = await order([{ item: balcony, seat: 'r2-s2', voucher: voucher.id }]);
+    expect(elsewhere.status).toBe(400);
+    const sold = await ok(await order([{ item: stalls, seat: 'r1-s3', voucher: voucher.id }]));
+    expect(sold.positions[0].seat.seat_guid).toBe('r1-s3');
+    const batch = await call('post', `${E}/vouchers/batch_create/`, [
+      { item: balcony, seat: 'r2-s2' },
+      { item: balcony, seat: 'r2-s2' },
+    ]);
+    expect(batch.status).toBe(400);
+    expect(batch.body).toEqual([{}, { code: ['Duplicate seat ID in request.'] }]);
+    expect((await seat('r2-s2')).voucher).toBeNull();
+    // Redeemed: the order position holds the seat now, the voucher no more.
+    expect(await seat('r1-s3')).toMatchObject({ orderposition: sold.positions[0].id, voucher: null });
   });
 
   it('a plan change cannot drop a sold seat', async () => {

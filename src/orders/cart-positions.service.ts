@@ -302,13 +302,14 @@ export class CartPositionsService {
       itemId: d.product.itemId,
       subeventId: d.product.subeventId,
       guid: d.input.seat ?? null,
+      voucherSeatId: d.voucher?.seatId ?? null,
     }));
     const refs = await this.seatHolds.refs(
       em,
       event,
       requests.map((r) => r.itemId),
       requests.flatMap((r) => (r.guid === null ? [] : [{ subeventId: r.subeventId, guid: r.guid }])),
-      { now, lock: true },
+      { now, lock: true, exceptVouchers: drafts.flatMap((d) => (d.voucher ? [d.voucher.id] : [])) },
     );
     const outcomes = resolveSeats(requests, refs);
     const chosen: number[] = [];

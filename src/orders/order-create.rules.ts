@@ -296,6 +296,7 @@ export function checkSeats(resolved: ResolvedPosition[], refs: SeatRefs, errs: F
       itemId: r.item.id,
       subeventId: r.subeventId,
       guid: r.addonTo === null && isSet(r.input.seat) ? r.input.seat : null,
+      voucherSeatId: r.voucher?.seatId ?? null,
     })),
     refs,
   );

@@ -172,7 +172,12 @@ export class OrderCreator {
       resolved
         .filter((r) => r.addonTo === null && typeof r.input.seat === 'string')
         .map((r) => ({ subeventId: r.subeventId, guid: r.input.seat! })),
-      { now, lock: !simulate, exceptCartPositions: consumed },
+      {
+        now,
+        lock: !simulate,
+        exceptCartPositions: consumed,
+        exceptVouchers: resolved.flatMap((r) => (r.voucher ? [r.voucher.id] : [])),
+      },
     );
     checkSeats(resolved, seatRefs, errs);
     const drawsOn = force ? resolved.map(() => [] as number[]) : await this.drawsOn(em, event, resolved);

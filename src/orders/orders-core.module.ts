@@ -6,6 +6,7 @@ import { QUOTA_AVAILABILITY } from '../catalogue/quotas/quota-availability';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rule-usage.port';
 import { VOUCHER_CART_HOLDS } from '../catalogue/vouchers/voucher-cart-holds.port';
+import { VOUCHER_SEATS } from '../catalogue/vouchers/voucher-seats.port';
 import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './cart-voucher-holds';
@@ -51,6 +52,7 @@ import { SeatHolds } from './seat-holds';
     MembershipSalesUsage,
     SeatHolds,
     { provide: SEAT_HOLDERS, useExisting: SeatHolds },
+    { provide: VOUCHER_SEATS, useExisting: SeatHolds },
     { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
     { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds },
     { provide: ITEM_USAGE, useExisting: SalesUsage },
@@ -61,6 +63,7 @@ import { SeatHolds } from './seat-holds';
   ],
   exports: [
     SEAT_HOLDERS,
+    VOUCHER_SEATS,
     SeatHolds,
     SeatSalesModule,
     QUOTA_AVAILABILITY,

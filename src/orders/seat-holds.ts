@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
+import type { VoucherSeat, VoucherSeats } from '../catalogue/vouchers/voucher-seats.port';
+import { VoucherSeatHolds } from '../catalogue/vouchers/voucher-seat-holds';
+import { toVoucherJson } from '../catalogue/vouchers/voucher.presenter';
 import type { SeatHolder, SeatHolders } from '../seating/seat-holders.port';
 import type { SeatScope } from '../seating/seat-scope';
-import { SeatSales } from '../seating/seat-sales.service';
+import { SeatSales, seatKey } from '../seating/seat-sales.service';
 import { CartPosition } from './cart-position.entity';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
@@ -10,14 +13,15 @@ import type { SeatRefs } from './seat.rules';
 
 /**
  * Who holds seats, from the orders' side (their tables): live order positions (`live_seat_id`, set while the
- * order is pending or paid and the position active) and cart positions not expired. Answers the seating
- * context's {@link SeatHolders} port and gathers the sales' {@link SeatRefs}. Vouchers bound to seats are not
- * supported yet (a voucher's `seat` is refused), so none holds a seat.
+ * order is pending or paid and the position active), cart positions not expired, and vouchers bound to a seat
+ * that can still be redeemed (read through the catalogue). Answers the seating context's {@link SeatHolders}
+ * port and the vouchers' {@link VoucherSeats} port, and gathers the sales' {@link SeatRefs}.
  */
 @Injectable()
-export class SeatHolds implements SeatHolders {
+export class SeatHolds implements SeatHolders, VoucherSeats {
   constructor(
     private readonly seatSales: SeatSales,
+    private readonly voucherHolds: VoucherSeatHolds,
     private readonly positions: OrderPositionReads,
     private readonly presentation: OrderPresentation,
   ) {}
@@ -33,7 +37,13 @@ export class SeatHolds implements SeatHolders {
     event: { id: number; hasSubevents: boolean; seatingPlanId?: number | null },
     itemIds: readonly number[],
     wanted: readonly { subeventId: number | null; guid: string }[],
-    opts: { now: Date; lock: boolean; exceptCartPositions?: readonly number[] },
+    opts: {
+      now: Date;
+      lock: boolean;
+      exceptCartPositions?: readonly number[];
+      /** Vouchers the request uses: a seat they are bound to is theirs to sell. */
+      exceptVouchers?: readonly number[];
+    },
   ): Promise<SeatRefs> {
     if (!event.hasSubevents && event.seatingPlanId === null && wanted.length === 0) {
       return { seats: new Map(), seated: new Set(), held: new Set() };
@@ -45,16 +55,21 @@ export class SeatHolds implements SeatHolders {
       [...seats.values()].map((s) => s.id),
       opts.now,
       opts.exceptCartPositions ?? [],
+      opts.exceptVouchers ?? [],
     );
     return { seats, seated, held };
   }
 
-  /** Seats among `seatIds` held by a live order position or a live cart position not in `except` (one statement). */
+  /**
+   * Seats among `seatIds` held by a live order position, a live cart position not in `except` or a voucher not
+   * in `exceptVouchers` (two statements).
+   */
   async held(
     em: EntityManager,
     seatIds: readonly number[],
     now: Date,
     except: readonly number[] = [],
+    exceptVouchers: readonly number[] = [],
   ): Promise<Set<number>> {
     if (seatIds.length === 0) return new Set();
     const rows: { seat: number }[] = await em.query(
@@ -63,7 +78,29 @@ export class SeatHolds implements SeatHolders {
        SELECT seat_id FROM cart_position WHERE seat_id = ANY($1) AND expires >= $2 AND NOT (id = ANY($3))`,
       [[...seatIds], now, [...except]],
     );
-    return new Set(rows.map((r) => r.seat));
+    const byVouchers = await this.voucherHolds.held(em, seatIds, exceptVouchers);
+    return new Set([...rows.map((r) => r.seat), ...byVouchers.keys()]);
+  }
+
+  async lock(
+    em: EntityManager,
+    eventId: number,
+    subeventId: number | null,
+    guid: string,
+    voucherId: number | null,
+    now: Date,
+  ): Promise<{ seat: VoucherSeat; held: boolean } | null> {
+    const found = (await this.seatSales.find(em, eventId, [{ subeventId, guid }], true)).get(
+      seatKey(subeventId, guid),
+    );
+    if (!found) return null;
+    const held = await this.held(em, [found.id], now, [], voucherId === null ? [] : [voucherId]);
+    return { seat: { id: found.id, guid: found.guid, productId: found.productId }, held: held.size > 0 };
+  }
+
+  async guids(em: EntityManager, seatIds: readonly (number | null)[]): Promise<Map<number, string>> {
+    const seats = await this.seatSales.describe(em, seatIds);
+    return new Map([...seats].map(([id, s]) => [id, s.seat_guid]));
   }
 
   /**
@@ -91,6 +128,9 @@ export class SeatHolds implements SeatHolders {
       scope.subeventId === null ? [scope.eventId, now] : [scope.eventId, now, scope.subeventId],
     );
     const out = new Map<number, SeatHolder>();
+    for (const [seat, voucher] of await this.voucherHolds.ofScope(em, scope.eventId, scope.subeventId)) {
+      out.set(seat, { orderposition: null, cartposition: null, voucher });
+    }
     for (const r of rows) {
       const holder = out.get(r.seat) ?? { orderposition: null, cartposition: null, voucher: null };
       if (r.kind === 'o') holder.orderposition = r.id;
@@ -120,6 +160,14 @@ export class SeatHolds implements SeatHolders {
       const carts = await em.find(CartPosition, { where: { id: In(ids.cartposition) } });
       for (const json of await this.presentation.carts(em, carts)) cartposition.set(json.id, json);
     }
-    return { orderposition, cartposition, voucher: new Map() };
+    const voucher = new Map<number, object>();
+    const vouchers = await this.voucherHolds.byIds(em, ids.voucher);
+    const guids = await this.guids(
+      em,
+      vouchers.map((v) => v.seatId),
+    );
+    for (const v of vouchers)
+      voucher.set(v.id, toVoucherJson(v, v.seatId === null ? null : (guids.get(v.seatId) ?? null)));
+    return { orderposition, cartposition, voucher };
   }
 }

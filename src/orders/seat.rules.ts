@@ -13,6 +13,7 @@ export const SEAT_MESSAGES = {
   notAllowed: 'The specified product does not allow to choose a seat.',
   unknown: SALES_MESSAGES.seatUnknown,
   twice: 'You can not select the same seat multiple times.',
+  voucherOtherSeat: 'The specified voucher is not valid for this seat.',
   unavailable: (name: string) => `The selected seat "${name}" is not available.`,
 } as const;
 
@@ -31,12 +32,15 @@ export interface SeatRequest {
   itemId: number;
   subeventId: number | null;
   guid: string | null;
+  /** The seat the position's voucher is bound to (it may be blocked; it must be this one), or null. */
+  voucherSeatId?: number | null;
 }
 
 /**
  * The seat of each request, or the first problem (message for the `seat` field), in pretix's order: a seated
  * product needs a seat and an unseated one takes none, the guid must name a seat of the event (of the date on a
- * series) for this product, the seat must not be blocked or held, and one request names a seat once.
+ * series) for this product, a voucher bound to a seat allows only that one (blocked or not), the seat must not
+ * be blocked or held, and one request names a seat once.
  * @returns per request: `{ seat }` (null for an unseated product) or `{ error }`
  */
 export function resolveSeats(
@@ -50,7 +54,9 @@ export function resolveSeats(
     if (!seated) return { error: SEAT_MESSAGES.notAllowed };
     const seat = refs.seats.get(seatKey(r.subeventId, r.guid));
     if (!seat) return { error: SEAT_MESSAGES.unknown };
-    if (seat.productId !== r.itemId || seat.blocked || refs.held.has(seat.id)) {
+    const bound = r.voucherSeatId ?? null;
+    if (bound !== null && bound !== seat.id) return { error: SEAT_MESSAGES.voucherOtherSeat };
+    if (seat.productId !== r.itemId || (seat.blocked && bound !== seat.id) || refs.held.has(seat.id)) {
       return { error: SEAT_MESSAGES.unavailable(seat.name) };
     }
     if (taken.has(seat.id)) return { error: SEAT_MESSAGES.twice };
