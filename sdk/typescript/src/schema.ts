@@ -2871,7 +2871,10 @@ export interface components {
              * @description Quota id of the same event; excludes `item`.
              */
             quota?: number | null;
-            /** @description Seat guid (seating comes later: only null is accepted now). */
+            /**
+             * @description Guid of a seat of the event (of the voucher's date on a series) to bind the voucher to: it then reserves the
+             *     seat; needs the seat's product as `item` and `max_usages` 1.
+             */
             seat?: string | null;
             /** @description Default true. */
             show_hidden_items?: boolean;
@@ -4990,7 +4993,10 @@ export interface components {
              * @description Quota id of the same event; excludes `item`.
              */
             quota?: number | null;
-            /** @description Seat guid (seating comes later: only null is accepted now). */
+            /**
+             * @description Guid of a seat of the event (of the voucher's date on a series) to bind the voucher to: it then reserves the
+             *     seat; needs the seat's product as `item` and `max_usages` 1.
+             */
             seat?: string | null;
             /** @description Default true. */
             show_hidden_items?: boolean;
@@ -5104,7 +5110,7 @@ export interface components {
              * @description Read-only: how often the voucher has been used.
              */
             redeemed: number;
-            /** @description Seat guid; seating comes later, so always null. */
+            /** @description Guid of the seat the voucher is bound to (it reserves that seat), or null. */
             seat: string | null;
             show_hidden_items: boolean;
             /** Format: int32 */
