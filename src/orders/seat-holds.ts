@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import type { VoucherSeat, VoucherSeats } from '../catalogue/vouchers/voucher-seats.port';
-import { VoucherSeatHolds } from '../catalogue/vouchers/voucher-seat-holds';
+import { VoucherSeatHolds, voucherSeatHoldsSql } from '../catalogue/vouchers/voucher-seat-holds';
 import { toVoucherJson } from '../catalogue/vouchers/voucher.presenter';
 import type { SeatHolder, SeatHolders } from '../seating/seat-holders.port';
 import type { SeatScope } from '../seating/seat-scope';
@@ -62,7 +62,7 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
 
   /**
    * Seats among `seatIds` held by a live order position, a live cart position not in `except` or a voucher not
-   * in `exceptVouchers` (two statements).
+   * in `exceptVouchers` (one statement).
    */
   async held(
     em: EntityManager,
@@ -75,11 +75,12 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
     const rows: { seat: number }[] = await em.query(
       `SELECT live_seat_id AS seat FROM order_position WHERE live_seat_id = ANY($1)
        UNION
-       SELECT seat_id FROM cart_position WHERE seat_id = ANY($1) AND expires >= $2 AND NOT (id = ANY($3))`,
-      [[...seatIds], now, [...except]],
+       SELECT seat_id FROM cart_position WHERE seat_id = ANY($1) AND expires >= $2 AND NOT (id = ANY($3))
+       UNION
+       SELECT seat FROM (${voucherSeatHoldsSql('seat_id = ANY($1) AND NOT (id = ANY($4))')}) v`,
+      [[...seatIds], now, [...except], [...exceptVouchers]],
     );
-    const byVouchers = await this.voucherHolds.held(em, seatIds, exceptVouchers);
-    return new Set([...rows.map((r) => r.seat), ...byVouchers.keys()]);
+    return new Set(rows.map((r) => r.seat));
   }
 
   async lock(
@@ -119,22 +120,22 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
 
   async ofScope(em: EntityManager, scope: SeatScope, now: Date): Promise<Map<number, SeatHolder>> {
     const sub = scope.subeventId === null ? 'subevent_id IS NULL' : 'subevent_id = $3';
-    const rows: { seat: number; kind: 'o' | 'c'; id: number }[] = await em.query(
+    const rows: { seat: number; kind: 'o' | 'c' | 'v'; id: number }[] = await em.query(
       `SELECT live_seat_id AS seat, 'o' AS kind, id FROM order_position
         WHERE event_id = $1 AND ${sub} AND live_seat_id IS NOT NULL
        UNION ALL
        SELECT seat_id, 'c', id FROM cart_position
-        WHERE event_id = $1 AND ${sub} AND seat_id IS NOT NULL AND expires >= $2`,
+        WHERE event_id = $1 AND ${sub} AND seat_id IS NOT NULL AND expires >= $2
+       UNION ALL
+       SELECT seat, 'v', id FROM (${voucherSeatHoldsSql(`event_id = $1 AND ${sub}`)}) v`,
       scope.subeventId === null ? [scope.eventId, now] : [scope.eventId, now, scope.subeventId],
     );
     const out = new Map<number, SeatHolder>();
-    for (const [seat, voucher] of await this.voucherHolds.ofScope(em, scope.eventId, scope.subeventId)) {
-      out.set(seat, { orderposition: null, cartposition: null, voucher });
-    }
     for (const r of rows) {
       const holder = out.get(r.seat) ?? { orderposition: null, cartposition: null, voucher: null };
       if (r.kind === 'o') holder.orderposition = r.id;
-      else holder.cartposition = r.id;
+      else if (r.kind === 'c') holder.cartposition = r.id;
+      else holder.voucher = r.id;
       out.set(r.seat, holder);
     }
     return out;

@@ -16,7 +16,7 @@ export interface SeatHolder {
 export interface SeatHolders {
   /**
    * Every held seat of the scope: order positions of pending or paid orders that are not canceled, cart positions
-   * that have not expired at `now`, vouchers bound to a seat. A fixed number of statements (two).
+   * that have not expired at `now`, vouchers bound to a seat. One statement.
    * @returns holders by seat id; seats held by nothing are absent
    */
   ofScope(em: EntityManager, scope: SeatScope, now: Date): Promise<Map<number, SeatHolder>>;
