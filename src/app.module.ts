@@ -30,6 +30,8 @@ import { OAuthModule } from './oauth/oauth.module';
 @Module({})
 export class AppModule {
   static forRoot(overrides: Partial<AppConfig> = {}): DynamicModule {
+    // One instance for both places that import it (its routes once).
+    const seating = SeatingModule.register(OrdersCoreModule);
     return {
       module: AppModule,
       imports: [
@@ -40,11 +42,11 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
-        OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
+        OrganizersModule.register(OrdersCoreModule, seating, SubEventPricesModule),
         TeamsModule,
         OAuthModule,
         CatalogueModule.register(OrdersCoreModule),
-        SeatingModule,
+        seating,
         OrdersModule,
         CheckinModule,
         GiftCardsModule,

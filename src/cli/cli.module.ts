@@ -22,7 +22,11 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUse
     UsersModule,
     AuditModule,
     MailModule,
-    OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
+    OrganizersModule.register(
+      OrdersCoreModule,
+      SeatingModule.register(OrdersCoreModule),
+      SubEventPricesModule,
+    ),
     TeamsModule,
     GiftCardsCoreModule,
     OrdersCoreModule,

@@ -1382,6 +1382,77 @@ export interface paths {
         patch: operations["partialUpdateSubEvent"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List seats */
+        get: operations["listSeats2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/bulk_block/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bulk block seats */
+        post: operations["bulkBlockSeats2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** The spec's examples send the bulk calls with PATCH too. */
+        patch: operations["bulkBlockSeatsWithPatch2"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/bulk_unblock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bulk unblock seats */
+        post: operations["bulkUnblockSeats2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Bulk unblock seats */
+        patch: operations["bulkUnblockSeatsWithPatch2"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a seat */
+        get: operations["retrieveSeat2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a seat */
+        patch: operations["partialUpdateSeat2"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/taxrules/": {
         parameters: {
             query?: never;
@@ -2313,7 +2384,7 @@ export interface components {
             price: components["schemas"]["MoneyInput"];
             /** @description `web` (default) or `api`. */
             sales_channel?: string;
-            /** @description Seat guid; seating is not available yet, so any value is an unknown seat. */
+            /** @description Seat guid: required for a seated product (mapped to a category of the plan), refused for others. */
             seat?: string | null;
             /**
              * Format: int32
@@ -3036,7 +3107,10 @@ export interface components {
              * @description Quota id of the same event; excludes `item`.
              */
             quota?: number | null;
-            /** @description Seat guid (seating comes later: only null is accepted now). */
+            /**
+             * @description Guid of a seat of the event (of the voucher's date on a series) to bind the voucher to: it then reserves the
+             *     seat; needs the seat's product as `item` and `max_usages` 1.
+             */
             seat?: string | null;
             /** @description Default true. */
             show_hidden_items?: boolean;
@@ -4348,12 +4422,12 @@ export interface components {
         };
         SeatJson: {
             blocked: boolean;
-            /** Format: int32 */
-            cartposition: number | null;
+            /** @description Id of the live cart position holding the seat; the cart position object with `?expand=cartposition`. */
+            cartposition: (number | null) | Record<string, never>;
             /** Format: int32 */
             id: number;
-            /** Format: int32 */
-            orderposition: number | null;
+            /** @description Id of the live order position holding the seat; the order position object with `?expand=orderposition`. */
+            orderposition: (number | null) | Record<string, never>;
             /** Format: int32 */
             product: number | null;
             row_label: string | null;
@@ -4363,8 +4437,8 @@ export interface components {
             seat_number: string;
             /** Format: int32 */
             subevent: number | null;
-            /** Format: int32 */
-            voucher: number | null;
+            /** @description Id of the voucher bound to the seat; the voucher object with `?expand=voucher`. */
+            voucher: (number | null) | Record<string, never>;
             zone_name: string;
         };
         SeatingPlanJson: {
@@ -5219,7 +5293,10 @@ export interface components {
              * @description Quota id of the same event; excludes `item`.
              */
             quota?: number | null;
-            /** @description Seat guid (seating comes later: only null is accepted now). */
+            /**
+             * @description Guid of a seat of the event (of the voucher's date on a series) to bind the voucher to: it then reserves the
+             *     seat; needs the seat's product as `item` and `max_usages` 1.
+             */
             seat?: string | null;
             /** @description Default true. */
             show_hidden_items?: boolean;
@@ -5333,7 +5410,7 @@ export interface components {
              * @description Read-only: how often the voucher has been used.
              */
             redeemed: number;
-            /** @description Seat guid; seating comes later, so always null. */
+            /** @description Guid of the seat the voucher is bound to (it reserves that seat), or null. */
             seat: string | null;
             show_hidden_items: boolean;
             /** Format: int32 */
@@ -10351,7 +10428,7 @@ export interface operations {
                 seat_guid?: string;
                 /** @description Only blocked (`true`) or only unblocked (`false`) seats. */
                 blocked?: boolean;
-                /** @description Only available (`true`) or only unavailable (`false`) seats. */
+                /** @description Only available (`true`: not blocked, not sold, not in a live cart, not bound to a voucher) or only unavailable (`false`) seats. */
                 is_available?: boolean;
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
@@ -10391,7 +10468,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10428,7 +10513,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10476,7 +10561,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10524,7 +10609,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10572,7 +10657,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10617,7 +10702,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10655,7 +10748,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10901,6 +11002,366 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSeats2: {
+        parameters: {
+            query?: {
+                /** @description Zone name (exact match). */
+                zone_name?: string;
+                /** @description Row name (exact match). */
+                row_name?: string;
+                /** @description Row label (exact match). */
+                row_label?: string;
+                /** @description Seat number (exact match). */
+                seat_number?: string;
+                /** @description Seat label (exact match). */
+                seat_label?: string;
+                /** @description Seat GUID of the seating plan (exact match). */
+                seat_guid?: string;
+                /** @description Only blocked (`true`) or only unblocked (`false`) seats. */
+                blocked?: boolean;
+                /** @description Only available (`true`: not blocked, not sold, not in a live cart, not bound to a voucher) or only unavailable (`false`) seats. */
+                is_available?: boolean;
+                /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
+                ordering?: ("id" | "-id")[];
+                /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
+                expand?: ("orderposition" | "cartposition" | "voucher")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SeatJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkBlockSeats2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkBlockSeatsWithPatch2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkUnblockSeats2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkUnblockSeatsWithPatch2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveSeat2: {
+        parameters: {
+            query?: {
+                /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
+                expand?: ("orderposition" | "cartposition" | "voucher")[];
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateSeat2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSeatDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
