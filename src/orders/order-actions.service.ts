@@ -39,6 +39,7 @@ import {
   revivedProducts,
 } from './order-actions.rules';
 import { OrderExpiry } from './order-expiry';
+import { AfterCommit, OrderHooks, OrderTransition } from './order-hooks';
 import { logOrder, OrderActor } from './order-log';
 import { OrderPayments } from './order-payments.service';
 import { paidCredit } from './order-payments.rules';
@@ -54,6 +55,8 @@ interface ActionContext extends OrderActor {
   order: Order;
   /** One instant for everything the action writes (payment date, last_modified, cancellation date). */
   now: Date;
+  /** The status change the {@link OrderHooks} hear of once the change is applied (invoices). */
+  transition?: OrderTransition;
 }
 
 /**
@@ -87,6 +90,7 @@ export class OrderActionsService {
     private readonly presentation: OrderPresentation,
     private readonly mail: MailOutboxService,
     private readonly expiry: OrderExpiry,
+    private readonly hooks: OrderHooks,
   ) {}
 
   /**
@@ -104,6 +108,7 @@ export class OrderActionsService {
         throw new ActionRefused(ACTION_MESSAGES.notPendingOrExpired);
       if (order.status === 'e') await this.reviveExpired(ctx);
       await this.payments.settle(ctx.em, ctx, order, 'manual', ctx.now);
+      ctx.transition = 'paid';
       if (body.send_email ?? true) {
         await this.sendMail(ctx, `Payment received for your order: ${order.code}`, [
           `we successfully received your payment for ${eventName(ctx.event)}. Thank you!`,
@@ -171,6 +176,7 @@ export class OrderActionsService {
         change.status = 'c';
       }
       const comment = body.comment ?? null;
+      ctx.transition = 'canceled';
       await this.log(ctx, 'pretix.event.order.canceled', {
         cancellation_fee: fee.gt(0) ? toMoney(fee) : null,
         comment,
@@ -253,6 +259,7 @@ export class OrderActionsService {
       if (new Decimal(order.total).isZero()) {
         await this.payments.settle(ctx.em, ctx, order, 'free', ctx.now);
         change.status = 'p';
+        ctx.transition = 'paid';
       }
       if (body.send_email ?? true) {
         await this.sendMail(ctx, `Order approved: ${order.code}`, [
@@ -289,8 +296,9 @@ export class OrderActionsService {
 
   /**
    * Runs an action in one transaction: bounds lock waits, locks the order row of the event, runs `work`, then
-   * (unless `work` returns null: nothing changed, or `work` applied its change itself) applies its change with a new `last_modified`; after the
-   * commit, presents the order.
+   * (unless `work` returns null: nothing changed, or `work` applied its change itself) applies its change with a new `last_modified`
+   * and fires the {@link OrderHooks} of the transition `work` named; after the commit, runs the hooks' follow-up
+   * work and presents the order.
    * @throws NotFound for a code that is not an order of this event
    */
   private async run(
@@ -299,6 +307,7 @@ export class OrderActionsService {
     code: string,
     work: (ctx: ActionContext) => Promise<OrderChange | null>,
   ): Promise<OrderJson> {
+    let after: AfterCommit[] = [];
     const order = await this.em.transaction(async (em) => {
       await setLockTimeout(em, this.config.orderLockTimeoutMs);
       const order =
@@ -312,8 +321,10 @@ export class OrderActionsService {
       const ctx: ActionContext = { em, event, principal, order, now: new Date() };
       const change = await work(ctx);
       if (change) await this.writer.change(em, order, change, ctx.now);
+      if (ctx.transition) after = await this.hooks.fire({ ...ctx, transition: ctx.transition });
       return order;
     });
+    await this.hooks.afterCommit(after);
     // Presented after the commit, on pool connections: the locks are held no longer than the change needs, and
     // the presentation's parallel loads do not share the transaction's single connection.
     const [json] = await this.presentation.orders(this.em, [order], new Map([[event.id, event.slug]]));
