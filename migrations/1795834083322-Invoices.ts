@@ -1,3 +1,8 @@
+/**
+ * Invoices (issue 11): `invoice` (number unique per event, lines and texts as JSON, the PDF's stored file and
+ * render generation), `invoice_counter` (the last number per event and prefix, incremented in the invoice's
+ * transaction: gap-free and unique), `invoice_settings` (the `E/settings/` keys that were set).
+ */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Invoices1795834083322 implements MigrationInterface {

@@ -157,7 +157,7 @@ export function toInvoiceJson(inv: Invoice, refs: InvoiceRefs): InvoiceJson {
     invoice_to_vat_id: text('invoice_to_vat_id'),
     invoice_to_beneficiary: text('invoice_to_beneficiary'),
     custom_field: inv.texts.custom_field ?? null,
-    date: dateOnly(inv.date as string | Date),
+    date: dateOnly(inv.date),
     refers: refs.refersNumber,
     locale: inv.locale,
     introductory_text: text('introductory_text'),
