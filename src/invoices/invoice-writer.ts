@@ -80,7 +80,9 @@ export class InvoiceWriter {
   /** `regenerate`: the invoice's data refreshed from the order and settings (same number); a new PDF is due. */
   async refresh(em: EntityManager, event: Event, order: Order, invoice: Invoice): Promise<Invoice> {
     const content = await this.content(em, event, order);
-    invoice.texts = content.texts;
+    invoice.texts = invoice.isCancellation
+      ? { ...content.texts, payment_provider_text: '', payment_provider_stamp: '' }
+      : content.texts;
     invoice.lines = invoice.isCancellation ? negatedLines(content.lines) : content.lines;
     invoice.pdfGeneration += 1;
     invoice.pdfFileId = null;

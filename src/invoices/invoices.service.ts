@@ -114,23 +114,23 @@ export class InvoicesService implements OnModuleInit {
    */
   private async onOrderTransition(ctx: OrderTransitionContext): Promise<AfterCommit | void> {
     const { em, order } = ctx;
-    const settings = await this.settings.get(ctx.event.id, em);
     const made: Invoice[] = [];
-    const event = await this.fullEvent(em, ctx.event);
+    // One statement when nothing is to be done (the common case: no invoice to cancel, none to make).
     if (ctx.transition === 'canceled') {
       const valid = await em.find(Invoice, {
         where: { orderId: order.id, isCancellation: false, canceled: false },
         order: { id: 'ASC' },
       });
+      if (valid.length === 0) return;
+      const event = await this.fullEvent(em, ctx.event);
       for (const inv of valid) made.push(await this.writer.cancel(em, event, order, inv));
-      if (valid.length > 0 && order.status !== 'c') made.push(await this.writer.issue(em, event, order));
-    } else if (
-      generatesOn(settings.invoice_generate, ctx.transition, order.status === 'p') &&
-      !(await this.hasValidInvoice(em, order.id))
-    ) {
-      made.push(await this.writer.issue(em, event, order));
+      if (order.status !== 'c') made.push(await this.writer.issue(em, event, order));
+    } else {
+      const settings = await this.settings.get(ctx.event.id, em);
+      if (!generatesOn(settings.invoice_generate, ctx.transition, order.status === 'p')) return;
+      if (await this.hasValidInvoice(em, order.id)) return;
+      made.push(await this.writer.issue(em, await this.fullEvent(em, ctx.event), order));
     }
-    if (made.length === 0) return;
     const renders = made.map(toRender);
     return () => this.pdfs.request(renders);
   }
