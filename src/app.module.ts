@@ -20,6 +20,8 @@ import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
 import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
+import { OAuthCoreModule } from './oauth/oauth-core.module';
+import { OAuthModule } from './oauth/oauth.module';
 
 /**
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
@@ -38,9 +40,10 @@ export class AppModule {
         CommonModule,
         RequestLoggingModule,
         AuditModule,
-        AuthModule.forRoot([TeamsModule]),
+        AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
         OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
         TeamsModule,
+        OAuthModule,
         CatalogueModule.register(OrdersCoreModule),
         SeatingModule,
         OrdersModule,

@@ -8,6 +8,7 @@ import { InvoicePdfProcessor } from './invoices/invoice-pdf.processor';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
+import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -30,6 +31,7 @@ import { TasksModule } from './tasks/tasks.module';
     MailModule,
     OrdersCoreModule,
     CheckinCoreModule,
+    OAuthCoreModule,
   ],
   providers: [
     QueueWorkers,
