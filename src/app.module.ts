@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { GiftCardsModule } from './giftcards/giftcards.module';
+import { InvoicesModule } from './invoices/invoices.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { MediaModule } from './media/media.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
@@ -50,6 +51,7 @@ export class AppModule {
         OrdersModule,
         CheckinModule,
         GiftCardsModule,
+        InvoicesModule,
         MediaModule,
         OutgoingMailsModule,
         HealthModule,

@@ -4,6 +4,7 @@ import { AuditModule } from './audit/audit.module';
 import { CheckinCoreModule } from './checkin/checkin-core.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { InvoicePdfProcessor } from './invoices/invoice-pdf.processor';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
@@ -17,7 +18,7 @@ import { TaskRunner } from './tasks/task-runner.processor';
 import { TasksModule } from './tasks/tasks.module';
 
 /**
- * The worker process (architecture.md "Processes"): the queue processors (mail delivery, task runner, scheduler
+ * The worker process (architecture.md "Processes"): the queue processors (mail delivery, invoice PDFs, task runner, scheduler
  * tick, which expires pending orders through the orders core) run here and only here; no HTTP.
  */
 @Module({
@@ -40,6 +41,7 @@ import { TasksModule } from './tasks/tasks.module';
     TaskRunner,
     DiagnosticSleepTask,
     MailDelivery,
+    InvoicePdfProcessor,
   ],
 })
 export class WorkerModule {}

@@ -58,7 +58,9 @@ const DATES = ['OrderJson.payment_date', 'OrderJson.custom_followup_at', 'Questi
 
 /** Names that hold a point in time when they are strings; each such property must carry a format. */
 const TEMPORAL_NAME =
-  /^(datetime|created|updated|last_modified|expires|issuance|sent|next_attempt|payment_date|cancellation_date)$|_(from|until|at)$|^date_|^valid_(date|datetime)_|^presale_/;
+  /^(datetime|created|updated|last_modified|expires|issuance|sent|next_attempt|payment_date|cancellation_date)$|(?<!^invoice|^invoice_address)_(from|until|at)$|^date_|^valid_(date|datetime)_|^presale_/;
+
+/* `invoice_from`, `invoice_address_from`: the sender's street address (spec "Invoice"), not a point in time. */
 
 /** Floating-point numbers; every other numeric property is an integer. */
 const FLOATS = new Set(['geo_lat', 'geo_lon']);

@@ -200,6 +200,14 @@ export class AppConfig {
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
+
+  /**
+   * Delay before the second attempt to render an invoice PDF (milliseconds); doubles with every further attempt
+   * (4 attempts; then the next download asks again).
+   */
+  @IsInt()
+  @Min(10)
+  invoicePdfRetryDelayMs = 2000;
 }
 
 const ENV_KEYS: Record<keyof AppConfig, string> = {
@@ -230,6 +238,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   orderExpiryMaxBatches: 'ORDER_EXPIRY_MAX_BATCHES',
   quotaCheckIntervalMs: 'QUOTA_CHECK_INTERVAL_MS',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
+  invoicePdfRetryDelayMs: 'INVOICE_PDF_RETRY_DELAY_MS',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
   sessionSecret: 'SESSION_SECRET',

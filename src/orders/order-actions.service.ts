@@ -39,6 +39,7 @@ import {
   revivedProducts,
 } from './order-actions.rules';
 import { OrderExpiry } from './order-expiry';
+import { AfterCommit, OrderHooks, OrderTransition } from './order-hooks';
 import { logOrder, OrderActor } from './order-log';
 import { OrderPayments } from './order-payments.service';
 import { paidCredit } from './order-payments.rules';
@@ -55,6 +56,8 @@ interface ActionContext extends OrderActor {
   order: Order;
   /** One instant for everything the action writes (payment date, last_modified, cancellation date). */
   now: Date;
+  /** The status change the {@link OrderHooks} hear of once the change is applied (invoices). */
+  transition?: OrderTransition;
 }
 
 /**
@@ -88,6 +91,7 @@ export class OrderActionsService {
     private readonly presentation: OrderPresentation,
     private readonly mail: MailOutboxService,
     private readonly expiry: OrderExpiry,
+    private readonly hooks: OrderHooks,
   ) {}
 
   /**
@@ -105,6 +109,7 @@ export class OrderActionsService {
         throw new ActionRefused(ACTION_MESSAGES.notPendingOrExpired);
       if (order.status === 'e') await this.reviveExpired(ctx);
       await this.payments.settle(ctx.em, ctx, order, 'manual', ctx.now);
+      ctx.transition = 'paid';
       if (body.send_email ?? true) {
         await this.sendMail(ctx, `Payment received for your order: ${order.code}`, [
           `we successfully received your payment for ${eventName(ctx.event)}. Thank you!`,
@@ -172,6 +177,7 @@ export class OrderActionsService {
         change.status = 'c';
       }
       const comment = body.comment ?? null;
+      ctx.transition = 'canceled';
       await this.log(ctx, 'pretix.event.order.canceled', {
         cancellation_fee: fee.gt(0) ? toMoney(fee) : null,
         comment,
@@ -254,6 +260,7 @@ export class OrderActionsService {
       if (new Decimal(order.total).isZero()) {
         await this.payments.settle(ctx.em, ctx, order, 'free', ctx.now);
         change.status = 'p';
+        ctx.transition = 'paid';
       }
       if (body.send_email ?? true) {
         await this.sendMail(ctx, `Order approved: ${order.code}`, [
@@ -290,8 +297,9 @@ export class OrderActionsService {
 
   /**
    * Runs an action in one transaction: bounds lock waits, locks the order row of the event, runs `work`, then
-   * (unless `work` returns null: nothing changed, or `work` applied its change itself) applies its change with a new `last_modified`; after the
-   * commit, presents the order.
+   * (unless `work` returns null: nothing changed, or `work` applied its change itself) applies its change with a new `last_modified`
+   * and fires the {@link OrderHooks} of the transition `work` named; after the commit, runs the hooks' follow-up
+   * work and presents the order.
    * @throws NotFound for a code that is not an order of this event
    */
   private async run(
@@ -301,6 +309,7 @@ export class OrderActionsService {
     work: (ctx: ActionContext) => Promise<OrderChange | null>,
   ): Promise<OrderJson> {
     return withOneConnection(this.em, async (conn) => {
+      let after: AfterCommit[] = [];
       const order = await conn.transaction(async (em) => {
         await setLockTimeout(em, this.config.orderLockTimeoutMs);
         const order =
@@ -314,8 +323,10 @@ export class OrderActionsService {
         const ctx: ActionContext = { em, event, principal, order, now: new Date() };
         const change = await work(ctx);
         if (change) await this.writer.change(em, order, change, ctx.now);
+        if (ctx.transition) after = await this.hooks.fire({ ...ctx, transition: ctx.transition });
         return order;
       });
+      await this.hooks.afterCommit(after);
       // Presented after the commit on the connection that wrote (withOneConnection): the locks are held no longer
       // than the change needs, and a busy pool cannot answer 503 ("retry") for a change that was made.
       const [json] = await this.presentation.orders(conn, [order], new Map([[event.id, event.slug]]));

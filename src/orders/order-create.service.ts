@@ -49,13 +49,14 @@ import { OrderPresentation } from './order-presentation.service';
 import { generateOrderCode, generateOrderSecret, orderExpiry } from './order-rules';
 import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from './order-writer';
 import type { Order } from './order.entity';
+import { AfterCommit, OrderHooks } from './order-hooks';
 import { CODE_IN_USE } from './order-create.rules';
 import { placesPerQuota, throwPositions } from './sales.rules';
 import { SeatHolds } from './seat-holds';
 import { seatTakenAsValidation } from './seat-taken';
 
 /** What a run gives: the created order (presented after the commit), or the wire form of a simulation. */
-type Outcome = { kind: 'created'; order: Order } | { kind: 'preview'; json: OrderJson };
+type Outcome = { kind: 'created'; order: Order; after: AfterCommit[] } | { kind: 'preview'; json: OrderJson };
 
 /**
  * `POST E/orders/` (compat §4.4 "Order creation", pretix `OrderCreateSerializer`). One transaction:
@@ -66,9 +67,11 @@ type Outcome = { kind: 'created'; order: Order } | { kind: 'preview'; json: Orde
  * 4. one reservation on all quotas involved ({@link QuotaReservations}: locks only those quota rows, id order);
  * 5. the writes ({@link OrderWriter}): order, positions, answers, fees, invoice address; then voucher
  *    redemptions ({@link VoucherRedemptions}), consumed carts, the first payment ({@link OrderPayments}), log
- *    entries and the confirmation mail. The response is presented after the commit.
+ *    entries and the confirmation mail; then the `placed` {@link OrderHooks} (automatic invoices). The response
+ *    is presented after the commit, after the hooks' follow-up work.
  * Rows are locked in the global order of sales (README "Locks"): event row (shared) → carts → vouchers → seats →
- * quotas. A seat is checked under its lock; the partial unique index over live positions' seats is the backstop. `simulate` runs steps 1–4 without locks and
+ * quotas. A seat is checked under its lock; the partial unique index over live positions' seats is the backstop.
+ * `simulate` runs steps 1–4 without locks and
  * reservation (availability is computed, not reserved) and writes nothing.
  */
 @Injectable()
@@ -87,6 +90,7 @@ export class OrderCreator {
     private readonly mail: MailOutboxService,
     private readonly tenancy: TenancyQueries,
     private readonly seatHolds: SeatHolds,
+    private readonly hooks: OrderHooks,
   ) {}
 
   /**
@@ -107,6 +111,7 @@ export class OrderCreator {
             uniqueAsValidation(ORDER_CODE_INDEX, 'code', CODE_IN_USE, transaction),
           );
       if (outcome.kind === 'preview') return outcome.json;
+      await this.hooks.afterCommit(outcome.after);
       const [json] = await this.presentation.orders(conn, [outcome.order], new Map([[event.id, event.slug]]));
       return json;
     });
@@ -252,7 +257,14 @@ export class OrderCreator {
         body: confirmationText(event, order, priced),
       });
     }
-    return { kind: 'created', order };
+    const after = await this.hooks.fire({
+      em,
+      event,
+      order,
+      principal: actor.principal,
+      transition: 'placed',
+    });
+    return { kind: 'created', order, after };
   }
 
   /** The quotas each position draws on (one statement for all products); none for quota-skipping vouchers. */

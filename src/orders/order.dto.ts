@@ -60,7 +60,7 @@ function Nested(dto: () => new () => object, each = false): PropertyDecorator {
 }
 
 /** An ISO 3166-1 alpha-2 country code (any case) or `""` (compat §4.4: `Invalid country code.`). */
-function IsCountry(): PropertyDecorator {
+export function IsCountry(): PropertyDecorator {
   return rule('isCountry', (v) => {
     if (v === undefined || v === null || v === '') return null;
     if (typeof v !== 'string') return 'Not a valid string.';

@@ -13,6 +13,8 @@ import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
 import { CheckinPositions } from './checkin-positions';
 import { OrderExpiry } from './order-expiry';
+import { OrderHooks } from './order-hooks';
+import { OrderReads } from './order-reads.service';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
@@ -27,7 +29,8 @@ import { SeatHolds } from './seat-holds';
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
- * quota engine, the reads of order positions for the contexts above (gift cards, media), and the answers to the
+ * quota engine, the reads of order positions and orders for the contexts above (gift cards, media, invoices), the
+ * order status hooks ({@link OrderHooks}, which the invoices context registers with), and the answers to the
  * ports the catalogue and the tenancy roots declare (quota availability,
  * voucher holds of carts, usage of items, events, tax rules, discounts, membership types; the seating
  * context's seat holders). `app.module.ts` hands
@@ -44,6 +47,8 @@ import { SeatHolds } from './seat-holds';
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,
+    OrderHooks,
+    OrderReads,
     CartWriter,
     CheckinPositions,
     CartVoucherHolds,
@@ -80,6 +85,8 @@ import { SeatHolds } from './seat-holds';
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,
+    OrderHooks,
+    OrderReads,
     CartWriter,
     CheckinPositions,
   ],

@@ -9,5 +9,8 @@ export const QUEUES = {
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-/** Queues whose jobs run {@link AsyncTask} rows (one task per job; the job id is the task id). */
-export const TASK_QUEUES: readonly QueueName[] = [QUEUES.invoices, QUEUES.exports, QUEUES.shredder];
+/**
+ * Queues whose jobs run {@link AsyncTask} rows (one task per job; the job id is the task id). The `invoices`
+ * queue is not one: its jobs render the PDF of an invoice row (`invoices/invoice-pdf.processor.ts`).
+ */
+export const TASK_QUEUES: readonly QueueName[] = [QUEUES.exports, QUEUES.shredder];

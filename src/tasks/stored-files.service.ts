@@ -58,6 +58,13 @@ export class StoredFiles {
       .getMany();
   }
 
+  /** Deletes the files with these ids (in the caller's transaction when `em` is given). */
+  async delete(ids: readonly string[], em: EntityManager = this.db.manager): Promise<void> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return;
+    await em.delete(StoredFile, valid);
+  }
+
   /**
    * Deletes expired files, at most `limit` per call; rows another worker is deleting are skipped
    * (`FOR UPDATE SKIP LOCKED`). @returns the number deleted

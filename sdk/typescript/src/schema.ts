@@ -739,6 +739,105 @@ export interface paths {
         patch: operations["partialUpdateDiscount"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get event invoices
+         * @description Filters `is_cancellation`, `order`, `refers`, `locale`, `number`; ordering `nr` (default) or `date`.
+         */
+        get: operations["getEventInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an invoice */
+        get: operations["retrieveInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/download/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get invoice download
+         * @description The PDF (`application/pdf`, attachment `<number>.pdf`); 409 with `Retry-After` until the worker made it.
+         */
+        get: operations["getInvoiceDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/regenerate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** As POST (the spec's examples use GET). */
+        get: operations["getInvoiceRegenerate"];
+        put?: never;
+        /**
+         * Regenerate invoice
+         * @description Refreshes the invoice's data from the order (same number) and renders a new PDF. 204.
+         */
+        post: operations["regenerateInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/reissue/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** As POST (the spec's examples use GET). */
+        get: operations["getInvoiceReissue"];
+        put?: never;
+        /**
+         * Reissue invoice
+         * @description Cancels the invoice (a cancellation invoice) and, unless the order is canceled, issues a new one. 204.
+         */
+        post: operations["reissueInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/items/": {
         parameters: {
             query?: never;
@@ -994,6 +1093,23 @@ export interface paths {
         put?: never;
         /** Approves an order pending approval. */
         post: operations["approveOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orders/{code}/create_invoice/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create order invoice */
+        post: operations["createOrderInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1344,6 +1460,24 @@ export interface paths {
         patch: operations["partialUpdateSeat"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get event settings */
+        get: operations["getEventSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Settings event */
+        patch: operations["settingsEventWithPatch"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/subevents/": {
         parameters: {
             query?: never;
@@ -1652,6 +1786,23 @@ export interface paths {
         };
         /** List transactions */
         get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/invoices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get organizer invoices */
+        get: operations["getOrganizerInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3316,6 +3467,30 @@ export interface components {
             name: string;
             protected: boolean;
         };
+        EventSettingsDto: {
+            invoice_additional_text?: string;
+            /** @description Sender: street address (may have several lines). */
+            invoice_address_from?: string;
+            invoice_address_from_city?: string;
+            /** @description ISO 3166-1 alpha-2 code or `""`. */
+            invoice_address_from_country?: string;
+            /** @description Sender: company or person name. */
+            invoice_address_from_name?: string;
+            invoice_address_from_tax_id?: string;
+            invoice_address_from_vat_id?: string;
+            invoice_address_from_zipcode?: string;
+            invoice_footer_text?: string;
+            /**
+             * @description `False` (never), `admin` (only on request; default), `user`, `paid` (on payment), `True` (on placement).
+             * @enum {string}
+             */
+            invoice_generate?: "False" | "admin" | "user" | "paid" | "True";
+            invoice_introductory_text?: string;
+            /** @description Prefix of new invoice numbers; empty: the event slug in capitals and a dash (`DEMO-`). */
+            invoice_numbers_prefix?: string;
+            /** @description Language of new invoices, e.g. `en`, `de`. */
+            locale?: string;
+        };
         ExtendOrderDto: {
             /**
              * Format: date
@@ -3466,6 +3641,79 @@ export interface components {
             vat_id: string;
             vat_id_validated: boolean;
             zipcode: string;
+        };
+        InvoiceJson: {
+            additional_text: string;
+            custom_field: string | null;
+            /** Format: date */
+            date: string;
+            /** @description Event slug. */
+            event: string;
+            footer_text: string;
+            foreign_currency_display: string | null;
+            foreign_currency_rate: string | null;
+            /** Format: date */
+            foreign_currency_rate_date: string | null;
+            internal_reference: string;
+            introductory_text: string;
+            invoice_from: string;
+            invoice_from_city: string;
+            /** @description ISO 3166-1 alpha-2 code or `""`. */
+            invoice_from_country: string;
+            invoice_from_name: string;
+            invoice_from_tax_id: string;
+            invoice_from_vat_id: string;
+            invoice_from_zipcode: string;
+            /** @description The full recipient address, one part per line. */
+            invoice_to: string;
+            invoice_to_beneficiary: string;
+            invoice_to_city: string;
+            invoice_to_company: string;
+            invoice_to_country: string;
+            invoice_to_name: string;
+            invoice_to_state: string;
+            invoice_to_street: string;
+            invoice_to_vat_id: string;
+            invoice_to_zipcode: string;
+            is_cancellation: boolean;
+            lines: components["schemas"]["InvoiceLineJson"][];
+            locale: string;
+            /** @description Invoice number with prefix, e.g. `DEMO-00001`. */
+            number: string;
+            /** @description Order code. */
+            order: string;
+            payment_provider_stamp: string;
+            payment_provider_text: string;
+            /** @description Number of the invoice this one refers to (a cancellation: the canceled invoice). */
+            refers: string | null;
+        };
+        InvoiceLineJson: {
+            attendee_name: string | null;
+            description: string;
+            /** Format: date-time */
+            event_date_from: string | null;
+            /** Format: date-time */
+            event_date_to: string | null;
+            event_location: string | null;
+            fee_internal_type: string | null;
+            fee_type: string | null;
+            /** @description Gross amount, e.g. `"23.00"` (negative on a cancellation). */
+            gross_value: components["schemas"]["Money"];
+            /** Format: int32 */
+            item: number | null;
+            /**
+             * Format: int32
+             * @description 1-based line number.
+             */
+            position: number;
+            /** Format: int32 */
+            subevent: number | null;
+            tax_name: string;
+            /** @description Percent, e.g. `"19.00"`. */
+            tax_rate: components["schemas"]["Percentage"];
+            tax_value: components["schemas"]["Money"];
+            /** Format: int32 */
+            variation: number | null;
         };
         ItemJson: {
             active: boolean;
@@ -7909,6 +8157,266 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getEventInvoices: {
+        parameters: {
+            query?: {
+                /** @description Only cancellation invoices (`true`) or only the others (`false`). */
+                is_cancellation?: boolean;
+                /** @description Order code (exact). */
+                order?: string;
+                /** @description Number of the invoice a cancellation refers to (exact). */
+                refers?: string;
+                /** @description Language of the invoice, e.g. `en`. */
+                locale?: string;
+                /** @description Invoice number (exact). */
+                number?: string;
+                /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
+                ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["InvoiceJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoiceDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not rendered yet: The invoice file has not yet been generated, we will generate it for you now. Please try again in a few seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again; sent when the server was busy or the key is in use. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoiceRegenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Regenerated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    regenerateInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Regenerated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoiceReissue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reissued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reissueInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reissued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listItems: {
         parameters: {
             query?: {
@@ -9312,6 +9820,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceJson"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10757,6 +11302,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEventSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSettingsDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    settingsEventWithPatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EventSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSettingsDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -12378,6 +12991,58 @@ export interface operations {
                         /** Format: uri */
                         previous: string | null;
                         results: components["schemas"]["GiftCardTransactionJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrganizerInvoices: {
+        parameters: {
+            query?: {
+                /** @description Only cancellation invoices (`true`) or only the others (`false`). */
+                is_cancellation?: boolean;
+                /** @description Order code (exact). */
+                order?: string;
+                /** @description Number of the invoice a cancellation refers to (exact). */
+                refers?: string;
+                /** @description Language of the invoice, e.g. `en`. */
+                locale?: string;
+                /** @description Invoice number (exact). */
+                number?: string;
+                /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
+                ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["InvoiceJson"][];
                     };
                 };
             };

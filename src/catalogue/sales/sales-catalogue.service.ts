@@ -299,6 +299,37 @@ export class SalesCatalogue {
     return new Map([...items.values()].map((i) => [i.id, i.name]));
   }
 
+  /**
+   * Names for printed documents (invoice lines, issue 11): items, variations (their `value`) and tax rules by id;
+   * one statement, none when nothing is asked.
+   */
+  async documentLabels(
+    em: EntityManager,
+    ids: { items: readonly number[]; variations: readonly number[]; taxRules: readonly number[] },
+  ): Promise<{
+    items: Map<number, I18nString>;
+    variations: Map<number, I18nString>;
+    taxRules: Map<number, I18nString>;
+  }> {
+    const out = {
+      items: new Map<number, I18nString>(),
+      variations: new Map<number, I18nString>(),
+      taxRules: new Map<number, I18nString>(),
+    };
+    if (ids.items.length + ids.variations.length + ids.taxRules.length === 0) return out;
+    const rows: { kind: 'i' | 'v' | 't'; id: number; name: I18nString }[] = await em.query(
+      `SELECT 'i' AS kind, id, name FROM item WHERE id = ANY($1)
+       UNION ALL SELECT 'v', id, value FROM item_variation WHERE id = ANY($2)
+       UNION ALL SELECT 't', id, name FROM tax_rule WHERE id = ANY($3)`,
+      [distinct(ids.items), distinct(ids.variations), distinct(ids.taxRules)],
+    );
+    for (const r of rows) {
+      const target = r.kind === 'i' ? out.items : r.kind === 'v' ? out.variations : out.taxRules;
+      target.set(r.id, r.name);
+    }
+    return out;
+  }
+
   private async items(em: EntityManager, ids: number[]): Promise<Map<number, SaleItem>> {
     if (ids.length === 0) return new Map();
     const rows: SaleItem[] = await em.query(

@@ -1,3 +1,4 @@
+import type { I18nString } from '../../common/values/i18n';
 import type { EntityManager } from 'typeorm';
 
 /** What other contexts need of a date they know by id. */
@@ -22,6 +23,29 @@ export async function subeventsByIds(
     [wanted],
   );
   return new Map(rows.map((r) => [r.id, { id: r.id, eventId: r.event_id }]));
+}
+
+/** What printed documents show of a date (invoice lines): name, start, end, location. */
+export interface SubEventLabel {
+  id: number;
+  name: I18nString;
+  dateFrom: Date;
+  dateTo: Date | null;
+  location: I18nString | null;
+}
+
+/** Dates by id with their printed data (one statement, none for an empty list). */
+export async function subeventLabels(
+  em: EntityManager,
+  ids: readonly number[],
+): Promise<Map<number, SubEventLabel>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows: SubEventLabel[] = await em.query(
+    `SELECT id, name, date_from AS "dateFrom", date_to AS "dateTo", location FROM subevent WHERE id = ANY($1)`,
+    [wanted],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** pretix's message for a date of another event (compat §3.2, §3.14). */

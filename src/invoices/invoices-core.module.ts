@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
+import { OrdersCoreModule } from '../orders/orders-core.module';
+import { TenancyModule } from '../organizers/tenancy.module';
+import { TasksModule } from '../tasks/tasks.module';
+import { Invoice } from './invoice.entity';
+import { InvoicePdfJobs } from './invoice-pdf-jobs';
+import { InvoiceReads } from './invoice-reads.service';
+import { InvoiceSettingsService } from './invoice-settings.service';
+import { InvoiceWriter } from './invoice-writer';
+import { InvoicesService } from './invoices.service';
+
+/**
+ * The invoices context without HTTP: settings, numbering and writing, reads, the PDF requests. At init it
+ * registers with the orders context's `OrderHooks` (automatic and cancellation invoices), so it must be loaded
+ * wherever orders change hands with invoices on (the API).
+ */
+@Module({
+  imports: [
+    OrdersCoreModule,
+    CatalogueReadsModule,
+    TenancyModule,
+    TasksModule,
+    TypeOrmModule.forFeature([Invoice]),
+  ],
+  providers: [InvoiceSettingsService, InvoiceWriter, InvoiceReads, InvoicePdfJobs, InvoicesService],
+  exports: [InvoiceSettingsService, InvoiceReads, InvoicesService],
+})
+export class InvoicesCoreModule {}

@@ -1,0 +1,186 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { InvalidRequest, NotFound } from '../common/errors';
+import { setLockTimeout } from '../common/persistence/lock-timeout';
+import { AppConfig } from '../config/app-config';
+import { AfterCommit, OrderHooks, OrderTransitionContext } from '../orders/order-hooks';
+import { OrderReads } from '../orders/order-reads.service';
+import type { Order } from '../orders/order.entity';
+import type { Event } from '../organizers/event.entity';
+import { TenancyQueries } from '../organizers/tenancy-queries';
+import { StoredFiles } from '../tasks/stored-files.service';
+import { Invoice } from './invoice.entity';
+import { InvoicePdfJobs, PdfRequest } from './invoice-pdf-jobs';
+import { InvoiceReads } from './invoice-reads.service';
+import { InvoiceSettingsService } from './invoice-settings.service';
+import { generatesOn } from './invoice-settings.rules';
+import { InvoiceWriter } from './invoice-writer';
+import type { InvoiceJson } from './invoice.presenter';
+
+/** pretix's messages (compat §3.24, §4.4). */
+export const INVOICE_MESSAGES = {
+  cannotGenerate: 'You cannot generate an invoice for this order.',
+  exists: 'An invoice for this order already exists.',
+  alreadyCanceled: 'The invoice has already been canceled.',
+  cancellation: 'A cancellation invoice cannot be reissued.',
+} as const;
+
+/**
+ * Invoices of orders (issue 11 "Invoices"; compat §3.24, §4.4 `create_invoice`): created on request, automatically
+ * on order placement or payment as `invoice_generate` says (through the orders context's {@link OrderHooks},
+ * registered at module init), canceled with the order; `reissue` and `regenerate`. Every write runs in one
+ * transaction that locks the order row first (one invoice writer per order at a time) and takes its number from
+ * the event's counter row; the PDF is asked of the worker after the commit.
+ */
+@Injectable()
+export class InvoicesService implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: AppConfig,
+    private readonly hooks: OrderHooks,
+    private readonly orders: OrderReads,
+    private readonly tenancy: TenancyQueries,
+    private readonly writer: InvoiceWriter,
+    private readonly settings: InvoiceSettingsService,
+    private readonly reads: InvoiceReads,
+    private readonly pdfs: InvoicePdfJobs,
+    private readonly files: StoredFiles,
+  ) {}
+
+  onModuleInit(): void {
+    this.hooks.onTransition((ctx) => this.onOrderTransition(ctx));
+  }
+
+  /**
+   * `POST E/orders/{code}/create_invoice/`: an invoice of the order as it is now.
+   * @returns the invoice (201)
+   * @throws NotFound for a code that is no order of the event
+   * @throws InvalidRequest `You cannot generate an invoice for this order.` (invoices off: `invoice_generate`
+   *   `False`; a canceled order) or `An invoice for this order already exists.` (a valid, i.e. not canceled one)
+   */
+  async createForOrder(event: Event, _principal: Principal, code: string): Promise<InvoiceJson> {
+    const invoice = await this.inOrderTransaction(event, code, async (em, order) => {
+      const settings = await this.settings.get(event.id, em);
+      if (settings.invoice_generate === 'False' || order.status === 'c')
+        throw new InvalidRequest(INVOICE_MESSAGES.cannotGenerate);
+      if (await this.hasValidInvoice(em, order.id)) throw new InvalidRequest(INVOICE_MESSAGES.exists);
+      return [await this.writer.issue(em, event, order)];
+    });
+    return this.reads.get(event, invoice[0].number);
+  }
+
+  /**
+   * `POST E/invoices/{number}/reissue/`: a cancellation of the invoice and, unless the order is canceled, a new
+   * invoice with the order's current data.
+   * @throws NotFound for an unknown number
+   * @throws InvalidRequest `The invoice has already been canceled.`; a cancellation invoice cannot be reissued
+   */
+  async reissue(event: Event, number: string): Promise<void> {
+    const orderCode = await this.orderCodeOf(event, number);
+    await this.inOrderTransaction(event, orderCode, async (em, order) => {
+      const invoice = await this.lockedInvoice(em, event, number);
+      if (invoice.canceled) throw new InvalidRequest(INVOICE_MESSAGES.alreadyCanceled);
+      if (invoice.isCancellation) throw new InvalidRequest(INVOICE_MESSAGES.cancellation);
+      const made = [await this.writer.cancel(em, event, order, invoice)];
+      if (order.status !== 'c') made.push(await this.writer.issue(em, event, order));
+      return made;
+    });
+  }
+
+  /**
+   * `POST E/invoices/{number}/regenerate/`: the same number with data refreshed from the order and the settings;
+   * the old PDF is deleted and a new one rendered.
+   * @throws NotFound for an unknown number
+   * @throws InvalidRequest `The invoice has already been canceled.`
+   */
+  async regenerate(event: Event, number: string): Promise<void> {
+    const orderCode = await this.orderCodeOf(event, number);
+    await this.inOrderTransaction(event, orderCode, async (em, order) => {
+      const invoice = await this.lockedInvoice(em, event, number);
+      if (invoice.canceled) throw new InvalidRequest(INVOICE_MESSAGES.alreadyCanceled);
+      const oldFile = invoice.pdfFileId;
+      await this.writer.refresh(em, event, order, invoice);
+      if (oldFile) await this.files.delete([oldFile], em);
+      return [invoice];
+    });
+  }
+
+  /**
+   * The orders' hook, inside the order change's transaction: automatic invoices on placement or payment
+   * (`invoice_generate` `True`/`paid`, when the order has no valid invoice), the cancellation of every valid
+   * invoice when the order is canceled (and a new invoice when a cancellation fee keeps it paid).
+   */
+  private async onOrderTransition(ctx: OrderTransitionContext): Promise<AfterCommit | void> {
+    const { em, order } = ctx;
+    const made: Invoice[] = [];
+    // One statement when nothing is to be done (the common case: no invoice to cancel, none to make).
+    if (ctx.transition === 'canceled') {
+      const valid = await em.find(Invoice, {
+        where: { orderId: order.id, isCancellation: false, canceled: false },
+        order: { id: 'ASC' },
+      });
+      if (valid.length === 0) return;
+      const event = await this.fullEvent(em, ctx.event);
+      for (const inv of valid) made.push(await this.writer.cancel(em, event, order, inv));
+      if (order.status !== 'c') made.push(await this.writer.issue(em, event, order));
+    } else {
+      const settings = await this.settings.get(ctx.event.id, em);
+      if (!generatesOn(settings.invoice_generate, ctx.transition, order.status === 'p')) return;
+      if (await this.hasValidInvoice(em, order.id)) return;
+      made.push(await this.writer.issue(em, await this.fullEvent(em, ctx.event), order));
+    }
+    const renders = made.map(toRender);
+    return () => this.pdfs.request(renders);
+  }
+
+  /** Runs `work` with the locked order of the event, commits, then asks for the PDFs of the invoices it wrote. */
+  private async inOrderTransaction(
+    event: Event,
+    code: string,
+    work: (em: EntityManager, order: Order) => Promise<Invoice[]>,
+  ): Promise<Invoice[]> {
+    const invoices = await this.db.transaction(async (em) => {
+      await setLockTimeout(em, this.config.orderLockTimeoutMs);
+      const order = await this.orders.byCode(em, event.id, code, true);
+      if (!order) throw new NotFound();
+      return work(em, order);
+    });
+    await this.pdfs.request(invoices.map(toRender));
+    return invoices;
+  }
+
+  private async hasValidInvoice(em: EntityManager, orderId: number): Promise<boolean> {
+    return em.exists(Invoice, { where: { orderId, isCancellation: false, canceled: false } });
+  }
+
+  private async orderCodeOf(event: Event, number: string): Promise<string> {
+    const inv = await this.db.getRepository(Invoice).findOne({
+      where: { eventId: event.id, number },
+      select: { id: true, orderCode: true },
+    });
+    if (!inv) throw new NotFound();
+    return inv.orderCode;
+  }
+
+  private async lockedInvoice(em: EntityManager, event: Event, number: string): Promise<Invoice> {
+    const inv = await em.findOne(Invoice, {
+      where: { eventId: event.id, number },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!inv) throw new NotFound();
+    return inv;
+  }
+
+  /** The full event row (the hooks get only the order's view of it). */
+  private async fullEvent(em: EntityManager, event: Pick<Event, 'id' | 'organizerId'>): Promise<Event> {
+    const [full] = await this.tenancy.eventsByIds(em, event.organizerId, [event.id]);
+    if (!full) throw new NotFound();
+    return full;
+  }
+}
+
+function toRender(inv: Invoice): PdfRequest {
+  return { invoiceId: inv.id, generation: inv.pdfGeneration };
+}
