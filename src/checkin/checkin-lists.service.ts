@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { rulesProblem } from './checkin-logic';
 import { ApiI18n, ApiInt } from '../common/http/api-schemas';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -300,6 +301,8 @@ export class CheckinListsService {
 
   private async validate(em: EntityManager, event: Event, input: ListInput): Promise<void> {
     const errors = new ErrorCollector();
+    const rules = rulesProblem(input.rules);
+    if (rules) errors.add('rules', rules);
     const wanted = [...new Set(input.limit_products)];
     const known = await this.catalogue.itemIdsOfEvent(em, event.id, wanted);
     if (wanted.some((id) => !known.has(id))) errors.addNonField(ITEMS_OF_OTHER_EVENT);

@@ -5,7 +5,9 @@ import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
+import type { ValidatedAnswer } from './answers.rules';
 import { OrderPosition } from './order-position.entity';
+import { insertAnswers } from './order-writer';
 import { ListPositionExtras, OrderPresentation } from './order-presentation.service';
 import { nameFromParts, OrderPositionJson, toOrderPositionJson } from './order.presenter';
 
@@ -247,6 +249,39 @@ export class CheckinPositions {
       [eventId, identifier, id],
     );
     return rows[0] ?? null;
+  }
+
+  /** Which of `questionIds` the position has answered (check-in questions, compat §3.21); one statement. */
+  async answeredQuestions(
+    em: EntityManager,
+    positionId: number,
+    questionIds: readonly number[],
+  ): Promise<Set<number>> {
+    const rows: { question_id: number }[] = await em.query(
+      'SELECT question_id FROM question_answer WHERE order_position_id = $1 AND question_id = ANY($2)',
+      [positionId, [...questionIds]],
+    );
+    return new Set(rows.map((r) => r.question_id));
+  }
+
+  /**
+   * Stores answers given at check-in on the position, replacing earlier answers to the same questions (compat
+   * §3.21 `answers`); two or three statements, none without answers.
+   */
+  async saveAnswers(
+    em: EntityManager,
+    positionId: number,
+    answers: readonly ValidatedAnswer[],
+  ): Promise<void> {
+    if (answers.length === 0) return;
+    await em.query('DELETE FROM question_answer WHERE order_position_id = $1 AND question_id = ANY($2)', [
+      positionId,
+      answers.map((a) => a.questionId),
+    ]);
+    await insertAnswers(
+      em,
+      answers.map((answer) => ({ orderPositionId: positionId, cartPositionId: null, answer })),
+    );
   }
 
   /** Whether `positionId` is a position of the event (failed scans naming a position); one statement. */

@@ -44,3 +44,24 @@ export function subeventProblem(
   if (!date) return messages.unknown(subevent);
   return date.eventId === event.id ? null : SUBEVENT_OF_OTHER_EVENT;
 }
+
+/** Start, end and admission time of a date (check-in rules, compat §3.20). */
+export interface SubEventTimes {
+  dateFrom: Date;
+  dateTo: Date | null;
+  dateAdmission: Date | null;
+}
+
+/** The times of the date `id` of the event, or null when it is not one; one statement. */
+export async function subeventTimes(
+  em: EntityManager,
+  eventId: number,
+  id: number,
+): Promise<SubEventTimes | null> {
+  const rows: { date_from: Date; date_to: Date | null; date_admission: Date | null }[] = await em.query(
+    'SELECT date_from, date_to, date_admission FROM subevent WHERE id = $1 AND event_id = $2',
+    [id, eventId],
+  );
+  const r = rows[0];
+  return r ? { dateFrom: r.date_from, dateTo: r.date_to, dateAdmission: r.date_admission } : null;
+}
