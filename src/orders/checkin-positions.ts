@@ -55,13 +55,13 @@ const ROW: ScopeSql = {
 
 /**
  * SQL condition: position `p` of order `o` is admitted by the list (compat §3.21): of the list's event, not
- * canceled, paid (or pending when the list includes pending), of a listed product (unless all products), of the
+ * canceled, paid (or pending when the list includes pending or the order is `valid_if_pending`), of a listed product (unless all products), of the
  * list's sub-event (when it has one). With `ignoreStatus` any order status and canceled positions too.
  */
 function admitted(s: ScopeSql, ignoreStatus = false): string {
   const status = ignoreStatus
     ? 'true'
-    : `NOT p.canceled AND (o.status = 'p' OR (o.status = 'n' AND ${s.includePending}))`;
+    : `NOT p.canceled AND (o.status = 'p' OR (o.status = 'n' AND (${s.includePending} OR o.valid_if_pending)))`;
   return `p.event_id = ${s.eventId} AND ${status}
     AND (${s.allProducts} OR EXISTS (SELECT 1 FROM checkin_list_item li WHERE li.list_id = ${s.id} AND li.item_id = p.item_id))
     AND (${s.subeventId} IS NULL OR p.subevent_id = ${s.subeventId})`;
@@ -107,6 +107,10 @@ export interface RedeemPosition {
   orderCode: string;
   orderStatus: string;
   orderAttention: boolean;
+  /** The pending order admits its tickets (compat §3.21). */
+  validIfPending: boolean;
+  /** The order awaits approval. */
+  requireApproval: boolean;
   itemId: number;
   variationId: number | null;
   subeventId: number | null;
@@ -115,6 +119,8 @@ export interface RedeemPosition {
   secret: string;
   validFrom: Date | null;
   validUntil: Date | null;
+  /** Found by a revoked secret (compat §3.21 `revoked`). */
+  revoked: boolean;
   addons: { id: number; itemId: number; canceled: boolean }[];
 }
 
@@ -223,7 +229,8 @@ export class CheckinPositions {
   }
 
   /**
-   * The event's position with this secret (or, when `byId`, this id), with its order and add-ons, row-locked
+   * The event's position with this secret (or, when `byId`, this id; else the one whose revoked secret this is,
+   * marked `revoked`), with its order and add-ons, row-locked
    * until the caller's transaction ends, so that two scans of one ticket are decided one after the other
    * (compat §3.21: exactly one `ok`). Null when there is none.
    */
@@ -236,15 +243,19 @@ export class CheckinPositions {
     const id = byId && /^\d{1,9}$/.test(identifier) ? Number(identifier) : null;
     const rows: RedeemPosition[] = await em.query(
       `SELECT p.id, p.event_id AS "eventId", p.order_id AS "orderId", o.code AS "orderCode", o.status AS "orderStatus",
-              o.checkin_attention AS "orderAttention", p.item_id AS "itemId", p.variation_id AS "variationId",
+              o.checkin_attention AS "orderAttention",
+              o.valid_if_pending AS "validIfPending", o.require_approval AS "requireApproval", p.item_id AS "itemId", p.variation_id AS "variationId",
               p.subevent_id AS "subeventId", p.addon_to_id AS "addonToId", p.canceled, p.secret,
               p.valid_from AS "validFrom", p.valid_until AS "validUntil",
+              (p.secret <> $2 AND p.id IS DISTINCT FROM $3::int) AS revoked,
               (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'itemId', a.item_id, 'canceled', a.canceled)
                        ORDER BY a.positionid), '[]'::jsonb)
                  FROM order_position a WHERE a.addon_to_id = p.id) AS addons
          FROM order_position p JOIN orders o ON o.id = p.order_id
-        WHERE p.event_id = $1 AND (p.secret = $2 OR p.id = $3::int)
-        ORDER BY (p.secret = $2) DESC LIMIT 1
+        WHERE p.event_id = $1 AND (p.secret = $2 OR p.id = $3::int
+              OR p.id = (SELECT r.position_id FROM revoked_secret r WHERE r.event_id = $1 AND r.secret = $2
+                          ORDER BY r.id DESC LIMIT 1))
+        ORDER BY (p.secret = $2) DESC, (p.id = $3::int) IS TRUE DESC LIMIT 1
           FOR UPDATE OF p`,
       [eventId, identifier, id],
     );
