@@ -11,6 +11,7 @@ import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-positions';
 import { Event } from '../organizers/event.entity';
 import { CheckinListsService } from './checkin-lists.service';
+import { ApiRedeemResponses } from './redeem.responses';
 import { RedeemDto } from './redeem.dto';
 import { RedeemOkJson, RedeemService } from './redeem.service';
 
@@ -85,6 +86,7 @@ export class CheckinPositionsController {
   @Post(':position/redeem')
   @HttpCode(201)
   @RequirePermission('event.orders:checkin', 'event.orders:write')
+  @ApiRedeemResponses()
   @ListFilters({
     filters: { untrusted_input: filter.bool('Look the ticket up by secret only, never by position id.') },
   })
