@@ -164,7 +164,8 @@ export class CheckinPositions {
       .innerJoin('orders', 'o', 'o.id = p.order_id')
       .where(admitted(s, filters.bool('ignore_status') === true));
     this.filter(qb, s, filters);
-    const name = `lower(coalesce(${NAME('p')}, (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id)))`;
+    // Without a name (own or the parent's) first, as pretix; never-scanned positions first too.
+    const name = `lower(coalesce(${NAME('p')}, (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id), ''))`;
     applyOrdering(
       qb,
       filters,
@@ -173,7 +174,7 @@ export class CheckinPositions {
         order__datetime: 'o.datetime',
         positionid: 'p.positionid',
         attendee_name: name,
-        last_checked_in: lastScan(s.id, 'datetime'),
+        last_checked_in: `coalesce(${lastScan(s.id, 'datetime')}, '-infinity'::timestamptz)`,
         order__email: 'lower(o.email)',
       },
       ['attendee_name', 'positionid'],

@@ -65,3 +65,19 @@ export async function subeventTimes(
   const r = rows[0];
   return r ? { dateFrom: r.date_from, dateTo: r.date_to, dateAdmission: r.date_admission } : null;
 }
+
+/**
+ * SQL expressions over the `subevent` table for statements of other contexts (check-in lists order and filter
+ * by their date), so that only this context names its table.
+ */
+export const subeventQueries = {
+  /** Scalar subquery: the start of the date whose id is the SQL expression `subeventId` (null for none). */
+  dateFromOf: (subeventId: string): string =>
+    `(SELECT se.date_from FROM subevent se WHERE se.id = ${subeventId})`,
+  /**
+   * SQL condition: the date whose id is the SQL expression `subeventId` ends (its end, or its start without an
+   * end) at or after the parameter `param` (`:name`).
+   */
+  endsAfter: (subeventId: string, param: string): string =>
+    `EXISTS (SELECT 1 FROM subevent se WHERE se.id = ${subeventId} AND coalesce(se.date_to, se.date_from) >= ${param})`,
+};
