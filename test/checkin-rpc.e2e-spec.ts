@@ -121,6 +121,13 @@ describe('check-in RPC', () => {
     const both = (await get(`${O}/checkinrpc/search/?list=${lists.day1}&list=${lists.day2}&search=Guest`))
       .body;
     expect(both.count).toBe(2);
+    // One page over both lists: page 2 of size 1 holds the other ticket.
+    const q = `${O}/checkinrpc/search/?list=${lists.day1}&list=${lists.day2}&search=Guest&page_size=1`;
+    const [p1, p2] = [(await get(q)).body, (await get(`${q}&page=2`)).body];
+    expect([p1.count, p2.count]).toEqual([2, 2]);
+    expect([...p1.results, ...p2.results].map((p: { secret: string }) => p.secret).sort()).toEqual(
+      [secrets.day1, secrets.day2].sort(),
+    );
     const scanner = await teamToken(t, 'org', {
       allEvents: true,
       eventPermissions: ['event.orders:checkin'],

@@ -79,7 +79,7 @@ export class CheckinPositionsController {
     if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) {
       return Paginated.of([], 0, page);
     }
-    return this.positions.page(scope, filters, page);
+    return this.positions.page(scope, filters, page, true);
   }
 
   /** Redeems a ticket (201 `ok`; 400 `error`/`incomplete`; 404 `invalid`). `untrusted_input=true`: secrets only. */

@@ -158,8 +158,8 @@ export class CheckinRpcService {
   }
 
   /**
-   * Positions of several lists (each list's page; counts added). Scanners without order read permission see
-   * nothing unless `search` has 3 or more characters.
+   * Positions any of several lists admits, as one page (with the check-ins of those lists). Lists of events where
+   * the credential cannot read orders contribute nothing unless `search` has 3 or more characters.
    */
   async search(
     organizer: Organizer,
@@ -173,16 +173,16 @@ export class CheckinRpcService {
       .filter((n) => Number.isInteger(n) && n > 0);
     const lists = await this.resolve(organizer, principal, ids, READ);
     const search = filters.str('search');
-    const results: CheckinPositionJson[] = [];
-    let total = 0;
-    for (const { event, scope } of lists) {
-      const reader = principal.eventPermissions(organizer.id, event.id).has('event.orders:read');
-      if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) continue;
-      const part = await this.positions.page(scope, filters, page);
-      results.push(...part.items);
-      total += part.total;
-    }
-    return Paginated.of(results.slice(0, page.pageSize), total, page);
+    const searchable = search !== undefined && search.length >= MIN_SCANNER_SEARCH;
+    const visible = lists.filter(
+      ({ event }) =>
+        searchable || principal.eventPermissions(organizer.id, event.id).has('event.orders:read'),
+    );
+    return this.positions.page(
+      visible.map((l) => l.scope),
+      filters,
+      page,
+    );
   }
 }
 

@@ -190,7 +190,9 @@ export class RedeemService {
     ) {
       return this.refuse(em, event, principal, list, ticket, 'rules', body, type, at);
     }
-    const questions = await this.questions.checkinQuestions(em, event.id, ticket.itemId);
+    const questions = ticket.hasCheckinQuestions
+      ? await this.questions.checkinQuestions(em, event.id, ticket.itemId)
+      : [];
     if (questions.length > 0) {
       const given = readCheckinAnswers(event.id, questions, body.answers);
       await this.positions.saveAnswers(em, ticket.id, given);

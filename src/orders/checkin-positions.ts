@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { questionQueries } from '../catalogue/questions/question-queries';
 import { applyOrdering } from '../common/listing/ordering';
-import { findOneInOne, paginateInOne } from '../common/listing/page-query';
+import { findOneInOne, paginateInOne, paginateWithSeparateCount } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import type { ValidatedAnswer } from './answers.rules';
@@ -75,13 +76,13 @@ const NAME = (alias: string) =>
   `nullif(coalesce(nullif(${alias}.attendee_name_parts->>'_legacy', ''),
      concat_ws(' ', nullif(${alias}.attendee_name_parts->>'given_name', ''), nullif(${alias}.attendee_name_parts->>'family_name', ''))), '')`;
 
-/** SQL condition: position `p` has a successful entry on the list. */
+/** SQL condition: position `p` has a successful entry on the list (or one of the lists: ids comma-separated). */
 const checkedIn = (list: string) =>
-  `EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = p.id AND c.list_id = ${list} AND c.successful AND c.type = 'entry')`;
+  `EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = p.id AND c.list_id IN (${list}) AND c.successful AND c.type = 'entry')`;
 
 /** SQL: the last successful scan of position `p` on the list (type and time), as a row subquery column. */
 const lastScan = (list: string, column: 'type' | 'datetime') =>
-  `(SELECT c.${column} FROM checkin c WHERE c.position_id = p.id AND c.list_id = ${list} AND c.successful
+  `(SELECT c.${column} FROM checkin c WHERE c.position_id = p.id AND c.list_id IN (${list}) AND c.successful
      ORDER BY c.datetime DESC, c.id DESC LIMIT 1)`;
 
 /** A position on a check-in list: the order position's wire form and `require_attention` (compat §3.21). */
@@ -119,6 +120,8 @@ export interface RedeemPosition {
   secret: string;
   validFrom: Date | null;
   validUntil: Date | null;
+  /** Its product has questions asked during check-in. */
+  hasCheckinQuestions: boolean;
   /** Found by a revoked secret (compat §3.21 `revoked`). */
   revoked: boolean;
   addons: { id: number; itemId: number; canceled: boolean }[];
@@ -145,25 +148,32 @@ export class CheckinPositions {
   }
 
   /**
-   * One page of the positions a list admits, with the list's check-ins only (compat §3.21). `ignore_status`
+   * One page of the positions a list admits (or any of several lists: the RPC search), with the list's (lists')
+   * check-ins only (compat §3.21). `ignore_status`
    * admits any status; `search` (3+ characters) matches the secret's start, the order code, attendee name and
    * e-mail; `has_checkin`; `item`, `variation` (and `__in`), `order`, `secret`, `attendee_name`,
    * `order__status` (and `__in`). Ordering as the spec lists (default `attendee_name,positionid`); the attendee
-   * name falls back to the parent position's. One statement.
+   * name falls back to the parent position's. One statement; with `separateCount` two at once (page and count:
+   * the page's costly values are then computed for its rows only, what a list of 10,000s of tickets needs).
    * @throws ValidationFailed for a malformed filter value
    */
   async page(
-    list: ListScope,
+    listOrLists: ListScope | readonly ListScope[],
     filters: QueryFilters,
     page: PageRequest,
+    separateCount = false,
   ): Promise<Paginated<CheckinPositionJson>> {
-    const s = literal(list);
+    const lists: readonly ListScope[] = 'id' in listOrLists ? [listOrLists] : listOrLists;
+    if (lists.length === 0) return Paginated.of([], 0, page);
+    const ignoreStatus = filters.bool('ignore_status') === true;
+    // The lists' ids as SQL (`1` or `1, 2`); several lists: positions any of them admits (the RPC search).
+    const ids = lists.map((l) => String(Math.trunc(l.id))).join(', ');
     const qb = this.db
       .getRepository(OrderPosition)
       .createQueryBuilder('p')
       .innerJoin('orders', 'o', 'o.id = p.order_id')
-      .where(admitted(s, filters.bool('ignore_status') === true));
-    this.filter(qb, s, filters);
+      .where(`(${lists.map((l) => `(${admitted(literal(l), ignoreStatus)})`).join(' OR ')})`);
+    this.filter(qb, ids, filters);
     // Without a name (own or the parent's) first, as pretix; never-scanned positions first too.
     const name = `lower(coalesce(${NAME('p')}, (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id), ''))`;
     applyOrdering(
@@ -174,15 +184,18 @@ export class CheckinPositions {
         order__datetime: 'o.datetime',
         positionid: 'p.positionid',
         attendee_name: name,
-        last_checked_in: `coalesce(${lastScan(s.id, 'datetime')}, '-infinity'::timestamptz)`,
+        last_checked_in: `coalesce(${lastScan(ids, 'datetime')}, '-infinity'::timestamptz)`,
         order__email: 'lower(o.email)',
       },
       ['attendee_name', 'positionid'],
     );
-    return paginateInOne(qb, page, this.presentation.listPositionRelated(list.id), toListPositionJson);
+    const related = this.presentation.listPositionRelated(lists.map((l) => l.id));
+    return separateCount
+      ? paginateWithSeparateCount(qb, page, related, toListPositionJson)
+      : paginateInOne(qb, page, related, toListPositionJson);
   }
 
-  private filter(qb: SelectQueryBuilder<OrderPosition>, s: ScopeSql, filters: QueryFilters): void {
+  private filter(qb: SelectQueryBuilder<OrderPosition>, ids: string, filters: QueryFilters): void {
     const pattern = filters.contains('search');
     if (pattern !== undefined) {
       qb.andWhere(
@@ -192,7 +205,7 @@ export class CheckinPositions {
       );
     }
     const hasCheckin = filters.bool('has_checkin');
-    if (hasCheckin !== undefined) qb.andWhere(`${hasCheckin ? '' : 'NOT '}${checkedIn(s.id)}`);
+    if (hasCheckin !== undefined) qb.andWhere(`${hasCheckin ? '' : 'NOT '}${checkedIn(ids)}`);
     for (const [param, column] of [
       ['item', 'p.item_id'],
       ['variation', 'p.variation_id'],
@@ -249,6 +262,7 @@ export class CheckinPositions {
               p.subevent_id AS "subeventId", p.addon_to_id AS "addonToId", p.canceled, p.secret,
               p.valid_from AS "validFrom", p.valid_until AS "validUntil",
               (p.secret <> $2 AND p.id IS DISTINCT FROM $3::int) AS revoked,
+              ${questionQueries.hasCheckinQuestions('p.item_id')} AS "hasCheckinQuestions",
               (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'itemId', a.item_id, 'canceled', a.canceled)
                        ORDER BY a.positionid), '[]'::jsonb)
                  FROM order_position a WHERE a.addon_to_id = p.id) AS addons

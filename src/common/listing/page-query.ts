@@ -104,6 +104,38 @@ export async function paginateInOne<E extends ObjectLiteral, R, T>(
 }
 
 /**
+ * One page in TWO statements sent at once on two pool connections: the rows with their related values (no window
+ * count, so PostgreSQL sorts the matching rows first and computes the correlated subqueries for the page's rows
+ * only), and the count of the matching rows. For large lists whose related values are costly (the check-in
+ * positions of a list, compat §3.21): `COUNT(*) OVER ()` would compute them for every matching row. Not for a
+ * builder bound to a transaction (the two statements would share its one connection).
+ * @throws NotFound "Invalid page." for a page past the last one (page 1 of an empty list is fine)
+ */
+export async function paginateWithSeparateCount<E extends ObjectLiteral, R, T>(
+  qb: SelectQueryBuilder<E>,
+  page: PageRequest,
+  related: RelatedSpec<R>,
+  present: (row: E, related: R) => T,
+): Promise<Paginated<T>> {
+  const [countSql, countParams] = qb.clone().orderBy().select('1').getQueryAndParameters();
+  qb.offset(page.offset).limit(page.pageSize);
+  const [{ rows }, counted] = await Promise.all([
+    run(qb, related, false),
+    preparedQuery<{ n: number }>(
+      qb.connection.manager,
+      `SELECT count(*)::int AS n FROM (${countSql}) AS matching`,
+      countParams,
+    ),
+  ]);
+  if (page.page > 1 && rows.length === 0) throw new NotFound('Invalid page.');
+  return Paginated.of(
+    rows.map((r) => present(r.row, r.related)),
+    counted[0]?.n ?? 0,
+    page,
+  );
+}
+
+/**
  * The first row of `qb` (scoped by the caller) with its related values, in one statement.
  * @throws NotFound when there is none
  */
