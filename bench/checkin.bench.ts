@@ -107,9 +107,12 @@ bench.runBenchmark(
     const pages = await bench.runLoad(PAGES, 1, async () =>
       bench.expectStatus(await get(page), 200, 'positions'),
     );
+    const cpuBefore = process.cpuUsage();
     const redeems = await bench.runLoad(REDEEMS, CONCURRENCY, async (i) =>
       bench.expectStatus(await post(redeemPath(i + 1), {}), 201, 'redeem'),
     );
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuPerRedeem = (cpu.user + cpu.system) / 1000 / REDEEMS;
     const redeemStatements = await bench.countStatements(() => post(redeemPath(REDEEMS + 1), {}));
     const stored = await db.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM checkin WHERE list_id = $1 AND successful',
@@ -129,6 +132,7 @@ bench.runBenchmark(
         bench.timingRow([`POST …/redeem/ (${CONCURRENCY} scanners)`], redeems),
         '',
         `SQL statements per positions page: ${statements}; per redeem: ${redeemStatements}`,
+        `CPU of this process (API and load driver) per redeem: ${cpuPerRedeem.toFixed(2)} ms`,
         '',
       ].join('\n'),
     );

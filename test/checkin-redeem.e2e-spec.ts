@@ -276,6 +276,19 @@ describe('check-in positions and redeem', () => {
       addon,
     ]);
 
+    // Pages of 3 put together give the whole ordered list, and the count is the whole list's.
+    const whole = (await get(`${E}/checkinlists/${l}/positions/?ordering=attendee_name&page_size=200`)).body;
+    const pages: number[] = [];
+    for (let n = 1; (n - 1) * 3 < whole.count; n++) {
+      const part = (
+        await get(`${E}/checkinlists/${l}/positions/?ordering=attendee_name&page_size=3&page=${n}`)
+      ).body;
+      expect(part.count).toBe(whole.count);
+      pages.push(...part.results.map((p: { id: number }) => p.id));
+    }
+    expect(pages).toEqual(whole.results.map((p: { id: number }) => p.id));
+    expect((await get(`${E}/checkinlists/${l}/positions/?page_size=3&page=999`)).status).toBe(404);
+
     await redeem(l, bea.positions[0].secret, { datetime: '2030-01-01T10:00:00Z' });
     await redeem(l, abe, { datetime: '2030-01-01T09:00:00Z' });
     const byScan = await ids('last_checked_in,positionid');

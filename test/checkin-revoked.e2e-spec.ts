@@ -58,6 +58,21 @@ describe('check-in: revoked secrets and pending orders', () => {
       await t.db.query('SELECT successful, error_reason FROM checkin WHERE position_id = $1', [first.id]),
     ).toEqual([{ successful: false, error_reason: 'revoked' }]);
     expect((await redeem(first.secret, { force: true })).status).toBe(201);
+    // Each scan is logged with the order (the refused one as denied), in the scan's own statement.
+    const logged = await t.db.query<
+      { action_type: string; data: { position: number; errorcode?: string } }[]
+    >(
+      `SELECT action_type, data FROM log_entry WHERE content_type = 'order' AND action_type LIKE 'pretix.event.checkin%'
+          AND (data->>'position')::int = $1 ORDER BY id`,
+      [first.id],
+    );
+    expect(logged).toEqual([
+      { action_type: 'pretix.event.checkin.denied', data: expect.objectContaining({ errorcode: 'revoked' }) },
+      {
+        action_type: 'pretix.event.checkin',
+        data: expect.objectContaining({ position: first.id, forced: true }),
+      },
+    ]);
     expect((await redeem(fresh[0].secret)).body.reason).toBe('already_redeemed');
     expect((await redeem(fresh[1].secret)).status).toBe(201);
     // Revoked twice: both earlier secrets stay revoked.

@@ -153,18 +153,20 @@ export class RedeemService {
       if (match !== null)
         ticket = (await this.positions.forRedeem(em, event.id, String(match), true)) ?? found;
     }
-    if (body.nonce) {
-      const again: unknown[] = await em.query(
-        'SELECT 1 FROM checkin WHERE list_id = $1 AND nonce = $2 AND successful',
-        [list.id, body.nonce],
-      );
-      if (again.length > 0) return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
-    }
-    const scans: RuleScan[] = await em.query(
-      `SELECT type, datetime FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful
-        ORDER BY datetime, id`,
-      [ticket.id, list.id],
+    // The ticket's earlier successful scans on the list and, in the same statement, whether the scanner's nonce
+    // already checked someone in on it (then the answer is `ok` again, nothing new is stored).
+    const rows: (RuleScan & { id: number; again: boolean })[] = await em.query(
+      `SELECT id, type, datetime, false AS again FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful
+       UNION ALL
+       (SELECT id, type, datetime, true FROM checkin
+         WHERE $3::varchar IS NOT NULL AND list_id = $2 AND nonce = $3 AND successful LIMIT 1)`,
+      [ticket.id, list.id, body.nonce ?? null],
     );
+    if (rows.some((r) => r.again))
+      return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+    const scans: RuleScan[] = rows
+      .map((r) => ({ id: r.id, type: r.type, datetime: r.datetime }))
+      .sort((a, b) => a.datetime.getTime() - b.datetime.getTime() || a.id - b.id);
     const earlier = {
       entries: scans.filter((c) => c.type === 'entry').length,
       last: scans[scans.length - 1]?.type ?? null,
@@ -214,26 +216,23 @@ export class RedeemService {
         }
       }
     }
-    await em.query(
+    // The check-in and its log entry in one statement (a door scanner's hot path).
+    await this.audit.recordAlong(
+      em,
+      principal,
+      {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: 'order',
+        objectId: ticket.orderId,
+        action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
+        data: { position: ticket.id, first: earlier.entries === 0, forced: force, list: list.id, type },
+      },
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce)
        VALUES ($1, $2, $3, $4, $5, true, $6, $7)
        ON CONFLICT (list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`,
       [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null],
     );
-    await this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: 'order',
-      objectId: ticket.orderId,
-      action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
-      data: {
-        position: ticket.id,
-        first: earlier.entries === 0,
-        forced: force,
-        list: list.id,
-        type,
-      },
-    });
     return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
   }
 
@@ -271,21 +270,23 @@ export class RedeemService {
     type: string,
     at: Date,
   ): Promise<Decision> {
-    await em.query(
+    await this.audit.recordAlong(
+      em,
+      principal,
+      {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: 'order',
+        objectId: ticket.orderId,
+        action: 'pretix.event.checkin.denied',
+        data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
+      },
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
                             error_explanation, nonce)
        VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8)
        ON CONFLICT (list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`,
       [ticket.id, event.id, list.id, type, at, reason, REASON_EXPLANATIONS[reason], body.nonce ?? null],
     );
-    await this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: 'order',
-      objectId: ticket.orderId,
-      action: 'pretix.event.checkin.denied',
-      data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
-    });
     return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };
   }
 }

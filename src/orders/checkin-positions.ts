@@ -175,7 +175,8 @@ export class CheckinPositions {
       .where(`(${lists.map((l) => `(${admitted(literal(l), ignoreStatus)})`).join(' OR ')})`);
     this.filter(qb, ids, filters);
     // Without a name (own or the parent's) first, as pretix; never-scanned positions first too.
-    const name = `lower(coalesce(${NAME('p')}, (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id), ''))`;
+    const name = `lower(coalesce(${NAME('p')}, CASE WHEN p.addon_to_id IS NOT NULL THEN
+      (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id) END, ''))`;
     applyOrdering(
       qb,
       filters,
