@@ -120,7 +120,8 @@ export async function paginateWithSeparateCount<E extends ObjectLiteral, R, T>(
   const [countSql, countParams] = qb.clone().orderBy().select('1').getQueryAndParameters();
   // The page's ids first (sorted and cut on the bare rows), then those rows with their related values.
   const ids = qb.clone().select(`${qb.alias}.id`).offset(page.offset).limit(page.pageSize);
-  const rowsQb = qb.clone().where(`${qb.alias}.id IN (${ids.getQuery()})`);
+  // `= ANY(ARRAY(…))`: the ids are computed once and the rows fetched by primary key.
+  const rowsQb = qb.clone().where(`${qb.alias}.id = ANY(ARRAY(${ids.getQuery()}))`);
   const [{ rows }, counted] = await Promise.all([
     run(rowsQb, related, false),
     preparedQuery<{ n: number }>(
