@@ -388,7 +388,7 @@ describe('item add-ons', () => {
       siblingAddon = await createAddon(sibling.id, { addon_category: await createCategory() });
     });
 
-    it('answers 404 for every endpoint under an item of another event', async () => {
+    it('answers 403 for every endpoint under an item of another event', async () => {
       const base = `${E}/items/${foreignItem.id}`;
       const category = await createCategory();
       for (const res of [
@@ -401,8 +401,8 @@ describe('item add-ons', () => {
         await put(`${base}/addon/${foreignAddon.id}/`, { addon_category: category }),
         await del(`${base}/addons/${foreignAddon.id}/`),
       ]) {
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(NOT_FOUND);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(DENIED);
       }
       expect((await get(`${OTHER}/items/${foreignItem.id}/addons/${foreignAddon.id}/`)).body).toEqual(
         foreignAddon,
@@ -423,8 +423,8 @@ describe('item add-ons', () => {
       expect((await get(`${E}/items/${sibling.id}/addons/${siblingAddon.id}/`)).body).toEqual(siblingAddon);
     });
 
-    it.each(['abc', '0', '987654'])('answers 404 for the item or add-on id %s', async (id) => {
-      expect((await get(`${E}/items/${id}/addons/`)).status).toBe(404);
+    it.each(['abc', '0', '987654'])('answers 403 for the item id %s and 404 for the add-on id %s', async (id) => {
+      expect((await get(`${E}/items/${id}/addons/`)).status).toBe(403);
       expect((await get(`${E}/items/${item.id}/addons/${id}/`)).status).toBe(404);
       expect((await patch(`${E}/items/${item.id}/addon/${id}/`, { position: 1 })).status).toBe(404);
     });

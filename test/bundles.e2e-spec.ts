@@ -366,7 +366,7 @@ describe('item bundles', () => {
       siblingBundle = await createBundle(sibling.id, { bundled_item: (await createItem()).id });
     });
 
-    it('answers 404 for every endpoint under an item of another event', async () => {
+    it('answers 403 for every endpoint under an item of another event', async () => {
       const base = `${E}/items/${foreignItem.id}/bundles`;
       const included = (await createItem()).id;
       for (const res of [
@@ -377,8 +377,8 @@ describe('item bundles', () => {
         await put(`${base}/${foreignBundle.id}/`, { bundled_item: included }),
         await del(`${base}/${foreignBundle.id}/`),
       ]) {
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(NOT_FOUND);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(DENIED);
       }
       expect((await get(`${OTHER}/items/${foreignItem.id}/bundles/${foreignBundle.id}/`)).body).toEqual(
         foreignBundle,
@@ -401,8 +401,8 @@ describe('item bundles', () => {
       );
     });
 
-    it.each(['abc', '0', '987654'])('answers 404 for the item or bundle id %s', async (id) => {
-      expect((await get(`${E}/items/${id}/bundles/`)).status).toBe(404);
+    it.each(['abc', '0', '987654'])('answers 403 for the item id %s and 404 for the bundle id %s', async (id) => {
+      expect((await get(`${E}/items/${id}/bundles/`)).status).toBe(403);
       expect((await get(`${E}/items/${item.id}/bundles/${id}/`)).status).toBe(404);
       expect((await patch(`${E}/items/${item.id}/bundles/${id}/`, { count: 1 })).status).toBe(404);
     });

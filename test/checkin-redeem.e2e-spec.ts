@@ -136,7 +136,8 @@ describe('check-in positions and redeem', () => {
     const { id } = (await order({ status: 'p', positions: [{ item: ticket }] })).positions[0];
     expect((await redeem(l, id, {}, '?untrusted_input=true')).status).toBe(404);
     expect((await redeem(l, id)).status).toBe(201);
-    expect((await redeem(9_999_999, id)).status).toBe(404);
+    // An unknown list is a missing parent: 403 (spec "Status codes that apply everywhere").
+    expect((await redeem(9_999_999, id)).status).toBe(403);
   });
 
   it('the same nonce twice stores one check-in; a failed attempt with a nonce does not block it', async () => {

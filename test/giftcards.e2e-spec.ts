@@ -561,7 +561,7 @@ describe('gift cards', () => {
   });
 
   describe('transactions list', () => {
-    it('pages the transactions by time and answers 404 for a card out of reach', async () => {
+    it('pages the transactions by time and answers 403 for a card out of reach (a missing parent)', async () => {
       const c = await card({ value: 1 });
       for (let i = 0; i < 3; i++) await send('post', `${O}/giftcards/${c.id}/transact/`, { value: 1 });
       const page = await get(`${O}/giftcards/${c.id}/transactions/?page_size=3&page=2`);
@@ -574,8 +574,8 @@ describe('gift cards', () => {
       const other = await card({}, O2, token2);
       for (const id of [999999, other.id]) {
         const res = await get(`${O}/giftcards/${id}/transactions/`);
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(NOT_FOUND);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(DENIED);
       }
     });
   });

@@ -61,22 +61,33 @@ describe('permission matrix (compat §2.2, §2.4; docs/permissions.md)', () => {
   const ORG = 'org';
   const EVENT = 'ev';
 
-  /** Fills the path: real organizer and event slugs, 999999 for every other id. */
+  /**
+   * Real parents of the nested routes in `ORG` / `EVENT` (a missing parent answers 403, spec "Status codes that
+   * apply everywhere", which would hide the permission outcome): the path parameter's name, and `giftcard` for
+   * `O/giftcards/{id}/transactions/`.
+   */
+  const parents: Record<string, number> = {};
+  const parentOf = (path: string, name: string): number | undefined =>
+    name === 'id' && path.includes('/giftcards/:id/transactions/') ? parents.giftcard : parents[name];
+
+  /** Fills the path: real organizer and event slugs, real parents, 999999 for every other id. */
   const fill = (path: string, params: { organizer?: string; event?: string } = {}) =>
     path.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
       name === 'organizer'
         ? (params.organizer ?? ORG)
         : name === 'event'
           ? (params.event ?? EVENT)
-          : '999999',
+          : String(parentOf(path, name) ?? 999999),
     );
+  const hasParent = (r: Route) => r.path.split('/').some((s) => parentOf(r.path, s.slice(1)) !== undefined);
 
   /**
    * Writes on a route under an event use a fresh throwaway event each, so an allowed DELETE or PUT cannot
-   * destroy the fixtures other checks rely on.
+   * destroy the fixtures other checks rely on. Nested routes use the parents in `EVENT`: their writes name a
+   * child 999999 or send an empty body, so they change nothing either.
    */
   const eventFor = (r: Route) => {
-    if (!usesEvent(r) || !isWrite(r)) return EVENT;
+    if (!usesEvent(r) || !isWrite(r) || hasParent(r)) return EVENT;
     if (throwaway >= throwawayCount) throw new Error('out of throwaway events: raise the number created');
     return `tmp${throwaway++}`;
   };
@@ -99,6 +110,22 @@ describe('permission matrix (compat §2.2, §2.4; docs/permissions.md)', () => {
     await createEvent(t, admin, ORG, { slug: EVENT });
     await createEvent(t, admin, ORG, { slug: 'ev2' });
     await bootstrapOrganizer(t, 'other');
+    const made = async (path: string, body: object): Promise<number> => {
+      const res = await t.http().post(path).set('Authorization', auth(admin)).send(body);
+      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      return (res.body as { id: number }).id;
+    };
+    const E = `/api/v1/organizers/${ORG}/events/${EVENT}`;
+    parents.item = await made(`${E}/items/`, { name: 'Parent', default_price: '1.00' });
+    parents.question = await made(`${E}/questions/`, {
+      question: 'Parent',
+      type: 'S',
+      items: [parents.item],
+    });
+    parents.list = await made(`${E}/checkinlists/`, { name: 'Parent', all_products: true });
+    parents.giftcard = await made(`/api/v1/organizers/${ORG}/giftcards/`, { value: '1.00', currency: 'EUR' });
+    const teams = await t.http().get(`/api/v1/organizers/${ORG}/teams/`).set('Authorization', auth(admin));
+    parents.team = (teams.body as { results: { id: number }[] }).results[0].id;
 
     routes = t.app.get(RouteRegistry).routes.map((r) => ({
       method: r.method,

@@ -390,7 +390,7 @@ describe('question options', () => {
     });
 
     it.each(['list', 'get', 'post', 'patch', 'put', 'delete'] as const)(
-      '%s under a question of another event answers 404',
+      '%s under a question of another event answers 403',
       async (method) => {
         const list = `${E}/questions/${foreign.id}/options/`;
         const url = `${list}${foreign.options[0].id}/`;
@@ -406,8 +406,8 @@ describe('question options', () => {
                   : method === 'patch'
                     ? await patch(url, { answer: 'hijack' })
                     : await put(url, { answer: 'hijack' });
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(NOT_FOUND);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(DENIED);
         expect((await get(`${OTHER}/questions/${foreign.id}/`)).body).toEqual(foreign);
       },
     );
@@ -430,14 +430,14 @@ describe('question options', () => {
       },
     );
 
-    it.each(['abc', '0', '99999999999', '999999'])('answers 404 for the question id %s', async (id) => {
+    it.each(['abc', '0', '99999999999', '999999'])('answers 403 for the question id %s', async (id) => {
       for (const res of [
         await get(`${E}/questions/${id}/options/`),
         await post(`${E}/questions/${id}/options/`, { answer: 'x' }),
         await get(`${E}/questions/${id}/options/${own.options[0].id}/`),
       ]) {
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(NOT_FOUND);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(DENIED);
       }
     });
 

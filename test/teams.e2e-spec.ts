@@ -529,7 +529,7 @@ describe('teams, members, invites and tokens (spec "Teams"; compat §3.1)', () =
       await t.db.query('UPDATE user_account SET requires2fa = false WHERE id = $1', [aliceId]);
     });
 
-    it('answers 404 for a user who is not a member and for unknown teams; POST is 405', async () => {
+    it('answers 404 for a user who is not a member and 403 for unknown teams; POST is 405', async () => {
       const bob = await users.create('bob@example.com', 'password123', null);
       expect((await get(`${O}/teams/${teamId}/members/${bob.id}/`)).body).toEqual(NOT_FOUND);
       expect((await del(`${O}/teams/${teamId}/members/${bob.id}/`)).status).toBe(404);
@@ -541,8 +541,8 @@ describe('teams, members, invites and tokens (spec "Teams"; compat §3.1)', () =
         `${O}/teams/${otherTeamId}/tokens/`,
       ]) {
         const res = await get(path);
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(NOT_FOUND);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(DENIED);
       }
       const postMember = await post(`${O}/teams/${teamId}/members/`, { email: 'bob@example.com' });
       expect(postMember.status).toBe(405);

@@ -615,7 +615,7 @@ describe('item variations', () => {
       siblingVariation = await createVariation(sibling.id, {});
     });
 
-    it('answers 404 for every endpoint under an item of another event, and changes nothing', async () => {
+    it('answers 403 for every endpoint under an item of another event, and changes nothing', async () => {
       const base = `${E}/items/${foreignItem.id}/variations`;
       const detail = `${base}/${foreignVariation.id}/`;
       for (const res of [
@@ -626,8 +626,8 @@ describe('item variations', () => {
         await put(detail, { value: 'X' }),
         await del(detail),
       ]) {
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(NOT_FOUND);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(DENIED);
       }
       expect(
         (await get(`${OTHER}/items/${foreignItem.id}/variations/${foreignVariation.id}/`, token)).body,
@@ -651,11 +651,11 @@ describe('item variations', () => {
       );
     });
 
-    it.each(['abc', '0', '99999999999', '987654'])('answers 404 for the item id %s', async (id) => {
+    it.each(['abc', '0', '99999999999', '987654'])('answers 403 for the item id %s', async (id) => {
       const res = await get(`${E}/items/${id}/variations/`);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(NOT_FOUND);
-      expect((await post(`${E}/items/${id}/variations/`, { value: 'X' })).status).toBe(404);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual(DENIED);
+      expect((await post(`${E}/items/${id}/variations/`, { value: 'X' })).status).toBe(403);
     });
 
     it.each(['abc', '1.5', '-1'])('answers 404 for the variation id %s', async (id) => {

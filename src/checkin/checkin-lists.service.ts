@@ -8,7 +8,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
-import { ErrorCollector, NotFound } from '../common/errors';
+import { ErrorCollector, NotFound, ParentNotFound } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { paginateInOne, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -227,7 +227,7 @@ export class CheckinListsService {
 
   /** `status/` (compat §3.20): counts per product of the list and variation, and in all. Four statements. */
   async status(event: Event, id: number): Promise<CheckinListStatus> {
-    const scope = await this.scope(undefined, event, id);
+    const scope = await this.scope(undefined, event, id, 'self');
     const rows = await this.positions.status(this.db, scope);
     const catalogue = await this.catalogue.statusCatalogue(this.db, event.id);
     const sum = (f: (r: (typeof rows)[number]) => boolean, key: 'positions' | 'checked_in') =>
@@ -257,15 +257,19 @@ export class CheckinListsService {
 
   /**
    * The list as the check-in positions and redeems need it, with its products (one statement).
-   * @throws NotFound for an id that is not a list of this event
+   * @param missing `parent` for the list's nested routes (`positions/`, `redeem/`, `failed_checkins/`), `self` for
+   *   an action of the list itself (`status/`)
+   * @throws ParentNotFound (403; spec: a missing parent is 403) or NotFound (404, `self`) for an id that is not a
+   *   list of this event
    */
   async scope(
     emOrNone: EntityManager | undefined,
     event: Event,
     id: number,
+    missing: 'parent' | 'self' = 'parent',
   ): Promise<ListScope & { list: CheckinList; itemIds: number[] }> {
     const found = (await this.scopes(emOrNone, [id])).get(id);
-    if (!found || found.eventId !== event.id) throw new NotFound();
+    if (!found || found.eventId !== event.id) throw missing === 'parent' ? new ParentNotFound() : new NotFound();
     return found;
   }
 

@@ -75,6 +75,15 @@ export class PermissionDenied extends Refused {
   }
 }
 
+/**
+ * 403 `{"detail": "You do not have permission to perform this action."}` for the parent of a nested route (the item
+ * of `E/items/{item}/variations/`, the question of `options/`, the team of `members/`, the check-in list of
+ * `positions/`, the gift card of `transactions/`) that does not exist in the URL's event or organizer: the spec
+ * ("Status codes that apply everywhere") treats a missing parent like a missing organizer or event, where pretix
+ * answers 404 (compat §2 "Consequence for black-box tests"; the spec wins).
+ */
+export class ParentNotFound extends PermissionDenied {}
+
 /** 403: the row is used by others (ordered items, redeemed vouchers, tax rules in use; pretix's refusals). */
 export class ResourceInUse extends Refused {}
 

@@ -54,6 +54,20 @@ export class AppConfig {
   @Min(100)
   lockTimeoutMs = 10000;
 
+  /** Connections of each process's PostgreSQL pool. */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  databasePoolSize = 20;
+
+  /**
+   * Longest wait for a free pool connection (milliseconds); past it the request answers 503 with `Retry-After`
+   * before it has written anything.
+   */
+  @IsInt()
+  @Min(100)
+  databasePoolTimeoutMs = 5000;
+
   /**
    * Failed authentications (a presented credential that is unknown or inactive) one client address may make per
    * window; past it, further failures answer 429 with `Retry-After` (issue 7 "Abuse"). Successful requests are
@@ -188,6 +202,8 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   logFormat: 'LOG_FORMAT',
   mailUrl: 'MAIL_URL',
   lockTimeoutMs: 'LOCK_TIMEOUT_MS',
+  databasePoolSize: 'DATABASE_POOL_SIZE',
+  databasePoolTimeoutMs: 'DATABASE_POOL_TIMEOUT_MS',
   voucherLockTimeoutMs: 'VOUCHER_LOCK_TIMEOUT_MS',
   orderLockTimeoutMs: 'ORDER_LOCK_TIMEOUT_MS',
   queuePrefix: 'QUEUE_PREFIX',

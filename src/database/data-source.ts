@@ -9,7 +9,11 @@ const ROOT = join(__dirname, '..', '..');
  * TypeORM options shared by the API, the worker, the CLI, migrations and tests. `synchronize` is off
  * everywhere: the schema changes only through `migrations/` (architecture.md "Data conventions").
  */
-export function dataSourceOptions(databaseUrl: string, lockTimeoutMs = 10000): DataSourceOptions {
+export function dataSourceOptions(
+  databaseUrl: string,
+  lockTimeoutMs = 10000,
+  pool: { size: number; timeoutMs: number } = { size: 20, timeoutMs: 5000 },
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -19,10 +23,11 @@ export function dataSourceOptions(databaseUrl: string, lockTimeoutMs = 10000): D
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    // A pool connect that cannot reach the server fails after 5 s (answered 503) instead of hanging.
+    // A pool connect that cannot reach the server or find a free connection fails after `pool.timeoutMs`
+    // (answered 503) instead of hanging.
     extra: {
-      max: 20,
-      connectionTimeoutMillis: 5000,
+      max: pool.size,
+      connectionTimeoutMillis: pool.timeoutMs,
       options: `-c lock_timeout=${Math.round(lockTimeoutMs)}`,
     },
   };

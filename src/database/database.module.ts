@@ -9,7 +9,10 @@ import { dataSourceOptions } from './data-source';
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(config.databaseUrl, config.lockTimeoutMs),
+        ...dataSourceOptions(config.databaseUrl, config.lockTimeoutMs, {
+          size: config.databasePoolSize,
+          timeoutMs: config.databasePoolTimeoutMs,
+        }),
         autoLoadEntities: false,
       }),
     }),

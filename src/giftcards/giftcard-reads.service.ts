@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { NotFound } from '../common/errors';
+import { NotFound, ParentNotFound } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne, Related, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -118,7 +118,8 @@ export class GiftCardReads {
   /**
    * The transactions of a card within reach, by time (ordering `datetime` (default) or `id`): page, count and
    * acceptor slugs in one statement, the card's existence checked only when the page is empty.
-   * @throws NotFound for a card out of reach, "Invalid page." beyond the last page
+   * @throws ParentNotFound (403; spec: a missing parent is 403) for a card out of reach, "Invalid page." beyond the
+   *   last page
    */
   async transactions(
     organizer: OrganizerRef,
@@ -141,7 +142,9 @@ export class GiftCardReads {
     const result = await paginateInOne(qb, page, this.slugOf('t.acceptor_id'), (row, rel) =>
       toGiftCardTransactionJson(row, rel.slug),
     );
-    if (result.total === 0) await this.load(this.db.manager, organizer, id, includeAccepted);
+    if (result.total === 0 && !(await this.exists(this.db.manager, organizer, id, includeAccepted))) {
+      throw new ParentNotFound();
+    }
     return result;
   }
 

@@ -41,6 +41,7 @@ import {
   VoucherTally,
 } from './cart-positions.rules';
 import { CartActor, CartWriter } from './cart-writer';
+import { withOneConnection } from '../common/persistence/one-connection';
 import { OrderPresentation } from './order-presentation.service';
 import { CartPositionJson, toCartPositionJson } from './order.presenter';
 import { placesPerQuota } from './sales.rules';
@@ -127,25 +128,28 @@ export class CartPositionsService {
     body: CreateCartPositionDto,
   ): Promise<CreatedCartPositionJson> {
     const actor: CartActor = { event, principal };
-    const positions = await this.write(async (em) => {
-      const now = new Date();
-      const [prepared] = await this.prepare(em, event, [body], now);
-      if ('errors' in prepared) throw new ValidationFailed(prepared.errors);
-      const { draft } = prepared;
-      const tally = await this.lockVouchers(em, [draft], now);
-      if (draft.quotaIds.length > 0) {
-        try {
-          await this.reservations.reserve(em, actor, draft.quotaIds, 1);
-        } catch (err) {
-          if (err instanceof QuotaExceeded) throw ValidationFailed.bare(quotaExceededMessage(err.quota.name));
-          throw err;
+    return withOneConnection(this.em, async (conn) => {
+      const positions = await this.write(conn, async (em) => {
+        const now = new Date();
+        const [prepared] = await this.prepare(em, event, [body], now);
+        if ('errors' in prepared) throw new ValidationFailed(prepared.errors);
+        const { draft } = prepared;
+        const tally = await this.lockVouchers(em, [draft], now);
+        if (draft.quotaIds.length > 0) {
+          try {
+            await this.reservations.reserve(em, actor, draft.quotaIds, 1);
+          } catch (err) {
+            if (err instanceof QuotaExceeded)
+              throw ValidationFailed.bare(quotaExceededMessage(err.quota.name));
+            throw err;
+          }
         }
-      }
-      const voucherError = takeVoucherUse(draft, tally, now);
-      if (voucherError) throw ValidationFailed.field('voucher', voucherError);
-      return this.insert(em, actor, [draft], now);
+        const voucherError = takeVoucherUse(draft, tally, now);
+        if (voucherError) throw ValidationFailed.field('voucher', voucherError);
+        return this.insert(em, actor, [draft], now);
+      });
+      return (await this.presentCreated(conn, positions))[0];
     });
-    return (await this.presentCreated(positions))[0];
   }
 
   /**
@@ -160,65 +164,71 @@ export class CartPositionsService {
     const actor: CartActor = { event, principal };
     const bodies: (CreateCartPositionDto | FieldErrors)[] = [];
     for (const entry of raw) bodies.push(await parseEntry(entry));
-    const { results, positions } = await this.write(async (em) => {
-      const now = new Date();
-      const valid = bodies.filter((b): b is CreateCartPositionDto => b instanceof CreateCartPositionDto);
-      const preparedValid = await this.prepare(em, event, valid, now);
-      let next = 0;
-      const prepared: Prepared[] = bodies.map((b) =>
-        b instanceof CreateCartPositionDto ? preparedValid[next++] : { errors: b },
-      );
-      const drafts = prepared.map((p) => ('draft' in p ? p.draft : null));
-      const tally = await this.lockVouchers(
-        em,
-        drafts.filter((d) => d !== null),
-        now,
-      );
-      const quotaIds = [...new Set(drafts.flatMap((d) => d?.quotaIds ?? []))];
-      const counted = await this.reservations.count(em, quotaIds, { lock: true });
-      const left = new Map<number, number | null>();
-      for (const quota of counted.quotas) {
-        const a = counted.before.get(quota.id)!;
-        left.set(quota.id, a.available ? a.available_number : 0);
-      }
-      const allocation = allocateQuotas(drafts, left, (i) => takeVoucherUse(drafts[i]!, tally, now));
+    return withOneConnection(this.em, async (conn) => {
+      const { results, positions } = await this.write(conn, async (em) => {
+        const now = new Date();
+        const valid = bodies.filter((b): b is CreateCartPositionDto => b instanceof CreateCartPositionDto);
+        const preparedValid = await this.prepare(em, event, valid, now);
+        let next = 0;
+        const prepared: Prepared[] = bodies.map((b) =>
+          b instanceof CreateCartPositionDto ? preparedValid[next++] : { errors: b },
+        );
+        const drafts = prepared.map((p) => ('draft' in p ? p.draft : null));
+        const tally = await this.lockVouchers(
+          em,
+          drafts.filter((d) => d !== null),
+          now,
+        );
+        const quotaIds = [...new Set(drafts.flatMap((d) => d?.quotaIds ?? []))];
+        const counted = await this.reservations.count(em, quotaIds, { lock: true });
+        const left = new Map<number, number | null>();
+        for (const quota of counted.quotas) {
+          const a = counted.before.get(quota.id)!;
+          left.set(quota.id, a.available ? a.available_number : 0);
+        }
+        const allocation = allocateQuotas(drafts, left, (i) => takeVoucherUse(drafts[i]!, tally, now));
 
-      const results: CartPositionResultJson[] = prepared.map((p, i) => {
-        const outcome = allocation[i];
-        if ('errors' in p) return { success: false, data: null, errors: p.errors };
-        if (outcome && 'quotaId' in outcome) {
-          // A quota deleted since the lookup is not locked and counts as full; its name is gone with it.
-          const name = counted.quotas.find((q) => q.id === outcome.quotaId)?.name ?? `#${outcome.quotaId}`;
-          return { success: false, data: null, errors: { non_field_errors: [quotaExceededMessage(name)] } };
-        }
-        if (outcome && 'refused' in outcome) {
-          return { success: false, data: null, errors: { voucher: [outcome.refused] } };
-        }
-        return { success: true, data: null, errors: null };
+        const results: CartPositionResultJson[] = prepared.map((p, i) => {
+          const outcome = allocation[i];
+          if ('errors' in p) return { success: false, data: null, errors: p.errors };
+          if (outcome && 'quotaId' in outcome) {
+            // A quota deleted since the lookup is not locked and counts as full; its name is gone with it.
+            const name = counted.quotas.find((q) => q.id === outcome.quotaId)?.name ?? `#${outcome.quotaId}`;
+            return { success: false, data: null, errors: { non_field_errors: [quotaExceededMessage(name)] } };
+          }
+          if (outcome && 'refused' in outcome) {
+            return { success: false, data: null, errors: { voucher: [outcome.refused] } };
+          }
+          return { success: true, data: null, errors: null };
+        });
+
+        const accepted = drafts.filter((d, i): d is CartDraft => d !== null && results[i].success);
+        // The places were counted under these very locks; this closes the quotas the request sells out.
+        await this.reservations.closeSoldOut(
+          em,
+          actor,
+          counted,
+          placesPerQuota(accepted.map((d) => d.quotaIds)),
+        );
+        return { results, positions: await this.insert(em, actor, accepted, now) };
       });
-
-      const accepted = drafts.filter((d, i): d is CartDraft => d !== null && results[i].success);
-      // The places were counted under these very locks; this closes the quotas the request sells out.
-      await this.reservations.closeSoldOut(
-        em,
-        actor,
-        counted,
-        placesPerQuota(accepted.map((d) => d.quotaIds)),
-      );
-      return { results, positions: await this.insert(em, actor, accepted, now) };
+      const created = await this.presentCreated(conn, positions);
+      let k = 0;
+      for (const result of results) if (result.success) result.data = created[k++];
+      return { results };
     });
-    const created = await this.presentCreated(positions);
-    let k = 0;
-    for (const result of results) if (result.success) result.data = created[k++];
-    return { results };
   }
 
   /**
    * Presents created positions with their (empty) `addons` and `bundled`, after the commit so that the quota
-   * locks are not held for it (one statement for the answers).
+   * locks are not held for it (one statement for the answers), on the connection that wrote them
+   * ({@link withOneConnection}: a busy pool cannot turn a committed write into a 503).
    */
-  private async presentCreated(positions: CartPosition[]): Promise<CreatedCartPositionJson[]> {
-    const presented = await this.presentation.carts(this.em, positions);
+  private async presentCreated(
+    conn: EntityManager,
+    positions: CartPosition[],
+  ): Promise<CreatedCartPositionJson[]> {
+    const presented = await this.presentation.carts(conn, positions);
     return presented.map((json) => ({ ...json, addons: [], bundled: [] }));
   }
 
@@ -226,9 +236,9 @@ export class CartPositionsService {
    * Runs a write in one transaction. A referenced row deleted between the checks and the insert (foreign-key
    * violation) answers 400 instead of 500.
    */
-  private async write<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+  private async write<T>(conn: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await this.em.transaction(work);
+      return await conn.transaction(work);
     } catch (err) {
       if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23503') {
         throw ValidationFailed.nonField(DELETED_MEANWHILE);

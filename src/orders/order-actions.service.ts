@@ -43,6 +43,7 @@ import { logOrder, OrderActor } from './order-log';
 import { OrderPayments } from './order-payments.service';
 import { paidCredit } from './order-payments.rules';
 import { OrderPosition } from './order-position.entity';
+import { withOneConnection } from '../common/persistence/one-connection';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderChange, OrderWriter } from './order-writer';
 import { Order } from './order.entity';
@@ -300,25 +301,27 @@ export class OrderActionsService {
     code: string,
     work: (ctx: ActionContext) => Promise<OrderChange | null>,
   ): Promise<OrderJson> {
-    const order = await this.em.transaction(async (em) => {
-      await setLockTimeout(em, this.config.orderLockTimeoutMs);
-      const order =
-        code.length <= 16
-          ? await em.findOne(Order, {
-              where: { eventId: event.id, code },
-              lock: { mode: 'pessimistic_write' },
-            })
-          : null;
-      if (!order) throw new NotFound();
-      const ctx: ActionContext = { em, event, principal, order, now: new Date() };
-      const change = await work(ctx);
-      if (change) await this.writer.change(em, order, change, ctx.now);
-      return order;
+    return withOneConnection(this.em, async (conn) => {
+      const order = await conn.transaction(async (em) => {
+        await setLockTimeout(em, this.config.orderLockTimeoutMs);
+        const order =
+          code.length <= 16
+            ? await em.findOne(Order, {
+                where: { eventId: event.id, code },
+                lock: { mode: 'pessimistic_write' },
+              })
+            : null;
+        if (!order) throw new NotFound();
+        const ctx: ActionContext = { em, event, principal, order, now: new Date() };
+        const change = await work(ctx);
+        if (change) await this.writer.change(em, order, change, ctx.now);
+        return order;
+      });
+      // Presented after the commit on the connection that wrote (withOneConnection): the locks are held no longer
+      // than the change needs, and a busy pool cannot answer 503 ("retry") for a change that was made.
+      const [json] = await this.presentation.orders(conn, [order], new Map([[event.id, event.slug]]));
+      return json;
     });
-    // Presented after the commit, on pool connections: the locks are held no longer than the change needs, and
-    // the presentation's parallel loads do not share the transaction's single connection.
-    const [json] = await this.presentation.orders(this.em, [order], new Map([[event.id, event.slug]]));
-    return json;
   }
 
   /**

@@ -44,6 +44,7 @@ import {
 import { logOrder, OrderActor } from './order-log';
 import { OrderPayments } from './order-payments.service';
 import { firstPayment } from './order-payments.rules';
+import { withOneConnection } from '../common/persistence/one-connection';
 import { OrderPresentation } from './order-presentation.service';
 import { generateOrderCode, generateOrderSecret, orderExpiry } from './order-rules';
 import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from './order-writer';
@@ -92,18 +93,17 @@ export class OrderCreator {
   async create(event: Event, principal: Principal, body: CreateOrderDto): Promise<OrderJson> {
     const simulate = body.simulate === true;
     const actor: OrderActor = { event, principal };
-    const transaction = () => this.em.transaction((em) => this.run(em, actor, body, simulate));
-    const outcome = simulate
-      ? await transaction()
-      : await uniqueAsValidation(ORDER_CODE_INDEX, 'code', CODE_IN_USE, transaction);
-    if (outcome.kind === 'preview') return outcome.json;
-    // Presented after the commit, on the pool: the quota and voucher locks are held no longer than the writes.
-    const [json] = await this.presentation.orders(
-      this.em,
-      [outcome.order],
-      new Map([[event.id, event.slug]]),
-    );
-    return json;
+    // Presented after the commit on the connection that wrote (withOneConnection): the quota and voucher locks
+    // are held no longer than the writes, and a busy pool cannot answer 503 for an order that was created.
+    return withOneConnection(this.em, async (conn) => {
+      const transaction = () => conn.transaction((em) => this.run(em, actor, body, simulate));
+      const outcome = simulate
+        ? await transaction()
+        : await uniqueAsValidation(ORDER_CODE_INDEX, 'code', CODE_IN_USE, transaction);
+      if (outcome.kind === 'preview') return outcome.json;
+      const [json] = await this.presentation.orders(conn, [outcome.order], new Map([[event.id, event.slug]]));
+      return json;
+    });
   }
 
   private async run(

@@ -24,7 +24,7 @@ export class TeamApiTokensService {
 
   /**
    * Tokens of a team, active and inactive, ordered by name, then id; never with the secret.
-   * @throws NotFound for an unknown team or a team of another organizer
+   * @throws ParentNotFound (403) for an unknown team or a team of another organizer
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamApiTokenJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
@@ -37,7 +37,7 @@ export class TeamApiTokensService {
     return paginateRows(qb, page, (rows) => rows.map(toTeamApiTokenJson));
   }
 
-  /** @throws NotFound for an unknown team or a token of another team */
+  /** @throws ParentNotFound (403) for an unknown team; NotFound for a token of another team */
   async get(organizer: Organizer, teamId: number, id: number): Promise<TeamApiTokenJson> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
     const token = await this.db.getRepository(TeamApiToken).findOne({ where: { id, teamId: team.id } });
@@ -48,7 +48,7 @@ export class TeamApiTokensService {
   /**
    * Creates an active token (201) and returns it with its 64-character secret, which is shown only here; the
    * database keeps its SHA-256. Logs `pretix.team.token.created`.
-   * @throws NotFound for an unknown team
+   * @throws ParentNotFound (403) for an unknown team
    */
   async create(
     organizer: Organizer,
@@ -81,7 +81,7 @@ export class TeamApiTokensService {
   /**
    * Deactivates a token for good (spec "States and transitions": active=true -> false; the row stays). Answers
    * 200 with the token (`active: false`). Logs `pretix.team.token.deleted`.
-   * @throws NotFound for an unknown team or a token of another team
+   * @throws ParentNotFound (403) for an unknown team; NotFound for a token of another team
    */
   async deactivate(
     organizer: Organizer,

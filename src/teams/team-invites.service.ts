@@ -31,7 +31,7 @@ export class TeamInvitesService {
 
   /**
    * Open invites of a team ordered by e-mail, then id.
-   * @throws NotFound for an unknown team or a team of another organizer
+   * @throws ParentNotFound (403) for an unknown team or a team of another organizer
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamInviteJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
@@ -44,7 +44,7 @@ export class TeamInvitesService {
     return paginateRows(qb, page, (rows) => rows.map(toTeamInviteJson));
   }
 
-  /** @throws NotFound for an unknown team or an invite of another team */
+  /** @throws ParentNotFound (403) for an unknown team; NotFound for an invite of another team */
   async get(organizer: Organizer, teamId: number, id: number): Promise<TeamInviteJson> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
     const invite = await this.db.getRepository(TeamInvite).findOne({ where: { id, teamId: team.id } });
@@ -58,7 +58,7 @@ export class TeamInvitesService {
    * Otherwise an invite with a random token is stored, one invitation e-mail is put into the outbox, and the
    * answer is `{id, email}` (log `pretix.team.invite.created`). The team row is locked, so concurrent requests
    * for one address cannot both succeed.
-   * @throws NotFound for an unknown team
+   * @throws ParentNotFound (403) for an unknown team
    * @throws ValidationFailed bare list: the user is already a member, or the address is already invited
    */
   async create(
@@ -118,7 +118,7 @@ export class TeamInvitesService {
 
   /**
    * Revokes an invite (204). Logs `pretix.team.invite.deleted`.
-   * @throws NotFound for an unknown team or an invite of another team
+   * @throws ParentNotFound (403) for an unknown team; NotFound for an invite of another team
    */
   async delete(organizer: Organizer, teamId: number, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {

@@ -25,7 +25,7 @@ export class TeamMembersService {
 
   /**
    * Members of a team ordered by user id.
-   * @throws NotFound for an unknown team or a team of another organizer
+   * @throws ParentNotFound (403) for an unknown team or a team of another organizer
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamMemberJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);

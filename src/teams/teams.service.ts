@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { findOrNotFound } from '../common/persistence/find';
+import { findOrNotFound, findParentOr403 } from '../common/persistence/find';
 import { groupBy } from '../common/values/collections';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
@@ -69,12 +69,12 @@ export class TeamsService {
   }
 
   /**
-   * The team `id` of the organizer, for the team endpoints and their sub-resources (members, invites, tokens).
+   * The team `id` of the organizer as the parent of its sub-resources (members, invites, tokens).
    * With `lock`, the row is locked for the rest of the transaction (serialises writes to one team).
-   * @throws NotFound when no team of this organizer has that id
+   * @throws ParentNotFound (403) when no team of this organizer has that id (spec: a missing parent is 403)
    */
   async findTeam(em: EntityManager, organizer: Organizer, id: number, lock = false): Promise<Team> {
-    return findOrNotFound(em, Team, { id, organizerId: organizer.id }, lock);
+    return findParentOr403(em, Team, { id, organizerId: organizer.id }, lock);
   }
 
   /** Lists the organizer's teams; ordering `id` (default) or `name`. One SQL statement whatever the page size. */
@@ -146,7 +146,7 @@ export class TeamsService {
     mode: Exclude<WriteMode, 'create'>,
   ): Promise<TeamJson> {
     return this.db.transaction(async (em) => {
-      const team = await this.findTeam(em, organizer, id, true);
+      const team = await findOrNotFound(em, Team, { id, organizerId: organizer.id }, true);
       const stored = (await this.limitEventSlugs(em, [team.id])).get(team.id) ?? [];
       const base: TeamFields =
         mode === 'patch' ? this.fieldsOf(team, stored) : { name: team.name, ...TEAM_DEFAULTS };
@@ -174,7 +174,7 @@ export class TeamsService {
    */
   async delete(organizer: Organizer, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
-      const team = await this.findTeam(em, organizer, id, true);
+      const team = await findOrNotFound(em, Team, { id, organizerId: organizer.id }, true);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
         contentType: 'team',

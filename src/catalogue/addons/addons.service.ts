@@ -77,7 +77,7 @@ export class AddonsService {
   /**
    * One page of the item's add-ons; ordering `id`, `position` (default `position,id`). At most three SQL
    * statements whatever the page size.
-   * @throws NotFound when the item is not an item of this event
+   * @throws ParentNotFound (403) when the item is not an item of this event
    */
   async list(
     event: Event,
@@ -94,7 +94,7 @@ export class AddonsService {
     return paginateRows(qb, page, (rows) => rows.map(toAddonJson));
   }
 
-  /** @throws NotFound for an unknown item of this event or an add-on of another item */
+  /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for an add-on of another item */
   async get(event: Event, itemId: number, id: number): Promise<AddonJson> {
     const item = await findEventItem(this.db, event.id, itemId);
     return toAddonJson(await this.load(this.db, item.id, id, false));
@@ -102,7 +102,7 @@ export class AddonsService {
 
   /**
    * Creates an add-on; logs `pretix.event.item.addons.added` on the item.
-   * @throws NotFound when the item is not an item of this event
+   * @throws ParentNotFound (403) when the item is not an item of this event
    * @throws ValidationFailed `{"addon_category": [...]}` (foreign category, category already used on the item),
    *   `{"min_count"|"max_count": [...]}` (negative), `{"non_field_errors": [...]}` (max below min)
    */
@@ -122,7 +122,7 @@ export class AddonsService {
   /**
    * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change); rules are
    * checked on the merged data. Logs `pretix.event.item.addons.changed` only when the wire object changed.
-   * @throws NotFound for an unknown item of this event or an add-on of another item
+   * @throws ParentNotFound (403) for an unknown item of this event; NotFound for an add-on of another item
    * @throws ValidationFailed as {@link create}
    */
   async update(
@@ -155,7 +155,7 @@ export class AddonsService {
 
   /**
    * Deletes an add-on; logs `pretix.event.item.addons.removed` on the item.
-   * @throws NotFound for an unknown item of this event or an add-on of another item
+   * @throws ParentNotFound (403) for an unknown item of this event; NotFound for an add-on of another item
    */
   async delete(event: Event, principal: Principal, itemId: number, id: number): Promise<void> {
     await this.db.transaction(async (em) => {

@@ -80,7 +80,7 @@ export class BundlesService {
   /**
    * One page of the item's bundles; ordering `id` (the default, as pretix). At most three SQL statements whatever the
    * page size.
-   * @throws NotFound when the item is not an item of this event
+   * @throws ParentNotFound (403) when the item is not an item of this event
    */
   async list(
     event: Event,
@@ -97,7 +97,7 @@ export class BundlesService {
     return paginateRows(qb, page, (rows) => rows.map(toBundleJson));
   }
 
-  /** @throws NotFound for an unknown item of this event or a bundle of another item */
+  /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for a bundle of another item */
   async get(event: Event, itemId: number, id: number): Promise<BundleJson> {
     const item = await findEventItem(this.db, event.id, itemId);
     return toBundleJson(await this.load(this.db, item.id, id, false));
@@ -105,7 +105,7 @@ export class BundlesService {
 
   /**
    * Creates a bundle; logs `pretix.event.item.bundles.added` on the item.
-   * @throws NotFound when the item is not an item of this event
+   * @throws ParentNotFound (403) when the item is not an item of this event
    * @throws ValidationFailed `{"non_field_errors": [...]}` with the first broken rule (compat §3.13)
    */
   async create(
@@ -133,7 +133,7 @@ export class BundlesService {
   /**
    * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change); the rules are
    * checked on the merged data. Logs `pretix.event.item.bundles.changed` only when the wire object changed.
-   * @throws NotFound for an unknown item of this event or a bundle of another item
+   * @throws ParentNotFound (403) for an unknown item of this event; NotFound for a bundle of another item
    * @throws ValidationFailed as {@link create}
    */
   async update(
@@ -171,7 +171,7 @@ export class BundlesService {
 
   /**
    * Deletes a bundle; logs `pretix.event.item.bundles.removed` on the item.
-   * @throws NotFound for an unknown item of this event or a bundle of another item
+   * @throws ParentNotFound (403) for an unknown item of this event; NotFound for a bundle of another item
    */
   async delete(event: Event, principal: Principal, itemId: number, id: number): Promise<void> {
     await this.db.transaction(async (em) => {

@@ -1,13 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import { findOrNotFound } from '../../common/persistence/find';
+import { findParentOr403 } from '../../common/persistence/find';
 import { Item } from './item.entity';
 
 /**
  * The parent item of a nested resource (`E/items/{item}/variations|addons|bundles/`), scoped by the event from the
- * permission guard: an unknown item or an item of another event is 404 (compat §2.2 "Parent objects in nested
- * routes"). `lock: 'update'` holds the item row until the transaction ends (used where a rule counts the item's
+ * permission guard: an unknown item or an item of another event is 403 like a missing event (spec "Status codes that
+ * apply everywhere", "403 also when the item does not exist"; pretix answers 404). `lock: 'update'` holds the item row until the transaction ends (used where a rule counts the item's
  * children, such as "the only variation").
- * @throws NotFound
+ * @throws ParentNotFound (403)
  */
 export async function findEventItem(
   em: EntityManager,
@@ -15,7 +15,7 @@ export async function findEventItem(
   itemId: number,
   lock?: 'update',
 ): Promise<Item> {
-  return findOrNotFound(em, Item, { id: itemId, eventId }, lock !== undefined);
+  return findParentOr403(em, Item, { id: itemId, eventId }, lock !== undefined);
 }
 
 /**

@@ -41,7 +41,7 @@ export class QuestionOptionsService {
   /**
    * One page of the question's options; ordering `id`, `position` (default `position,id`). The spec's `active`
    * filter is validated as a boolean (400 otherwise) and has no effect: options have no active state.
-   * @throws NotFound when the question is not one of this event
+   * @throws ParentNotFound (403) when the question is not one of this event
    */
   async list(
     event: Event,
@@ -49,7 +49,7 @@ export class QuestionOptionsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<QuestionOptionJson>> {
-    await this.questions.findQuestion(this.db, event, questionId, false);
+    await this.questions.findParentQuestion(this.db, event, questionId, false);
     filters.bool('active');
     const qb = this.db
       .getRepository(QuestionOption)
@@ -59,16 +59,16 @@ export class QuestionOptionsService {
     return paginateRows(qb, page, (rows) => rows.map(toQuestionOptionJson));
   }
 
-  /** @throws NotFound for an unknown question of the event or an option not of that question */
+  /** @throws ParentNotFound (403) for an unknown question of the event; NotFound for an option not of that question */
   async get(event: Event, questionId: number, id: number): Promise<QuestionOptionJson> {
-    await this.questions.findQuestion(this.db, event, questionId, false);
+    await this.questions.findParentQuestion(this.db, event, questionId, false);
     return toQuestionOptionJson(await this.load(this.db, event, questionId, id, false));
   }
 
   /**
    * Creates an option; a null or omitted identifier is generated. Logs `pretix.event.question.option.added`.
    * @throws ValidationFailed `{"identifier": ["The identifier \"X\" is already used for a different option."]}`
-   * @throws NotFound when the question is not one of this event
+   * @throws ParentNotFound (403) when the question is not one of this event
    */
   async create(
     event: Event,
@@ -79,7 +79,7 @@ export class QuestionOptionsService {
     const input = mergeInput(body, { ...OPTION_DEFAULTS } as OptionInput);
     return this.db.transaction(async (em) => {
       await this.questions.lockEvent(em, event.id);
-      const question = await this.questions.findQuestion(em, event, questionId, true);
+      const question = await this.questions.findParentQuestion(em, event, questionId, true);
       if (input.identifier !== null) await this.checkIdentifier(em, event, input.identifier, null);
       const identifier =
         input.identifier ?? (await this.questions.newIdentifier(em, 'question_option', event.id));
@@ -104,7 +104,7 @@ export class QuestionOptionsService {
    * current one; a changed identifier is followed in the `dependency_values` of questions depending on this
    * question. Logs `pretix.event.question.option.changed` only when the option changed.
    * @throws ValidationFailed when the identifier is used by another option of the event
-   * @throws NotFound for an unknown question of the event or an option not of that question
+   * @throws ParentNotFound (403) for an unknown question of the event; NotFound for an option not of that question
    */
   async update(
     event: Event,
@@ -116,7 +116,7 @@ export class QuestionOptionsService {
   ): Promise<QuestionOptionJson> {
     return this.db.transaction(async (em) => {
       await this.questions.lockEvent(em, event.id);
-      await this.questions.findQuestion(em, event, questionId, true);
+      await this.questions.findParentQuestion(em, event, questionId, true);
       const option = await this.load(em, event, questionId, id, true);
       const before = toQuestionOptionJson(option);
       const base: OptionInput = mode === 'patch' ? before : ({ ...OPTION_DEFAULTS } as OptionInput);
@@ -151,12 +151,12 @@ export class QuestionOptionsService {
   /**
    * Deletes an option; its identifier is removed from the `dependency_values` of questions depending on this
    * question. Logs `pretix.event.question.option.deleted`.
-   * @throws NotFound for an unknown question of the event or an option not of that question
+   * @throws ParentNotFound (403) for an unknown question of the event; NotFound for an option not of that question
    */
   async delete(event: Event, questionId: number, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       await this.questions.lockEvent(em, event.id);
-      await this.questions.findQuestion(em, event, questionId, true);
+      await this.questions.findParentQuestion(em, event, questionId, true);
       const option = await this.load(em, event, questionId, id, true);
       await this.questions.followOptionIdentifier(em, principal, event, questionId, option.identifier, null);
       await this.questions.log(em, principal, event, questionId, 'pretix.event.question.option.deleted', {

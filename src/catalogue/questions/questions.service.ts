@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { findOrNotFound } from '../../common/persistence/find';
+import { findOrNotFound, findParentOr403 } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
@@ -263,10 +263,18 @@ export class QuestionsService {
 
   /**
    * The question `id` of the event.
-   * @throws NotFound when it is not a question of this event (also for nested option routes)
+   * @throws NotFound when it is not a question of this event
    */
   async findQuestion(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Question> {
     return findOrNotFound(em, Question, { id, eventId: event.id }, lock);
+  }
+
+  /**
+   * The question `id` of the event as the parent of `E/questions/{question}/options/`.
+   * @throws ParentNotFound (403) when it is not a question of this event (spec: a missing parent is 403)
+   */
+  async findParentQuestion(em: EntityManager, event: Event, id: number, lock: boolean): Promise<Question> {
+    return findParentOr403(em, Question, { id, eventId: event.id }, lock);
   }
 
   /** Whether an option of the event other than `exceptId` has this identifier. */

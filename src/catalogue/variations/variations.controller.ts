@@ -15,8 +15,8 @@ import { VariationsService } from './variations.service';
 
 /**
  * `E/items/{item}/variations/` (spec "Item variations"; compat §3.11). Read: event access; write:
- * `event.items:write` (docs/permissions.md). An unknown item, or one of another event, is 404 like the other
- * nested resources (the spec's "403 also when the item does not exist" is not what pretix answers).
+ * `event.items:write` (docs/permissions.md). An unknown item, or one of another event, is 403 like for every
+ * nested resource (the spec's "403 also when the item does not exist"; pretix answers 404).
  */
 @ApiTags('variations')
 @Controller('organizers/:organizer/events/:event/items/:item/variations')

@@ -77,7 +77,7 @@ export class VariationsService {
    * One page of the item's variations. Filter `active` (boolean, 400 otherwise) and `search` (case-insensitive
    * substring of any translation of `value`); ordering `id`, `position` (default `position,id`, as items, where
    * pretix defaults to `id`). At most three SQL statements whatever the page size.
-   * @throws NotFound when the item is not an item of this event
+   * @throws ParentNotFound (403) when the item is not an item of this event
    */
   async list(
     event: Event,
@@ -105,7 +105,7 @@ export class VariationsService {
     return paginateRows(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
   }
 
-  /** @throws NotFound for an unknown item of this event or a variation of another item */
+  /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for a variation of another item */
   async get(event: Event, itemId: number, id: number): Promise<VariationJson> {
     const item = await findEventItem(this.db, event.id, itemId);
     return toVariationJson(await this.load(this.db, item.id, id, false), item.defaultPrice);
@@ -113,7 +113,7 @@ export class VariationsService {
 
   /**
    * Creates a variation; logs `pretix.event.item.variation.added` on the item.
-   * @throws NotFound when the item is not an item of this event
+   * @throws ParentNotFound (403) when the item is not an item of this event
    * @throws ValidationFailed on unknown membership types, meta data keys or contradicting sales channels
    * @throws Refused (403) when the item was created without variations (compat §3.11)
    */
@@ -146,7 +146,7 @@ export class VariationsService {
   /**
    * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change); `price` is
    * read-only. Logs `pretix.event.item.variation.changed` on the item only when the wire object changed.
-   * @throws NotFound for an unknown item of this event or a variation of another item
+   * @throws ParentNotFound (403) for an unknown item of this event; NotFound for a variation of another item
    * @throws ValidationFailed on invalid data
    */
   async update(
@@ -182,7 +182,7 @@ export class VariationsService {
   /**
    * Deletes a variation; logs `pretix.event.item.variation.deleted` on the item. The item row is locked, so two
    * concurrent deletes cannot remove the last two variations.
-   * @throws NotFound for an unknown item of this event or a variation of another item
+   * @throws ParentNotFound (403) for an unknown item of this event; NotFound for a variation of another item
    * @throws Refused (403) when the variation is ordered or in a cart (via the {@link ItemUsage} port), or is the
    *   item's only variation (compat §3.11, in pretix's order)
    */

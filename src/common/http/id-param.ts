@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { NotFound } from '../errors';
+import { NotFound, ParentNotFound } from '../errors';
 
 const INT_MAX = 2147483647;
 
@@ -20,12 +20,21 @@ export function parseId(raw: unknown): number {
 /**
  * `@IdParam('id')`: the integer path parameter `name`, parsed with {@link parseId} from the raw URL segment (a
  * custom decorator, so the global validation pipe does not coerce `1e3` or ` 7` to numbers first). Documented
- * in OpenAPI as an integer path parameter.
+ * in OpenAPI as an integer path parameter. A parameter named otherwise than `id` (`item`, `question`, `team`,
+ * `list`) is the parent of a nested route: a value that cannot name a row answers 403 like an unknown parent
+ * ({@link ParentNotFound}, spec "Status codes that apply everywhere").
  */
 export const IdParam = (name: string): ParameterDecorator =>
   createParamDecorator(
-    (param: string, ctx: ExecutionContext): number =>
-      parseId(ctx.switchToHttp().getRequest<Request>().params[param]),
+    (param: string, ctx: ExecutionContext): number => {
+      const raw = ctx.switchToHttp().getRequest<Request>().params[param];
+      if (param === 'id') return parseId(raw);
+      try {
+        return parseId(raw);
+      } catch {
+        throw new ParentNotFound();
+      }
+    },
     [
       (target, key) => {
         if (key === undefined) return;

@@ -1,5 +1,5 @@
 import type { EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
-import { NotFound } from '../errors';
+import { NotFound, ParentNotFound } from '../errors';
 
 /**
  * The one row matching `where` (which carries the scope: event, organizer or parent ids), locked for the rest of
@@ -18,4 +18,22 @@ export async function findOrNotFound<E extends ObjectLiteral>(
   });
   if (!row) throw new NotFound();
   return row;
+}
+
+/**
+ * The parent row of a nested route (the item of `E/items/{item}/variations/`, ...), locked when `lock` is set.
+ * @throws ParentNotFound (403) when no row in scope matches (spec "Status codes that apply everywhere")
+ */
+export async function findParentOr403<E extends ObjectLiteral>(
+  em: EntityManager,
+  entity: EntityTarget<E>,
+  where: FindOptionsWhere<E>,
+  lock = false,
+): Promise<E> {
+  try {
+    return await findOrNotFound(em, entity, where, lock);
+  } catch (err) {
+    if (err instanceof NotFound) throw new ParentNotFound();
+    throw err;
+  }
 }
