@@ -269,7 +269,8 @@ export class CheckinListsService {
     missing: 'parent' | 'self' = 'parent',
   ): Promise<ListScope & { list: CheckinList; itemIds: number[] }> {
     const found = (await this.scopes(emOrNone, [id])).get(id);
-    if (!found || found.eventId !== event.id) throw missing === 'parent' ? new ParentNotFound() : new NotFound();
+    if (!found || found.eventId !== event.id)
+      throw missing === 'parent' ? new ParentNotFound() : new NotFound();
     return found;
   }
 

@@ -13,7 +13,8 @@ import { Event } from '../organizers/event.entity';
 import { CheckinListsService } from './checkin-lists.service';
 import { ApiRedeemResponses } from './redeem.responses';
 import { RedeemDto } from './redeem.dto';
-import { RedeemOkJson, RedeemService } from './redeem.service';
+import { RedeemOkJson } from './redeem.presenter';
+import { RedeemService } from './redeem.service';
 
 /** The filters of a check-in list's positions (compat §3.21), also those of the RPC search. */
 export const CHECKIN_POSITION_FILTERS = {

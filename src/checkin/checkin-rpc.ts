@@ -22,10 +22,12 @@ import {
 } from './checkin-positions.controller';
 import { ApiRedeemResponses } from './redeem.responses';
 import { RpcAnnulDto, RpcRedeemDto } from './redeem.dto';
-import { CheckinRecordJson, CheckinsService } from './checkins.service';
+import { CheckinRecordJson } from './checkin.presenter';
+import { CheckinsService } from './checkins.service';
 import { AuditLogService } from '../audit/audit-log.service';
 import { REASON_EXPLANATIONS } from './redeem.rules';
-import { RedeemOkJson, RedeemService } from './redeem.service';
+import { RedeemOkJson } from './redeem.presenter';
+import { RedeemService } from './redeem.service';
 
 /** A list as the RPC checks and uses it (with its products). */
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;

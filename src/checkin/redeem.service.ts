@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
-import { ApiEnum, ApiInt } from '../common/http/api-schemas';
 import type { Principal } from '../auth/principal';
 import { CheckinRefused } from '../common/errors';
 import { setLockTimeout } from '../common/persistence/lock-timeout';
 import { AppConfig } from '../config/app-config';
-import { CheckinPositionJson, CheckinPositions, RedeemPosition } from '../orders/checkin-positions';
+import { CheckinPositions, RedeemPosition } from '../orders/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
 import { CheckinListsService } from './checkin-lists.service';
@@ -17,28 +16,8 @@ import type { QuestionJson } from '../catalogue/questions/question.presenter';
 import { subeventTimes } from '../organizers/subevents/subevent-scope';
 import { readCheckinAnswers } from './checkin-answers';
 import { RuleContext, rulesAdmit, RuleScan } from './checkin-logic';
+import { RedeemOkJson, toListJson } from './redeem.presenter';
 import { addonMatch, REASON_EXPLANATIONS, RedeemReason, refusal } from './redeem.rules';
-
-/** The list as a redeem answer names it (compat §3.21). */
-export class RedeemListJson {
-  @ApiInt()
-  id!: number;
-  name!: string;
-  /** Event slug. */
-  event!: string;
-  @ApiInt({ nullable: true })
-  subevent!: number | null;
-  include_pending!: boolean;
-}
-
-/** 201 answer of a redeem (compat §3.21); refusals answer 400/404 with `status` `error` or `incomplete`. */
-export class RedeemOkJson {
-  @ApiEnum(['ok'])
-  status!: 'ok';
-  require_attention!: boolean;
-  position!: CheckinPositionJson;
-  list!: RedeemListJson;
-}
 
 /** What a redeem decided inside its transaction (a refusal is answered after the commit that stored it). */
 type Decision =
@@ -289,15 +268,4 @@ export class RedeemService {
     );
     return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };
   }
-}
-
-/** The list as redeem answers name it. */
-export function toListJson(list: CheckinList, event: Pick<Event, 'slug'>): RedeemListJson {
-  return {
-    id: list.id,
-    name: list.name,
-    event: event.slug,
-    subevent: list.subeventId,
-    include_pending: list.includePending,
-  };
 }

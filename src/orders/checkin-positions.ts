@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, SelectQueryBuilder } from 'typeorm';
@@ -88,6 +89,7 @@ const lastScan = (list: string, column: 'type' | 'datetime') =>
 /** A position on a check-in list: the order position's wire form and `require_attention` (compat §3.21). */
 export class CheckinPositionJson extends OrderPositionJson {
   /** The order asks staff to pay attention at check-in. */
+  @ApiProperty({ type: 'boolean', description: 'The order asks staff to pay attention at check-in.' })
   require_attention!: boolean;
 }
 

@@ -1990,6 +1990,8 @@ export interface components {
             price: components["schemas"]["Money"];
             print_logs: components["schemas"]["PrintLogJson"][];
             pseudonymization_id: string;
+            /** @description The order asks staff to pay attention at check-in. */
+            require_attention: boolean;
             seat: components["schemas"]["PositionSeatJson"] | null;
             secret: string;
             state: string | null;
@@ -2012,6 +2014,7 @@ export interface components {
             zipcode: string | null;
         };
         CheckinRecordJson: {
+            auto_checked_in: boolean;
             /** Format: date-time */
             created: string;
             /** Format: date-time */
@@ -2020,6 +2023,7 @@ export interface components {
             device: number | null;
             /** Format: int32 */
             device_id: number | null;
+            error_explanation: string | null;
             /** @enum {string|null} */
             error_reason: "invalid" | "already_redeemed" | "unpaid" | "canceled" | "product" | "revoked" | "rules" | "invalid_time" | "blocked" | "ambiguous" | "incomplete" | "error" | "annulled" | null;
             /** Format: int32 */
@@ -2030,6 +2034,7 @@ export interface components {
             list: number | null;
             /** Format: int32 */
             position: number | null;
+            successful: boolean;
             /** @enum {string} */
             type: "entry" | "exit";
         };
@@ -3838,16 +3843,40 @@ export interface components {
             type?: "entry" | "exit";
         };
         RedeemErrorJson: {
+            list: components["schemas"]["RedeemListJson"];
+            /** @description The ticket scanned (absent for an unknown secret). */
+            position?: components["schemas"]["CheckinPositionJson"];
             /** @enum {string} */
             reason: "invalid" | "already_redeemed" | "unpaid" | "canceled" | "product" | "revoked" | "rules" | "invalid_time" | "blocked" | "ambiguous" | "incomplete" | "error" | "annulled";
+            /** @description Human explanation (what a scanner shows). */
+            reason_explanation: string | null;
+            require_attention: boolean;
             /** @enum {string} */
             status: "error";
         };
         RedeemIncompleteJson: {
+            list: components["schemas"]["RedeemListJson"];
+            position: components["schemas"]["CheckinPositionJson"];
+            /** @description The product's check-in questions still without a (valid) answer. */
+            questions: components["schemas"]["QuestionJson"][];
+            require_attention: boolean;
             /** @enum {string} */
             status: "incomplete";
         };
+        RedeemListJson: {
+            /** @description Event slug. */
+            event: string;
+            /** Format: int32 */
+            id: number;
+            include_pending: boolean;
+            name: string;
+            /** Format: int32 */
+            subevent: number | null;
+        };
         RedeemOkJson: {
+            list: components["schemas"]["RedeemListJson"];
+            position: components["schemas"]["CheckinPositionJson"];
+            require_attention: boolean;
             /** @enum {string} */
             status: "ok";
         };
