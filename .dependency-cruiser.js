@@ -36,6 +36,7 @@ const LAYERS = [
   ['tasks'],
   ['mail'],
   ['teams'],
+  ['oauth'],
   ['catalogue'],
   ['seating'],
   ['orders'],

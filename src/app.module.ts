@@ -19,6 +19,8 @@ import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
 import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
+import { OAuthCoreModule } from './oauth/oauth-core.module';
+import { OAuthModule } from './oauth/oauth.module';
 
 /**
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
@@ -28,6 +30,8 @@ import { TeamsModule } from './teams/teams.module';
 @Module({})
 export class AppModule {
   static forRoot(overrides: Partial<AppConfig> = {}): DynamicModule {
+    // One instance for both places that import it (its routes once).
+    const seating = SeatingModule.register(OrdersCoreModule);
     return {
       module: AppModule,
       imports: [
@@ -37,11 +41,12 @@ export class AppModule {
         CommonModule,
         RequestLoggingModule,
         AuditModule,
-        AuthModule.forRoot([TeamsModule]),
-        OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
+        AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
+        OrganizersModule.register(OrdersCoreModule, seating, SubEventPricesModule),
         TeamsModule,
+        OAuthModule,
         CatalogueModule.register(OrdersCoreModule),
-        SeatingModule,
+        seating,
         OrdersModule,
         CheckinModule,
         GiftCardsModule,

@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
+import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -29,6 +30,7 @@ import { TasksModule } from './tasks/tasks.module';
     MailModule,
     OrdersCoreModule,
     CheckinCoreModule,
+    OAuthCoreModule,
   ],
   providers: [
     QueueWorkers,

@@ -397,10 +397,10 @@ describe('cart positions', () => {
       });
     });
 
-    it('refuses any seat (seating is not available yet)', async () => {
+    it('refuses a seat for an unseated product (seated sales: test/seated-sales.e2e-spec.ts)', async () => {
       const res = await post(`${E}/cartpositions/`, { item: ticket, price: '1', seat: 'seat-guid-1' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ seat: ['The specified seat does not exist.'] });
+      expect(res.body).toEqual({ seat: ['The specified product does not allow to choose a seat.'] });
     });
 
     it('refuses a product without quota, but not with a voucher that ignores or blocks quota', async () => {

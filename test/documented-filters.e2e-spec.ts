@@ -61,12 +61,22 @@ describe('documented query parameters', () => {
     ids.team = String(((await get(`${ORG}/teams/`)).body as { results: { id: number }[] }).results[0].id);
     ids.list = await post(`${E}/checkinlists/`, { name: 'Main', all_products: true });
     const card = await post(`${ORG}/giftcards/`, { currency: 'EUR', value: '10.00' });
+    // Routes under a date of a series (`:subevent`) run on a series event.
+    await createEvent(t, token, 'org', { slug: 'series', has_subevents: true });
+    ids.subevent = await post(`${ORG}/events/series/subevents/`, {
+      name: { en: 'Day' },
+      date_from: '2030-01-01T19:00:00Z',
+    });
     doc = (await t.http().get('/api/v1/openapi.json')).body as Document;
     log = FilterReadLog.install();
     for (const r of routes) {
       // The check-in RPC search needs its lists (`?list=`, required) as every list route needs its path ids.
       const required = r.pattern.endsWith('/checkinrpc/search/') ? `?list=${ids.list}` : '';
-      const url = r.pattern.replace(/:([A-Za-z_]+)/g, (_m, name: string) => ids[name] ?? '1') + required;
+      const onDate = r.pattern.includes(':subevent');
+      const url =
+        r.pattern.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
+          onDate && name === 'event' ? 'series' : (ids[name] ?? '1'),
+        ) + required;
       const res = await get(url);
       statuses.set(r.pattern, res.status);
     }

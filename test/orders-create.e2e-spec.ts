@@ -787,7 +787,7 @@ describe('order creation', () => {
       ]);
     });
 
-    it('refuses a sub-event on an event without sub-events, requires one on a series, refuses any seat', async () => {
+    it('refuses a sub-event on an event without sub-events, requires one on a series, refuses a seat for an unseated product', async () => {
       const { item: itemId } = await product();
       let res = await create({ positions: [{ item: itemId, subevent: 3 }] });
       expect([res.status, res.body]).toEqual([
@@ -811,7 +811,7 @@ describe('order creation', () => {
       res = await create({ positions: [{ item: itemId, seat: 'abc-def' }] });
       expect([res.status, res.body]).toEqual([
         400,
-        { positions: [{ seat: ['The specified seat does not exist.'] }] },
+        { positions: [{ seat: ['The specified product does not allow to choose a seat.'] }] },
       ]);
     });
 

@@ -61,7 +61,11 @@ describe('mandatory ports', () => {
     expect(
       await bootError(
         CatalogueModule.register(OrdersCoreModule),
-        OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
+        OrganizersModule.register(
+          OrdersCoreModule,
+          SeatingModule.register(OrdersCoreModule),
+          SubEventPricesModule,
+        ),
       ),
     ).toBeNull();
   });

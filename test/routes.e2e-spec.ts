@@ -76,9 +76,23 @@ describe('route -> access rule table', () => {
     expect(bad).toEqual([]);
   });
 
-  it('keeps the public routes to the OpenAPI document and the health probes', () => {
+  it('keeps the public routes to the OpenAPI document, the health probes and OAuth (own client/session auth)', () => {
     expect(actual.filter((r) => r.access!.kind === 'public').map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /api/v1/healthz',
+      'GET /api/v1/oauth/applications/',
+      'POST /api/v1/oauth/applications/',
+      'POST /api/v1/oauth/applications/:id/delete/',
+      'POST /api/v1/oauth/applications/:id/secret/',
+      'GET /api/v1/oauth/authorize',
+      'POST /api/v1/oauth/authorize',
+      'GET /api/v1/oauth/authorized/',
+      'POST /api/v1/oauth/authorized/:id/revoke/',
+      'GET /api/v1/oauth/login',
+      'POST /api/v1/oauth/login',
+      'POST /api/v1/oauth/logout',
+      'GET /api/v1/oauth/revoke_token',
+      'POST /api/v1/oauth/revoke_token',
+      'POST /api/v1/oauth/token',
       'GET /api/v1/openapi.json',
       'GET /api/v1/readyz',
     ]);

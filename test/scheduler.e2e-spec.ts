@@ -8,6 +8,7 @@ import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
 import { JobQueues } from '../src/tasks/job-queues.service';
 import { StoredFiles } from '../src/tasks/stored-files.service';
 import { ExitAll } from '../src/checkin/exit-all';
+import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
@@ -28,6 +29,7 @@ describe('scheduler tick', () => {
       t.app.get(OrderExpiry),
       t.app.get(QuotaCountCheck),
       new ExitAll(db),
+      t.app.get(OAuthHousekeeping),
     );
   });
   afterAll(() => t.close());

@@ -35,6 +35,8 @@ describe('statements per request', () => {
 
   /** Route parameter values of the fixture, by route pattern. */
   const params: Record<string, string> = {};
+  /** The series date and one of its seats, for the routes under `:subevent`. */
+  const onDate: Record<string, string> = {};
   const ids: Record<string, number | string> = {};
 
   beforeAll(async () => {
@@ -108,7 +110,7 @@ describe('statements per request', () => {
       .http()
       .patch(`${E}/`)
       .set('Authorization', auth(token))
-      .send({ seating_plan: plan.id, seat_category_mapping: { Stalls: item.id } });
+      .send({ seating_plan: plan.id, seat_category_mapping: { Stalls: item.id, Balcony: item.id } });
     if (assigned.status !== 200) throw new Error(`seating plan: ${assigned.status} ${assigned.text}`);
     const seat = (await t.http().get(`${E}/seats/`).set('Authorization', auth(token))).body.results[0] as {
       id: number;
@@ -132,6 +134,7 @@ describe('statements per request', () => {
             {
               item: item.id,
               variation,
+              seat: `r1-s${i + 1}`,
               attendee_name: 'Jane',
               answers: [
                 { question: textQuestion.id, answer: 'Jane' },
@@ -147,7 +150,12 @@ describe('statements per request', () => {
         }),
       );
     }
-    const cart = await send(`${E}/cartpositions/`, { item: item.id, variation, price: '50.00' });
+    const cart = await send(`${E}/cartpositions/`, {
+      item: item.id,
+      variation,
+      price: '50.00',
+      seat: 'r2-s1',
+    });
     await send(`${E}/cartpositions/`, {
       item: items[1].id,
       variation: (items[1].variations as { id: number }[])[0].id,
@@ -216,6 +224,27 @@ describe('statements per request', () => {
       'INSERT INTO subevent_item_price (subevent_id, item_id, price) SELECT unnest($1::int[]), $2, 5',
       [dates.map((d) => d.id), item.id],
     );
+    // A series with a seated date, for the routes under `:subevent` (they run on the series, not on `sample`).
+    await send(`${ORG}/events/`, {
+      name: { en: 'Series' },
+      slug: 'series',
+      currency: 'EUR',
+      date_from: '2030-01-01T19:00:00Z',
+      has_subevents: true,
+    });
+    const seriesDate = await send(`${ORG}/events/series/subevents/`, {
+      name: { en: 'Day' },
+      date_from: '2030-01-01T19:00:00Z',
+      seating_plan: plan.id,
+    });
+    const dateSeat = (
+      await t
+        .http()
+        .get(`${ORG}/events/series/subevents/${String(seriesDate.id)}/seats/`)
+        .set('Authorization', auth(token))
+    ).body.results[0] as { id: number };
+    onDate.subevent = String(seriesDate.id);
+    onDate.seat = String(dateSeat.id);
     Object.assign(params, {
       organizer: 'org',
       event: 'sample',
@@ -274,6 +303,10 @@ describe('statements per request', () => {
           .map((s, i) => {
             if (!s.startsWith(':')) return s;
             const name = s.slice(1);
+            const onSeries = r.path.includes(':subevent');
+            if (onSeries && name === 'event') return 'series';
+            if (onSeries && name === 'subevent') return onDate.subevent;
+            if (onSeries && name === 'id') return onDate.seat;
             if (name === 'id' || name === 'code') return String(ids[segments[i - 1]]);
             return params[name];
           })

@@ -27,3 +27,7 @@ export const RequireEventAccess = () => SetMetadata(ACCESS_RULE, { kind: 'event'
  */
 export const RequirePermission = (...anyOf: Permission[]) =>
   SetMetadata(ACCESS_RULE, { kind: 'permission', anyOf } satisfies AccessRule);
+
+/** Marks a route that an OAuth token with scope `profile` may call as well as one with `read` (`/api/v1/me`). */
+export const PROFILE_SCOPE = 'ticketing:profile-scope';
+export const AcceptsProfileScope = () => SetMetadata(PROFILE_SCOPE, true);

@@ -12,12 +12,13 @@ import { UsersModule } from './users.module';
 
 /**
  * Credentials, the global guards (authentication, then default-deny permissions) and `/me`. The
- * `CREDENTIAL_RESOLVER` port comes from the module the application passes in (the teams context), so that this
+ * `CREDENTIAL_RESOLVER` and `ACCESS_TOKEN_RESOLVER` ports come from the modules the application passes in (the
+ * teams and oauth contexts), so that this
  * context imports no context above it.
  */
 @Module({})
 export class AuthModule {
-  /** @param resolverFrom modules that export `CREDENTIAL_RESOLVER` */
+  /** @param resolverFrom modules that export `CREDENTIAL_RESOLVER` and `ACCESS_TOKEN_RESOLVER` */
   static forRoot(resolverFrom: NonNullable<ModuleMetadata['imports']>): DynamicModule {
     return {
       module: AuthModule,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'crypto';
 import { NotAuthenticated } from '../common/errors';
 import { randomString } from '../common/values/random';
+import { ACCESS_TOKEN_RESOLVER, AccessTokenResolver } from './access-token-resolver';
 import {
   CREDENTIAL_RESOLVER,
   CredentialResolver,
@@ -37,7 +38,10 @@ export interface Authenticated {
  */
 @Injectable()
 export class CredentialsService {
-  constructor(@Inject(CREDENTIAL_RESOLVER) private readonly resolver: CredentialResolver) {}
+  constructor(
+    @Inject(CREDENTIAL_RESOLVER) private readonly resolver: CredentialResolver,
+    @Inject(ACCESS_TOKEN_RESOLVER) private readonly accessTokens: AccessTokenResolver,
+  ) {}
 
   /**
    * Resolves a team API token and the URL's organizer and event.
@@ -62,13 +66,37 @@ export class CredentialsService {
   }
 
   /**
-   * Resolves a bearer credential: a team token sent as `Bearer` is accepted; OAuth access tokens plug in here
-   * (OAuth issue).
-   * @throws NotAuthenticated "Invalid token." when nothing matches
+   * Resolves a bearer credential: a team token sent as `Bearer` is accepted, else an OAuth access token, which
+   * acts as its user through all the user's teams (read now, no cache: a removed membership counts at once),
+   * restricted to the organizers and scopes granted at consent. Three statements for an access token: the team
+   * token lookup (which also resolves the URL's organizer and event), the access token, the user's teams.
+   * @throws NotAuthenticated "Invalid token." when nothing matches, or the access token is expired or revoked
    */
   async fromBearer(token: string, scope: ScopeSlugs = {}): Promise<Authenticated> {
-    const found = await this.fromTeamToken(token, scope);
-    if (found) return found;
-    throw new NotAuthenticated('Invalid token.');
+    const hash = hashToken(token);
+    const found = await this.resolver.resolveTeamToken(hash, scope);
+    const tok = found.teamToken;
+    if (tok) {
+      if (!tok.active) throw new NotAuthenticated('Token inactive or deleted.');
+      const principal = new Principal(
+        { kind: 'team_token', tokenId: tok.tokenId, tokenName: tok.tokenName, scopes: null },
+        [tok.grant],
+      );
+      return { principal, organizer: found.organizer, event: found.event };
+    }
+    const access = await this.accessTokens.resolveAccessToken(hash);
+    if (!access) throw new NotAuthenticated('Invalid token.');
+    if (!access.usable) throw new NotAuthenticated('Token expired or revoked.');
+    const grants = await this.resolver.grantsOfUser(access.userId);
+    const principal = new Principal(
+      {
+        kind: 'user',
+        userId: access.userId,
+        scopes: new Set(access.scopes),
+        organizerIds: new Set(access.organizerIds),
+      },
+      grants,
+    );
+    return { principal, organizer: found.organizer, event: found.event };
   }
 }

@@ -1,15 +1,19 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ACCESS_RULE, AccessRule } from './access.decorators';
+import { ACCESS_RULE, AccessRule, PROFILE_SCOPE } from './access.decorators';
 import { Principal } from './principal';
 import type { Request } from 'express';
-import { DomainError, NotAuthenticated, PermissionDenied } from '../common/errors';
+import { DomainError, NotAuthenticated, PermissionDenied, Refused } from '../common/errors';
 import { FailedAuthThrottle, throttled } from './failed-auth-throttle';
 import type { AuthenticatedRequest } from './request-context';
 
 export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
 export const NOT_AUTHENTICATED = 'Authentication credentials were not provided.';
+
+/** 403 detail for an OAuth access token without the scope the request needs (issue 12). */
+export const missingScope = (scope: string): string =>
+  `The access token does not have the scope this request needs (${scope}).`;
 
 function ruleOf(reflector: Reflector, ctx: ExecutionContext): AccessRule | undefined {
   return reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [ctx.getHandler(), ctx.getClass()]);
@@ -70,7 +74,8 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
 /**
  * Global guard 2: default-deny authorisation (docs/permissions.md). Organizer and event of the slugs were resolved
  * by the credential's statement (no further SQL here); unknown or unreachable ones are 403 like a missing
- * permission (compat §2.2). OAuth credentials also need scope `read` for GET/HEAD and `write` for the rest.
+ * permission (compat §2.2). OAuth credentials also need scope `read` for GET/HEAD and `write` for the rest
+ * (`profile` instead of `read` where the route accepts it, `/api/v1/me`): else 403 naming the scope.
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
@@ -84,11 +89,21 @@ export class PermissionGuard implements CanActivate {
     const principal = req.user;
     if (!(principal instanceof Principal)) throw new NotAuthenticated(NOT_AUTHENTICATED);
     req.access = { principal };
-    if (rule.kind === 'authenticated') return true;
 
     const deny = () => new PermissionDenied();
     const safe = ['GET', 'HEAD', 'OPTIONS'].includes(req.method);
-    if (!principal.hasScope(safe ? 'read' : 'write')) throw deny();
+    const needed = safe ? 'read' : 'write';
+    const profileOk =
+      safe &&
+      this.reflector.getAllAndOverride<boolean | undefined>(PROFILE_SCOPE, [
+        ctx.getHandler(),
+        ctx.getClass(),
+      ]) === true &&
+      principal.hasScope('profile');
+    if (!principal.hasScope(needed) && !profileOk) {
+      throw new Refused(missingScope(needed));
+    }
+    if (rule.kind === 'authenticated') return true;
 
     const orgSlug = req.params.organizer;
     if (typeof orgSlug !== 'string') throw deny();

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { NotAuthenticated } from '../common/errors';
-import { NoTrailingSlash, RequireAuthentication } from './access.decorators';
+import { AcceptsProfileScope, NoTrailingSlash, RequireAuthentication } from './access.decorators';
 import { MeJson } from './me.presenter';
 import { Principal } from './principal';
 import { CurrentPrincipal } from './request-context';
@@ -16,6 +16,7 @@ export class MeController {
   @Get()
   @NoTrailingSlash()
   @RequireAuthentication()
+  @AcceptsProfileScope()
   async me(@CurrentPrincipal() principal: Principal): Promise<MeJson> {
     if (principal.kind === 'user' && principal.identity.userId !== undefined) {
       const user = await this.users.find(principal.identity.userId);

@@ -41,6 +41,14 @@ export class UsersService {
     return user && (await bcrypt.compare(password, user.passwordHash)) ? user : null;
   }
 
+  /** The active user with this e-mail address (case-insensitive); null when none. */
+  findActiveByEmail(email: string): Promise<User | null> {
+    return this.users
+      .createQueryBuilder('u')
+      .where('lower(u.email) = lower(:e) AND u.is_active', { e: email.trim() })
+      .getOne();
+  }
+
   /** @returns null for an unknown id */
   find(id: number): Promise<User | null> {
     return this.users.findOneBy({ id });

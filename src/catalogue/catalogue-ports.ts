@@ -5,6 +5,7 @@ import { MEMBERSHIP_TYPE_USAGE } from './membership-types/membership-type-usage.
 import { QUOTA_AVAILABILITY } from './quotas/quota-availability';
 import { TAX_RULE_USAGE } from './tax-rules/tax-rule-usage.port';
 import { VOUCHER_CART_HOLDS } from './vouchers/voucher-cart-holds.port';
+import { VOUCHER_SEATS } from './vouchers/voucher-seats.port';
 
 /**
  * A module that provides (and exports) ports a lower context declares. Lower contexts never import the module of a
@@ -21,6 +22,7 @@ export type PortsModule = Type<unknown> | DynamicModule;
 export const CATALOGUE_PORTS = [
   QUOTA_AVAILABILITY,
   VOUCHER_CART_HOLDS,
+  VOUCHER_SEATS,
   ITEM_USAGE,
   TAX_RULE_USAGE,
   DISCOUNT_USAGE,

@@ -10,6 +10,8 @@ import { OrdersCoreModule } from '../orders/orders-core.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../auth/users.module';
+import { OAuthCoreModule } from '../oauth/oauth-core.module';
+import { CreateOAuthApplicationCommand } from './oauth-commands';
 import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUserCommand } from './commands';
 
 /** The admin CLI (`npm run cli -- <command>`): administration that has no API. */
@@ -20,11 +22,16 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUse
     UsersModule,
     AuditModule,
     MailModule,
-    OrganizersModule.register(OrdersCoreModule, SeatingModule, SubEventPricesModule),
+    OrganizersModule.register(
+      OrdersCoreModule,
+      SeatingModule.register(OrdersCoreModule),
+      SubEventPricesModule,
+    ),
     TeamsModule,
     GiftCardsCoreModule,
     OrdersCoreModule,
+    OAuthCoreModule,
   ],
-  providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand, CheckQuotasCommand],
+  providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand, CheckQuotasCommand, CreateOAuthApplicationCommand],
 })
 export class CliModule {}

@@ -189,6 +189,14 @@ export class AppConfig {
   @Max(1000)
   heapGrowingPercent = 60;
 
+  /**
+   * Secret that signs the session cookie and the CSRF tokens of the OAuth login and consent pages. Set it (and
+   * the same value on every API replica) in production; empty means a random secret per process, so logins do
+   * not survive a restart.
+   */
+  @IsString()
+  sessionSecret = '';
+
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
@@ -224,6 +232,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
+  sessionSecret: 'SESSION_SECRET',
 };
 
 const DEFAULTS = new AppConfig();

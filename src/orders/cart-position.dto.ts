@@ -151,7 +151,7 @@ export class CreateCartPositionDto {
   @IsSalesChannel()
   sales_channel?: string;
 
-  /** Seat guid; seating is not available yet, so any value is an unknown seat. */
+  /** Seat guid: required for a seated product (mapped to a category of the plan), refused for others. */
   @Nullable()
   @IsStr({ max: 190 })
   seat?: string | null;

@@ -4,6 +4,10 @@ import { ItemVariation } from '../catalogue/variations/item-variation.entity';
 import { Voucher } from '../catalogue/vouchers/voucher.entity';
 import { Event } from '../organizers/event.entity';
 import { SubEvent } from '../organizers/subevents/subevent.entity';
+import { Seat } from '../seating/seat.entity';
+
+/** Partial unique index over `seat_id` (migration `SeatedSales`): one cart position per seat. */
+export const CART_POSITION_SEAT_INDEX = 'uq_cart_position_seat';
 
 /**
  * A cart position reserving quota until `expires` (spec "Cart position"; compat §3.2). API-created carts have
@@ -15,6 +19,7 @@ import { SubEvent } from '../organizers/subevents/subevent.entity';
 // Live cart positions of a product (the quota engine) without reading the expired ones; also the keys' indexes.
 @Index('ix_cart_position_item_expires', ['itemId', 'expires'])
 @Index('ix_cart_position_variation_expires', ['variationId', 'expires'])
+@Index(CART_POSITION_SEAT_INDEX, { synchronize: false })
 export class CartPosition {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -87,8 +92,16 @@ export class CartPosition {
   @Column({ type: 'boolean', default: true })
   includesTax!: boolean;
 
+  /**
+   * The reserved seat; the partial unique index {@link CART_POSITION_SEAT_INDEX} lets one cart position hold a seat
+   * (expired positions holding a wanted seat are deleted under the seat's lock before another takes it).
+   */
   @Column({ type: 'int', nullable: true })
   seatId!: number | null;
+
+  @ManyToOne(() => Seat, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'seat_id' })
+  seat?: Seat | null;
 
   @Column({ type: 'boolean', default: false })
   isBundled!: boolean;

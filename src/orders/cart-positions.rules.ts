@@ -69,9 +69,13 @@ export interface CartDraft {
   quotaIds: number[];
   answers: ValidatedAnswer[];
   nameParts: Record<string, string>;
+  /** The seat reserved (set under the seat locks by the service; null for an unseated product). */
+  seat?: SaleSeat | null;
 }
 
 /** An entry's outcome of validation. */
+import type { SaleSeat } from '../seating/seat-sales.service';
+
 export type Prepared = { draft: CartDraft } | { errors: FieldErrors };
 
 /**
@@ -106,7 +110,6 @@ export function checkEntry(
   if (nameSentTwice(input.attendee_name, input.attendee_name_parts)) {
     return fail('attendee_name', SALES_MESSAGES.nameTwice);
   }
-  if (input.seat) return fail('seat', SALES_MESSAGES.seatUnknown);
   const product: Product = { itemId: item.id, variationId, subeventId: input.subevent ?? null };
   let voucher: SaleVoucher | null = null;
   if (input.voucher) {
@@ -251,7 +254,7 @@ export function cartPositionValues(
     addonToId: null,
     subeventId: draft.product.subeventId,
     includesTax: d.includes_tax ?? true,
-    seatId: null,
+    seatId: draft.seat?.id ?? null,
     isBundled: false,
     salesChannel: d.sales_channel ?? 'web',
   };

@@ -45,12 +45,16 @@ import { withOneConnection } from '../common/persistence/one-connection';
 import { OrderPresentation } from './order-presentation.service';
 import { CartPositionJson, toCartPositionJson } from './order.presenter';
 import { placesPerQuota } from './sales.rules';
+import { SeatHolds } from './seat-holds';
+import { resolveSeats } from './seat.rules';
+import { isSeatIndexViolation, SEAT_TAKEN_MEANWHILE } from './seat-taken';
 
 /**
  * Cart positions of one event through the API (spec "Cart position", "### Cart positions"; compat §3.2): list,
  * detail, create, bulk create, delete. Only carts whose id ends in `@api` are visible; web shop carts answer 404.
  * Creation is pretix's experimental endpoint: the price is stored as sent, sale periods are not checked, add-ons,
- * bundles, seats and file answers are not supported. A voucher is taken by code (compat §3.2, §7.9) and counts
+ * bundles and file answers are not supported. A seated product takes a seat by guid (locked after the vouchers,
+ * before the quotas). A voucher is taken by code (compat §3.2, §7.9) and counts
  * one use while the position lives: the spec says API carts do not redeem vouchers, and indeed nothing is
  * redeemed, but the position holds a use as in pretix, so `max_usages` also bounds carts.
  *
@@ -70,6 +74,7 @@ export class CartPositionsService {
     private readonly redemptions: VoucherRedemptions,
     private readonly writer: CartWriter,
     private readonly presentation: OrderPresentation,
+    private readonly seatHolds: SeatHolds,
   ) {}
 
   /**
@@ -88,7 +93,7 @@ export class CartPositionsService {
       ['id'],
     );
     return paginateInOne(qb, page, this.presentation.cartRelated(), (c, r) =>
-      toCartPositionJson(c, r.answers),
+      toCartPositionJson(c, r.answers, r.seat),
     );
   }
 
@@ -101,7 +106,9 @@ export class CartPositionsService {
         event: event.id,
         suffix: `%${API_CART_SUFFIX}`,
       });
-    return findOneInOne(qb, this.presentation.cartRelated(), (c, r) => toCartPositionJson(c, r.answers));
+    return findOneInOne(qb, this.presentation.cartRelated(), (c, r) =>
+      toCartPositionJson(c, r.answers, r.seat),
+    );
   }
 
   /**
@@ -135,6 +142,8 @@ export class CartPositionsService {
         if ('errors' in prepared) throw new ValidationFailed(prepared.errors);
         const { draft } = prepared;
         const tally = await this.lockVouchers(em, [draft], now);
+        const [seatError] = await this.takeSeats(em, event, [draft], now);
+        if (seatError) throw ValidationFailed.field('seat', seatError);
         if (draft.quotaIds.length > 0) {
           try {
             await this.reservations.reserve(em, actor, draft.quotaIds, 1);
@@ -179,6 +188,18 @@ export class CartPositionsService {
           drafts.filter((d) => d !== null),
           now,
         );
+        const withDraft = drafts.flatMap((d, i) => (d === null ? [] : [i]));
+        const seatErrors = await this.takeSeats(
+          em,
+          event,
+          withDraft.map((i) => drafts[i]!),
+          now,
+        );
+        withDraft.forEach((i, k) => {
+          if (seatErrors[k] === null) return;
+          prepared[i] = { errors: { seat: [seatErrors[k]] } };
+          drafts[i] = null;
+        });
         const quotaIds = [...new Set(drafts.flatMap((d) => d?.quotaIds ?? []))];
         const counted = await this.reservations.count(em, quotaIds, { lock: true });
         const left = new Map<number, number | null>();
@@ -243,6 +264,7 @@ export class CartPositionsService {
       if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23503') {
         throw ValidationFailed.nonField(DELETED_MEANWHILE);
       }
+      if (isSeatIndexViolation(err)) throw ValidationFailed.field('seat', SEAT_TAKEN_MEANWHILE);
       throw err;
     }
   }
@@ -271,6 +293,44 @@ export class CartPositionsService {
     );
     const byProduct = await this.quotaLookup.forProducts(em, event.id, quotaDrawingProducts(checked));
     return assignQuotas(checked, byProduct, itemNameOf(refs));
+  }
+
+  /**
+   * Seats of the drafts, after the vouchers and before the quotas (README "Locks"): locks the named seats (id
+   * order), checks them ({@link resolveSeats}), sets each draft's `seat`, and deletes expired cart positions still
+   * holding a chosen seat (the cart seat index allows one position per seat).
+   * @returns per draft: null, or the message for its `seat` field
+   */
+  private async takeSeats(
+    em: EntityManager,
+    event: Event,
+    drafts: CartDraft[],
+    now: Date,
+  ): Promise<(string | null)[]> {
+    if (drafts.length === 0) return [];
+    const requests = drafts.map((d) => ({
+      itemId: d.product.itemId,
+      subeventId: d.product.subeventId,
+      guid: d.input.seat ?? null,
+      voucherSeatId: d.voucher?.seatId ?? null,
+    }));
+    const refs = await this.seatHolds.refs(
+      em,
+      event,
+      requests.map((r) => r.itemId),
+      requests.flatMap((r) => (r.guid === null ? [] : [{ subeventId: r.subeventId, guid: r.guid }])),
+      { now, lock: true, exceptVouchers: drafts.flatMap((d) => (d.voucher ? [d.voucher.id] : [])) },
+    );
+    const outcomes = resolveSeats(requests, refs);
+    const chosen: number[] = [];
+    const errors = outcomes.map((o, i) => {
+      if ('error' in o) return o.error;
+      drafts[i].seat = o.seat;
+      if (o.seat) chosen.push(o.seat.id);
+      return null;
+    });
+    await this.seatHolds.purgeExpiredCarts(em, chosen, now);
+    return errors;
   }
 
   /**

@@ -58,6 +58,7 @@ const voucher = (over: Partial<SaleVoucher> = {}): SaleVoucher => ({
   allowIgnoreQuota: false,
   priceMode: 'subtract',
   value: '5.00',
+  seatId: null,
   ...over,
 });
 const catalogue = (items: SaleItem[], vouchers: SaleVoucher[] = []): SalesCatalogueRows => ({

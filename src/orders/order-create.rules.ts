@@ -63,6 +63,8 @@ import {
 } from './order-create.messages';
 
 export * from './order-create.messages';
+import type { SaleSeat } from '../seating/seat-sales.service';
+import { resolveSeats, SeatRefs } from './seat.rules';
 
 /** What an order create refers to: the catalogue rows, and the taken secrets and code of the orders. */
 export interface CreateReferences {
@@ -87,6 +89,8 @@ export interface ResolvedPosition {
   subeventId: number | null;
   /** The product's listed price on its date (the date's override, else the item's or variation's price). */
   listed: Decimal;
+  /** The seat sold with the position (set by {@link checkSeats}). */
+  seat?: SaleSeat | null;
 }
 
 /** A position priced and ready to insert, with what its voucher's budget gave. */
@@ -282,11 +286,26 @@ function checkMinUsages(
   });
 }
 
-/** Seats do not exist yet: a sent seat is unknown (or refused on an add-on); not reported beside a voucher error. */
-export function checkSeats(resolved: ResolvedPosition[], errs: FieldErrors[]): void {
+/**
+ * Step 2, seats (compat §3.2, §4.4), on the seats as read under their locks ({@link resolveSeats}): an add-on takes
+ * no seat; sets `seat` on each position, or the problem on its `seat` field (not beside a voucher error).
+ */
+export function checkSeats(resolved: ResolvedPosition[], refs: SeatRefs, errs: FieldErrors[]): void {
+  const outcomes = resolveSeats(
+    resolved.map((r) => ({
+      itemId: r.item.id,
+      subeventId: r.subeventId,
+      guid: r.addonTo === null && isSet(r.input.seat) ? r.input.seat : null,
+      voucherSeatId: r.voucher?.seatId ?? null,
+    })),
+    refs,
+  );
   resolved.forEach((r, i) => {
-    if (!isSet(r.input.seat) || errs[i].voucher) return;
-    errs[i].seat = [r.addonTo !== null ? SEAT_ON_ADDON : SALES_MESSAGES.seatUnknown];
+    if (errs[i].voucher) return;
+    const outcome = outcomes[i];
+    if (r.addonTo !== null && isSet(r.input.seat)) errs[i].seat = [SEAT_ON_ADDON];
+    else if ('error' in outcome) errs[i].seat = [outcome.error];
+    else r.seat = outcome.seat;
   });
 }
 
@@ -386,7 +405,8 @@ export function pricePositions(
         isBundled: p.is_bundled ?? false,
         secret: p.secret ?? generatePositionSecret(),
         pseudonymizationId: generatePseudonymizationId(),
-        seatId: null,
+        seatId: r.seat?.id ?? null,
+        liveSeatId: r.seat?.id ?? null,
         canceled: false,
         validFrom: validity.validFrom,
         validUntil: validity.validUntil,

@@ -51,6 +51,8 @@ import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from './order-writer';
 import type { Order } from './order.entity';
 import { CODE_IN_USE } from './order-create.rules';
 import { placesPerQuota, throwPositions } from './sales.rules';
+import { SeatHolds } from './seat-holds';
+import { seatTakenAsValidation } from './seat-taken';
 
 /** What a run gives: the created order (presented after the commit), or the wire form of a simulation. */
 type Outcome = { kind: 'created'; order: Order } | { kind: 'preview'; json: OrderJson };
@@ -65,7 +67,8 @@ type Outcome = { kind: 'created'; order: Order } | { kind: 'preview'; json: Orde
  * 5. the writes ({@link OrderWriter}): order, positions, answers, fees, invoice address; then voucher
  *    redemptions ({@link VoucherRedemptions}), consumed carts, the first payment ({@link OrderPayments}), log
  *    entries and the confirmation mail. The response is presented after the commit.
- * Rows are locked in the order carts → vouchers → quotas. `simulate` runs steps 1–4 without locks and
+ * Rows are locked in the global order of sales (README "Locks"): event row (shared) → carts → vouchers → seats →
+ * quotas. A seat is checked under its lock; the partial unique index over live positions' seats is the backstop. `simulate` runs steps 1–4 without locks and
  * reservation (availability is computed, not reserved) and writes nothing.
  */
 @Injectable()
@@ -83,6 +86,7 @@ export class OrderCreator {
     private readonly presentation: OrderPresentation,
     private readonly mail: MailOutboxService,
     private readonly tenancy: TenancyQueries,
+    private readonly seatHolds: SeatHolds,
   ) {}
 
   /**
@@ -99,7 +103,9 @@ export class OrderCreator {
       const transaction = () => conn.transaction((em) => this.run(em, actor, body, simulate));
       const outcome = simulate
         ? await transaction()
-        : await uniqueAsValidation(ORDER_CODE_INDEX, 'code', CODE_IN_USE, transaction);
+        : await seatTakenAsValidation(() =>
+            uniqueAsValidation(ORDER_CODE_INDEX, 'code', CODE_IN_USE, transaction),
+          );
       if (outcome.kind === 'preview') return outcome.json;
       const [json] = await this.presentation.orders(conn, [outcome.order], new Map([[event.id, event.slug]]));
       return json;
@@ -158,7 +164,22 @@ export class OrderCreator {
 
     const errs: FieldErrors[] = resolved.map(() => ({}));
     checkVoucherUse(resolved, inUse, catalogue, now, force, errs);
-    checkSeats(resolved, errs);
+    // Seats: locked after the vouchers, before the quotas (README "Locks"), then checked under their locks.
+    const seatRefs = await this.seatHolds.refs(
+      em,
+      event,
+      resolved.map((r) => r.item.id),
+      resolved
+        .filter((r) => r.addonTo === null && typeof r.input.seat === 'string')
+        .map((r) => ({ subeventId: r.subeventId, guid: r.input.seat! })),
+      {
+        now,
+        lock: !simulate,
+        exceptCartPositions: consumed,
+        exceptVouchers: resolved.flatMap((r) => (r.voucher ? [r.voucher.id] : [])),
+      },
+    );
+    checkSeats(resolved, seatRefs, errs);
     const drawsOn = force ? resolved.map(() => [] as number[]) : await this.drawsOn(em, event, resolved);
     if (!force) {
       resolved.forEach((r, i) => {

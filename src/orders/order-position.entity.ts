@@ -7,6 +7,10 @@ import { Discount } from '../catalogue/discounts/discount.entity';
 import { Event } from '../organizers/event.entity';
 import { Order } from './order.entity';
 import { SubEvent } from '../organizers/subevents/subevent.entity';
+import { Seat } from '../seating/seat.entity';
+
+/** Partial unique index over `live_seat_id` (migration `SeatedSales`): one live position per seat. */
+export const ORDER_POSITION_LIVE_SEAT_INDEX = 'uq_order_position_live_seat';
 
 /**
  * A ticket or product line of an order (compat §4.4 "Position fields"). `event_id` is denormalised so that quota
@@ -16,6 +20,7 @@ import { SubEvent } from '../organizers/subevents/subevent.entity';
 @Entity('order_position')
 @Index('uq_order_position_event_secret', ['eventId', 'secret'], { unique: true })
 @Index('ix_order_position_event_product', ['eventId', 'itemId', 'variationId'])
+@Index(ORDER_POSITION_LIVE_SEAT_INDEX, { synchronize: false })
 export class OrderPosition {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -134,9 +139,26 @@ export class OrderPosition {
   @Column({ type: 'varchar', length: 16 })
   pseudonymizationId!: string;
 
-  /** Seat id (seating issue adds the key). */
+  /** The seat sold with the position (kept when the order is canceled or expires, for the record). */
+  @Index()
   @Column({ type: 'int', nullable: true })
   seatId!: number | null;
+
+  @ManyToOne(() => Seat, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'seat_id' })
+  seat?: Seat | null;
+
+  /**
+   * `seat_id` while the position holds its seat (order pending or paid, position not canceled), else null; the
+   * partial unique index {@link ORDER_POSITION_LIVE_SEAT_INDEX} sells a seat at most once. Maintained by
+   * `OrderWriter` (create and every state change).
+   */
+  @Column({ type: 'int', nullable: true })
+  liveSeatId!: number | null;
+
+  @ManyToOne(() => Seat, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'live_seat_id' })
+  liveSeat?: Seat | null;
 
   @Column({ type: 'boolean', default: false })
   canceled!: boolean;

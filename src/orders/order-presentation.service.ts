@@ -6,6 +6,8 @@ import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../common/listing/page-query';
 import { RowMapper } from '../common/persistence/row-mapper';
 import { TenancyQueries } from '../organizers/tenancy-queries';
+import { positionSeatSql, SeatSales } from '../seating/seat-sales.service';
+import type { PositionSeatJson } from './order-parts.presenter';
 import { groupBy } from '../common/values/collections';
 import { isoUtc } from '../common/values/datetime';
 import type { CartPosition } from './cart-position.entity';
@@ -53,14 +55,32 @@ export class OrderPresentation {
   private readonly positionRows: RowMapper<OrderPosition>;
   private orderSpec?: RelatedSpec<OrderExtras>;
   private positionSpec?: RelatedSpec<PositionExtras>;
-  private cartSpec?: RelatedSpec<{ answers: AnswerJson[] }>;
+  private cartSpec?: RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }>;
 
   constructor(
     private readonly catalogue: SalesCatalogue,
     @InjectEntityManager() private readonly em: EntityManager,
     private readonly tenancy: TenancyQueries,
+    private readonly seatSales: SeatSales,
   ) {
     this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
+  }
+
+  /**
+   * Completes the `seat` objects of presented positions (name and guid from the seating context, compat §3.2), in
+   * place: one statement for the whole batch, none when no position has a seat. Every presentation of order or
+   * cart positions ends with it.
+   * @returns `items`, for chaining
+   */
+  async fillSeats<T extends { seat: PositionSeatJson | null }>(em: EntityManager, items: T[]): Promise<T[]> {
+    const seated = items.filter((i) => i.seat !== null);
+    if (seated.length === 0) return items;
+    const seats = await this.seatSales.describe(
+      em,
+      seated.map((i) => i.seat!.id),
+    );
+    for (const item of seated) item.seat = seats.get(item.seat!.id) ?? null;
+    return items;
   }
 
   /**
@@ -93,9 +113,10 @@ export class OrderPresentation {
   }
 
   /** What a cart position's wire form shows besides its row (alias `c`): its answers (issue 7). */
-  cartRelated(): RelatedSpec<{ answers: AnswerJson[] }> {
+  cartRelated(): RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }> {
     return (this.cartSpec ??= {
       answers: { sql: answersSql('c.id', 'cart_position_id'), read: readAnswers },
+      seat: { sql: positionSeatSql('c.seat_id'), read: readSeat },
     });
   }
 
@@ -108,6 +129,7 @@ export class OrderPresentation {
       },
       answers: { sql: answersSql('p.id'), read: readAnswers },
       checkins: { sql: checkinsSql('p.id'), read: readCheckins },
+      seat: { sql: positionSeatSql('p.seat_id'), read: readSeat },
     });
   }
 
@@ -134,23 +156,32 @@ export class OrderPresentation {
   /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
   private positionsOfOrder(): Related<OrderPositionJson[]> {
     const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
-        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')}) ORDER BY op.positionid, op.id),
+        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')},
+        'seat', ${positionSeatSql('op.seat_id')}) ORDER BY op.positionid, op.id),
         '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
     return {
       sql,
       read: (value) =>
-        (value as { row: Record<string, unknown>; code: string; answers: unknown; checkins: unknown }[]).map(
-          (j) =>
-            toOrderPositionJson(this.positionRows.fromJson(j.row), {
-              orderCode: j.code,
-              answers: readAnswers(j.answers),
-              checkins: readCheckins(j.checkins),
-            }),
+        (
+          value as {
+            row: Record<string, unknown>;
+            code: string;
+            answers: unknown;
+            checkins: unknown;
+            seat: unknown;
+          }[]
+        ).map((j) =>
+          toOrderPositionJson(this.positionRows.fromJson(j.row), {
+            orderCode: j.code,
+            answers: readAnswers(j.answers),
+            checkins: readCheckins(j.checkins),
+            seat: readSeat(j.seat),
+          }),
         ),
     };
   }
 
-  /** Orders with positions, fees, payments and invoice address (seven statements for any number of orders). */
+  /** Orders with positions, fees, payments, invoice address and seats (eight statements for any number of orders). */
   async orders(
     em: EntityManager,
     orders: Order[],
@@ -173,7 +204,7 @@ export class OrderPresentation {
     const feesByOrder = groupBy(fees, (f) => f.orderId);
     const paymentsByOrder = groupBy(payments, (p) => p.orderId);
     const addressByOrder = new Map(addresses.map((a) => [a.orderId, a]));
-    return orders.map((o) =>
+    const json = orders.map((o) =>
       toOrderJson(o, {
         eventSlug: eventSlugs.get(o.eventId) ?? '',
         positions: positionsByOrder.get(o.id) ?? [],
@@ -182,9 +213,10 @@ export class OrderPresentation {
         invoiceAddress: addressByOrder.get(o.id) ?? null,
       }),
     );
+    return json;
   }
 
-  /** Order positions with answers and check-ins (three statements), given the codes of their orders. */
+  /** Order positions with answers, check-ins and seats (four statements at most), given the codes of their orders. */
   async positions(
     em: EntityManager,
     positions: OrderPosition[],
@@ -194,16 +226,19 @@ export class OrderPresentation {
     const ids = positions.map((p) => p.id);
     const answers = await this.answers(em, 'order', ids);
     const checkins = await this.checkins(em, ids);
-    return positions.map((p) =>
-      toOrderPositionJson(p, {
-        orderCode: orderCodes.get(p.orderId) ?? '',
-        answers: answers.get(p.id) ?? [],
-        checkins: checkins.get(p.id) ?? [],
-      }),
+    return this.fillSeats(
+      em,
+      positions.map((p) =>
+        toOrderPositionJson(p, {
+          orderCode: orderCodes.get(p.orderId) ?? '',
+          answers: answers.get(p.id) ?? [],
+          checkins: checkins.get(p.id) ?? [],
+        }),
+      ),
     );
   }
 
-  /** Cart positions with answers (two statements). */
+  /** Cart positions with answers and seats (three statements at most). */
   async carts(em: EntityManager, carts: CartPosition[]): Promise<CartPositionJson[]> {
     if (carts.length === 0) return [];
     const answers = await this.answers(
@@ -211,7 +246,10 @@ export class OrderPresentation {
       'cart',
       carts.map((c) => c.id),
     );
-    return carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? []));
+    return this.fillSeats(
+      em,
+      carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? [])),
+    );
   }
 
   /**
@@ -325,4 +363,9 @@ export function readCheckins(value: unknown): CheckinJson[] {
       auto_checked_in: auto ?? false,
     }),
   );
+}
+
+/** The seat object of a position as {@link positionSeatSql} gives it (jsonb or NULL). */
+function readSeat(value: unknown): PositionSeatJson | null {
+  return (value as PositionSeatJson | null) ?? null;
 }

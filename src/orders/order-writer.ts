@@ -8,6 +8,7 @@ import { InvoiceAddress } from './invoice-address.entity';
 import { OrderFee } from './order-fee.entity';
 import { OrderPayment } from './order-payment.entity';
 import { OrderPosition } from './order-position.entity';
+import { isSeatIndexViolation, SeatTakenError } from './seat-taken';
 import { Order, OrderStatus } from './order.entity';
 import { throwPositions } from './sales.rules';
 
@@ -137,6 +138,7 @@ export class OrderWriter {
     if (change.requireApproval !== undefined) order.requireApproval = change.requireApproval;
     if (change.cancellationDate !== undefined) order.cancellationDate = change.cancellationDate;
     order.lastModified = now;
+    if (change.status !== undefined || change.positions) await this.holdSeats(em, order);
     await em.update(
       Order,
       { id: order.id },
@@ -149,6 +151,26 @@ export class OrderWriter {
         lastModified: order.lastModified,
       },
     );
+  }
+
+  /**
+   * Makes the order's seated positions hold their seats exactly while the order is pending or paid and the
+   * position active (`live_seat_id`, issue 10 "Cancel/expire frees seats"); one statement. Reviving an order whose
+   * seat was sold meanwhile violates the live-seat index: {@link SeatTakenError} (400).
+   */
+  private async holdSeats(em: EntityManager, order: Order): Promise<void> {
+    const live = order.status === 'n' || order.status === 'p';
+    try {
+      await em.query(
+        `UPDATE order_position SET live_seat_id = CASE WHEN $2 AND NOT canceled THEN seat_id END
+          WHERE order_id = $1 AND seat_id IS NOT NULL
+            AND live_seat_id IS DISTINCT FROM (CASE WHEN $2 AND NOT canceled THEN seat_id END)`,
+        [order.id, live],
+      );
+    } catch (err) {
+      if (isSeatIndexViolation(err)) throw new SeatTakenError();
+      throw err;
+    }
   }
 
   /** Writes the PATCH fields of an order and moves `last_modified` (also on `order`). */

@@ -269,6 +269,8 @@ export interface PositionExtras {
   orderCode: string;
   answers: AnswerJson[];
   checkins: CheckinJson[];
+  /** The seat object when the presenter loaded it with the row; else the id only (completed by `fillSeats`). */
+  seat?: PositionSeatJson | null;
 }
 
 export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): OrderPositionJson {
@@ -301,7 +303,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     print_logs: [],
     downloads: [],
     answers: extras.answers,
-    seat: null,
+    seat: extras.seat !== undefined ? extras.seat : seatStub(p.seatId),
     canceled: p.canceled,
     valid_from: isoUtc(p.validFrom),
     valid_until: isoUtc(p.validUntil),
@@ -404,7 +406,11 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
   };
 }
 
-export function toCartPositionJson(c: CartPosition, answers: AnswerJson[]): CartPositionJson {
+export function toCartPositionJson(
+  c: CartPosition,
+  answers: AnswerJson[],
+  seat?: PositionSeatJson | null,
+): CartPositionJson {
   return {
     id: c.id,
     cart_id: c.cartId,
@@ -422,6 +428,14 @@ export function toCartPositionJson(c: CartPosition, answers: AnswerJson[]): Cart
     includes_tax: c.includesTax,
     is_bundled: c.isBundled,
     answers,
-    seat: null,
+    seat: seat !== undefined ? seat : seatStub(c.seatId),
   };
+}
+
+/**
+ * The `seat` of a position before {@link fillSeats} (`position-seats.ts`) completes it: the id only (name and guid
+ * belong to the seating context and are filled in one batch), or null.
+ */
+function seatStub(seatId: number | null): PositionSeatJson | null {
+  return seatId === null ? null : { id: seatId, name: '', seat_guid: '' };
 }

@@ -6,6 +6,7 @@ import { QUOTA_AVAILABILITY } from '../catalogue/quotas/quota-availability';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rule-usage.port';
 import { VOUCHER_CART_HOLDS } from '../catalogue/vouchers/voucher-cart-holds.port';
+import { VOUCHER_SEATS } from '../catalogue/vouchers/voucher-seats.port';
 import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './cart-voucher-holds';
@@ -20,17 +21,21 @@ import { QuotaCountCheck } from './quota-count-check';
 import { QuotaEngine } from './quota-engine.service';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
 import { AuditModule } from '../audit/audit.module';
+import { SEAT_HOLDERS } from '../seating/seat-holders.port';
+import { SeatSalesModule } from '../seating/seat-sales.module';
+import { SeatHolds } from './seat-holds';
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
  * quota engine, the reads of order positions for the contexts above (gift cards, media), and the answers to the
  * ports the catalogue and the tenancy roots declare (quota availability,
- * voucher holds of carts, usage of items, events, tax rules, discounts, membership types). `app.module.ts` hands
+ * voucher holds of carts, usage of items, events, tax rules, discounts, membership types; the seating
+ * context's seat holders). `app.module.ts` hands
  * this module to `CatalogueModule.register` and `OrganizersModule.register`; it depends only on the catalogue's
  * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker does, for the expiry of pending orders).
  */
 @Module({
-  imports: [AuditModule, CatalogueReadsModule, TenancyModule],
+  imports: [AuditModule, CatalogueReadsModule, TenancyModule, SeatSalesModule],
   providers: [
     QuotaEngine,
     QuotaCountCheck,
@@ -45,6 +50,9 @@ import { AuditModule } from '../audit/audit.module';
     SalesUsage,
     DiscountSalesUsage,
     MembershipSalesUsage,
+    SeatHolds,
+    { provide: SEAT_HOLDERS, useExisting: SeatHolds },
+    { provide: VOUCHER_SEATS, useExisting: SeatHolds },
     { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
     { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds },
     { provide: ITEM_USAGE, useExisting: SalesUsage },
@@ -54,6 +62,10 @@ import { AuditModule } from '../audit/audit.module';
     { provide: MEMBERSHIP_TYPE_USAGE, useExisting: MembershipSalesUsage },
   ],
   exports: [
+    SEAT_HOLDERS,
+    VOUCHER_SEATS,
+    SeatHolds,
+    SeatSalesModule,
     QUOTA_AVAILABILITY,
     VOUCHER_CART_HOLDS,
     ITEM_USAGE,

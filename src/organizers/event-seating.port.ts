@@ -24,12 +24,15 @@ export interface EventSeating {
 
   /**
    * Makes the event's seats those of its plan (none without a plan), each mapped to the item its category
-   * names; seats that stay in the plan keep their id and their `blocked` flag. A fixed number of statements.
+   * names; seats that stay in the plan keep their id and their `blocked` flag. With `subeventId` the seats of
+   * that date of the series instead. A fixed number of statements.
+   * @throws ValidationFailed `seating_plan` when a seat that would vanish is sold or reserved (compat §3.17)
    */
   apply(
     em: EntityManager,
     eventId: number,
     planId: number | null,
     mapping: Record<string, number | null>,
+    subeventId?: number | null,
   ): Promise<void>;
 }

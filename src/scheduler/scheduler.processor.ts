@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
 import { ExitAll } from '../checkin/exit-all';
 import { MailSweep } from '../mail/mail-sweep.service';
+import { OAuthHousekeeping } from '../oauth/oauth-housekeeping';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
 import { OrderExpiry } from '../orders/order-expiry';
 import { QuotaCountCheck, QuotaCountReport } from '../orders/quota-count-check';
@@ -25,6 +26,8 @@ export interface TickResult {
   autoExits: number;
   mailsEnqueued: number;
   tasksFailed: number;
+  /** OAuth codes, token pairs, sessions and login failures deleted ({@link OAuthHousekeeping}). */
+  oauthPruned: number;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface TickResult {
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
  * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails again
- * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. A second
+ * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -49,6 +52,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly orders: OrderExpiry,
     private readonly quotaCounts: QuotaCountCheck,
     private readonly exitAll: ExitAll,
+    private readonly oauth: OAuthHousekeeping,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
@@ -69,12 +73,15 @@ export class SchedulerProcessor implements JobProcessor {
       () => 0, // Redis unreachable: the next tick checks again.
     );
     const expired = await this.tasks.purgeExpired();
+    const pruned = await this.oauth.prune();
+    const oauthPruned = pruned.codes + pruned.tokens + pruned.sessions + pruned.loginFailures;
     this.logger.log(
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
         `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
-        `${tasksFailed} lost tasks failed`,
+        `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
+        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned`,
     );
-    return { at, cartPositionsPurged, ordersExpired, autoExits, mailsEnqueued, tasksFailed };
+    return { at, cartPositionsPurged, ordersExpired, autoExits, mailsEnqueued, tasksFailed, oauthPruned };
   }
 }

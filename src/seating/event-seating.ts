@@ -1,21 +1,25 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { eventItemIds } from '../catalogue/items/item-lookup';
-import { FieldErrors, invalidPk } from '../common/errors';
+import { FieldErrors, invalidPk, ValidationFailed } from '../common/errors';
 import type { EventSeating } from '../organizers/event-seating.port';
 import { SeatingPlansService } from './seating-plans.service';
 import { plannedSeats, SeatingLayout } from './seating-layout.rules';
+import { SEAT_HOLDERS, SeatHolders } from './seat-holders.port';
+import { scopeCondition, SeatScope } from './seat-scope';
 
 /**
  * The seating context's answer to the tenancy roots' EVENT_SEATING port (issue 10 "Assigning a plan"): checks a
  * plan and category mapping for an event, and generates the event's seats from the plan in a fixed number of
- * statements (removed seats deleted, kept seats updated in place with their `blocked` flag, new ones inserted).
- * Seats of dates of a series come with the series issue; no seat can be sold yet (orders take seats later), so
- * no sold seat can be lost by a change of plan.
+ * statements (removed seats deleted, kept seats updated in place with their `blocked` flag, new ones inserted),
+ * for an event without dates or for one date of a series.
  */
 @Injectable()
 export class EventSeatingService implements EventSeating {
-  constructor(private readonly plans: SeatingPlansService) {}
+  constructor(
+    private readonly plans: SeatingPlansService,
+    @Inject(SEAT_HOLDERS) private readonly holders: SeatHolders,
+  ) {}
 
   async check(
     em: EntityManager,
@@ -48,7 +52,9 @@ export class EventSeatingService implements EventSeating {
     eventId: number,
     planId: number | null,
     mapping: Record<string, number | null>,
+    subeventId: number | null = null,
   ): Promise<void> {
+    const scope: SeatScope = { eventId, subeventId };
     const plan: { layout: SeatingLayout }[] =
       planId === null ? [] : await em.query('SELECT layout FROM seating_plan WHERE id = $1', [planId]);
     const seats = plan.length > 0 ? plannedSeats(plan[0].layout) : [];
@@ -62,23 +68,42 @@ export class EventSeatingService implements EventSeating {
       product_id: mapping[s.category] ?? null,
       sorting_rank: rank,
     }));
-    await em.query(
-      `DELETE FROM seat WHERE event_id = $1 AND subevent_id IS NULL AND NOT (seat_guid = ANY($2::text[]))`,
-      [eventId, rows.map((r) => r.seat_guid)],
+    const where = scopeCondition(scope, '', 1);
+    const guids = `$${where.params.length + 1}`;
+    // Seats that would vanish, locked (a sale locks the seats it takes), then refused when sold or reserved.
+    const leaving: { id: number; seat_guid: string }[] = await em.query(
+      `SELECT id, seat_guid FROM seat WHERE ${where.sql} AND NOT (seat_guid = ANY(${guids}::text[]))
+        ORDER BY id FOR UPDATE`,
+      [...where.params, rows.map((r) => r.seat_guid)],
     );
+    if (leaving.length > 0) {
+      const holders = await this.holders.ofScope(em, scope, new Date());
+      const sold = leaving.find((s) => holders.has(s.id));
+      if (sold) {
+        throw ValidationFailed.field(
+          'seating_plan',
+          `You can not change the plan since seat "${sold.seat_guid}" is not present in the new plan and is already sold.`,
+        );
+      }
+      await em.query('DELETE FROM seat WHERE id = ANY($1)', [leaving.map((s) => s.id)]);
+    }
     if (rows.length === 0) return;
+    const conflict =
+      subeventId === null
+        ? '(event_id, seat_guid) WHERE subevent_id IS NULL'
+        : '(subevent_id, seat_guid) WHERE subevent_id IS NOT NULL';
     await em.query(
       `INSERT INTO seat (event_id, subevent_id, zone_name, row_name, row_label, seat_number, seat_label, seat_guid,
                          product_id, sorting_rank)
-       SELECT $1, NULL, r.zone_name, r.row_name, r.row_label, r.seat_number, r.seat_label, r.seat_guid,
+       SELECT $1, $2::int, r.zone_name, r.row_name, r.row_label, r.seat_number, r.seat_label, r.seat_guid,
               r.product_id, r.sorting_rank
-         FROM jsonb_to_recordset($2::jsonb) AS r(zone_name text, row_name text, row_label text, seat_number text,
+         FROM jsonb_to_recordset($3::jsonb) AS r(zone_name text, row_name text, row_label text, seat_number text,
               seat_label text, seat_guid text, product_id int, sorting_rank int)
-       ON CONFLICT (event_id, seat_guid) WHERE subevent_id IS NULL DO UPDATE SET
+       ON CONFLICT ${conflict} DO UPDATE SET
          zone_name = EXCLUDED.zone_name, row_name = EXCLUDED.row_name, row_label = EXCLUDED.row_label,
          seat_number = EXCLUDED.seat_number, seat_label = EXCLUDED.seat_label, product_id = EXCLUDED.product_id,
          sorting_rank = EXCLUDED.sorting_rank`,
-      [eventId, JSON.stringify(rows)],
+      [eventId, subeventId, JSON.stringify(rows)],
     );
   }
 }

@@ -1,9 +1,11 @@
 import type { Seat } from './seat.entity';
+import { ApiProperty } from '@nestjs/swagger';
 import { ApiInt } from '../common/http/api-schemas';
+import type { SeatHolder } from './seat-holders.port';
 
 /**
- * Wire form of a seat (compat §3.18). `orderposition`, `cartposition` and `voucher` name what reserves the seat;
- * orders, carts and vouchers take seats with the rest of issue 10, so they are null for now.
+ * Wire form of a seat (compat §3.18). `orderposition`, `cartposition` and `voucher` name what reserves the seat
+ * (ids, or the nested objects with `?expand=`).
  */
 export class SeatJson {
   @ApiInt()
@@ -19,16 +21,19 @@ export class SeatJson {
   @ApiInt({ nullable: true })
   product!: number | null;
   blocked!: boolean;
-  @ApiInt({ nullable: true })
-  orderposition!: number | null;
-  @ApiInt({ nullable: true })
-  cartposition!: number | null;
-  @ApiInt({ nullable: true })
-  voucher!: number | null;
+  /** Id of the live order position holding the seat; the order position object with `?expand=orderposition`. */
+  @ApiProperty({ oneOf: [{ type: 'integer' }, { type: 'object' }], nullable: true })
+  orderposition!: number | object | null;
+  /** Id of the live cart position holding the seat; the cart position object with `?expand=cartposition`. */
+  @ApiProperty({ oneOf: [{ type: 'integer' }, { type: 'object' }], nullable: true })
+  cartposition!: number | object | null;
+  /** Id of the voucher bound to the seat; the voucher object with `?expand=voucher`. */
+  @ApiProperty({ oneOf: [{ type: 'integer' }, { type: 'object' }], nullable: true })
+  voucher!: number | object | null;
 }
 
-/** Entity to wire object. */
-export function toSeatJson(seat: Seat): SeatJson {
+/** Entity to wire object, with what holds the seat (ids; none when `holder` is absent). */
+export function toSeatJson(seat: Seat, holder?: SeatHolder): SeatJson {
   return {
     id: seat.id,
     subevent: seat.subeventId,
@@ -40,8 +45,8 @@ export function toSeatJson(seat: Seat): SeatJson {
     seat_guid: seat.seatGuid,
     product: seat.productId,
     blocked: seat.blocked,
-    orderposition: null,
-    cartposition: null,
-    voucher: null,
+    orderposition: holder?.orderposition ?? null,
+    cartposition: holder?.cartposition ?? null,
+    voucher: holder?.voucher ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { EVENT_SEATING } from '../organizers/event-seating.port';
@@ -9,22 +9,39 @@ import { SeatingPlan } from './seating-plan.entity';
 import { SeatingPlansController } from './seating-plans.controller';
 import { SeatingPlansService } from './seating-plans.service';
 import { SeatsController } from './seats.controller';
+import { SubEventSeatsController } from './subevent-seats.controller';
 import { SeatsService } from './seats.service';
+import { SeatSalesModule } from './seat-sales.module';
 
 /**
  * The seating context (architecture.md): seating plans of organizers and the seats of events generated from
  * them; answers the tenancy roots' EVENT_SEATING port (`app.module.ts` hands this module to
- * `OrganizersModule.register`).
+ * `OrganizersModule.register`); seat holders come from the SEAT_HOLDERS port ({@link SeatingModule.register}).
  */
-@Module({
-  imports: [AuditModule, TenancyModule, TypeOrmModule.forFeature([SeatingPlan, Seat])],
-  controllers: [SeatingPlansController, SeatsController],
-  providers: [
-    SeatingPlansService,
-    SeatsService,
-    EventSeatingService,
-    { provide: EVENT_SEATING, useExisting: EventSeatingService },
-  ],
-  exports: [SeatingPlansService, EVENT_SEATING],
-})
-export class SeatingModule {}
+@Module({})
+export class SeatingModule {
+  /**
+   * The seating module with `ports`, the module providing the SEAT_HOLDERS port (the orders' core;
+   * `app.module.ts` hands it, as for the catalogue).
+   */
+  static register(ports: Type<unknown> | DynamicModule): DynamicModule {
+    return {
+      module: SeatingModule,
+      imports: [
+        ports,
+        AuditModule,
+        TenancyModule,
+        SeatSalesModule,
+        TypeOrmModule.forFeature([SeatingPlan, Seat]),
+      ],
+      controllers: [SeatingPlansController, SeatsController, SubEventSeatsController],
+      providers: [
+        SeatingPlansService,
+        SeatsService,
+        EventSeatingService,
+        { provide: EVENT_SEATING, useExisting: EventSeatingService },
+      ],
+      exports: [SeatingPlansService, EVENT_SEATING],
+    };
+  }
+}

@@ -3,26 +3,21 @@ import { ApiNotFoundResponse, ApiTags } from '@nestjs/swagger';
 import { RequireEventAccess, RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentAccess, CurrentEvent, CurrentPrincipal, RequestAccess } from '../auth/request-context';
-import { PermissionDenied } from '../common/errors';
 import { IdParam } from '../common/http/id-param';
 import { ApiPaginatedResponse } from '../common/http/openapi';
-import { filter, ListFilters } from '../common/http/list-filters';
+import { ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Event } from '../organizers/event.entity';
 import { BulkSeatsDto, UpdateSeatDto } from './seat.dto';
 import { SeatJson } from './seat.presenter';
 import { SeatsService } from './seats.service';
+import { checkExpand, SEAT_DETAIL_FILTERS, SEAT_LIST_FILTERS } from './seat-list-filters';
 
-/** What `?expand=` may ask for, with the permission each needs (docs/permissions.md "seats"). */
-const EXPANDABLE: Record<string, string> = {
-  orderposition: 'event.orders:read',
-  cartposition: 'event.orders:read',
-  voucher: 'event.vouchers:read',
+/** Every route answers 404 for an event series (its seats are per date; compat §3.18). */
+const SERIES_NOT_FOUND = {
+  description: 'The event is a series: use the subevent-specific endpoint; or the seat does not exist.',
 };
-
-/** The bulk calls answer 404 for an event series (its seats are per date; compat §3.18). */
-const SERIES_NOT_FOUND = { description: 'The event is a series: use the subevent-specific endpoint.' };
 
 /**
  * `E/seats/` (compat §3.18) for events without dates. Read: event access (`expand` needs the permission of what it
@@ -35,21 +30,9 @@ export class SeatsController {
 
   @Get()
   @RequireEventAccess()
+  @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @ApiPaginatedResponse(SeatJson)
-  @ListFilters({
-    filters: {
-      zone_name: filter.text('Zone name (exact match).'),
-      row_name: filter.text('Row name (exact match).'),
-      row_label: filter.text('Row label (exact match).'),
-      seat_number: filter.text('Seat number (exact match).'),
-      seat_label: filter.text('Seat label (exact match).'),
-      seat_guid: filter.text('Seat GUID of the seating plan (exact match).'),
-      blocked: filter.bool('Only blocked (`true`) or only unblocked (`false`) seats.'),
-      is_available: filter.bool('Only available (`true`) or only unavailable (`false`) seats.'),
-    },
-    ordering: ['id'],
-    expand: ['orderposition', 'cartposition', 'voucher'],
-  })
+  @ListFilters(SEAT_LIST_FILTERS)
   list(
     @CurrentEvent() event: Event,
     @CurrentAccess() access: RequestAccess,
@@ -57,7 +40,7 @@ export class SeatsController {
     @Pagination() page: PageRequest,
   ): Promise<Paginated<SeatJson>> {
     checkExpand(filters, access);
-    return this.seats.list(event, filters, page);
+    return this.seats.list(event, null, filters, page);
   }
 
   @Post('bulk_block')
@@ -69,7 +52,7 @@ export class SeatsController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
   ): Promise<Record<string, never>> {
-    await this.seats.bulk(event, body, true, principal);
+    await this.seats.bulk(event, null, body, true, principal);
     return {};
   }
 
@@ -94,7 +77,7 @@ export class SeatsController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
   ): Promise<Record<string, never>> {
-    await this.seats.bulk(event, body, false, principal);
+    await this.seats.bulk(event, null, body, false, principal);
     return {};
   }
 
@@ -111,7 +94,8 @@ export class SeatsController {
 
   @Get(':id')
   @RequireEventAccess()
-  @ListFilters({ expand: ['orderposition', 'cartposition', 'voucher'] })
+  @ApiNotFoundResponse(SERIES_NOT_FOUND)
+  @ListFilters(SEAT_DETAIL_FILTERS)
   get(
     @CurrentEvent() event: Event,
     @CurrentAccess() access: RequestAccess,
@@ -119,10 +103,11 @@ export class SeatsController {
     @IdParam('id') id: number,
   ): Promise<SeatJson> {
     checkExpand(filters, access);
-    return this.seats.get(event, id);
+    return this.seats.get(event, null, id, filters);
   }
 
   @Patch(':id')
+  @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @RequirePermission('event.settings.general:write')
   update(
     @CurrentEvent() event: Event,
@@ -130,13 +115,6 @@ export class SeatsController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: UpdateSeatDto,
   ): Promise<SeatJson> {
-    return this.seats.setBlocked(event, id, body.blocked, principal);
-  }
-}
-
-/** @throws PermissionDenied when `expand` names an object the credential may not read */
-function checkExpand(filters: QueryFilters, access: RequestAccess): void {
-  for (const name of filters.expand(Object.keys(EXPANDABLE))) {
-    if (!access.eventPermissions?.has(EXPANDABLE[name])) throw new PermissionDenied();
+    return this.seats.setBlocked(event, null, id, body.blocked, principal);
   }
 }

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager } from 'typeorm';
+import { EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { NotFound, ValidationFailed } from '../common/errors';
@@ -13,8 +13,14 @@ import type { Event } from '../organizers/event.entity';
 import type { BulkSeatsDto } from './seat.dto';
 import { Seat } from './seat.entity';
 import { SeatJson, toSeatJson } from './seat.presenter';
-
-const SERIES_FORM = 'Please use the subevent-specific endpoint';
+import { SEAT_HOLDERS, SeatHolders } from './seat-holders.port';
+import {
+  eventSeatScope,
+  scopeCondition,
+  SEAT_FORM_MESSAGES,
+  SeatScope,
+  subeventSeatScope,
+} from './seat-scope';
 
 /** Text filters of the seat list, each an exact match on its column (compat §3.18). */
 const TEXT_FILTERS: Record<string, string> = {
@@ -27,55 +33,110 @@ const TEXT_FILTERS: Record<string, string> = {
 };
 
 /**
- * Seats of an event without dates (`E/seats/`, compat §3.18): list with filters, detail, PATCH of `blocked`, bulk
- * block and unblock. A series event answers 404 on this form (its dates have their own seats). Nothing can
- * reserve a seat yet (orders, carts and vouchers take seats with the rest of issue 10), so a seat is available
- * exactly when it is not blocked.
+ * Seats of a scope (compat §3.18): those of an event without dates (`E/seats/`) or of one date of a series
+ * (`E/subevents/{id}/seats/`); the controllers resolve the scope ({@link SeatScope}), which also answers the
+ * wrong URL form with 404. List with filters, detail, PATCH of `blocked`, bulk block and unblock.
  */
 @Injectable()
 export class SeatsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    @Inject(SEAT_HOLDERS) private readonly holders: SeatHolders,
   ) {}
 
-  /** One page of the event's seats in plan order; filters of compat §3.18. One SQL statement. */
-  list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<SeatJson>> {
-    checkForm(event);
-    const qb = this.db
-      .getRepository(Seat)
-      .createQueryBuilder('s')
-      .where('s.event_id = :event AND s.subevent_id IS NULL', { event: event.id });
+  /** One page of the scope's seats in plan order; filters of compat §3.18. One SQL statement. */
+  async list(
+    event: Event,
+    subevent: number | null,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<SeatJson>> {
+    const scope = await this.scope(this.db, event, subevent);
+    const qb = this.db.getRepository(Seat).createQueryBuilder('s').where('s.event_id = :event', {
+      event: scope.eventId,
+    });
+    if (scope.subeventId === null) qb.andWhere('s.subevent_id IS NULL');
+    else qb.andWhere('s.subevent_id = :subevent', { subevent: scope.subeventId });
     for (const [name, column] of Object.entries(TEXT_FILTERS)) {
       const value = filters.str(name);
       if (value !== undefined) qb.andWhere(`${column} = :${name}`, { [name]: value });
     }
     const blocked = filters.bool('blocked');
     if (blocked !== undefined) qb.andWhere('s.blocked = :blocked', { blocked });
+    const holders = await this.holders.ofScope(this.db, scope, new Date());
+    const held = [...holders.keys()];
     const available = filters.bool('is_available');
-    if (available !== undefined) qb.andWhere(available ? 'NOT s.blocked' : 's.blocked');
+    if (available !== undefined) {
+      qb.andWhere(
+        available ? 'NOT s.blocked AND NOT (s.id = ANY(:held))' : '(s.blocked OR s.id = ANY(:held))',
+        {
+          held,
+        },
+      );
+    }
     applyOrdering(qb, filters, { id: 's.id' }, []);
     qb.addOrderBy('s.sorting_rank', 'ASC').addOrderBy('s.id', 'ASC');
-    return paginateRows(qb, page, (rows) => rows.map(toSeatJson));
+    const result = await paginateRows(qb, page, (rows) => rows.map((s) => toSeatJson(s, holders.get(s.id))));
+    await this.expand(result.items, filters);
+    return result;
   }
 
-  /** @throws NotFound for a seat that is not one of the event's (or a series event) */
-  async get(event: Event, id: number): Promise<SeatJson> {
-    checkForm(event);
-    return toSeatJson(await findOrNotFound(this.db, Seat, { id, eventId: event.id }, false));
+  /** @throws NotFound for a seat that is not one of the scope's */
+  async get(event: Event, subevent: number | null, id: number, filters: QueryFilters): Promise<SeatJson> {
+    // The date is resolved only when no seat is found (which 404 message), so a found seat costs no lookup.
+    const scope = subevent === null ? eventSeatScope(event) : subeventScopeUnchecked(event, subevent);
+    const seat = await this.db.findOne(Seat, { where: seatWhere(scope, id) });
+    if (!seat) {
+      await this.scope(this.db, event, subevent);
+      throw new NotFound();
+    }
+    const holders = await this.holders.ofScope(this.db, scope, new Date());
+    const [json] = await this.expand([toSeatJson(seat, holders.get(seat.id))], filters);
+    return json;
+  }
+
+  /**
+   * Replaces the holder ids asked for by `?expand=` with the nested objects (the controller checked the
+   * permissions), in place; one statement per kind.
+   */
+  private async expand(seats: SeatJson[], filters: QueryFilters): Promise<SeatJson[]> {
+    const wanted = filters.expand(['orderposition', 'cartposition', 'voucher']);
+    if (wanted.size === 0) return seats;
+    const ids = (kind: 'orderposition' | 'cartposition' | 'voucher') =>
+      wanted.has(kind) ? seats.flatMap((s) => (typeof s[kind] === 'number' ? [s[kind]] : [])) : [];
+    const nested = await this.holders.expand(this.db, {
+      orderposition: ids('orderposition'),
+      cartposition: ids('cartposition'),
+      voucher: ids('voucher'),
+    });
+    for (const s of seats) {
+      for (const kind of ['orderposition', 'cartposition', 'voucher'] as const) {
+        const id = s[kind];
+        if (wanted.has(kind) && typeof id === 'number') s[kind] = nested[kind].get(id) ?? null;
+      }
+    }
+    return seats;
   }
 
   /** Sets `blocked`; logs `pretix.event.seats.blocks.changed` when it changed. */
-  async setBlocked(event: Event, id: number, blocked: boolean, principal: Principal): Promise<SeatJson> {
-    checkForm(event);
+  async setBlocked(
+    event: Event,
+    subevent: number | null,
+    id: number,
+    blocked: boolean,
+    principal: Principal,
+  ): Promise<SeatJson> {
     return this.db.transaction(async (em) => {
-      const seat = await findOrNotFound(em, Seat, { id, eventId: event.id }, true);
+      const scope = await this.scope(em, event, subevent);
+      const seat = await findOrNotFound(em, Seat, seatWhere(scope, id), true);
       if (seat.blocked !== blocked) {
         seat.blocked = blocked;
         await em.update(Seat, { id: seat.id }, { blocked });
         await this.log(em, event, principal, { seats: [seat.id], blocked });
       }
-      return toSeatJson(seat);
+      const holders = await this.holders.ofScope(em, scope, new Date());
+      return toSeatJson(seat, holders.get(seat.id));
     });
   }
 
@@ -84,8 +145,14 @@ export class SeatsService {
    * state (or sold) are no error.
    * @throws ValidationFailed neither or both of `ids` and `seat_guids`, an unknown seat (more than 10,000: the DTO)
    */
-  async bulk(event: Event, body: BulkSeatsDto, blocked: boolean, principal: Principal): Promise<void> {
-    checkForm(event);
+  async bulk(
+    event: Event,
+    subevent: number | null,
+    body: BulkSeatsDto,
+    blocked: boolean,
+    principal: Principal,
+  ): Promise<void> {
+    const scope = await this.scope(this.db, event, subevent);
     const byIds = body.ids !== undefined && body.ids !== null;
     const byGuids = body.seat_guids !== undefined && body.seat_guids !== null;
     if (byIds === byGuids) throw ValidationFailed.nonField('Please pass either seat_guids or ids.');
@@ -93,10 +160,11 @@ export class SeatsService {
     const wanted: (number | string)[] = byIds ? body.ids! : body.seat_guids!;
     await this.db.transaction(async (em) => {
       const column = byIds ? 'id' : 'seat_guid';
+      const where = scopeCondition(scope, '', 2);
       const found: { id: number; key: string }[] = await em.query(
         `SELECT id, ${column}::text AS key FROM seat
-          WHERE event_id = $1 AND subevent_id IS NULL AND ${column} = ANY($2) ORDER BY id FOR UPDATE`,
-        [event.id, wanted],
+          WHERE ${column} = ANY($1) AND ${where.sql} ORDER BY id FOR UPDATE`,
+        [wanted, ...where.params],
       );
       const known = new Set(found.map((f) => f.key));
       const missing = wanted.find((w) => !known.has(String(w)));
@@ -105,6 +173,14 @@ export class SeatsService {
       await em.query('UPDATE seat SET blocked = $2 WHERE id = ANY($1) AND blocked <> $2', [ids, blocked]);
       await this.log(em, event, principal, { seats: ids, blocked });
     });
+  }
+
+  /**
+   * The scope of the URL: the event form (`subevent` null) or the sub-event form.
+   * @throws NotFound for the wrong form or a date that is not the event's ({@link SEAT_FORM_MESSAGES})
+   */
+  private async scope(em: EntityManager, event: Event, subevent: number | null): Promise<SeatScope> {
+    return subevent === null ? eventSeatScope(event) : subeventSeatScope(em, event, subevent);
   }
 
   private log(
@@ -124,7 +200,16 @@ export class SeatsService {
   }
 }
 
-/** @throws NotFound `Please use the subevent-specific endpoint` for a series event (compat §3.18) */
-function checkForm(event: Event): void {
-  if (event.hasSubevents) throw new NotFound(SERIES_FORM);
+/** The seat `id` of a scope, as a find condition. */
+function seatWhere(scope: SeatScope, id: number): FindOptionsWhere<Seat> {
+  return { id, eventId: scope.eventId, subeventId: scope.subeventId ?? IsNull() };
+}
+
+/**
+ * The scope of the sub-event form before the date is checked: an event without dates still answers 404 here; a
+ * date of another event finds no seat (every seat query is scoped by the event too).
+ */
+function subeventScopeUnchecked(event: Event, subevent: number): SeatScope {
+  if (!event.hasSubevents) throw new NotFound(SEAT_FORM_MESSAGES.noSubevents);
+  return { eventId: event.id, subeventId: subevent };
 }

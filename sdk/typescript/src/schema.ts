@@ -38,6 +38,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oauth/applications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Own applications page (HTML)
+         * @description The applications the user registered, and the form to register one.
+         */
+        get: operations["showOAuthApplications"];
+        put?: never;
+        /**
+         * Register an application (HTML form)
+         * @description Registers an application: `name`, `redirect_uris` (one per line). The page shows the secret once.
+         */
+        post: operations["registerOAuthApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/applications/{id}/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete an application (HTML form)
+         * @description Deletes the application with all its tokens; 303 to the list.
+         */
+        post: operations["deleteOAuthApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/applications/{id}/secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a new client secret (HTML form)
+         * @description A new client secret, shown once; the old one stops working at once.
+         */
+        post: operations["regenerateOAuthApplicationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization page (HTML)
+         * @description `response_type=code`, `client_id`, `redirect_uri` (exactly as registered), `scope` (`read`, `write`, `profile`, space separated; default `read write`), `state`, optional PKCE `code_challenge` with `code_challenge_method=S256`. Unknown client or redirect URI: 400 page. Other errors redirect with `error`. Not logged in: 302 to the login page. Logged in: the consent page.
+         */
+        get: operations["showOAuthConsent"];
+        put?: never;
+        /**
+         * Allow or deny an application (HTML form)
+         * @description The consent form: the request as hidden inputs, `organizers` (checkbox per organizer slug), and `allow=1` (302 to the redirect URI with `code` and `state`) or `deny=1` (302 with `error=access_denied`).
+         */
+        post: operations["submitOAuthConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/authorized/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorized applications page (HTML)
+         * @description The applications the user authorized, with the organizers and scopes granted.
+         */
+        get: operations["showOAuthAuthorized"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/authorized/{id}/revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an application and all its tokens (HTML form)
+         * @description Revokes every token the user granted to the application; 303 to the list.
+         */
+        post: operations["revokeOAuthAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Login page (HTML)
+         * @description The login form (`email`, `password`, `next`).
+         */
+        get: operations["showOAuthLogin"];
+        put?: never;
+        /**
+         * Log in (HTML form)
+         * @description Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. After 10 failed logins for an address within 15 minutes: 429 with `Retry-After`.
+         */
+        post: operations["submitOAuthLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out (HTML form)
+         * @description Ends the session; 303 to the login page.
+         */
+        post: operations["submitOAuthLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/revoke_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revoke a token (query string)
+         * @description As `POST`, with `token` (and `token_type_hint`) in the query string.
+         */
+        get: operations["revokeOAuthTokenByQuery"];
+        put?: never;
+        /**
+         * Revoke an access or refresh token
+         * @description RFC 7009. Same client authentication as the token endpoint; form body `token` (access or refresh token), optional `token_type_hint`. Revoking an access token leaves its refresh token usable; revoking a refresh token also revokes its access token. An unknown token, or one of another client: 200 and nothing revoked.
+         */
+        post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a code or a refresh token for tokens
+         * @description Client authentication with HTTP Basic (client id as user name, client secret as password) or `client_id` + `client_secret` in the form body. `grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier` (when PKCE was used); `grant_type=refresh_token` with `refresh_token` (the used refresh token and its access token stop working at once). Answers carry `Cache-Control: no-store`.
+         */
+        post: operations["createOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1203,6 +1419,77 @@ export interface paths {
         patch: operations["partialUpdateSubEvent"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List seats */
+        get: operations["listSeats2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/bulk_block/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bulk block seats */
+        post: operations["bulkBlockSeats2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** The spec's examples send the bulk calls with PATCH too. */
+        patch: operations["bulkBlockSeatsWithPatch2"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/bulk_unblock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bulk unblock seats */
+        post: operations["bulkUnblockSeats2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Bulk unblock seats */
+        patch: operations["bulkUnblockSeatsWithPatch2"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/subevents/{subevent}/seats/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a seat */
+        get: operations["retrieveSeat2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a seat */
+        patch: operations["partialUpdateSeat2"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/taxrules/": {
         parameters: {
             query?: never;
@@ -2043,6 +2330,26 @@ export interface components {
         };
         /** @description A conflict: `{"detail": "..."}` (busy or a concurrent request with the idempotency key, with `Retry-After`), or field errors for a change the state of a field does not allow. */
         ConflictError: components["schemas"]["ErrorDetail"] | components["schemas"]["FieldErrors"];
+        ConsentForm: {
+            /** @enum {string} */
+            allow?: "1";
+            client_id: string;
+            code_challenge?: string;
+            /** @enum {string} */
+            code_challenge_method?: "S256";
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
+            /** @enum {string} */
+            deny?: "1";
+            /** @description Organizer slugs granted (one checkbox each; repeated field). */
+            organizers?: string[];
+            redirect_uri: string;
+            /** @example code */
+            response_type: string;
+            /** @example read write */
+            scope?: string;
+            state?: string;
+        };
         CreateAddonDto: {
             /**
              * Format: int32
@@ -2119,7 +2426,7 @@ export interface components {
             price: components["schemas"]["MoneyInput"];
             /** @description `web` (default) or `api`. */
             sales_channel?: string;
-            /** @description Seat guid; seating is not available yet, so any value is an unknown seat. */
+            /** @description Seat guid: required for a seated product (mapped to a category of the plan), refused for others. */
             seat?: string | null;
             /**
              * Format: int32
@@ -2842,7 +3149,10 @@ export interface components {
              * @description Quota id of the same event; excludes `item`.
              */
             quota?: number | null;
-            /** @description Seat guid (seating comes later: only null is accepted now). */
+            /**
+             * @description Guid of a seat of the event (of the voucher's date on a series) to bind the voucher to: it then reserves the
+             *     seat; needs the seat's product as `item` and `max_usages` 1.
+             */
             seat?: string | null;
             /** @description Default true. */
             show_hidden_items?: boolean;
@@ -2903,6 +3213,10 @@ export interface components {
             id: number;
             name: string;
             token: string;
+        };
+        CsrfForm: {
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
         };
         CustomTaxRuleInputDto: {
             /** @enum {string} */
@@ -3304,6 +3618,14 @@ export interface components {
             item: number;
             price: (string & components["schemas"]["Money"]) | null;
         };
+        LoginForm: {
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
+            email: string;
+            /** @description Path of this service to continue to (the authorization URL). */
+            next?: string;
+            password: string;
+        };
         LookupReusableMediumDto: {
             identifier: string;
             /** @enum {string} */
@@ -3418,6 +3740,11 @@ export interface components {
             code: string;
             /** @description Event slug. */
             event: string;
+        };
+        OAuthErrorJson: {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            error_description?: string;
         };
         OrderFeeInputDto: {
             description?: string;
@@ -3880,6 +4207,13 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        RegisterApplicationForm: {
+            /** @description The hidden CSRF token of the page. */
+            csrf_token: string;
+            name: string;
+            /** @description Redirect URIs, one per line (https, or http for 127.0.0.1/localhost). */
+            redirect_uris: string;
+        };
         /** @description The fields of item creation. `variations`, `addons` and `bundles` are refused (400): use the nested endpoints `items/{item}/variations/`, `…/addons/` and `…/bundles/`. */
         ReplaceItemDto: {
             active?: boolean;
@@ -4123,6 +4457,14 @@ export interface components {
         ReusableMediumLookupJson: {
             result: components["schemas"]["ReusableMediumJson"] | null;
         };
+        RevokeRequestForm: {
+            client_id?: string;
+            client_secret?: string;
+            /** @description An access or refresh token. */
+            token: string;
+            /** @enum {string} */
+            token_type_hint?: "access_token" | "refresh_token";
+        };
         RpcAnnulDto: {
             /** @description Why (stored as the scan's `error_explanation`). */
             error_explanation?: string | null;
@@ -4164,12 +4506,12 @@ export interface components {
         };
         SeatJson: {
             blocked: boolean;
-            /** Format: int32 */
-            cartposition: number | null;
+            /** @description Id of the live cart position holding the seat; the cart position object with `?expand=cartposition`. */
+            cartposition: (number | null) | Record<string, never>;
             /** Format: int32 */
             id: number;
-            /** Format: int32 */
-            orderposition: number | null;
+            /** @description Id of the live order position holding the seat; the order position object with `?expand=orderposition`. */
+            orderposition: (number | null) | Record<string, never>;
             /** Format: int32 */
             product: number | null;
             row_label: string | null;
@@ -4179,8 +4521,8 @@ export interface components {
             seat_number: string;
             /** Format: int32 */
             subevent: number | null;
-            /** Format: int32 */
-            voucher: number | null;
+            /** @description Id of the voucher bound to the seat; the voucher object with `?expand=voucher`. */
+            voucher: (number | null) | Record<string, never>;
             zone_name: string;
         };
         SeatingPlanJson: {
@@ -4307,6 +4649,38 @@ export interface components {
              */
             id: number;
             require_2fa: boolean;
+        };
+        TokenRequestForm: {
+            client_id?: string;
+            client_secret?: string;
+            /** @description The code from the redirect (`authorization_code`). */
+            code?: string;
+            /** @description PKCE verifier, when the authorization request carried a `code_challenge` (`authorization_code`). */
+            code_verifier?: string;
+            /** @enum {string} */
+            grant_type: "authorization_code" | "refresh_token";
+            /** @description The redirect URI used at authorization, exactly (`authorization_code`). */
+            redirect_uri?: string;
+            /** @description `refresh_token` grant. */
+            refresh_token?: string;
+            /** @description Narrower scope for a refresh (space separated); never wider than granted. */
+            scope?: string;
+        };
+        TokenResponseJson: {
+            access_token: string;
+            /**
+             * @description Seconds: 86400.
+             * @example 86400
+             */
+            expires_in: number;
+            refresh_token: string;
+            /**
+             * @description Space separated: `read`, `write`, `profile`.
+             * @example read write
+             */
+            scope: string;
+            /** @example Bearer */
+            token_type: string;
         };
         UpdateAddonDto: {
             /**
@@ -5003,7 +5377,10 @@ export interface components {
              * @description Quota id of the same event; excludes `item`.
              */
             quota?: number | null;
-            /** @description Seat guid (seating comes later: only null is accepted now). */
+            /**
+             * @description Guid of a seat of the event (of the voucher's date on a series) to bind the voucher to: it then reserves the
+             *     seat; needs the seat's product as `item` and `max_usages` 1.
+             */
             seat?: string | null;
             /** @description Default true. */
             show_hidden_items?: boolean;
@@ -5117,7 +5494,7 @@ export interface components {
              * @description Read-only: how often the voucher has been used.
              */
             redeemed: number;
-            /** @description Seat guid; seating comes later, so always null. */
+            /** @description Guid of the seat the voucher is bound to (it reserves that seat), or null. */
             seat: string | null;
             show_hidden_items: boolean;
             /** Format: int32 */
@@ -5287,6 +5664,434 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    showOAuthApplications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (HTML). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    registerOAuthApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RegisterApplicationForm"];
+            };
+        };
+        responses: {
+            /** @description The page with the new client id and secret, or with the errors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    deleteOAuthApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
+        responses: {
+            /** @description Not sent: the answer is a redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    regenerateOAuthApplicationSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
+        responses: {
+            /** @description The page with the new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    showOAuthConsent: {
+        parameters: {
+            query: {
+                /** @description `S256` (only). */
+                code_challenge_method?: string;
+                /** @description PKCE challenge (RFC 7636). */
+                code_challenge?: string;
+                /** @description Returned unchanged with the code. */
+                state?: string;
+                /** @description Space separated; default `read write`. */
+                scope?: string;
+                /** @description A registered redirect URI, exactly. */
+                redirect_uri: string;
+                /** @description The application's client id. */
+                client_id: string;
+                /** @description `code`. */
+                response_type: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consent page (HTML). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    submitOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsentForm"];
+            };
+        };
+        responses: {
+            /** @description The consent page again, with an error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    showOAuthAuthorized: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (HTML). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    revokeOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
+        responses: {
+            /** @description Not sent: the answer is a redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    showOAuthLogin: {
+        parameters: {
+            query?: {
+                /** @description Path of this service to continue to. */
+                next?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The login page (HTML). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    submitOAuthLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LoginForm"];
+            };
+        };
+        responses: {
+            /** @description The login page again, with an error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    submitOAuthLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CsrfForm"];
+            };
+        };
+        responses: {
+            /** @description Not sent: the answer is a redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    revokeOAuthTokenByQuery: {
+        parameters: {
+            query: {
+                /** @description Which kind `token` is. */
+                token_type_hint?: "access_token" | "refresh_token";
+                /** @description An access or refresh token. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (or nothing to revoke); empty body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: no `token`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorJson"];
+                };
+            };
+            /** @description `invalid_client`: bad client credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorJson"];
+                };
+            };
+        };
+    };
+    revokeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RevokeRequestForm"];
+            };
+        };
+        responses: {
+            /** @description Revoked (or nothing to revoke); empty body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: no `token`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorJson"];
+                };
+            };
+            /** @description `invalid_client`: bad client credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorJson"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    createOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestForm"];
+            };
+        };
+        responses: {
+            /** @description New access and refresh token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponseJson"];
+                };
+            };
+            /** @description `invalid_grant` (bad, used, expired or foreign code or refresh token, wrong `code_verifier` or `redirect_uri`), `invalid_request`, `unsupported_grant_type`, `invalid_scope`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorJson"];
+                };
+            };
+            /** @description `invalid_client`: bad client credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorJson"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getOpenApiDocument: {
@@ -9822,7 +10627,7 @@ export interface operations {
                 seat_guid?: string;
                 /** @description Only blocked (`true`) or only unblocked (`false`) seats. */
                 blocked?: boolean;
-                /** @description Only available (`true`) or only unavailable (`false`) seats. */
+                /** @description Only available (`true`: not blocked, not sold, not in a live cart, not bound to a voucher) or only unavailable (`false`) seats. */
                 is_available?: boolean;
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
@@ -9862,7 +10667,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9899,7 +10712,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9947,7 +10760,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9995,7 +10808,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10043,7 +10856,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The event is a series: use the subevent-specific endpoint. */
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10088,7 +10901,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10126,7 +10947,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The event is a series: use the subevent-specific endpoint; or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10372,6 +11201,366 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSeats2: {
+        parameters: {
+            query?: {
+                /** @description Zone name (exact match). */
+                zone_name?: string;
+                /** @description Row name (exact match). */
+                row_name?: string;
+                /** @description Row label (exact match). */
+                row_label?: string;
+                /** @description Seat number (exact match). */
+                seat_number?: string;
+                /** @description Seat label (exact match). */
+                seat_label?: string;
+                /** @description Seat GUID of the seating plan (exact match). */
+                seat_guid?: string;
+                /** @description Only blocked (`true`) or only unblocked (`false`) seats. */
+                blocked?: boolean;
+                /** @description Only available (`true`: not blocked, not sold, not in a live cart, not bound to a voucher) or only unavailable (`false`) seats. */
+                is_available?: boolean;
+                /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
+                ordering?: ("id" | "-id")[];
+                /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
+                expand?: ("orderposition" | "cartposition" | "voucher")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SeatJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkBlockSeats2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkBlockSeatsWithPatch2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkUnblockSeats2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    bulkUnblockSeatsWithPatch2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkSeatsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveSeat2: {
+        parameters: {
+            query?: {
+                /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
+                expand?: ("orderposition" | "cartposition" | "voucher")[];
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateSeat2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                subevent: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSeatDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The event has no sub-events (`This event has no subevents`), the sub-event is not one of the event (`Subevent not found`), or the seat does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];

@@ -48,7 +48,8 @@ const VARIATION_WITHOUT_ITEM =
 
 /**
  * Field references and cross-field rules of compat §3.23 on the merged input (everything but code uniqueness
- * and free quota). `subevent` must be a date of the event (a series); seats do not exist yet: only null.
+ * and free quota). `subevent` must be a date of the event (a series); the seat is checked by
+ * `VoucherSeatBinding`.
  * @param redeemed the stored redemption count (0 on creation)
  */
 export function checkVoucherInput(
@@ -70,7 +71,6 @@ export function checkVoucherInput(
     else if (!event.hasSubevents || date.eventId !== event.id)
       errors.add('subevent', SUBEVENT_OF_OTHER_EVENT);
   }
-  if (input.seat !== null) errors.add('seat', `The specified seat ID "${input.seat}" does not exist.`);
 
   if (input.item !== null && input.quota !== null) {
     errors.addNonField('You cannot select a quota and a specific product at the same time.');
@@ -117,7 +117,7 @@ export function checkVoucherInput(
 }
 
 /** Writes the merged input onto the entity (`redeemed` and `budget_used` are never written here). */
-export function applyVoucherInput(voucher: Voucher, input: VoucherInput): void {
+export function applyVoucherInput(voucher: Voucher, input: VoucherInput, seatId: number | null = null): void {
   voucher.code = input.code;
   voucher.maxUsages = input.max_usages;
   voucher.minUsages = input.min_usages;
@@ -129,7 +129,7 @@ export function applyVoucherInput(voucher: Voucher, input: VoucherInput): void {
   voucher.itemId = input.item;
   voucher.variationId = input.variation;
   voucher.quotaId = input.quota;
-  voucher.seatId = null;
+  voucher.seatId = seatId;
   voucher.tag = input.tag;
   voucher.comment = input.comment;
   voucher.subeventId = input.subevent;

@@ -28,6 +28,7 @@ export type SaleVoucher = Pick<
   | 'allowIgnoreQuota'
   | 'priceMode'
   | 'value'
+  | 'seatId'
 >;
 
 /** The fields of a voucher the product, expiry and usage rules read. */

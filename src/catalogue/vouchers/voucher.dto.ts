@@ -74,7 +74,10 @@ export class CreateVoucherDto {
   @IsInteger()
   quota?: number | null;
 
-  /** Seat guid (seating comes later: only null is accepted now). */
+  /**
+   * Guid of a seat of the event (of the voucher's date on a series) to bind the voucher to: it then reserves the
+   * seat; needs the seat's product as `item` and `max_usages` 1.
+   */
   @Nullable()
   @IsStr({ max: 190 })
   seat?: string | null;

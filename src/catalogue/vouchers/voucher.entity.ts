@@ -15,12 +15,13 @@ import { SubEvent } from '../../organizers/subevents/subevent.entity';
 
 /**
  * A voucher (spec "Voucher"; compat §3.23). Codes are unique per event case-insensitively (index from the
- * migration). `redeemed` and `budget_used` are maintained by order creation. `seat_id` gets
- * its foreign key with the seating issue.
+ * migration). `redeemed` and `budget_used` are maintained by order creation. `seat_id` is null until vouchers
+ * take seats; a partial unique index (migration `SeatedSales`) lets one voucher hold a seat.
  */
 @Entity('voucher')
 @Index('uq_voucher_event_code_ci', { synchronize: false })
 @Index('ix_voucher_blocking', ['eventId', 'blockQuota'])
+@Index('uq_voucher_seat', { synchronize: false })
 export class Voucher {
   @PrimaryGeneratedColumn()
   id!: number;

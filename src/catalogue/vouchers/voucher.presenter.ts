@@ -36,7 +36,7 @@ export class VoucherJson {
   quota!: number | null;
   tag!: string;
   comment!: string;
-  /** Seat guid; seating comes later, so always null. */
+  /** Guid of the seat the voucher is bound to (it reserves that seat), or null. */
   seat!: string | null;
   @ApiInt({ nullable: true })
   subevent!: number | null;
@@ -54,7 +54,7 @@ export class VoucherJson {
 }
 
 /** Entity to wire object, field by field (compat §3.23). */
-export function toVoucherJson(voucher: Voucher): VoucherJson {
+export function toVoucherJson(voucher: Voucher, seatGuid: string | null = null): VoucherJson {
   return {
     id: voucher.id,
     code: voucher.code,
@@ -71,7 +71,7 @@ export function toVoucherJson(voucher: Voucher): VoucherJson {
     quota: voucher.quotaId,
     tag: voucher.tag,
     comment: voucher.comment,
-    seat: null,
+    seat: seatGuid,
     subevent: voucher.subeventId,
     show_hidden_items: voucher.showHiddenItems,
     all_addons_included: voucher.allAddonsIncluded,

@@ -30,6 +30,7 @@ import {
   VoucherInput,
 } from './voucher-input.rules';
 import { toVoucherJson, VoucherJson } from './voucher.presenter';
+import { VOUCHER_SEAT_MESSAGES, VoucherSeatBinding } from './voucher-seat-binding';
 import { foreignKeyViolation, generateVoucherCode, needsQuotaCheck, placesHeld } from './voucher-rules';
 
 /** Audit content type of vouchers (pretix model name). */
@@ -61,6 +62,7 @@ export class VouchersService {
     private readonly catalogue: SalesCatalogue,
     private readonly quotaLookup: QuotaLookup,
     private readonly reservations: QuotaReservations,
+    private readonly seats: VoucherSeatBinding,
   ) {}
 
   /**
@@ -121,12 +123,13 @@ export class VouchersService {
       },
       ['id'],
     );
-    return paginate(qb, page, (rows) => rows.map(toVoucherJson));
+    const result = await paginate(qb, page, (rows) => rows);
+    return new Paginated(await this.seats.present(this.em, result.items), result.total, result.page);
   }
 
   /** @throws NotFound for an id that is not a voucher of this event */
   async get(event: Event, id: number): Promise<VoucherJson> {
-    return toVoucherJson(await this.load(this.em, event, id, false));
+    return (await this.seats.present(this.em, [await this.load(this.em, event, id, false)]))[0];
   }
 
   /**
@@ -142,9 +145,10 @@ export class VouchersService {
       const errors = new ErrorCollector();
       checkVoucherInput(event, input, refs, 0, errors);
       if (await this.codeTaken(em, event.id, input.code, null)) errors.add('code', DUPLICATE_CODE);
+      const seatId = await this.seats.bind(em, event, input, refs, null, errors, now);
       errors.throwIfAny();
       const voucher = em.create(Voucher, { eventId: event.id, redeemed: 0, budgetUsed: '0.00' });
-      applyVoucherInput(voucher, input);
+      applyVoucherInput(voucher, input, seatId);
       if (needsQuotaCheck(null, stateOf(voucher), now)) {
         const quotaIds = (await this.quotasOf(em, event, [voucher]))[0];
         if (quotaIds.length === 0) throw ValidationFailed.nonField(QUOTA_SOLD_OUT);
@@ -152,7 +156,7 @@ export class VouchersService {
       }
       await this.save(em, voucher);
       await this.log(em, event, principal, voucher.id, 'pretix.voucher.added', body);
-      return toVoucherJson(voucher);
+      return (await this.seats.present(em, [voucher]))[0];
     });
   }
 
@@ -177,17 +181,23 @@ export class VouchersService {
         inputs.map((input) => input.code),
       );
       const seen = new Set<string>();
-      inputs.forEach((input, i) => {
+      const seenSeats = new Set<string>();
+      const seatIds: (number | null)[] = [];
+      for (const [i, input] of inputs.entries()) {
         const key = input.code.toUpperCase();
         if (seen.has(key)) errors[i].add('code', DUPLICATE_CODE_IN_REQUEST);
         else if (taken.has(key)) errors[i].add('code', DUPLICATE_CODE);
         seen.add(key);
-      });
+        const seatKey = `${input.subevent ?? 0}:${input.seat ?? ''}`;
+        if (input.seat && seenSeats.has(seatKey)) errors[i].add('code', VOUCHER_SEAT_MESSAGES.twiceInRequest);
+        seenSeats.add(seatKey);
+        seatIds.push(await this.seats.bind(em, event, input, refs, null, errors[i], now));
+      }
       throwAligned(errors);
 
-      const vouchers = inputs.map((input) => {
+      const vouchers = inputs.map((input, i) => {
         const voucher = em.create(Voucher, { eventId: event.id, redeemed: 0, budgetUsed: '0.00' });
-        applyVoucherInput(voucher, input);
+        applyVoucherInput(voucher, input, seatIds[i]);
         return voucher;
       });
       const needed = new Map<number, number>();
@@ -239,7 +249,7 @@ export class VouchersService {
           data: { ...bodies[i] },
         })),
       );
-      return vouchers.map(toVoucherJson);
+      return this.seats.present(em, vouchers);
     });
   }
 
@@ -261,7 +271,7 @@ export class VouchersService {
     return this.write(async (em) => {
       const now = new Date();
       const voucher = await this.load(em, event, id, true);
-      const before = toVoucherJson(voucher);
+      const [before] = await this.seats.present(em, [voucher]);
       const previous = { ...stateOf(voucher) };
       const base: VoucherInput =
         mode === 'patch' ? inputOf(before) : { ...VOUCHER_DEFAULTS, code: voucher.code };
@@ -270,14 +280,15 @@ export class VouchersService {
       const errors = new ErrorCollector();
       checkVoucherInput(event, input, refs, voucher.redeemed, errors);
       if (await this.codeTaken(em, event.id, input.code, voucher.id)) errors.add('code', DUPLICATE_CODE);
+      const seatId = await this.seats.bind(em, event, input, refs, voucher.id, errors, now);
       errors.throwIfAny();
-      applyVoucherInput(voucher, input);
+      applyVoucherInput(voucher, input, seatId);
       if (needsQuotaCheck(previous, stateOf(voucher), now)) {
         const quotaIds = (await this.quotasOf(em, event, [voucher]))[0];
         if (quotaIds.length === 0) throw ValidationFailed.nonField(QUOTA_SOLD_OUT);
         await this.reserve(em, event, principal, quotaIds, placesHeld(voucher, now), voucher.id);
       }
-      const after = toVoucherJson(voucher);
+      const after = toVoucherJson(voucher, input.seat ?? null);
       if (!isDeepStrictEqual(before, after)) {
         await this.save(em, voucher);
         await this.log(em, event, principal, voucher.id, 'pretix.voucher.changed', body);

@@ -115,6 +115,44 @@ const SPECIAL: Record<string, { id: string; summary: string }> = {
     id: 'searchCheckinRpc',
     summary: 'Search the positions of several check-in lists',
   },
+  'POST /api/v1/oauth/token': {
+    id: 'createOAuthToken',
+    summary: 'Exchange a code or a refresh token for tokens',
+  },
+  'POST /api/v1/oauth/revoke_token': { id: 'revokeOAuthToken', summary: 'Revoke an access or refresh token' },
+  'GET /api/v1/oauth/revoke_token': {
+    id: 'revokeOAuthTokenByQuery',
+    summary: 'Revoke a token (query string)',
+  },
+  'GET /api/v1/oauth/authorize': { id: 'showOAuthConsent', summary: 'Authorization page (HTML)' },
+  'POST /api/v1/oauth/authorize': {
+    id: 'submitOAuthConsent',
+    summary: 'Allow or deny an application (HTML form)',
+  },
+  'GET /api/v1/oauth/login': { id: 'showOAuthLogin', summary: 'Login page (HTML)' },
+  'POST /api/v1/oauth/login': { id: 'submitOAuthLogin', summary: 'Log in (HTML form)' },
+  'POST /api/v1/oauth/logout': { id: 'submitOAuthLogout', summary: 'Log out (HTML form)' },
+  'GET /api/v1/oauth/applications': { id: 'showOAuthApplications', summary: 'Own applications page (HTML)' },
+  'POST /api/v1/oauth/applications': {
+    id: 'registerOAuthApplication',
+    summary: 'Register an application (HTML form)',
+  },
+  'POST /api/v1/oauth/applications/{id}/secret': {
+    id: 'regenerateOAuthApplicationSecret',
+    summary: 'Generate a new client secret (HTML form)',
+  },
+  'POST /api/v1/oauth/applications/{id}/delete': {
+    id: 'deleteOAuthApplication',
+    summary: 'Delete an application (HTML form)',
+  },
+  'GET /api/v1/oauth/authorized': {
+    id: 'showOAuthAuthorized',
+    summary: 'Authorized applications page (HTML)',
+  },
+  'POST /api/v1/oauth/authorized/{id}/revoke': {
+    id: 'revokeOAuthAuthorization',
+    summary: 'Revoke an application and all its tokens (HTML form)',
+  },
 };
 /** Resources served per event and per organizer: the organizer-level operations say so. */
 const BOTH_LEVELS = new Set(['orders', 'subevents', 'scheduled_exports', 'invoices', 'checkinrpc']);

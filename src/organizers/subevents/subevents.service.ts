@@ -78,6 +78,7 @@ export class SubEventsService {
       apply(subevent, input, meta);
       await em.save(subevent);
       await this.prices.replace(em, subevent.id, overrides);
+      if (subevent.seatingPlanId !== null) await this.applySeating(em, event, subevent);
       await this.log(em, principal, event, subevent.id, 'pretix.subevent.added', body);
       return this.queries.getIn(em, event, subevent.id);
     });
@@ -104,9 +105,13 @@ export class SubEventsService {
       const input = mergeInput(fieldsOf(body), base);
       const overrides = mode === 'patch' ? overridesOf(body) : { ...NO_PRICES, ...overridesOf(body) };
       const meta = await this.validate(em, organizer, event, principal, input, overrides, subevent);
+      const seatingBefore = JSON.stringify([subevent.seatingPlanId, subevent.seatCategoryMapping]);
       apply(subevent, input, meta);
       await em.save(subevent);
       await this.prices.replace(em, subevent.id, overrides);
+      if (JSON.stringify([subevent.seatingPlanId, subevent.seatCategoryMapping]) !== seatingBefore) {
+        await this.applySeating(em, event, subevent);
+      }
       if (Object.keys(body).length > 0) {
         await this.log(em, principal, event, subevent.id, 'pretix.subevent.changed', body);
       }
@@ -126,6 +131,17 @@ export class SubEventsService {
       await this.log(em, principal, event, subevent.id, 'pretix.subevent.deleted', {});
       await em.delete(SubEvent, { id: subevent.id });
     });
+  }
+
+  /** Makes the date's seats those of its plan (issue 10 "Assigning a plan"). */
+  private applySeating(em: EntityManager, event: Event, subevent: SubEvent): Promise<void> {
+    return this.seating.apply(
+      em,
+      event.id,
+      subevent.seatingPlanId,
+      subevent.seatCategoryMapping,
+      subevent.id,
+    );
   }
 
   /** @returns the meta data to store */

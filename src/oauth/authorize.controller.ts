@@ -1,0 +1,319 @@
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ConsentForm, CsrfForm, LoginForm } from './page-forms.dto';
+import type { Request, Response } from 'express';
+import { NoTrailingSlash, Public } from '../auth/access.decorators';
+import { CREDENTIAL_RESOLVER, CredentialResolver } from '../auth/credential-resolver';
+import { UsersService } from '../auth/users.service';
+import { AuthorizationRequest, checkAuthorization, requestParams } from './authorization-request';
+import { esc, hidden, HTML, sendPage } from './html';
+import { LoginThrottle } from './login-throttle';
+import { OAuthApplicationsService } from './oauth-applications.service';
+import { CSRF_FIELD, OAuthSessions } from './oauth-sessions';
+import { OAuthTokensService } from './oauth-tokens.service';
+import { withQuery } from './redirect-uris';
+
+const FORM = 'application/x-www-form-urlencoded';
+const AUTHORIZE_PATH = '/api/v1/oauth/authorize';
+const LOGIN_PATH = '/api/v1/oauth/login';
+const HOME_PATH = '/api/v1/oauth/authorized/';
+
+const SCOPE_TEXT: Record<string, string> = {
+  read: 'read the data of the organizers you choose',
+  write: 'change the data of the organizers you choose',
+  profile: 'read your profile (name, e-mail address)',
+};
+
+/** A `next` target that stays on this service: a path (with query), never another host; else the home page. */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) {
+    return HOME_PATH;
+  }
+  try {
+    const url = new URL(next, 'http://service.invalid');
+    return url.host === 'service.invalid' ? `${url.pathname}${url.search}` : HOME_PATH;
+  } catch {
+    return HOME_PATH;
+  }
+}
+
+/** The values of a form field that may be repeated (checkboxes). */
+const many = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x) => typeof x === 'string') : typeof v === 'string' ? [v] : [];
+
+/**
+ * The authorization step (issue 12 "Authorization step"; RFC 6749 §4.1; RFC 7636): the login page and the consent
+ * page, server-rendered HTML forms without JavaScript, protected by a session cookie and CSRF tokens.
+ */
+@ApiTags('oauth')
+@Controller('oauth')
+export class AuthorizeController {
+  constructor(
+    private readonly apps: OAuthApplicationsService,
+    private readonly tokens: OAuthTokensService,
+    private readonly users: UsersService,
+    private readonly sessions: OAuthSessions,
+    private readonly throttle: LoginThrottle,
+    @Inject(CREDENTIAL_RESOLVER) private readonly teams: CredentialResolver,
+  ) {}
+
+  @Get('authorize')
+  @NoTrailingSlash()
+  @Public()
+  @ApiOperation({
+    description:
+      '`response_type=code`, `client_id`, `redirect_uri` (exactly as registered), `scope` (`read`, `write`, ' +
+      '`profile`, space separated; default `read write`), `state`, optional PKCE `code_challenge` with ' +
+      '`code_challenge_method=S256`. Unknown client or redirect URI: 400 page. Other errors redirect with `error`. ' +
+      'Not logged in: 302 to the login page. Logged in: the consent page.',
+  })
+  @ApiQuery({ name: 'response_type', required: true, type: String, description: '`code`.' })
+  @ApiQuery({ name: 'client_id', required: true, type: String, description: "The application's client id." })
+  @ApiQuery({
+    name: 'redirect_uri',
+    required: true,
+    type: String,
+    description: 'A registered redirect URI, exactly.',
+  })
+  @ApiQuery({
+    name: 'scope',
+    required: false,
+    type: String,
+    description: 'Space separated; default `read write`.',
+  })
+  @ApiQuery({
+    name: 'state',
+    required: false,
+    type: String,
+    description: 'Returned unchanged with the code.',
+  })
+  @ApiQuery({
+    name: 'code_challenge',
+    required: false,
+    type: String,
+    description: 'PKCE challenge (RFC 7636).',
+  })
+  @ApiQuery({ name: 'code_challenge_method', required: false, type: String, description: '`S256` (only).' })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The consent page (HTML).', content: HTML })
+  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const request = await this.check(req.query, res);
+    if (!request) return;
+    const userId = this.sessions.userOf(req);
+    if (userId === null) {
+      res.redirect(302, `${LOGIN_PATH}?next=${encodeURIComponent(req.originalUrl)}`);
+      return;
+    }
+    await this.consentPage(req, res, userId, request, 200);
+  }
+
+  @Post('authorize')
+  @NoTrailingSlash()
+  @Public()
+  @ApiOperation({
+    description:
+      'The consent form: the request as hidden inputs, `organizers` (checkbox per organizer slug), and ' +
+      '`allow=1` (302 to the redirect URI with `code` and `state`) or `deny=1` (302 with `error=access_denied`).',
+  })
+  @ApiConsumes(FORM)
+  @ApiBody({ type: ConsentForm })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The consent page again, with an error.', content: HTML })
+  async consent(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const request = await this.check(body, res);
+    if (!request) return;
+    const userId = this.sessions.userOf(req);
+    if (userId === null) {
+      res.redirect(
+        303,
+        `${LOGIN_PATH}?next=${encodeURIComponent(`${AUTHORIZE_PATH}?${new URLSearchParams(requestParams(request)).toString()}`)}`,
+      );
+      return;
+    }
+    if (!this.sessions.valid(req)) return this.csrfFailed(res);
+    if (body.deny !== undefined) {
+      res.redirect(302, withQuery(request.redirectUri, { error: 'access_denied', state: request.state }));
+      return;
+    }
+    const reachable = await this.organizersOf(userId);
+    const chosen = many(body.organizers);
+    const organizerIds = [...reachable.entries()]
+      .filter(([slug]) => chosen.includes(slug))
+      .map(([, id]) => id);
+    if (body.allow === undefined || organizerIds.length === 0) {
+      return this.consentPage(req, res, userId, request, 200, 'Choose at least one organizer.');
+    }
+    const code = await this.tokens.createCode({
+      applicationId: request.client.id,
+      userId,
+      redirectUri: request.redirectUri,
+      scopes: request.scopes,
+      organizerIds,
+      codeChallenge: request.codeChallenge,
+    });
+    res.redirect(302, withQuery(request.redirectUri, { code, state: request.state }));
+  }
+
+  @Get('login')
+  @NoTrailingSlash()
+  @Public()
+  @ApiOperation({ description: 'The login form (`email`, `password`, `next`).' })
+  @ApiQuery({
+    name: 'next',
+    required: false,
+    type: String,
+    description: 'Path of this service to continue to.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The login page (HTML).', content: HTML })
+  login(@Req() req: Request, @Res() res: Response): void {
+    this.loginPage(req, res, 200, safeNext(req.query.next));
+  }
+
+  @Post('login')
+  @NoTrailingSlash()
+  @Public()
+  @ApiOperation({
+    description:
+      'Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. ' +
+      'After 10 failed logins for an address within 15 minutes: 429 with `Retry-After`.',
+  })
+  @ApiConsumes(FORM)
+  @ApiBody({ type: LoginForm })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The login page again, with an error.', content: HTML })
+  async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const next = safeNext(body.next);
+    if (!this.sessions.valid(req)) return this.csrfFailed(res);
+    const email = typeof body.email === 'string' ? body.email.trim() : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    if (!email || !password)
+      return this.loginPage(req, res, 200, next, 'Enter your e-mail address and password.');
+    const wait = await this.throttle.retryAfter(email);
+    if (wait !== null) {
+      res.setHeader('Retry-After', String(wait));
+      return sendPage(
+        res,
+        429,
+        'Too many failed logins',
+        `<p class="error">Too many failed logins for this address. Try again in ${wait} seconds.</p>`,
+      );
+    }
+    const user = await this.users.verify(email, password);
+    if (!user) {
+      await this.throttle.failed(email);
+      return this.loginPage(req, res, 200, next, 'Wrong e-mail address or password.');
+    }
+    await this.sessions.login(req, user.id);
+    res.redirect(303, next);
+  }
+
+  @Post('logout')
+  @NoTrailingSlash()
+  @Public()
+  @ApiOperation({ description: 'Ends the session; 303 to the login page.' })
+  @ApiConsumes(FORM)
+  @ApiBody({ type: CsrfForm })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
+  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!this.sessions.valid(req)) return this.csrfFailed(res);
+    await this.sessions.logout(req, res);
+    res.redirect(303, LOGIN_PATH);
+  }
+
+  /** Checks the request; answers the 400 page or the error redirect itself and returns null then. */
+  private async check(params: Record<string, unknown>, res: Response): Promise<AuthorizationRequest | null> {
+    const clientId = typeof params.client_id === 'string' ? params.client_id : '';
+    const client = clientId ? await this.apps.findClient(clientId) : null;
+    const checked = checkAuthorization(params, client);
+    if (checked.kind === 'ok') return checked.request;
+    if (checked.kind === 'page') {
+      sendPage(res, 400, 'Invalid authorization request', `<p class="error">${esc(checked.message)}</p>`);
+      return null;
+    }
+    res.redirect(
+      302,
+      withQuery(checked.redirectUri, {
+        error: checked.error,
+        error_description: checked.description,
+        state: checked.state,
+      }),
+    );
+    return null;
+  }
+
+  /** Organizers the user reaches through a team: slug -> id. */
+  private async organizersOf(userId: number): Promise<Map<string, number>> {
+    const grants = await this.teams.grantsOfUser(userId);
+    return new Map(
+      grants
+        .map((g) => [g.organizerSlug, g.organizerId] as [string, number])
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+  }
+
+  private async consentPage(
+    req: Request,
+    res: Response,
+    userId: number,
+    request: AuthorizationRequest,
+    status: number,
+    error?: string,
+  ): Promise<void> {
+    const organizers = [...(await this.organizersOf(userId)).keys()];
+    const params = requestParams(request);
+    const boxes = organizers.length
+      ? organizers
+          .map(
+            (slug) =>
+              `<label><input type="checkbox" name="organizers" value="${esc(slug)}"> ${esc(slug)}</label>`,
+          )
+          .join('')
+      : '<p class="error">You are not a member of any organizer team.</p>';
+    const body =
+      `<p>The application <strong>${esc(request.client.name)}</strong> asks to act as you. It may:</p>` +
+      `<ul>${request.scopes.map((s) => `<li><code>${esc(s)}</code>: ${esc(SCOPE_TEXT[s])}</li>`).join('')}</ul>` +
+      (error ? `<p class="error">${esc(error)}</p>` : '') +
+      `<form method="post" action="${AUTHORIZE_PATH}">` +
+      Object.entries(params)
+        .map(([k, v]) => hidden(k, v))
+        .join('') +
+      hidden(CSRF_FIELD, this.sessions.token(req, res)) +
+      `<fieldset><legend>Organizers it may access</legend>${boxes}</fieldset>` +
+      '<p><button type="submit" name="allow" value="1">Allow</button> ' +
+      '<button type="submit" name="deny" value="1">Deny</button></p></form>';
+    sendPage(res, status, `Authorize ${request.client.name}`, body, [new URL(request.redirectUri).origin]);
+  }
+
+  private loginPage(req: Request, res: Response, status: number, next: string, error?: string): void {
+    const body =
+      (error ? `<p class="error">${esc(error)}</p>` : '') +
+      `<form method="post" action="${LOGIN_PATH}">` +
+      hidden('next', next) +
+      hidden(CSRF_FIELD, this.sessions.token(req, res)) +
+      '<label>E-mail address <input type="email" name="email" autocomplete="username" required></label>' +
+      '<label>Password <input type="password" name="password" autocomplete="current-password" required></label>' +
+      '<p><button type="submit">Log in</button></p></form>';
+    sendPage(res, status, 'Log in', body);
+  }
+
+  private csrfFailed(res: Response): void {
+    sendPage(
+      res,
+      403,
+      'Form expired',
+      '<p class="error">The form has expired or was not sent from this site. Go back, reload the page and try again.</p>',
+    );
+  }
+}

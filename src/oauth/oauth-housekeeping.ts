@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LOGIN_FAILURE_WINDOW_S } from './login-throttle';
+import { OAuthTokensService } from './oauth-tokens.service';
+
+/** What one pruning removed. */
+export interface OAuthPruned {
+  codes: number;
+  tokens: number;
+  sessions: number;
+  loginFailures: number;
+}
+
+/**
+ * Deletes what the OAuth provider can no longer use (run by the worker's scheduler): codes expired a day ago,
+ * token pairs whose refresh token is revoked and whose access token expired, expired sessions, and login failures
+ * older than the throttle window.
+ */
+@Injectable()
+export class OAuthHousekeeping {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tokens: OAuthTokensService,
+  ) {}
+
+  async prune(): Promise<OAuthPruned> {
+    const { codes, tokens } = await this.tokens.prune();
+    const [, sessions] = await this.db.query<[unknown, number]>(
+      'DELETE FROM oauth_session WHERE expire < now()',
+    );
+    const [, loginFailures] = await this.db.query<[unknown, number]>(
+      'DELETE FROM oauth_login_failure WHERE created < now() - make_interval(secs => $1)',
+      [LOGIN_FAILURE_WINDOW_S],
+    );
+    return { codes, tokens, sessions, loginFailures };
+  }
+}

@@ -1,0 +1,263 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { AccessTokenResolver, ResolvedAccessToken } from '../auth/access-token-resolver';
+import { userIsActiveSql } from '../auth/user-sql';
+import { generateToken, hashToken } from '../auth/credentials.service';
+import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
+import { OAuthToken } from './oauth-token.entity';
+
+/** Access token lifetime (spec "Authentication" 5: one day), seconds. */
+export const ACCESS_TOKEN_LIFETIME_S = 86_400;
+/** Authorization code lifetime (issue 12), seconds. */
+export const CODE_LIFETIME_S = 600;
+
+/** What a code or a refresh token grants. */
+export interface Grant {
+  applicationId: number;
+  userId: number;
+  scopes: string[];
+  organizerIds: number[];
+  /** The code the chain started with (null for none). */
+  codeId: number | null;
+}
+
+/** A code as the token endpoint checks it. */
+export interface StoredCode extends Grant {
+  id: number;
+  redirectUri: string;
+  codeChallenge: string | null;
+  expires: Date;
+}
+
+/** A usable refresh token. */
+export interface StoredRefreshToken extends Grant {
+  tokenId: number;
+}
+
+/** The secrets of a newly issued token pair (returned once, stored hashed). */
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  accessExpires: Date;
+}
+
+/** One application a user has authorized, with the union of what its live tokens grant. */
+export interface AuthorizedApplication {
+  applicationId: number;
+  scopes: string[];
+  organizerIds: number[];
+}
+
+/**
+ * Authorization codes and tokens (issue 12): codes are single use and bound to what was consented; a second
+ * use revokes the tokens issued with it. Token pairs are stored as SHA-256 hashes. Also the oauth context's
+ * answer to auth's `ACCESS_TOKEN_RESOLVER` port.
+ */
+@Injectable()
+export class OAuthTokensService implements AccessTokenResolver {
+  constructor(
+    @InjectRepository(OAuthAuthorizationCode) private readonly codes: Repository<OAuthAuthorizationCode>,
+    @InjectRepository(OAuthToken) private readonly tokens: Repository<OAuthToken>,
+  ) {}
+
+  /** Stores a new code (valid {@link CODE_LIFETIME_S}) and returns its secret. */
+  async createCode(grant: Omit<Grant, 'codeId'> & { redirectUri: string; codeChallenge: string | null }) {
+    const code = generateToken(48);
+    await this.codes.insert({
+      applicationId: grant.applicationId,
+      userId: grant.userId,
+      codeHash: hashToken(code),
+      redirectUri: grant.redirectUri,
+      scopes: grant.scopes,
+      organizerIds: grant.organizerIds,
+      codeChallenge: grant.codeChallenge,
+      expires: new Date(Date.now() + CODE_LIFETIME_S * 1000),
+    });
+    return code;
+  }
+
+  /**
+   * The unused code with this secret; a code that was already used has the tokens issued with it revoked
+   * (RFC 6749 §4.1.2) and yields null, like an unknown one.
+   */
+  async findCode(code: string): Promise<StoredCode | null> {
+    const row = await this.codes.findOneBy({ codeHash: hashToken(code) });
+    if (!row) return null;
+    if (row.used) {
+      await this.revokeIssuedWith(row.id);
+      return null;
+    }
+    return {
+      id: row.id,
+      applicationId: row.applicationId,
+      userId: row.userId,
+      scopes: row.scopes,
+      organizerIds: row.organizerIds,
+      codeId: row.id,
+      redirectUri: row.redirectUri,
+      codeChallenge: row.codeChallenge,
+      expires: row.expires,
+    };
+  }
+
+  /**
+   * Marks the code used, atomically: false when another exchange got there first (whose tokens are then
+   * revoked).
+   */
+  async consumeCode(id: number): Promise<boolean> {
+    const res = await this.codes
+      .createQueryBuilder()
+      .update()
+      .set({ used: true })
+      .where('id = :id AND NOT used', { id })
+      .execute();
+    if (res.affected === 1) return true;
+    await this.revokeIssuedWith(id);
+    return false;
+  }
+
+  /** Revokes every token descended from code `codeId`. */
+  private async revokeIssuedWith(codeId: number): Promise<void> {
+    await this.tokens.update({ authorizationCodeId: codeId }, { accessRevoked: true, refreshRevoked: true });
+  }
+
+  /** Issues an access token (valid {@link ACCESS_TOKEN_LIFETIME_S}) with its refresh token. */
+  async issue(grant: Grant): Promise<IssuedTokens> {
+    const accessToken = generateToken();
+    const refreshToken = generateToken();
+    const accessExpires = new Date(Date.now() + ACCESS_TOKEN_LIFETIME_S * 1000);
+    await this.tokens.insert({
+      applicationId: grant.applicationId,
+      userId: grant.userId,
+      authorizationCodeId: grant.codeId,
+      accessTokenHash: hashToken(accessToken),
+      accessExpires,
+      refreshTokenHash: hashToken(refreshToken),
+      scopes: grant.scopes,
+      organizerIds: grant.organizerIds,
+    });
+    return { accessToken, refreshToken, accessExpires };
+  }
+
+  /** The unrevoked refresh token with this secret, or null. */
+  async findRefreshToken(token: string): Promise<StoredRefreshToken | null> {
+    const row = await this.tokens.findOneBy({ refreshTokenHash: hashToken(token), refreshRevoked: false });
+    if (!row) return null;
+    return {
+      tokenId: row.id,
+      applicationId: row.applicationId,
+      userId: row.userId,
+      scopes: row.scopes,
+      organizerIds: row.organizerIds,
+      codeId: row.authorizationCodeId,
+    };
+  }
+
+  /**
+   * Uses up a refresh token: it and its access token are revoked at once (spec "Authentication" 5). False when a
+   * concurrent refresh used it first.
+   */
+  async useRefreshToken(tokenId: number): Promise<boolean> {
+    const res = await this.tokens
+      .createQueryBuilder()
+      .update()
+      .set({ refreshRevoked: true, accessRevoked: true })
+      .where('id = :id AND NOT refresh_revoked', { id: tokenId })
+      .execute();
+    return res.affected === 1;
+  }
+
+  /**
+   * Revokes `token` if it is an access or refresh token of application `applicationId` (RFC 7009): an access
+   * token alone, or a refresh token with its access token. A token of another application, or an unknown one,
+   * is left alone. `hint` only orders the lookups.
+   */
+  async revoke(applicationId: number, token: string, hint?: string): Promise<void> {
+    const hash = hashToken(token);
+    const asAccess = () =>
+      this.tokens.update({ applicationId, accessTokenHash: hash }, { accessRevoked: true });
+    const asRefresh = () =>
+      this.tokens.update(
+        { applicationId, refreshTokenHash: hash },
+        { accessRevoked: true, refreshRevoked: true },
+      );
+    const [first, second] = hint === 'refresh_token' ? [asRefresh, asAccess] : [asAccess, asRefresh];
+    if (!(await first()).affected) await second();
+  }
+
+  /**
+   * Port `ACCESS_TOKEN_RESOLVER`: the access token with this hash, usable or not (revoked, expired, or its user
+   * deactivated); null when unknown. One statement.
+   */
+  async resolveAccessToken(tokenHash: string): Promise<ResolvedAccessToken | null> {
+    const { entities, raw } = await this.tokens
+      .createQueryBuilder('t')
+      .addSelect(userIsActiveSql('t.user_id'), 'user_active')
+      .where('t.access_token_hash = :tokenHash', { tokenHash })
+      .getRawAndEntities<{ user_active: boolean }>();
+    const row = entities[0];
+    if (!row) return null;
+    return {
+      userId: row.userId,
+      scopes: row.scopes,
+      organizerIds: row.organizerIds,
+      usable: raw[0].user_active && !row.accessRevoked && row.accessExpires.getTime() > Date.now(),
+    };
+  }
+
+  /** Applications `userId` has authorized (a live refresh token), with the scopes and organizers granted. */
+  async authorizedBy(userId: number): Promise<AuthorizedApplication[]> {
+    const rows: { application_id: number; scopes: string[]; organizer_ids: number[] }[] =
+      await this.tokens.query(
+        `SELECT application_id,
+                ARRAY(SELECT DISTINCT s FROM oauth_token t2, unnest(t2.scopes) s
+                       WHERE t2.user_id = $1 AND t2.application_id = t.application_id AND NOT t2.refresh_revoked
+                       ORDER BY s) AS scopes,
+                ARRAY(SELECT DISTINCT o FROM oauth_token t3, unnest(t3.organizer_ids) o
+                       WHERE t3.user_id = $1 AND t3.application_id = t.application_id AND NOT t3.refresh_revoked
+                       ORDER BY o) AS organizer_ids
+           FROM oauth_token t WHERE t.user_id = $1 AND NOT t.refresh_revoked
+          GROUP BY application_id ORDER BY application_id`,
+        [userId],
+      );
+    return rows.map((r) => ({
+      applicationId: r.application_id,
+      scopes: r.scopes,
+      organizerIds: r.organizer_ids,
+    }));
+  }
+
+  /** Revokes every token `userId` granted to application `applicationId`; false when there was none. */
+  async revokeAuthorization(userId: number, applicationId: number): Promise<boolean> {
+    const res = await this.tokens
+      .createQueryBuilder()
+      .update()
+      .set({ accessRevoked: true, refreshRevoked: true })
+      .where('user_id = :userId AND application_id = :applicationId AND NOT refresh_revoked', {
+        userId,
+        applicationId,
+      })
+      .execute();
+    return (res.affected ?? 0) > 0;
+  }
+
+  /**
+   * Deletes what can no longer be used (the worker's scheduler): codes expired a day ago, and token pairs whose
+   * refresh token is revoked and whose access token has expired.
+   * @returns rows deleted
+   */
+  async prune(): Promise<{ codes: number; tokens: number }> {
+    const codes = await this.codes
+      .createQueryBuilder()
+      .delete()
+      .where(`expires < now() - interval '1 day'`)
+      .execute();
+    const tokens = await this.tokens
+      .createQueryBuilder()
+      .delete()
+      .where('refresh_revoked AND access_expires < now()')
+      .execute();
+    return { codes: codes.affected ?? 0, tokens: tokens.affected ?? 0 };
+  }
+}

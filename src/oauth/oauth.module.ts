@@ -1,0 +1,26 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { UsersModule } from '../auth/users.module';
+import { TeamsModule } from '../teams/teams.module';
+import { AccountPagesController } from './account-pages.controller';
+import { AuthorizeController } from './authorize.controller';
+import { LoginThrottle } from './login-throttle';
+import { OAuthCoreModule } from './oauth-core.module';
+import { chain, OAuthSessions } from './oauth-sessions';
+import { TokenController } from './token.controller';
+
+/**
+ * OAuth 2.0 provider (spec "Authentication", "OAuth and profile"; issue 12): the token and revoke endpoints, the
+ * login, consent and account pages. Sessions and cookies are mounted on the pages only, never on the API.
+ */
+@Module({
+  imports: [OAuthCoreModule, UsersModule, TeamsModule],
+  controllers: [TokenController, AuthorizeController, AccountPagesController],
+  providers: [OAuthSessions, LoginThrottle],
+})
+export class OAuthModule implements NestModule {
+  constructor(private readonly sessions: OAuthSessions) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(chain(this.sessions.middleware)).forRoutes(AuthorizeController, AccountPagesController);
+  }
+}

@@ -1,0 +1,142 @@
+import OAuth2Server, {
+  AuthorizationCode,
+  AuthorizationCodeModel,
+  Client,
+  Falsey,
+  InvalidGrantError,
+  InvalidRequestError,
+  RefreshToken,
+  RefreshTokenModel,
+  Token,
+  User,
+} from '@node-oauth/oauth2-server';
+// The library's own grant type, refined below (not exported from its index).
+const AuthorizationCodeGrantType =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type') as new (
+    options: unknown,
+  ) => object;
+import { generateToken } from '../auth/credentials.service';
+import type { OAuthApplicationsService } from './oauth-applications.service';
+import { ACCESS_TOKEN_LIFETIME_S, Grant, OAuthTokensService } from './oauth-tokens.service';
+
+/** The "user" the library carries from a code or refresh token to `saveToken`: the grant being continued. */
+interface GrantUser extends User {
+  grant: Grant;
+  /** The refresh token being replaced (refresh grant). */
+  refreshTokenId?: number;
+}
+
+/**
+ * The authorization code grant of `@node-oauth/oauth2-server` with the answers issue 12 asks for: a
+ * `redirect_uri` that differs from the one of the code, or a `code_verifier` that is malformed, answer
+ * `invalid_grant` (RFC 6749 §5.2; RFC 7636 §4.6), not `invalid_request`.
+ */
+class StrictAuthorizationCodeGrant extends (AuthorizationCodeGrantType as new (options: unknown) => {
+  verifyPKCE(request: OAuth2Server.Request, code: AuthorizationCode): void;
+  validateRedirectUri(request: OAuth2Server.Request, code: AuthorizationCode): void;
+}) {
+  override verifyPKCE(request: OAuth2Server.Request, code: AuthorizationCode): void {
+    try {
+      super.verifyPKCE(request, code);
+    } catch (err) {
+      if (err instanceof InvalidRequestError)
+        throw new InvalidGrantError('Invalid grant: code verifier is invalid');
+      throw err;
+    }
+  }
+
+  override validateRedirectUri(request: OAuth2Server.Request, code: AuthorizationCode): void {
+    const given = (request.body as Record<string, unknown>).redirect_uri;
+    if (given !== code.redirectUri)
+      throw new InvalidGrantError('Invalid grant: `redirect_uri` does not match');
+  }
+}
+
+/**
+ * The library's storage model over this context's services: confidential clients only (a client without its
+ * secret is `invalid_client`), codes and refresh tokens by their hashes, organizer restriction carried along.
+ */
+export function oauth2Model(
+  apps: OAuthApplicationsService,
+  tokens: OAuthTokensService,
+): AuthorizationCodeModel & RefreshTokenModel {
+  const toClient = (c: { id: number; clientId: string; redirectUris: string[] }): Client => ({
+    id: String(c.id),
+    clientId: c.clientId,
+    redirectUris: c.redirectUris,
+    grants: ['authorization_code', 'refresh_token'],
+  });
+  return {
+    async getClient(clientId: string, clientSecret: string): Promise<Client | Falsey> {
+      const client = await apps.authenticate(clientId, clientSecret);
+      return client ? toClient(client) : null;
+    },
+    generateAccessToken: () => Promise.resolve(generateToken()),
+    generateRefreshToken: () => Promise.resolve(generateToken()),
+    async getAuthorizationCode(code: string): Promise<AuthorizationCode | Falsey> {
+      const found = await tokens.findCode(code);
+      if (!found) return null;
+      const user: GrantUser = { id: found.userId, grant: found };
+      return {
+        authorizationCode: String(found.id),
+        expiresAt: found.expires,
+        redirectUri: found.redirectUri,
+        scope: found.scopes,
+        client: { id: String(found.applicationId), grants: [] },
+        user,
+        codeChallenge: found.codeChallenge ?? undefined,
+        codeChallengeMethod: found.codeChallenge ? 'S256' : undefined,
+      };
+    },
+    revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
+      return tokens.consumeCode(Number(code.authorizationCode));
+    },
+    async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
+      const found = await tokens.findRefreshToken(refreshToken);
+      if (!found) return null;
+      const user: GrantUser = { id: found.userId, grant: found, refreshTokenId: found.tokenId };
+      return {
+        refreshToken,
+        scope: found.scopes,
+        client: { id: String(found.applicationId), grants: [] },
+        user,
+      };
+    },
+    revokeToken(token: RefreshToken | Token): Promise<boolean> {
+      const id = (token.user as GrantUser).refreshTokenId;
+      return id === undefined ? Promise.resolve(false) : tokens.useRefreshToken(id);
+    },
+    async saveToken(token: Token, client: Client, user: User): Promise<Token | Falsey> {
+      const grant = (user as GrantUser).grant;
+      const scopes = token.scope ?? grant.scopes;
+      const issued = await tokens.issue({ ...grant, applicationId: Number(client.id), scopes });
+      return {
+        accessToken: issued.accessToken,
+        accessTokenExpiresAt: issued.accessExpires,
+        refreshToken: issued.refreshToken,
+        scope: scopes,
+        client,
+        user,
+      };
+    },
+    // Not used: codes are issued by the consent page, access tokens resolved by auth's port.
+    saveAuthorizationCode: () => Promise.resolve(null),
+    getAccessToken: () => Promise.resolve(null),
+  };
+}
+
+/** The library's server for the token endpoint (access tokens {@link ACCESS_TOKEN_LIFETIME_S}). */
+export function oauth2Server(apps: OAuthApplicationsService, tokens: OAuthTokensService): OAuth2Server {
+  return new OAuth2Server({
+    model: oauth2Model(apps, tokens),
+    accessTokenLifetime: ACCESS_TOKEN_LIFETIME_S,
+    // Refresh tokens do not expire (spec "Authentication" 5); the library wants a number and it is not stored.
+    refreshTokenLifetime: 100 * 365 * 86_400,
+    requireClientAuthentication: { authorization_code: true, refresh_token: true },
+    alwaysIssueNewRefreshToken: true,
+    extendedGrantTypes: {
+      authorization_code: StrictAuthorizationCodeGrant as unknown as typeof OAuth2Server.AbstractGrantType,
+    },
+  });
+}

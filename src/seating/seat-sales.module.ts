@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { SeatSales } from './seat-sales.service';
+
+/**
+ * The seating context's port-free part the sales side imports (orders' core): {@link SeatSales}. Separate from
+ * SeatingModule, which needs the SEAT_HOLDERS port the orders provide, so that no module cycle arises.
+ */
+@Module({ providers: [SeatSales], exports: [SeatSales] })
+export class SeatSalesModule {}
