@@ -30,9 +30,20 @@ import { TeamsService } from '../src/teams/teams.service';
 
 /** Statements sent through TypeORM's PostgreSQL query runner since the last `resetStatementCount()`. */
 let statements = 0;
+/** When set, the statements (SQL and parameters) are also recorded here ({@link recordStatements}). */
+let recorded: { sql: string; params: unknown[] }[] | null = null;
 const originalQuery = PostgresQueryRunner.prototype.query;
 PostgresQueryRunner.prototype.query = function (this: PostgresQueryRunner, ...args: unknown[]) {
   statements++;
+  if (recorded) {
+    // Prepared statements arrive as `{text, values, name}`.
+    const first = args[0] as string | { text: string; values?: unknown[] };
+    recorded.push(
+      typeof first === 'string'
+        ? { sql: first, params: (args[1] as unknown[] | undefined) ?? [] }
+        : { sql: first.text, params: first.values ?? (args[1] as unknown[] | undefined) ?? [] },
+    );
+  }
   return (originalQuery as (...a: unknown[]) => Promise<unknown>).apply(this, args);
 } as typeof originalQuery;
 
@@ -44,6 +55,20 @@ export async function countStatements(work: () => Promise<unknown>): Promise<num
   statements = 0;
   await work();
   return statements;
+}
+
+/** The statements (SQL text and parameters) the app sent while `work` ran, in order (for profiling). */
+export async function recordStatements(
+  work: () => Promise<unknown>,
+): Promise<{ sql: string; params: unknown[] }[]> {
+  const out: { sql: string; params: unknown[] }[] = [];
+  recorded = out;
+  try {
+    await work();
+  } finally {
+    recorded = null;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -71,7 +71,8 @@ bench.runBenchmark(
          secret: `'S' || o.code`,
          pseudonymization_id: 'substr(md5(o.code), 1, 10)',
        })}
-         FROM order_position t, orders o WHERE t.order_id = $1 AND o.code LIKE 'C%' AND o.event_id = t.event_id`,
+         FROM order_position t, orders o
+        WHERE t.order_id = $1 AND o.code LIKE 'C%' AND o.id <> t.order_id AND o.event_id = t.event_id`,
       [template],
     );
     await db.query('ANALYZE');
@@ -83,21 +84,43 @@ bench.runBenchmark(
     const first = JSON.parse(bench.expectStatus(await get(page), 200, 'positions').body) as { count: number };
     if (first.count !== TICKETS + 1) throw new Error(`expected ${TICKETS + 1} positions, got ${first.count}`);
     const statements = await bench.countStatements(() => get(page));
+    const redeemPath = (i: number) =>
+      `${E}/checkinlists/${list.id}/positions/SC${String(i).padStart(7, '0')}/redeem/`;
+    // Profile (BENCH_EXPLAIN=1): every statement of one page and one redeem, with its plan and timing.
+    if (process.env.BENCH_EXPLAIN) {
+      for (const [what, work] of [
+        ['positions page', () => get(page)],
+        ['redeem', () => post(redeemPath(TICKETS), {})],
+      ] as const) {
+        const sent = await bench.recordStatements(work);
+        process.stdout.write(`\n=== ${what}: ${sent.length} statements\n`);
+        for (const { sql, params } of sent) {
+          process.stdout.write(`\n-- ${sql.replace(/\s+/g, ' ').slice(0, 300)}\n`);
+          if (!/^\s*SELECT/i.test(sql)) continue; // EXPLAIN ANALYZE runs what it explains
+          const plan = await db.query<{ 'QUERY PLAN': string }[]>(
+            `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
+            params,
+          );
+          process.stdout.write(plan.map((r) => r['QUERY PLAN']).join('\n') + '\n');
+        }
+      }
+    }
     const pages = await bench.runLoad(PAGES, 1, async () =>
       bench.expectStatus(await get(page), 200, 'positions'),
     );
+    const cpuBefore = process.cpuUsage();
     const redeems = await bench.runLoad(REDEEMS, CONCURRENCY, async (i) =>
-      bench.expectStatus(
-        await post(`${E}/checkinlists/${list.id}/positions/SC${String(i + 1).padStart(7, '0')}/redeem/`, {}),
-        201,
-        'redeem',
-      ),
+      bench.expectStatus(await post(redeemPath(i + 1), {}), 201, 'redeem'),
     );
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuPerRedeem = (cpu.user + cpu.system) / 1000 / REDEEMS;
+    const redeemStatements = await bench.countStatements(() => post(redeemPath(REDEEMS + 1), {}));
     const stored = await db.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM checkin WHERE list_id = $1 AND successful',
       [list.id],
     );
-    if (stored[0].n !== REDEEMS) throw new Error(`expected ${REDEEMS} check-ins, found ${stored[0].n}`);
+    const expected = REDEEMS + 1 + (process.env.BENCH_EXPLAIN ? 1 : 0);
+    if (stored[0].n !== expected) throw new Error(`expected ${expected} check-ins, found ${stored[0].n}`);
     void eventId;
     process.stdout.write(
       [
@@ -109,7 +132,8 @@ bench.runBenchmark(
         bench.timingRow(['GET positions/ (page of 50)'], pages),
         bench.timingRow([`POST …/redeem/ (${CONCURRENCY} scanners)`], redeems),
         '',
-        `SQL statements per positions page: ${statements}`,
+        `SQL statements per positions page: ${statements}; per redeem: ${redeemStatements}`,
+        `CPU of this process (API and load driver) per redeem: ${cpuPerRedeem.toFixed(2)} ms`,
         '',
       ].join('\n'),
     );

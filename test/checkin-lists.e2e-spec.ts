@@ -1,4 +1,4 @@
-import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
+import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
@@ -104,6 +104,42 @@ describe('check-in lists', () => {
     expect(await t.db.query('SELECT count(*)::int AS n FROM checkin_list WHERE name = $1', ['L'])).toEqual([
       { n: 0 },
     ]);
+  });
+
+  it("on a series: ordering by the real date, subevent_match, ends_after by the date's end", async () => {
+    await createSeries(t, token, 'org', { slug: 'series' });
+    const S = '/api/v1/organizers/org/events/series';
+    const date = async (from: string, to: string | null) => {
+      const res = await admin.post(`${S}/subevents/`, {
+        name: { en: from },
+        date_from: from,
+        date_to: to,
+        active: true,
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    // Created late-first, so that ids and dates disagree.
+    const late = await date('2030-03-01T18:00:00Z', null);
+    const early = await date('2030-01-01T18:00:00Z', '2030-01-05T18:00:00Z');
+    const mk = async (name: string, subevent: number | null) => {
+      const res = await admin.post(`${S}/checkinlists/`, { name, all_products: true, subevent });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    const lateList = await mk('A late', late);
+    const earlyList = await mk('B early', early);
+    const allDates = await mk('C all', null);
+    const ids = async (query: string) =>
+      (await admin.get(`${S}/checkinlists/${query}`)).body.results.map((l: { id: number }) => l.id);
+    expect(await ids('')).toEqual([earlyList, lateList, allDates]);
+    expect(await ids('?ordering=-subevent__date_from')).toEqual([allDates, lateList, earlyList]);
+    expect(await ids('?ordering=name')).toEqual([lateList, earlyList, allDates]);
+    expect(await ids(`?subevent_match=${early}`)).toEqual([earlyList, allDates]);
+    expect(await ids('?ends_after=2030-01-04T00:00:00Z')).toEqual([earlyList, lateList, allDates]);
+    expect(await ids('?ends_after=2030-01-06T00:00:00Z')).toEqual([lateList, allDates]);
+    expect(await ids('?ends_after=2030-03-02T00:00:00Z')).toEqual([allDates]);
+    expect((await admin.get(`${S}/checkinlists/?ends_after=soon`)).status).toBe(400);
   });
 
   it('the singular DELETE path deletes the list with its check-ins', async () => {

@@ -231,4 +231,70 @@ describe('check-in positions and redeem', () => {
       (await post(`${E}/checkinlists/${l}/positions/${paid.positions[0].secret}/redeem/`, {}, reader)).status,
     ).toBe(403);
   });
+
+  it('positions/ ordering: attendee_name (parent fallback, nameless first), last_checked_in (never scanned first), order__datetime', async () => {
+    const l = await list({ all_products: true });
+    const bea = await order({
+      status: 'p',
+      positions: [{ item: ticket, attendee_name_parts: { given_name: 'Bea' } }],
+    });
+    const nameless = await order({ status: 'p', positions: [{ item: ticket }] });
+    const withAddon = await order({
+      status: 'p',
+      positions: [{ item: ticket, attendee_name_parts: { given_name: 'Abe' } }],
+    });
+    // An add-on without a name of its own, written as a row of the order (as in the add-on match test).
+    const [addonRow] = await t.db.query<{ id: number; secret: string }[]>(
+      `INSERT INTO order_position (order_id, event_id, positionid, item_id, price, secret, pseudonymization_id, addon_to_id)
+       SELECT order_id, event_id, 2, $2, 0, md5(random()::text), substr(md5(random()::text), 1, 10), id
+         FROM order_position WHERE id = $1 RETURNING id, secret`,
+      [withAddon.positions[0].id, parking],
+    );
+    withAddon.positions.push(addonRow);
+    const mine = new Set([bea, nameless, withAddon].flatMap((o) => o.positions.map((p) => p.id)));
+    const ids = async (ordering: string) =>
+      (await get(`${E}/checkinlists/${l}/positions/?ordering=${ordering}&page_size=200`)).body.results
+        .map((p: { id: number }) => p.id)
+        .filter((id: number) => mine.has(id));
+    const [abe, addon] = withAddon.positions.map((p) => p.id);
+    // The add-on has no name of its own: it sorts under its parent's name "Abe".
+    expect(await ids('attendee_name,positionid')).toEqual([
+      nameless.positions[0].id,
+      abe,
+      addon,
+      bea.positions[0].id,
+    ]);
+    expect(await ids('-attendee_name,positionid')).toEqual([
+      bea.positions[0].id,
+      abe,
+      addon,
+      nameless.positions[0].id,
+    ]);
+    expect(await ids('order__datetime,positionid')).toEqual([
+      bea.positions[0].id,
+      nameless.positions[0].id,
+      abe,
+      addon,
+    ]);
+
+    // Pages of 3 put together give the whole ordered list, and the count is the whole list's.
+    const whole = (await get(`${E}/checkinlists/${l}/positions/?ordering=attendee_name&page_size=200`)).body;
+    const pages: number[] = [];
+    for (let n = 1; (n - 1) * 3 < whole.count; n++) {
+      const part = (
+        await get(`${E}/checkinlists/${l}/positions/?ordering=attendee_name&page_size=3&page=${n}`)
+      ).body;
+      expect(part.count).toBe(whole.count);
+      pages.push(...part.results.map((p: { id: number }) => p.id));
+    }
+    expect(pages).toEqual(whole.results.map((p: { id: number }) => p.id));
+    expect((await get(`${E}/checkinlists/${l}/positions/?page_size=3&page=999`)).status).toBe(404);
+
+    await redeem(l, bea.positions[0].secret, { datetime: '2030-01-01T10:00:00Z' });
+    await redeem(l, abe, { datetime: '2030-01-01T09:00:00Z' });
+    const byScan = await ids('last_checked_in,positionid');
+    expect(byScan.slice(0, 2)).toEqual([nameless.positions[0].id, addon]);
+    expect(byScan.slice(2)).toEqual([abe, bea.positions[0].id]);
+    expect((await ids('-last_checked_in,positionid')).slice(0, 2)).toEqual([bea.positions[0].id, abe]);
+  });
 });

@@ -52,6 +52,45 @@ describe('check-in RPC', () => {
     expect(unknown.body).toMatchObject({ status: 'error', reason: 'invalid' });
   });
 
+  it('annuls a check-in by nonce: unsuccessful with reason annulled, the ticket can enter again; unknown nonce 404', async () => {
+    const E = `${O}/events/day1`;
+    const item = (await post(`${E}/items/`, { name: 'Annul', default_price: '1.00' })).body.id;
+    await post(`${E}/quotas/`, { name: 'QA', size: 10, items: [item] });
+    const order = await post(`${E}/orders/`, { status: 'p', positions: [{ item }] });
+    const secret = order.body.positions[0].secret;
+    const failed = await post(`${E}/checkinlists/${lists.day1}/failed_checkins/`, {
+      raw_barcode: secret,
+      error_reason: 'error',
+      nonce: 'n-annul',
+    });
+    expect(failed.status).toBe(201);
+    const ok = await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1], secret, nonce: 'n-annul' });
+    expect(ok.status).toBe(201);
+    const res = await post(`${O}/checkinrpc/annul/`, {
+      lists: [lists.day1, lists.day2],
+      nonce: 'n-annul',
+      error_explanation: 'Turned back at the door',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      successful: false,
+      error_reason: 'annulled',
+      error_explanation: 'Turned back at the door',
+      list: lists.day1,
+      position: order.body.positions[0].id,
+    });
+    const history = await get(`${E}/checkins/${res.body.id}/`);
+    expect(history.body).toMatchObject({ successful: false, error_reason: 'annulled' });
+    // No successful entry remains: a new scan is admitted.
+    expect((await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1], secret })).status).toBe(201);
+    const again = await post(`${O}/checkinrpc/annul/`, { lists: [lists.day1], nonce: 'n-annul' });
+    expect(again.status).toBe(404);
+    expect((await post(`${O}/checkinrpc/annul/`, { lists: [lists.day1] })).body).toEqual({
+      nonce: ['This field is required.'],
+    });
+    expect((await post(`${O}/checkinrpc/annul/`, { lists: [999999], nonce: 'x' })).status).toBe(400);
+  });
+
   it('refuses unknown or unreachable lists, two lists of one event, and a missing secret', async () => {
     const second = (await post(`${O}/events/day1/checkinlists/`, { name: 'Side', all_products: true })).body
       .id;
@@ -82,6 +121,13 @@ describe('check-in RPC', () => {
     const both = (await get(`${O}/checkinrpc/search/?list=${lists.day1}&list=${lists.day2}&search=Guest`))
       .body;
     expect(both.count).toBe(2);
+    // One page over both lists: page 2 of size 1 holds the other ticket.
+    const q = `${O}/checkinrpc/search/?list=${lists.day1}&list=${lists.day2}&search=Guest&page_size=1`;
+    const [p1, p2] = [(await get(q)).body, (await get(`${q}&page=2`)).body];
+    expect([p1.count, p2.count]).toEqual([2, 2]);
+    expect([...p1.results, ...p2.results].map((p: { secret: string }) => p.secret).sort()).toEqual(
+      [secrets.day1, secrets.day2].sort(),
+    );
     const scanner = await teamToken(t, 'org', {
       allEvents: true,
       eventPermissions: ['event.orders:checkin'],

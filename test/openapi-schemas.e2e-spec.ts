@@ -303,6 +303,48 @@ describe('OpenAPI component schemas', () => {
       await check(`${E}/taxrules/`, `${EVENT}taxrules/`);
     });
 
+    it('redeem answers (201 ok, 400 error and incomplete, 404 invalid) and an annulled scan', async () => {
+      const redeemPath = `${EVENT}checkinlists/{list}/positions/{position}/redeem/`;
+      const list = await post(`${E}/checkinlists/`, {
+        name: 'Door',
+        all_products: true,
+        include_pending: true,
+      });
+      const order = (await get(`${E}/orders/${orderCode}/`)) as { positions: { secret: string }[] };
+      const secret = order.positions[0].secret;
+      const ask = await post(`${E}/questions/`, {
+        question: 'Age',
+        type: 'N',
+        items: [itemId],
+        ask_during_checkin: true,
+      });
+      const redeem = (body: object, who = secret) =>
+        t
+          .http()
+          .post(`${E}/checkinlists/${String(list.id)}/positions/${who}/redeem/`)
+          .set('Authorization', auth(token))
+          .send(body);
+      const answers: [object, string, number, string?][] = [
+        [{}, secret, 400, 'error'], // pending order: unpaid
+        [{ ignore_unpaid: true }, secret, 400, 'incomplete'],
+        [{ ignore_unpaid: true, answers: { [String(ask.id)]: '30' }, nonce: 'schema-1' }, secret, 201, 'ok'],
+        [{}, 'no-such-secret', 404, 'error'],
+      ];
+      for (const [body, who, status, kind] of answers) {
+        const res = await redeem(body, who);
+        expect([res.status, (res.body as { status: string }).status]).toEqual([status, kind]);
+        expect(validate(schemas, responseSchema(redeemPath, 'post', String(status)), res.body)).toEqual([]);
+      }
+      const annul = await t
+        .http()
+        .post(`${ORG}/checkinrpc/annul/`)
+        .set('Authorization', auth(token))
+        .send({ lists: [list.id], nonce: 'schema-1' });
+      expect(annul.status).toBe(200);
+      const annulSchema = responseSchema('/api/v1/organizers/{organizer}/checkinrpc/annul/', 'post', '200');
+      expect(validate(schemas, annulSchema, annul.body)).toEqual([]);
+    });
+
     it('request bodies sent above conform to the documented request schemas', () => {
       const body = requestSchema(`${EVENT}orders/`, 'post');
       const sent = {

@@ -25,6 +25,7 @@ describe('order actions', () => {
     'extend',
     'approve',
     'deny',
+    'regenerate_secrets',
   ] as const;
   type Action = (typeof ACTIONS)[number];
 

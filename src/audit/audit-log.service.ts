@@ -41,6 +41,43 @@ export class AuditLogService {
   }
 
   /**
+   * Runs a change and writes its entry in ONE statement (a data-modifying CTE): `change` is an INSERT, UPDATE or
+   * DELETE without RETURNING whose parameters are `$1..$n` of `params`; the entry is written only when the change
+   * touched a row (e.g. not when `ON CONFLICT DO NOTHING` skipped it). For hot paths (a redeem at the door).
+   * @returns whether the change touched a row
+   */
+  async recordAlong(
+    em: EntityManager,
+    actor: Principal | null,
+    record: AuditRecord,
+    change: string,
+    params: readonly unknown[],
+  ): Promise<boolean> {
+    const n = params.length;
+    const at = (i: number) => `$${n + i}`;
+    const rows: { changed: boolean }[] = await em.query(
+      `WITH change AS (${change} RETURNING 1),
+            entry AS (
+              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
+              SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, ${at(4)}::int, ${at(5)}::text, ${at(6)}::jsonb, ${at(7)}::int, ${at(8)}::int
+               WHERE EXISTS (SELECT 1 FROM change))
+       SELECT EXISTS (SELECT 1 FROM change) AS changed`,
+      [
+        ...params,
+        record.organizerId,
+        record.eventId ?? null,
+        record.contentType,
+        record.objectId,
+        record.action,
+        JSON.stringify(record.data ?? {}),
+        actor?.identity.userId ?? null,
+        actor?.identity.tokenId ?? null,
+      ],
+    );
+    return rows[0]?.changed === true;
+  }
+
+  /**
    * Writes many entries of one actor in one statement (set-based, whatever their number: the rows travel as one
    * JSON parameter), inside the caller's transaction; e.g. the vouchers of a batch.
    */

@@ -12,7 +12,8 @@ import { Event } from '../organizers/event.entity';
 import { CreateCheckinListDto, UpdateCheckinListDto } from './checkin-list.dto';
 import { CheckinListJson } from './checkin-list.presenter';
 import { CheckinListsService, CheckinListStatus, EXCLUDABLE } from './checkin-lists.service';
-import { CheckinRecordJson, CheckinsService } from './checkins.service';
+import { CheckinRecordJson } from './checkin.presenter';
+import { CheckinsService } from './checkins.service';
 import { FailedCheckinDto } from './redeem.dto';
 
 const READ = ['event.orders:read', 'event.orders:checkin'] as const;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { rulesProblem } from './checkin-logic';
 import { ApiI18n, ApiInt } from '../common/http/api-schemas';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -17,7 +18,11 @@ import { findOrNotFound } from '../common/persistence/find';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import { CheckinPositions, ListScope } from '../orders/checkin-positions';
 import type { Event } from '../organizers/event.entity';
-import { SUBEVENT_OF_OTHER_EVENT, subeventsByIds } from '../organizers/subevents/subevent-scope';
+import {
+  SUBEVENT_OF_OTHER_EVENT,
+  subeventQueries,
+  subeventsByIds,
+} from '../organizers/subevents/subevent-scope';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import type { CreateCheckinListDto } from './checkin-list.dto';
 import { CheckinListJson, toCheckinListJson } from './checkin-list.presenter';
@@ -119,15 +124,21 @@ export class CheckinListsService {
     if (subevent !== undefined) qb.andWhere('l.subevent_id = :subevent', { subevent });
     const match = filters.int('subevent_match');
     if (match !== undefined) qb.andWhere('(l.subevent_id = :match OR l.subevent_id IS NULL)', { match });
-    // Without dates every list is of no date, which `ends_after` keeps (pretix: lists of no date always match).
-    if (filters.datetime('ends_after') !== undefined) qb.andWhere('l.subevent_id IS NULL');
+    // Lists of no date always match `ends_after` (pretix); lists of a date when it ends (or starts) then or later.
+    const endsAfter = filters.datetime('ends_after');
+    if (endsAfter !== undefined) {
+      qb.andWhere(`(l.subevent_id IS NULL OR ${subeventQueries.endsAfter('l.subevent_id', ':endsAfter')})`, {
+        endsAfter,
+      });
+    }
     filters.expand(['subevent']);
     const exclude = new Set(filters.all('exclude'));
-    applyOrdering(qb, filters, { id: 'l.id', name: 'l.name', subevent__date_from: 'l.subevent_id' }, [
-      'subevent__date_from',
-      'name',
-      'id',
-    ]);
+    applyOrdering(
+      qb,
+      filters,
+      { id: 'l.id', name: 'l.name', subevent__date_from: subeventQueries.dateFromOf('l.subevent_id') },
+      ['subevent__date_from', 'name', 'id'],
+    );
     const counts = this.positions.listCountsSql();
     const result = await paginateInOne(
       qb,
@@ -258,7 +269,8 @@ export class CheckinListsService {
     missing: 'parent' | 'self' = 'parent',
   ): Promise<ListScope & { list: CheckinList; itemIds: number[] }> {
     const found = (await this.scopes(emOrNone, [id])).get(id);
-    if (!found || found.eventId !== event.id) throw missing === 'parent' ? new ParentNotFound() : new NotFound();
+    if (!found || found.eventId !== event.id)
+      throw missing === 'parent' ? new ParentNotFound() : new NotFound();
     return found;
   }
 
@@ -304,6 +316,8 @@ export class CheckinListsService {
 
   private async validate(em: EntityManager, event: Event, input: ListInput): Promise<void> {
     const errors = new ErrorCollector();
+    const rules = rulesProblem(input.rules);
+    if (rules) errors.add('rules', rules);
     const wanted = [...new Set(input.limit_products)];
     const known = await this.catalogue.itemIdsOfEvent(em, event.id, wanted);
     if (wanted.some((id) => !known.has(id))) errors.addNonField(ITEMS_OF_OTHER_EVENT);

@@ -11,8 +11,10 @@ import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-positions';
 import { Event } from '../organizers/event.entity';
 import { CheckinListsService } from './checkin-lists.service';
+import { ApiRedeemResponses } from './redeem.responses';
 import { RedeemDto } from './redeem.dto';
-import { RedeemOkJson, RedeemService } from './redeem.service';
+import { RedeemOkJson } from './redeem.presenter';
+import { RedeemService } from './redeem.service';
 
 /** The filters of a check-in list's positions (compat §3.21), also those of the RPC search. */
 export const CHECKIN_POSITION_FILTERS = {
@@ -78,13 +80,14 @@ export class CheckinPositionsController {
     if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) {
       return Paginated.of([], 0, page);
     }
-    return this.positions.page(scope, filters, page);
+    return this.positions.page(scope, filters, page, true);
   }
 
   /** Redeems a ticket (201 `ok`; 400 `error`/`incomplete`; 404 `invalid`). `untrusted_input=true`: secrets only. */
   @Post(':position/redeem')
   @HttpCode(201)
   @RequirePermission('event.orders:checkin', 'event.orders:write')
+  @ApiRedeemResponses()
   @ListFilters({
     filters: { untrusted_input: filter.bool('Look the ticket up by secret only, never by position id.') },
   })

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EntityManager } from 'typeorm';
 import { RequireOrganizerAccess } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
-import { CheckinRefused, invalidPk, ValidationFailed } from '../common/errors';
+import { CheckinRefused, invalidPk, NotFound, ValidationFailed } from '../common/errors';
 import { ListFilters } from '../common/http/list-filters';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
@@ -20,9 +20,14 @@ import {
   CHECKIN_POSITION_ORDERING,
   MIN_SCANNER_SEARCH,
 } from './checkin-positions.controller';
-import { RpcRedeemDto } from './redeem.dto';
+import { ApiRedeemResponses } from './redeem.responses';
+import { RpcAnnulDto, RpcRedeemDto } from './redeem.dto';
+import { CheckinRecordJson } from './checkin.presenter';
+import { CheckinsService } from './checkins.service';
+import { AuditLogService } from '../audit/audit-log.service';
 import { REASON_EXPLANATIONS } from './redeem.rules';
-import { RedeemOkJson, RedeemService } from './redeem.service';
+import { RedeemOkJson } from './redeem.presenter';
+import { RedeemService } from './redeem.service';
 
 /** A list as the RPC checks and uses it (with its products). */
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
@@ -43,6 +48,8 @@ export class CheckinRpcService {
     private readonly lists: CheckinListsService,
     private readonly positions: CheckinPositions,
     private readonly redeems: RedeemService,
+    private readonly checkins: CheckinsService,
+    private readonly audit: AuditLogService,
   ) {}
 
   /**
@@ -112,8 +119,49 @@ export class CheckinRpcService {
   }
 
   /**
-   * Positions of several lists (each list's page; counts added). Scanners without order read permission see
-   * nothing unless `search` has 3 or more characters.
+   * Annuls the successful check-in made with `nonce` on one of the lists (the scanner learnt that the person did
+   * not enter after all): it stays in the history as unsuccessful with reason `annulled` and no longer counts
+   * (inside counts, entries, quotas with `release_after_exit`). Logs `pretix.event.checkin.annulled`.
+   * @throws ValidationFailed for lists as {@link redeem}
+   * @throws NotFound when no successful check-in on the lists has that nonce
+   */
+  async annul(organizer: Organizer, principal: Principal, body: RpcAnnulDto): Promise<CheckinRecordJson> {
+    const lists = await this.resolve(organizer, principal, body.lists, REDEEM);
+    const ids = lists.map((l) => l.listId);
+    const annulled = await this.db.transaction(async (em) => {
+      const rows: { id: number; list_id: number; position_id: number | null }[] = await em.query(
+        `SELECT id, list_id, position_id FROM checkin WHERE list_id = ANY($1) AND nonce = $2 AND successful
+          ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+        [ids, body.nonce],
+      );
+      const row = rows[0];
+      if (!row) throw new NotFound();
+      // A failed attempt with the same nonce gives it up (one failed scan per list and nonce).
+      await em.query('UPDATE checkin SET nonce = NULL WHERE list_id = $1 AND nonce = $2 AND NOT successful', [
+        row.list_id,
+        body.nonce,
+      ]);
+      await em.query(
+        `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2 WHERE id = $1`,
+        [row.id, body.error_explanation ?? REASON_EXPLANATIONS.annulled],
+      );
+      const event = lists.find((l) => l.listId === row.list_id)!.event;
+      await this.audit.record(em, principal, {
+        organizerId: organizer.id,
+        eventId: event.id,
+        contentType: 'checkin',
+        objectId: row.id,
+        action: 'pretix.event.checkin.annulled',
+        data: { checkin: row.id, position: row.position_id, list: row.list_id },
+      });
+      return { id: row.id, event };
+    });
+    return this.checkins.get(annulled.event, annulled.id);
+  }
+
+  /**
+   * Positions any of several lists admits, as one page (with the check-ins of those lists). Lists of events where
+   * the credential cannot read orders contribute nothing unless `search` has 3 or more characters.
    */
   async search(
     organizer: Organizer,
@@ -127,20 +175,20 @@ export class CheckinRpcService {
       .filter((n) => Number.isInteger(n) && n > 0);
     const lists = await this.resolve(organizer, principal, ids, READ);
     const search = filters.str('search');
-    const results: CheckinPositionJson[] = [];
-    let total = 0;
-    for (const { event, scope } of lists) {
-      const reader = principal.eventPermissions(organizer.id, event.id).has('event.orders:read');
-      if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) continue;
-      const part = await this.positions.page(scope, filters, page);
-      results.push(...part.items);
-      total += part.total;
-    }
-    return Paginated.of(results.slice(0, page.pageSize), total, page);
+    const searchable = search !== undefined && search.length >= MIN_SCANNER_SEARCH;
+    const visible = lists.filter(
+      ({ event }) =>
+        searchable || principal.eventPermissions(organizer.id, event.id).has('event.orders:read'),
+    );
+    return this.positions.page(
+      visible.map((l) => l.scope),
+      filters,
+      page,
+    );
   }
 }
 
-/** `O/checkinrpc/redeem/` and `O/checkinrpc/search/` (compat §3.21). */
+/** `O/checkinrpc/redeem/`, `O/checkinrpc/annul/` and `O/checkinrpc/search/` (compat §3.21). */
 @ApiTags('checkinrpc')
 @Controller('organizers/:organizer/checkinrpc')
 export class CheckinRpcController {
@@ -150,12 +198,26 @@ export class CheckinRpcController {
   @Post('redeem')
   @HttpCode(201)
   @RequireOrganizerAccess()
+  @ApiRedeemResponses()
   redeem(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: RpcRedeemDto,
   ): Promise<RedeemOkJson> {
     return this.rpc.redeem(organizer, principal, body);
+  }
+
+  /** Annuls the successful check-in made with a nonce (200 with the scan as the history shows it). */
+  @Post('annul')
+  @HttpCode(200)
+  @RequireOrganizerAccess()
+  @ApiOkResponse({ type: CheckinRecordJson })
+  annul(
+    @CurrentOrganizer() organizer: Organizer,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: RpcAnnulDto,
+  ): Promise<CheckinRecordJson> {
+    return this.rpc.annul(organizer, principal, body);
   }
 
   @Get('search')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { QuestionsModule } from '../catalogue/questions/questions.module';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { Checkin } from './checkin.entity';
@@ -24,6 +25,7 @@ import { RedeemService } from './redeem.service';
     TypeOrmModule.forFeature([CheckinList, CheckinListProduct, Checkin]),
     AuditModule,
     CatalogueReadsModule,
+    QuestionsModule,
     OrdersCoreModule,
     TenancyModule,
   ],

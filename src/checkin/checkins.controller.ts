@@ -8,7 +8,8 @@ import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Event } from '../organizers/event.entity';
-import { CheckinRecordJson, CheckinsService } from './checkins.service';
+import { CheckinRecordJson } from './checkin.presenter';
+import { CheckinsService } from './checkins.service';
 
 /** `E/checkins/`: the read-only history of scans (compat §3.22); `event.orders:read` or `event.orders:checkin`. */
 @ApiTags('checkins')

@@ -1,5 +1,3 @@
-import { ApiDateTime, ApiEnum, ApiInt } from '../common/http/api-schemas';
-import { REDEEM_REASONS } from './redeem.rules';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
@@ -9,58 +7,12 @@ import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { findOrNotFound } from '../common/persistence/find';
-import { isoUtc } from '../common/values/datetime';
 import { CheckinPositions } from '../orders/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import { Checkin } from './checkin.entity';
+import { CheckinRecordJson, toCheckinRecordJson } from './checkin.presenter';
 import { CheckinListsService } from './checkin-lists.service';
 import type { FailedCheckinDto } from './redeem.dto';
-
-/** A stored scan in the history `E/checkins/` (compat §3.22). Datetimes ISO 8601 UTC. */
-export class CheckinRecordJson {
-  @ApiInt()
-  id!: number;
-  successful!: boolean;
-  @ApiEnum(REDEEM_REASONS, { nullable: true })
-  error_reason!: string | null;
-  error_explanation!: string | null;
-  @ApiInt({ nullable: true })
-  position!: number | null;
-  @ApiDateTime()
-  datetime!: string;
-  @ApiDateTime()
-  created!: string;
-  @ApiInt({ nullable: true })
-  list!: number | null;
-  auto_checked_in!: boolean;
-  @ApiInt({ nullable: true })
-  gate!: number | null;
-  @ApiInt({ nullable: true })
-  device!: number | null;
-  @ApiInt({ nullable: true })
-  device_id!: number | null;
-  @ApiEnum(['entry', 'exit'])
-  type!: string;
-}
-
-/** Entity to wire object. */
-export function toCheckinRecordJson(c: Checkin): CheckinRecordJson {
-  return {
-    id: c.id,
-    successful: c.successful,
-    error_reason: c.errorReason,
-    error_explanation: c.errorExplanation,
-    position: c.positionId,
-    datetime: isoUtc(c.datetime),
-    created: isoUtc(c.created),
-    list: c.listId,
-    auto_checked_in: c.autoCheckedIn,
-    gate: null,
-    device: null,
-    device_id: null,
-    type: c.type,
-  };
-}
 
 /**
  * The history of scans of an event (`E/checkins/`, compat §3.22) and failed scans uploaded by scanners

@@ -74,6 +74,24 @@ export class RpcRedeemDto extends RedeemDto {
   source_type?: string;
 }
 
+/** Body of `POST O/checkinrpc/annul/` (compat §3.21, newer): annul the successful check-in made with `nonce`. */
+export class RpcAnnulDto {
+  /** Check-in list ids (at most one per event) the check-in may be on. */
+  @Required()
+  @IsIntList()
+  lists!: number[];
+
+  /** The nonce the scanner sent with the redeem. */
+  @Required()
+  @IsStr({ max: 190 })
+  nonce!: string;
+
+  /** Why (stored as the scan's `error_explanation`). */
+  @Nullable()
+  @IsStr({ max: 1000 })
+  error_explanation?: string | null;
+}
+
 /** Reason codes `failed_checkins/` accepts (spec "Check-in lists"). */
 export const FAILED_REASONS = [
   'canceled',

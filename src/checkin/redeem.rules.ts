@@ -17,6 +17,7 @@ export const REDEEM_REASONS = [
   'ambiguous',
   'incomplete',
   'error',
+  'annulled',
 ] as const;
 export type RedeemReason = (typeof REDEEM_REASONS)[number];
 
@@ -34,6 +35,7 @@ export const REASON_EXPLANATIONS: Record<RedeemReason, string> = {
   ambiguous: 'The scanned ticket matches more than one add-on product.',
   incomplete: 'Check-in questions need to be answered.',
   error: 'Unknown error.',
+  annulled: 'This check-in was annulled.',
 };
 
 /** The list settings the rules read. */
@@ -54,6 +56,12 @@ export interface RedeemTicket {
   subeventId: number | null;
   validFrom: Date | null;
   validUntil: Date | null;
+  /** The pending order admits its tickets without `ignore_unpaid`. */
+  validIfPending: boolean;
+  /** The order awaits approval (never admitted while pending). */
+  requireApproval: boolean;
+  /** Scanned by a secret that was replaced. */
+  revoked: boolean;
 }
 
 /** What the scanner asked. */
@@ -74,9 +82,10 @@ export interface EarlierScans {
 }
 
 /**
- * Decides a scan, in pretix's order: canceled (reported as `unpaid` to scanners that do not support `canceled`),
+ * Decides a scan, in pretix's order: a revoked secret (unless forced: then the scan counts for its position), canceled (reported as `unpaid` to scanners that do not support `canceled`),
  * product and sub-event of the list, validity window (entries, unless forced), payment (pending admits only on a
- * list with `include_pending` and `ignore_unpaid`; forced scans pass), then repeated entries (refused unless the
+ * list with `include_pending` and `ignore_unpaid`, or when the order is `valid_if_pending`, never while it awaits
+ * approval; forced scans pass), then repeated entries (refused unless the
  * list allows multiple entries, or entry after exit and the last scan was an exit; forced scans pass). Exits pass
  * once the ticket is valid for the list. @returns null when the scan admits, else the reason
  */
@@ -86,6 +95,7 @@ export function refusal(
   req: RedeemRequest,
   earlier: EarlierScans,
 ): RedeemReason | null {
+  if (ticket.revoked && !req.force) return 'revoked';
   if (ticket.canceled || ticket.orderStatus === 'c') return req.canceledSupported ? 'canceled' : 'unpaid';
   if (!list.allProducts && !list.itemIds.includes(ticket.itemId)) return 'product';
   if (list.subeventId !== null && ticket.subeventId !== list.subeventId) return 'product';
@@ -94,7 +104,10 @@ export function refusal(
     if (ticket.validUntil && ticket.validUntil.getTime() < req.at.getTime()) return 'invalid_time';
   }
   if (ticket.orderStatus !== 'p' && !req.force) {
-    const pendingAdmitted = ticket.orderStatus === 'n' && list.includePending && req.ignoreUnpaid;
+    const pendingAdmitted =
+      ticket.orderStatus === 'n' &&
+      !ticket.requireApproval &&
+      (ticket.validIfPending || (list.includePending && req.ignoreUnpaid));
     if (!pendingAdmitted) return 'unpaid';
   }
   if (req.type === 'exit' || req.force || list.allowMultipleEntries || earlier.entries === 0) return null;

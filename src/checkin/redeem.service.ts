@@ -2,43 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
-import { ApiEnum, ApiInt } from '../common/http/api-schemas';
 import type { Principal } from '../auth/principal';
 import { CheckinRefused } from '../common/errors';
 import { setLockTimeout } from '../common/persistence/lock-timeout';
 import { AppConfig } from '../config/app-config';
-import { CheckinPositionJson, CheckinPositions, RedeemPosition } from '../orders/checkin-positions';
+import { CheckinPositions, RedeemPosition } from '../orders/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
 import { CheckinListsService } from './checkin-lists.service';
 import type { RedeemDto } from './redeem.dto';
+import { QuestionsService } from '../catalogue/questions/questions.service';
+import type { QuestionJson } from '../catalogue/questions/question.presenter';
+import { subeventTimes } from '../organizers/subevents/subevent-scope';
+import { readCheckinAnswers } from './checkin-answers';
+import { RuleContext, rulesAdmit, RuleScan } from './checkin-logic';
+import { RedeemOkJson, toListJson } from './redeem.presenter';
 import { addonMatch, REASON_EXPLANATIONS, RedeemReason, refusal } from './redeem.rules';
-
-/** The list as a redeem answer names it (compat §3.21). */
-export class RedeemListJson {
-  @ApiInt()
-  id!: number;
-  name!: string;
-  /** Event slug. */
-  event!: string;
-  @ApiInt({ nullable: true })
-  subevent!: number | null;
-  include_pending!: boolean;
-}
-
-/** 201 answer of a redeem (compat §3.21); refusals answer 400/404 with `status` `error` or `incomplete`. */
-export class RedeemOkJson {
-  @ApiEnum(['ok'])
-  status!: 'ok';
-  require_attention!: boolean;
-  position!: CheckinPositionJson;
-  list!: RedeemListJson;
-}
 
 /** What a redeem decided inside its transaction (a refusal is answered after the commit that stored it). */
 type Decision =
   | { ok: true; positionId: number; attention: boolean }
-  | { ok: false; reason: RedeemReason; positionId: number; attention: boolean };
+  | { ok: false; reason: RedeemReason; positionId: number; attention: boolean }
+  | { ok: false; reason: 'incomplete'; questions: QuestionJson[]; positionId: number; attention: boolean };
 
 /**
  * Redeeming a ticket on a check-in list (compat §3.21): finds the event's position by secret (or id unless the
@@ -56,6 +41,7 @@ export class RedeemService {
     private readonly positions: CheckinPositions,
     private readonly audit: AuditLogService,
     private readonly config: AppConfig,
+    private readonly questions: QuestionsService,
   ) {}
 
   /**
@@ -99,6 +85,15 @@ export class RedeemService {
     }
     const position = await this.positions.one(scope, decision.positionId);
     const attention = decision.attention || position.require_attention;
+    if (!decision.ok && 'questions' in decision) {
+      throw new CheckinRefused(400, {
+        status: 'incomplete',
+        require_attention: attention,
+        position,
+        questions: decision.questions,
+        list: listJson,
+      });
+    }
     if (!decision.ok) {
       throw new CheckinRefused(400, {
         status: 'error',
@@ -137,54 +132,109 @@ export class RedeemService {
       if (match !== null)
         ticket = (await this.positions.forRedeem(em, event.id, String(match), true)) ?? found;
     }
-    if (body.nonce) {
-      const again: unknown[] = await em.query(
-        'SELECT 1 FROM checkin WHERE list_id = $1 AND nonce = $2 AND successful',
-        [list.id, body.nonce],
-      );
-      if (again.length > 0) return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
-    }
-    const earlier: { entries: number; last: string | null }[] = await em.query(
-      `SELECT count(*) FILTER (WHERE type = 'entry')::int AS entries,
-              (SELECT c.type FROM checkin c WHERE c.position_id = $1 AND c.list_id = $2 AND c.successful
-                ORDER BY c.datetime DESC, c.id DESC LIMIT 1) AS last
-         FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful`,
-      [ticket.id, list.id],
+    // The ticket's earlier successful scans on the list and, in the same statement, whether the scanner's nonce
+    // already checked someone in on it (then the answer is `ok` again, nothing new is stored).
+    const rows: (RuleScan & { id: number; again: boolean })[] = await em.query(
+      `SELECT id, type, datetime, false AS again FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful
+       UNION ALL
+       (SELECT id, type, datetime, true FROM checkin
+         WHERE $3::varchar IS NOT NULL AND list_id = $2 AND nonce = $3 AND successful LIMIT 1)`,
+      [ticket.id, list.id, body.nonce ?? null],
     );
+    if (rows.some((r) => r.again))
+      return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+    const scans: RuleScan[] = rows
+      .map((r) => ({ id: r.id, type: r.type, datetime: r.datetime }))
+      .sort((a, b) => a.datetime.getTime() - b.datetime.getTime() || a.id - b.id);
+    const earlier = {
+      entries: scans.filter((c) => c.type === 'entry').length,
+      last: scans[scans.length - 1]?.type ?? null,
+    };
+    const force = body.force === true;
     const reason = refusal(
       rules,
       ticket,
       {
         type,
-        force: body.force === true,
+        force,
         ignoreUnpaid: body.ignore_unpaid === true,
         canceledSupported: body.canceled_supported === true,
         at,
       },
-      earlier[0],
+      earlier,
     );
     if (reason) return this.refuse(em, event, principal, list, ticket, reason, body, type, at);
-    await em.query(
+    if (
+      type === 'entry' &&
+      !force &&
+      !rulesAdmit(list.rules, await this.ruleContext(em, event, ticket, at, scans))
+    ) {
+      return this.refuse(em, event, principal, list, ticket, 'rules', body, type, at);
+    }
+    const questions = ticket.hasCheckinQuestions
+      ? await this.questions.checkinQuestions(em, event.id, ticket.itemId)
+      : [];
+    if (questions.length > 0) {
+      const given = readCheckinAnswers(event.id, questions, body.answers);
+      await this.positions.saveAnswers(em, ticket.id, given);
+      if (type === 'entry' && !force && body.questions_supported !== false) {
+        const answered = await this.positions.answeredQuestions(
+          em,
+          ticket.id,
+          questions.map((q) => q.id),
+        );
+        const missing = questions.filter((q) => !answered.has(q.id));
+        if (missing.length > 0) {
+          return {
+            ok: false,
+            reason: 'incomplete',
+            questions: missing,
+            positionId: ticket.id,
+            attention: ticket.orderAttention,
+          };
+        }
+      }
+    }
+    // The check-in and its log entry in one statement (a door scanner's hot path).
+    await this.audit.recordAlong(
+      em,
+      principal,
+      {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: 'order',
+        objectId: ticket.orderId,
+        action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
+        data: { position: ticket.id, first: earlier.entries === 0, forced: force, list: list.id, type },
+      },
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce)
        VALUES ($1, $2, $3, $4, $5, true, $6, $7)
        ON CONFLICT (list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`,
-      [ticket.id, event.id, list.id, type, at, body.force === true, body.nonce ?? null],
+      [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null],
     );
-    await this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: 'order',
-      objectId: ticket.orderId,
-      action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
-      data: {
-        position: ticket.id,
-        first: earlier[0].entries === 0,
-        forced: body.force === true,
-        list: list.id,
-        type,
-      },
-    });
     return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+  }
+
+  /** What the list's rules see of this scan; reads the ticket's date only when it has one. */
+  private async ruleContext(
+    em: EntityManager,
+    event: Event,
+    ticket: RedeemPosition,
+    at: Date,
+    scans: RuleScan[],
+  ): Promise<RuleContext> {
+    const times =
+      (ticket.subeventId !== null ? await subeventTimes(em, event.id, ticket.subeventId) : null) ?? event;
+    return {
+      itemId: ticket.itemId,
+      variationId: ticket.variationId,
+      at,
+      timezone: event.timezone,
+      scans,
+      dateFrom: times.dateFrom,
+      dateTo: times.dateTo,
+      dateAdmission: times.dateAdmission,
+    };
   }
 
   /** Stores the refused scan on the known ticket and logs it. */
@@ -199,32 +249,23 @@ export class RedeemService {
     type: string,
     at: Date,
   ): Promise<Decision> {
-    await em.query(
+    await this.audit.recordAlong(
+      em,
+      principal,
+      {
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: 'order',
+        objectId: ticket.orderId,
+        action: 'pretix.event.checkin.denied',
+        data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
+      },
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
                             error_explanation, nonce)
        VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8)
        ON CONFLICT (list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`,
       [ticket.id, event.id, list.id, type, at, reason, REASON_EXPLANATIONS[reason], body.nonce ?? null],
     );
-    await this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: 'order',
-      objectId: ticket.orderId,
-      action: 'pretix.event.checkin.denied',
-      data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
-    });
     return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };
   }
-}
-
-/** The list as redeem answers name it. */
-export function toListJson(list: CheckinList, event: Pick<Event, 'slug'>): RedeemListJson {
-  return {
-    id: list.id,
-    name: list.name,
-    event: event.slug,
-    subevent: list.subeventId,
-    include_pending: list.includePending,
-  };
 }

@@ -1,11 +1,15 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { questionQueries } from '../catalogue/questions/question-queries';
 import { applyOrdering } from '../common/listing/ordering';
-import { findOneInOne, paginateInOne } from '../common/listing/page-query';
+import { findOneInOne, paginateInOne, paginateWithSeparateCount } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
+import type { ValidatedAnswer } from './answers.rules';
 import { OrderPosition } from './order-position.entity';
+import { insertAnswers } from './order-writer';
 import { ListPositionExtras, OrderPresentation } from './order-presentation.service';
 import { nameFromParts, OrderPositionJson, toOrderPositionJson } from './order.presenter';
 
@@ -53,13 +57,13 @@ const ROW: ScopeSql = {
 
 /**
  * SQL condition: position `p` of order `o` is admitted by the list (compat §3.21): of the list's event, not
- * canceled, paid (or pending when the list includes pending), of a listed product (unless all products), of the
+ * canceled, paid (or pending when the list includes pending or the order is `valid_if_pending`), of a listed product (unless all products), of the
  * list's sub-event (when it has one). With `ignoreStatus` any order status and canceled positions too.
  */
 function admitted(s: ScopeSql, ignoreStatus = false): string {
   const status = ignoreStatus
     ? 'true'
-    : `NOT p.canceled AND (o.status = 'p' OR (o.status = 'n' AND ${s.includePending}))`;
+    : `NOT p.canceled AND (o.status = 'p' OR (o.status = 'n' AND (${s.includePending} OR o.valid_if_pending)))`;
   return `p.event_id = ${s.eventId} AND ${status}
     AND (${s.allProducts} OR EXISTS (SELECT 1 FROM checkin_list_item li WHERE li.list_id = ${s.id} AND li.item_id = p.item_id))
     AND (${s.subeventId} IS NULL OR p.subevent_id = ${s.subeventId})`;
@@ -73,18 +77,19 @@ const NAME = (alias: string) =>
   `nullif(coalesce(nullif(${alias}.attendee_name_parts->>'_legacy', ''),
      concat_ws(' ', nullif(${alias}.attendee_name_parts->>'given_name', ''), nullif(${alias}.attendee_name_parts->>'family_name', ''))), '')`;
 
-/** SQL condition: position `p` has a successful entry on the list. */
+/** SQL condition: position `p` has a successful entry on the list (or one of the lists: ids comma-separated). */
 const checkedIn = (list: string) =>
-  `EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = p.id AND c.list_id = ${list} AND c.successful AND c.type = 'entry')`;
+  `EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = p.id AND c.list_id IN (${list}) AND c.successful AND c.type = 'entry')`;
 
 /** SQL: the last successful scan of position `p` on the list (type and time), as a row subquery column. */
 const lastScan = (list: string, column: 'type' | 'datetime') =>
-  `(SELECT c.${column} FROM checkin c WHERE c.position_id = p.id AND c.list_id = ${list} AND c.successful
+  `(SELECT c.${column} FROM checkin c WHERE c.position_id = p.id AND c.list_id IN (${list}) AND c.successful
      ORDER BY c.datetime DESC, c.id DESC LIMIT 1)`;
 
 /** A position on a check-in list: the order position's wire form and `require_attention` (compat §3.21). */
 export class CheckinPositionJson extends OrderPositionJson {
   /** The order asks staff to pay attention at check-in. */
+  @ApiProperty({ type: 'boolean', description: 'The order asks staff to pay attention at check-in.' })
   require_attention!: boolean;
 }
 
@@ -105,6 +110,10 @@ export interface RedeemPosition {
   orderCode: string;
   orderStatus: string;
   orderAttention: boolean;
+  /** The pending order admits its tickets (compat §3.21). */
+  validIfPending: boolean;
+  /** The order awaits approval. */
+  requireApproval: boolean;
   itemId: number;
   variationId: number | null;
   subeventId: number | null;
@@ -113,6 +122,10 @@ export interface RedeemPosition {
   secret: string;
   validFrom: Date | null;
   validUntil: Date | null;
+  /** Its product has questions asked during check-in. */
+  hasCheckinQuestions: boolean;
+  /** Found by a revoked secret (compat §3.21 `revoked`). */
+  revoked: boolean;
   addons: { id: number; itemId: number; canceled: boolean }[];
 }
 
@@ -137,26 +150,35 @@ export class CheckinPositions {
   }
 
   /**
-   * One page of the positions a list admits, with the list's check-ins only (compat §3.21). `ignore_status`
+   * One page of the positions a list admits (or any of several lists: the RPC search), with the list's (lists')
+   * check-ins only (compat §3.21). `ignore_status`
    * admits any status; `search` (3+ characters) matches the secret's start, the order code, attendee name and
    * e-mail; `has_checkin`; `item`, `variation` (and `__in`), `order`, `secret`, `attendee_name`,
    * `order__status` (and `__in`). Ordering as the spec lists (default `attendee_name,positionid`); the attendee
-   * name falls back to the parent position's. One statement.
+   * name falls back to the parent position's. One statement; with `separateCount` two at once (page and count:
+   * the page's costly values are then computed for its rows only, what a list of 10,000s of tickets needs).
    * @throws ValidationFailed for a malformed filter value
    */
   async page(
-    list: ListScope,
+    listOrLists: ListScope | readonly ListScope[],
     filters: QueryFilters,
     page: PageRequest,
+    separateCount = false,
   ): Promise<Paginated<CheckinPositionJson>> {
-    const s = literal(list);
+    const lists: readonly ListScope[] = 'id' in listOrLists ? [listOrLists] : listOrLists;
+    if (lists.length === 0) return Paginated.of([], 0, page);
+    const ignoreStatus = filters.bool('ignore_status') === true;
+    // The lists' ids as SQL (`1` or `1, 2`); several lists: positions any of them admits (the RPC search).
+    const ids = lists.map((l) => String(Math.trunc(l.id))).join(', ');
     const qb = this.db
       .getRepository(OrderPosition)
       .createQueryBuilder('p')
       .innerJoin('orders', 'o', 'o.id = p.order_id')
-      .where(admitted(s, filters.bool('ignore_status') === true));
-    this.filter(qb, s, filters);
-    const name = `lower(coalesce(${NAME('p')}, (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id)))`;
+      .where(`(${lists.map((l) => `(${admitted(literal(l), ignoreStatus)})`).join(' OR ')})`);
+    this.filter(qb, ids, filters);
+    // Without a name (own or the parent's) first, as pretix; never-scanned positions first too.
+    const name = `lower(coalesce(${NAME('p')}, CASE WHEN p.addon_to_id IS NOT NULL THEN
+      (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id) END, ''))`;
     applyOrdering(
       qb,
       filters,
@@ -165,15 +187,18 @@ export class CheckinPositions {
         order__datetime: 'o.datetime',
         positionid: 'p.positionid',
         attendee_name: name,
-        last_checked_in: lastScan(s.id, 'datetime'),
+        last_checked_in: `coalesce(${lastScan(ids, 'datetime')}, '-infinity'::timestamptz)`,
         order__email: 'lower(o.email)',
       },
       ['attendee_name', 'positionid'],
     );
-    return paginateInOne(qb, page, this.presentation.listPositionRelated(list.id), toListPositionJson);
+    const related = this.presentation.listPositionRelated(lists.map((l) => l.id));
+    return separateCount
+      ? paginateWithSeparateCount(qb, page, related, toListPositionJson)
+      : paginateInOne(qb, page, related, toListPositionJson);
   }
 
-  private filter(qb: SelectQueryBuilder<OrderPosition>, s: ScopeSql, filters: QueryFilters): void {
+  private filter(qb: SelectQueryBuilder<OrderPosition>, ids: string, filters: QueryFilters): void {
     const pattern = filters.contains('search');
     if (pattern !== undefined) {
       qb.andWhere(
@@ -183,7 +208,7 @@ export class CheckinPositions {
       );
     }
     const hasCheckin = filters.bool('has_checkin');
-    if (hasCheckin !== undefined) qb.andWhere(`${hasCheckin ? '' : 'NOT '}${checkedIn(s.id)}`);
+    if (hasCheckin !== undefined) qb.andWhere(`${hasCheckin ? '' : 'NOT '}${checkedIn(ids)}`);
     for (const [param, column] of [
       ['item', 'p.item_id'],
       ['variation', 'p.variation_id'],
@@ -221,7 +246,8 @@ export class CheckinPositions {
   }
 
   /**
-   * The event's position with this secret (or, when `byId`, this id), with its order and add-ons, row-locked
+   * The event's position with this secret (or, when `byId`, this id; else the one whose revoked secret this is,
+   * marked `revoked`), with its order and add-ons, row-locked
    * until the caller's transaction ends, so that two scans of one ticket are decided one after the other
    * (compat §3.21: exactly one `ok`). Null when there is none.
    */
@@ -234,19 +260,57 @@ export class CheckinPositions {
     const id = byId && /^\d{1,9}$/.test(identifier) ? Number(identifier) : null;
     const rows: RedeemPosition[] = await em.query(
       `SELECT p.id, p.event_id AS "eventId", p.order_id AS "orderId", o.code AS "orderCode", o.status AS "orderStatus",
-              o.checkin_attention AS "orderAttention", p.item_id AS "itemId", p.variation_id AS "variationId",
+              o.checkin_attention AS "orderAttention",
+              o.valid_if_pending AS "validIfPending", o.require_approval AS "requireApproval", p.item_id AS "itemId", p.variation_id AS "variationId",
               p.subevent_id AS "subeventId", p.addon_to_id AS "addonToId", p.canceled, p.secret,
               p.valid_from AS "validFrom", p.valid_until AS "validUntil",
+              (p.secret <> $2 AND p.id IS DISTINCT FROM $3::int) AS revoked,
+              ${questionQueries.hasCheckinQuestions('p.item_id')} AS "hasCheckinQuestions",
               (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'itemId', a.item_id, 'canceled', a.canceled)
                        ORDER BY a.positionid), '[]'::jsonb)
                  FROM order_position a WHERE a.addon_to_id = p.id) AS addons
          FROM order_position p JOIN orders o ON o.id = p.order_id
-        WHERE p.event_id = $1 AND (p.secret = $2 OR p.id = $3::int)
-        ORDER BY (p.secret = $2) DESC LIMIT 1
+        WHERE p.event_id = $1 AND (p.secret = $2 OR p.id = $3::int
+              OR p.id = (SELECT r.position_id FROM revoked_secret r WHERE r.event_id = $1 AND r.secret = $2
+                          ORDER BY r.id DESC LIMIT 1))
+        ORDER BY (p.secret = $2) DESC, (p.id = $3::int) IS TRUE DESC LIMIT 1
           FOR UPDATE OF p`,
       [eventId, identifier, id],
     );
     return rows[0] ?? null;
+  }
+
+  /** Which of `questionIds` the position has answered (check-in questions, compat §3.21); one statement. */
+  async answeredQuestions(
+    em: EntityManager,
+    positionId: number,
+    questionIds: readonly number[],
+  ): Promise<Set<number>> {
+    const rows: { question_id: number }[] = await em.query(
+      'SELECT question_id FROM question_answer WHERE order_position_id = $1 AND question_id = ANY($2)',
+      [positionId, [...questionIds]],
+    );
+    return new Set(rows.map((r) => r.question_id));
+  }
+
+  /**
+   * Stores answers given at check-in on the position, replacing earlier answers to the same questions (compat
+   * §3.21 `answers`); two or three statements, none without answers.
+   */
+  async saveAnswers(
+    em: EntityManager,
+    positionId: number,
+    answers: readonly ValidatedAnswer[],
+  ): Promise<void> {
+    if (answers.length === 0) return;
+    await em.query('DELETE FROM question_answer WHERE order_position_id = $1 AND question_id = ANY($2)', [
+      positionId,
+      answers.map((a) => a.questionId),
+    ]);
+    await insertAnswers(
+      em,
+      answers.map((answer) => ({ orderPositionId: positionId, cartPositionId: null, answer })),
+    );
   }
 
   /** Whether `positionId` is a position of the event (failed scans naming a position); one statement. */

@@ -48,10 +48,14 @@ export async function successfulCheckins(
 /**
  * Scalar subquery: the successful check-ins of the position whose id is the SQL expression `positionId`, by time,
  * as a JSON array of `[id, list_id, type, datetime, auto_checked_in]` (for one-statement list pages of orders and
- * positions); with `listId` only those of that list (the check-in positions of a list, compat §3.21).
+ * positions); with `listIds` only those of that list or lists (the check-in positions of a list, compat §3.21).
  */
-export function checkinsSql(positionId: string, listId?: number): string {
-  const list = listId === undefined ? '' : ` AND c.list_id = ${Math.trunc(listId)}`;
+export function checkinsSql(positionId: string, listIds?: number | readonly number[]): string {
+  const ids = listIds === undefined ? [] : typeof listIds === 'number' ? [listIds] : listIds;
+  const list =
+    listIds === undefined
+      ? ''
+      : ` AND c.list_id IN (${ids.map((id) => String(Math.trunc(id))).join(', ') || 'NULL'})`;
   return `(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime, c.auto_checked_in)
       ORDER BY c.datetime, c.id), '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful${list})`;
 }

@@ -133,4 +133,17 @@ export class OrderActionsController {
   ): Promise<OrderJson> {
     return this.actions.deny(event, principal, code, body);
   }
+
+  /** New order and ticket secrets; the old ticket secrets are revoked (scans answer `revoked`). */
+  @Post('regenerate_secrets')
+  @HttpCode(200)
+  @RequirePermission('event.orders:write')
+  @ApiOkResponse({ type: OrderJson })
+  regenerateSecrets(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Param('code') code: string,
+  ): Promise<OrderJson> {
+    return this.actions.regenerateSecrets(event, principal, code);
+  }
 }

@@ -138,10 +138,10 @@ export class OrderPresentation {
    * status and attention flag, answers, the check-ins of that list only, and the parent position's attendee name
    * (the fallback of an add-on without one).
    */
-  listPositionRelated(listId: number): RelatedSpec<ListPositionExtras> {
+  listPositionRelated(listIds: number | readonly number[]): RelatedSpec<ListPositionExtras> {
     return {
       ...this.positionRelated(),
-      checkins: { sql: checkinsSql('p.id', listId), read: readCheckins },
+      checkins: { sql: checkinsSql('p.id', listIds), read: readCheckins },
       orderAttention: {
         sql: '(SELECT po.checkin_attention FROM orders po WHERE po.id = p.order_id)',
         read: (v) => v === true,

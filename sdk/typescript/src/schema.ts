@@ -305,6 +305,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/checkinrpc/annul/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an annul */
+        post: operations["createAnnul"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/checkinrpc/redeem/": {
         parameters: {
             query?: never;
@@ -1229,6 +1246,26 @@ export interface paths {
         put?: never;
         /** Canceled → pending (or paid when already paid for). No body. */
         post: operations["reactivateOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orders/{code}/regenerate_secrets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate order secrets
+         * @description New order and ticket secrets; the old ticket secrets are revoked (scans answer `revoked`).
+         */
+        post: operations["regenerateOrderSecrets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2391,6 +2428,8 @@ export interface components {
             price: components["schemas"]["Money"];
             print_logs: components["schemas"]["PrintLogJson"][];
             pseudonymization_id: string;
+            /** @description The order asks staff to pay attention at check-in. */
+            require_attention: boolean;
             seat: components["schemas"]["PositionSeatJson"] | null;
             secret: string;
             state: string | null;
@@ -2413,6 +2452,7 @@ export interface components {
             zipcode: string | null;
         };
         CheckinRecordJson: {
+            auto_checked_in: boolean;
             /** Format: date-time */
             created: string;
             /** Format: date-time */
@@ -2421,8 +2461,9 @@ export interface components {
             device: number | null;
             /** Format: int32 */
             device_id: number | null;
+            error_explanation: string | null;
             /** @enum {string|null} */
-            error_reason: "invalid" | "already_redeemed" | "unpaid" | "canceled" | "product" | "revoked" | "rules" | "invalid_time" | "blocked" | "ambiguous" | "incomplete" | "error" | null;
+            error_reason: "invalid" | "already_redeemed" | "unpaid" | "canceled" | "product" | "revoked" | "rules" | "invalid_time" | "blocked" | "ambiguous" | "incomplete" | "error" | "annulled" | null;
             /** Format: int32 */
             gate: number | null;
             /** Format: int32 */
@@ -2431,6 +2472,7 @@ export interface components {
             list: number | null;
             /** Format: int32 */
             position: number | null;
+            successful: boolean;
             /** @enum {string} */
             type: "entry" | "exit";
         };
@@ -4375,7 +4417,41 @@ export interface components {
              */
             type?: "entry" | "exit";
         };
+        RedeemErrorJson: {
+            list: components["schemas"]["RedeemListJson"];
+            /** @description The ticket scanned (absent for an unknown secret). */
+            position?: components["schemas"]["CheckinPositionJson"];
+            /** @enum {string} */
+            reason: "invalid" | "already_redeemed" | "unpaid" | "canceled" | "product" | "revoked" | "rules" | "invalid_time" | "blocked" | "ambiguous" | "incomplete" | "error" | "annulled";
+            /** @description Human explanation (what a scanner shows). */
+            reason_explanation: string | null;
+            require_attention: boolean;
+            /** @enum {string} */
+            status: "error";
+        };
+        RedeemIncompleteJson: {
+            list: components["schemas"]["RedeemListJson"];
+            position: components["schemas"]["CheckinPositionJson"];
+            /** @description The product's check-in questions still without a (valid) answer. */
+            questions: components["schemas"]["QuestionJson"][];
+            require_attention: boolean;
+            /** @enum {string} */
+            status: "incomplete";
+        };
+        RedeemListJson: {
+            /** @description Event slug. */
+            event: string;
+            /** Format: int32 */
+            id: number;
+            include_pending: boolean;
+            name: string;
+            /** Format: int32 */
+            subevent: number | null;
+        };
         RedeemOkJson: {
+            list: components["schemas"]["RedeemListJson"];
+            position: components["schemas"]["CheckinPositionJson"];
+            require_attention: boolean;
             /** @enum {string} */
             status: "ok";
         };
@@ -4636,6 +4712,14 @@ export interface components {
             token: string;
             /** @enum {string} */
             token_type_hint?: "access_token" | "refresh_token";
+        };
+        RpcAnnulDto: {
+            /** @description Why (stored as the scan's `error_explanation`). */
+            error_explanation?: string | null;
+            /** @description Check-in list ids (at most one per event) the check-in may be on. */
+            lists: number[];
+            /** @description The nonce the scanner sent with the redeem. */
+            nonce: string;
         };
         RpcRedeemDto: {
             /** @description Answers to check-in questions, `{question id: value}`. */
@@ -6344,6 +6428,43 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createAnnul: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RpcAnnulDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckinRecordJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     redeemCheckinRpc: {
         parameters: {
             query?: never;
@@ -6363,15 +6484,35 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Admitted (`status` `ok`). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RedeemOkJson"];
+                };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Refused (`status` `error` with a `reason`), check-in questions to answer (`incomplete`), or invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeemErrorJson"] | components["schemas"]["RedeemIncompleteJson"] | components["schemas"]["ValidationError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description Unknown ticket (`status` `error`, `reason` `invalid`; nothing stored) or unknown list. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeemErrorJson"] | components["schemas"]["ErrorDetail"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -7779,6 +7920,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Admitted (`status` `ok`). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7787,10 +7929,30 @@ export interface operations {
                     "application/json": components["schemas"]["RedeemOkJson"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description Invalid input (body, filters or the idempotency key).
+             *
+             *     Refused (`status` `error` with a `reason`), check-in questions to answer (`incomplete`), or invalid input.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeemErrorJson"] | components["schemas"]["RedeemIncompleteJson"] | components["schemas"]["ValidationError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown ticket (`status` `error`, `reason` `invalid`; nothing stored) or unknown list. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeemErrorJson"] | components["schemas"]["ErrorDetail"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -10109,6 +10271,43 @@ export interface operations {
         };
     };
     reactivateOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    regenerateOrderSecrets: {
         parameters: {
             query?: never;
             header?: {

@@ -12,6 +12,14 @@ export const questionQueries = {
    * Scalar subquery: `[id, identifier, position]` (jsonb) of the option whose id is the SQL expression `optionId`;
    * sort with {@link byOptionPosition}.
    */
+  /**
+   * Scalar subquery: whether the item whose id is the SQL expression `itemId` has questions asked during
+   * check-in (compat §3.21 `incomplete`; the redeem path reads the questions only then).
+   */
+  hasCheckinQuestions: (itemId: string): string =>
+    `EXISTS (SELECT 1 FROM question cq JOIN question_item cqi ON cqi.question_id = cq.id
+              WHERE cqi.item_id = ${itemId} AND cq.ask_during_checkin)`,
+
   optionOf: (optionId: string): string =>
     `(SELECT jsonb_build_array(co.id, co.identifier, co.position) FROM question_option co WHERE co.id = ${optionId})`,
 };

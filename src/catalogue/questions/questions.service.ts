@@ -119,6 +119,27 @@ export class QuestionsService {
   }
 
   /**
+   * The event's questions asked during check-in (`ask_during_checkin`) for a product, as the spec shows them, by
+   * position then id (compat §3.21 `incomplete`); one statement.
+   */
+  async checkinQuestions(em: EntityManager, eventId: number, itemId: number): Promise<QuestionJson[]> {
+    const qb = em
+      .getRepository(Question)
+      .createQueryBuilder('q')
+      .where('q.event_id = :event AND q.ask_during_checkin', { event: eventId })
+      .andWhere(
+        'EXISTS (SELECT 1 FROM question_item qi WHERE qi.question_id = q.id AND qi.item_id = :item)',
+        {
+          item: itemId,
+        },
+      )
+      .orderBy('q.position')
+      .addOrderBy('q.id');
+    const page = await paginateInOne(qb, new PageRequest(1, 200), this.related(), present);
+    return page.items;
+  }
+
+  /**
    * Creates a question and its inline `options` in one transaction (all or nothing); generates missing
    * identifiers; logs `pretix.event.question.added`.
    * @throws ValidationFailed on invalid fields, dependency rules, foreign items, or taken identifiers (inline

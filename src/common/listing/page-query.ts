@@ -104,6 +104,41 @@ export async function paginateInOne<E extends ObjectLiteral, R, T>(
 }
 
 /**
+ * One page in TWO statements sent at once on two pool connections: the page's rows with their related values (the
+ * matching rows are sorted and cut to the page in a subquery of ids, so the correlated subqueries run for the
+ * page's rows only), and the count of the matching rows. For large lists whose related values are costly (the check-in
+ * positions of a list, compat §3.21): `COUNT(*) OVER ()` would compute them for every matching row. Not for a
+ * builder bound to a transaction (the two statements would share its one connection).
+ * @throws NotFound "Invalid page." for a page past the last one (page 1 of an empty list is fine)
+ */
+export async function paginateWithSeparateCount<E extends ObjectLiteral, R, T>(
+  qb: SelectQueryBuilder<E>,
+  page: PageRequest,
+  related: RelatedSpec<R>,
+  present: (row: E, related: R) => T,
+): Promise<Paginated<T>> {
+  const [countSql, countParams] = qb.clone().orderBy().select('1').getQueryAndParameters();
+  // The page's ids first (sorted and cut on the bare rows), then those rows with their related values.
+  const ids = qb.clone().select(`${qb.alias}.id`).offset(page.offset).limit(page.pageSize);
+  // `= ANY(ARRAY(…))`: the ids are computed once and the rows fetched by primary key.
+  const rowsQb = qb.clone().where(`${qb.alias}.id = ANY(ARRAY(${ids.getQuery()}))`);
+  const [{ rows }, counted] = await Promise.all([
+    run(rowsQb, related, false),
+    preparedQuery<{ n: number }>(
+      qb.connection.manager,
+      `SELECT count(*)::int AS n FROM (${countSql}) AS matching`,
+      countParams,
+    ),
+  ]);
+  if (page.page > 1 && rows.length === 0) throw new NotFound('Invalid page.');
+  return Paginated.of(
+    rows.map((r) => present(r.row, r.related)),
+    counted[0]?.n ?? 0,
+    page,
+  );
+}
+
+/**
  * The first row of `qb` (scoped by the caller) with its related values, in one statement.
  * @throws NotFound when there is none
  */

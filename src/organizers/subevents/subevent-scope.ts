@@ -68,3 +68,40 @@ export function subeventProblem(
   if (!date) return messages.unknown(subevent);
   return date.eventId === event.id ? null : SUBEVENT_OF_OTHER_EVENT;
 }
+
+/** Start, end and admission time of a date (check-in rules, compat §3.20). */
+export interface SubEventTimes {
+  dateFrom: Date;
+  dateTo: Date | null;
+  dateAdmission: Date | null;
+}
+
+/** The times of the date `id` of the event, or null when it is not one; one statement. */
+export async function subeventTimes(
+  em: EntityManager,
+  eventId: number,
+  id: number,
+): Promise<SubEventTimes | null> {
+  const rows: { date_from: Date; date_to: Date | null; date_admission: Date | null }[] = await em.query(
+    'SELECT date_from, date_to, date_admission FROM subevent WHERE id = $1 AND event_id = $2',
+    [id, eventId],
+  );
+  const r = rows[0];
+  return r ? { dateFrom: r.date_from, dateTo: r.date_to, dateAdmission: r.date_admission } : null;
+}
+
+/**
+ * SQL expressions over the `subevent` table for statements of other contexts (check-in lists order and filter
+ * by their date), so that only this context names its table.
+ */
+export const subeventQueries = {
+  /** Scalar subquery: the start of the date whose id is the SQL expression `subeventId` (null for none). */
+  dateFromOf: (subeventId: string): string =>
+    `(SELECT se.date_from FROM subevent se WHERE se.id = ${subeventId})`,
+  /**
+   * SQL condition: the date whose id is the SQL expression `subeventId` ends (its end, or its start without an
+   * end) at or after the parameter `param` (`:name`).
+   */
+  endsAfter: (subeventId: string, param: string): string =>
+    `EXISTS (SELECT 1 FROM subevent se WHERE se.id = ${subeventId} AND coalesce(se.date_to, se.date_from) >= ${param})`,
+};
