@@ -9,6 +9,7 @@ import { RequestLoggingModule } from './common/http/request-logging';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ExportsModule } from './exports/exports.module';
 import { HealthModule } from './health/health.module';
 import { GiftCardsModule } from './giftcards/giftcards.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
@@ -48,6 +49,7 @@ export class AppModule {
         OrdersModule,
         CheckinModule,
         GiftCardsModule,
+        ExportsModule,
         MediaModule,
         OutgoingMailsModule,
         HealthModule,

@@ -4,6 +4,7 @@ import { AuditModule } from './audit/audit.module';
 import { CheckinCoreModule } from './checkin/checkin-core.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ExportsCoreModule } from './exports/exports-core.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
@@ -18,7 +19,7 @@ import { TasksModule } from './tasks/tasks.module';
 
 /**
  * The worker process (architecture.md "Processes"): the queue processors (mail delivery, task runner, scheduler
- * tick, which expires pending orders through the orders core) run here and only here; no HTTP.
+ * tick, which expires pending orders through the orders core and starts due scheduled exports; the export runs) run here and only here; no HTTP.
  */
 @Module({
   imports: [
@@ -31,6 +32,7 @@ import { TasksModule } from './tasks/tasks.module';
     OrdersCoreModule,
     CheckinCoreModule,
     OAuthCoreModule,
+    ExportsCoreModule,
   ],
   providers: [
     QueueWorkers,

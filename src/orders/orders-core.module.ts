@@ -12,6 +12,7 @@ import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
 import { CheckinPositions } from './checkin-positions';
 import { OrderExpiry } from './order-expiry';
+import { OrderExportRows } from './order-export-rows';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
@@ -36,6 +37,7 @@ import { AuditModule } from '../audit/audit.module';
     QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
+    OrderExportRows,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,
@@ -65,6 +67,7 @@ import { AuditModule } from '../audit/audit.module';
     QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
+    OrderExportRows,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
 import { VoucherBlocking } from '../vouchers/voucher-blocking.service';
+import { CatalogueExportRows } from './catalogue-export-rows';
 import { SalesCatalogue } from './sales-catalogue.service';
 import { SubEventPricesService } from '../subevent-prices/subevent-prices.service';
 
 /**
  * The catalogue's reads for the sales path, which need no port: what a sales request refers to
  * ({@link SalesCatalogue}), which quotas a product draws on ({@link QuotaLookup}) and what blocking vouchers hold
- * ({@link VoucherBlocking}). The quota engine in `orders/` uses them, so this module must not depend on it.
+ * ({@link VoucherBlocking}), and the rows of the voucher and quota exports ({@link CatalogueExportRows}). The quota engine in `orders/` uses them, so this module must not depend on it.
  */
 @Module({
-  providers: [SalesCatalogue, QuotaLookup, VoucherBlocking, SubEventPricesService],
-  exports: [SalesCatalogue, QuotaLookup, VoucherBlocking],
+  providers: [SalesCatalogue, QuotaLookup, VoucherBlocking, SubEventPricesService, CatalogueExportRows],
+  exports: [SalesCatalogue, QuotaLookup, VoucherBlocking, CatalogueExportRows],
 })
 export class CatalogueReadsModule {}
