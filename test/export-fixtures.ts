@@ -32,7 +32,7 @@ export async function seedOrders(
        RETURNING id, email)
      INSERT INTO order_position (order_id, event_id, positionid, item_id, price, secret, pseudonymization_id,
                                  attendee_name_parts, attendee_email)
-     SELECT o.id, $1, p, $7, 10.00, md5('p' || o.id || '-' || p), md5('x' || o.id || '-' || p),
+     SELECT o.id, $1, p, $7, 10.00, md5('p' || o.id || '-' || p), left(md5('x' || o.id || '-' || p), 16),
             jsonb_build_object('given_name', 'Ann', 'family_name', 'Attendee' || o.id), o.email
        FROM o, generate_series(1, $5) p`,
     [o.eventId, o.organizerId, o.prefix ?? 'ORD', o.orders, per, o.status ?? null, o.itemId],
