@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { PassThrough } from 'stream';
 import type { ExportFormat } from './export-forms.rules';
@@ -40,7 +40,7 @@ function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 /**
- * Writes tables as CSV (`csv-stringify`, header row, first table only), XLSX (`exceljs`' streaming workbook
+ * Writes tables as CSV (`csv-stringify`, one call per batch, header row, first table only), XLSX (`exceljs`' streaming workbook
  * writer, one sheet per table, rows committed as they come) or JSON (`{"<table>": [{header: value}, ...]}`),
  * consuming the row batches one at a time, so memory holds one batch and the (compressed) file.
  * @returns the file named `<baseName>.<format>`
@@ -56,15 +56,15 @@ export async function writeTables(
     content,
   });
   if (format === 'csv') {
-    const csv = stringify({ bom: false });
-    const done = collect(csv);
+    // One synchronous stringify per batch: the file grows by one Buffer per batch, no per-row stream chunks.
+    const parts: Buffer[] = [];
     const table = tables[0];
     if (table) {
-      csv.write([...table.header]);
-      for await (const batch of table.batches) for (const row of batch) csv.write(row.map(text));
+      parts.push(Buffer.from(stringify([[...table.header]]), 'utf8'));
+      for await (const batch of table.batches)
+        parts.push(Buffer.from(stringify(batch.map((row) => row.map(text))), 'utf8'));
     }
-    csv.end();
-    return file(await done);
+    return file(Buffer.concat(parts));
   }
   if (format === 'xlsx') {
     const out = new PassThrough();
