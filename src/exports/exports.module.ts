@@ -5,12 +5,13 @@ import {
   EventScheduledExportsController,
   OrganizerScheduledExportsController,
 } from './scheduled-exports.controller';
+import { ScheduledExportAccess } from './scheduled-export-access.guard';
 import { ScheduledExportsService } from './scheduled-exports.service';
 
 /** Scheduled exports over HTTP (spec "Scheduled exports"; compat §3.7); the runs happen in the worker. */
 @Module({
   imports: [UsersModule, TenancyModule],
   controllers: [EventScheduledExportsController, OrganizerScheduledExportsController],
-  providers: [ScheduledExportsService],
+  providers: [ScheduledExportsService, ScheduledExportAccess],
 })
 export class ExportsModule {}

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { RequireEventAccess, RequireOrganizerAccess } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
@@ -11,18 +11,20 @@ import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Event } from '../organizers/event.entity';
 import { Organizer } from '../organizers/organizer.entity';
 import { CreateScheduledExportDto, UpdateScheduledExportDto } from './scheduled-export.dto';
+import { ScheduledExportAccess } from './scheduled-export-access.guard';
 import { ScheduledExportJson } from './scheduled-export.presenter';
 import { ScheduledExportsService } from './scheduled-exports.service';
 
 const ORDERING = ['id', 'export_identifier', 'schedule_next_run'];
 
 /**
- * `E/scheduled_exports/` (spec "Scheduled exports"; compat §3.7). Event access at the route; the service applies
- * the visibility rule (settings permission: all; user without it: own; token without it: 403), creation by
+ * `E/scheduled_exports/` (spec "Scheduled exports"; compat §3.7). Event access at the route; tokens are checked by
+ * {@link ScheduledExportAccess} before the body; the service applies the visibility rule (settings permission: all; user without it: own; token without it: 403), creation by
  * users only, and the anti-escalation rule.
  */
 @ApiTags('scheduled exports')
 @Controller('organizers/:organizer/events/:event/scheduled_exports')
+@UseGuards(ScheduledExportAccess)
 export class EventScheduledExportsController {
   constructor(private readonly exports: ScheduledExportsService) {}
 
@@ -102,6 +104,7 @@ export class EventScheduledExportsController {
 /** `O/scheduled_exports/` (spec "Scheduled exports"; compat §3.7): as the event level, plus `timezone`. */
 @ApiTags('scheduled exports')
 @Controller('organizers/:organizer/scheduled_exports')
+@UseGuards(ScheduledExportAccess)
 export class OrganizerScheduledExportsController {
   constructor(private readonly exports: ScheduledExportsService) {}
 
