@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { Principal } from '../src/auth/principal';
-import { TaskFailed, TaskNotReady } from '../src/common/errors';
+import { NotFound, TaskFailed, TaskNotReady } from '../src/common/errors';
 import { AppConfig } from '../src/config/app-config';
 import { EXPORT_FORBIDDEN } from '../src/exports/exporters.service';
 import { TasksService } from '../src/tasks/tasks.service';
@@ -157,7 +157,7 @@ describe('scheduled export runs', () => {
         missing: 404,
         failed: 410,
       }),
-    ).rejects.toMatchObject({ constructor: { name: 'NotFound' } });
+    ).rejects.toBeInstanceOf(NotFound);
   });
 
   it('a failing run is counted; after 5 consecutive failures the schedule stops; a change resets the counter', async () => {
