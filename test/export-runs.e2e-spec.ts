@@ -160,6 +160,83 @@ describe('scheduled export runs', () => {
     ).rejects.toBeInstanceOf(NotFound);
   });
 
+  it('runs every exporter: check-in list (CSV), vouchers (JSON), quotas (CSV), gift cards (organizer, JSON)', async () => {
+    const E0 = '/api/v1/organizers/org/events/sample';
+    const made = async (path: string, body: object): Promise<{ id: number }> => {
+      const res = await t.http().post(path).set('Authorization', auth(admin)).send(body);
+      expect(res.status).toBe(201);
+      return res.body as { id: number };
+    };
+    const list = await made(`${E0}/checkinlists/`, { name: 'Entrance', all_products: true });
+    await made(`${E0}/vouchers/`, { code: 'VOUCHER1', max_usages: 2, tag: 'press' });
+    await made(`${E0}/quotas/`, { name: 'Main quota', size: 100, items: [itemId] });
+    await made('/api/v1/organizers/org/giftcards/', { secret: 'GIFT-1', currency: 'EUR', value: '25.00' });
+    const before = smtp.received.length;
+    const ids = [
+      await create({
+        export_identifier: 'checkinlist',
+        export_form_data: { _format: 'csv', list: list.id },
+        mail_subject: 'checkinlist',
+      }),
+      await create({
+        export_identifier: 'voucherlist',
+        export_form_data: { _format: 'json' },
+        mail_subject: 'voucherlist',
+      }),
+      await create({
+        export_identifier: 'quotas',
+        export_form_data: { _format: 'csv' },
+        mail_subject: 'quotas',
+      }),
+    ];
+    const org = await t
+      .http()
+      .post('/api/v1/organizers/org/scheduled_exports/')
+      .set('Authorization', alice.bearer)
+      .send({
+        export_identifier: 'giftcardlist',
+        export_form_data: { _format: 'json' },
+        mail_subject: 'giftcardlist',
+        schedule_rrule: 'RRULE:FREQ=DAILY',
+        schedule_rrule_time: '03:00:00',
+      });
+    expect(org.status).toBe(201);
+    ids.push((org.body as { id: number }).id);
+    for (const id of ids) await makeDue(id);
+    await startWorker(workerEnv());
+    const mails = await eventually(
+      async () => (smtp.received.length >= before + 4 ? smtp.received.slice(before) : null),
+      30_000,
+    );
+    const file = (subject: string) => {
+      const mail = mails.find((m) => m.subject === subject);
+      expect(mail).toBeDefined();
+      return attachmentOf(mail!);
+    };
+    const checkin = file('checkinlist');
+    expect(checkin.filename).toBe('sample_checkinlist.csv');
+    const lines = checkin.content.toString('utf8').trim().split('\n');
+    expect(lines[0]).toContain('Order code');
+    expect(lines).toHaveLength(1 + 40); // the list admits the 20 paid orders' 40 positions
+    expect(lines[1]).toContain('Conference ticket');
+    const vouchers = JSON.parse(file('voucherlist').content.toString('utf8')) as Record<
+      string,
+      Record<string, unknown>[]
+    >;
+    expect(vouchers.Vouchers).toEqual([
+      expect.objectContaining({ Code: 'VOUCHER1', 'Maximum usages': 2, Tag: 'press' }),
+    ]);
+    const quotas = file('quotas').content.toString('utf8').trim().split('\n');
+    expect(quotas[1]).toMatch(/^\d+,Main quota,,100,/);
+    const cards = JSON.parse(file('giftcardlist').content.toString('utf8')) as Record<
+      string,
+      Record<string, unknown>[]
+    >;
+    expect(cards['Gift cards']).toEqual([
+      expect.objectContaining({ Secret: 'GIFT-1', Value: '25.00', Currency: 'EUR' }),
+    ]);
+  });
+
   it('a failing run is counted; after 5 consecutive failures the schedule stops; a change resets the counter', async () => {
     const id = await create({ export_identifier: 'checkinlist', export_form_data: { list: 999999 } });
     await t.db.query('UPDATE scheduled_export SET error_counter = 3 WHERE id = $1', [id]);
