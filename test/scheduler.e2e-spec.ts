@@ -11,6 +11,8 @@ import { ExitAll } from '../src/checkin/exit-all';
 import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
+import { TasksService } from '../src/tasks/tasks.service';
+import { ScheduledExportRuns } from '../src/exports/scheduled-export-runs.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -30,6 +32,7 @@ describe('scheduler tick', () => {
       t.app.get(QuotaCountCheck),
       new ExitAll(db),
       t.app.get(OAuthHousekeeping),
+      new ScheduledExportRuns(db, t.app.get(TasksService)),
     );
   });
   afterAll(() => t.close());

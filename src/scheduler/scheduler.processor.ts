@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
 import { ExitAll } from '../checkin/exit-all';
+import { ScheduledExportRuns } from '../exports/scheduled-export-runs.service';
 import { MailSweep } from '../mail/mail-sweep.service';
 import { OAuthHousekeeping } from '../oauth/oauth-housekeeping';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
@@ -28,6 +29,9 @@ export interface TickResult {
   tasksFailed: number;
   /** OAuth codes, token pairs, sessions and login failures deleted ({@link OAuthHousekeeping}). */
   oauthPruned: number;
+  /** Scheduled export runs booked (finished) and started ({@link ScheduledExportRuns}). */
+  exportRunsBooked: number;
+  exportsStarted: number;
 }
 
 /**
@@ -35,7 +39,8 @@ export interface TickResult {
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
  * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails again
- * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures. A second
+ * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures; books finished scheduled export runs
+ * and starts the due ones ({@link ScheduledExportRuns}). A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -53,6 +58,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly quotaCounts: QuotaCountCheck,
     private readonly exitAll: ExitAll,
     private readonly oauth: OAuthHousekeeping,
+    private readonly exportRuns: ScheduledExportRuns,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
@@ -72,6 +78,8 @@ export class SchedulerProcessor implements JobProcessor {
       (ids) => ids.length,
       () => 0, // Redis unreachable: the next tick checks again.
     );
+    const exportRunsBooked = await this.exportRuns.bookFinished();
+    const exportsStarted = (await this.exportRuns.startDue()).length;
     const expired = await this.tasks.purgeExpired();
     const pruned = await this.oauth.prune();
     const oauthPruned = pruned.codes + pruned.tokens + pruned.sessions + pruned.loginFailures;
@@ -80,8 +88,19 @@ export class SchedulerProcessor implements JobProcessor {
         `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
-        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned`,
+        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned; ` +
+        `scheduled exports: ${exportRunsBooked} runs booked, ${exportsStarted} started`,
     );
-    return { at, cartPositionsPurged, ordersExpired, autoExits, mailsEnqueued, tasksFailed, oauthPruned };
+    return {
+      at,
+      cartPositionsPurged,
+      ordersExpired,
+      autoExits,
+      mailsEnqueued,
+      tasksFailed,
+      oauthPruned,
+      exportRunsBooked,
+      exportsStarted,
+    };
   }
 }
