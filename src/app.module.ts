@@ -19,6 +19,7 @@ import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
 import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
@@ -47,6 +48,7 @@ export class AppModule {
         GiftCardsModule,
         MediaModule,
         OutgoingMailsModule,
+        WebhooksModule,
         HealthModule,
       ],
     };

@@ -14,9 +14,10 @@ import { QueueWorkers } from './tasks/queue-workers.service';
 import { TaskHousekeeping } from './tasks/task-housekeeping.service';
 import { TaskRunner } from './tasks/task-runner.processor';
 import { TasksModule } from './tasks/tasks.module';
+import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
 
 /**
- * The worker process (architecture.md "Processes"): the queue processors (mail delivery, task runner, scheduler
+ * The worker process (architecture.md "Processes"): the queue processors (mail delivery, webhook delivery, task runner, scheduler
  * tick, which expires pending orders through the orders core) run here and only here; no HTTP.
  */
 @Module({
@@ -29,6 +30,7 @@ import { TasksModule } from './tasks/tasks.module';
     MailModule,
     OrdersCoreModule,
     CheckinCoreModule,
+    WebhookWorkerModule,
   ],
   providers: [
     QueueWorkers,

@@ -10,6 +10,7 @@ import { StoredFiles } from '../src/tasks/stored-files.service';
 import { ExitAll } from '../src/checkin/exit-all';
 import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
+import { WebhookDispatch } from '../src/webhooks/webhook-dispatch.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -28,6 +29,7 @@ describe('scheduler tick', () => {
       t.app.get(OrderExpiry),
       t.app.get(QuotaCountCheck),
       new ExitAll(db),
+      new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
     );
   });
   afterAll(() => t.close());

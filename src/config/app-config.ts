@@ -189,6 +189,24 @@ export class AppConfig {
   @Max(1000)
   heapGrowingPercent = 60;
 
+  /**
+   * Whether webhook targets may be private, link-local or loopback addresses (checked when configured and on the
+   * resolved address at every delivery). On by default for development and tests; the Docker image turns it off.
+   */
+  @IsBoolean()
+  webhookAllowPrivateTargets = true;
+
+  /** Delay before the first webhook retry (seconds); doubles with every further attempt, with jitter, up to 3 days. */
+  @IsInt()
+  @Min(1)
+  webhookRetryBaseS = 60;
+
+  /** How long a webhook receiver may take to answer (milliseconds) before the attempt counts as failed. */
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  webhookTimeoutMs = 30000;
+
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
@@ -222,6 +240,9 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   orderExpiryMaxBatches: 'ORDER_EXPIRY_MAX_BATCHES',
   quotaCheckIntervalMs: 'QUOTA_CHECK_INTERVAL_MS',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
+  webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  webhookRetryBaseS: 'WEBHOOK_RETRY_BASE_S',
+  webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
 };

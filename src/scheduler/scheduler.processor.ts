@@ -10,6 +10,7 @@ import { QuotaCountCheck, QuotaCountReport } from '../orders/quota-count-check';
 import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
+import { WebhookDispatch } from '../webhooks/webhook-dispatch.service';
 
 export const SCHEDULER_TICK = 'tick';
 /** Job name of the periodic consistency check of the quota counts ({@link QuotaCountCheck}). */
@@ -24,6 +25,10 @@ export interface TickResult {
   /** Exit scans written for check-in lists past their `exit_all_at`. */
   autoExits: number;
   mailsEnqueued: number;
+  /** Due webhook deliveries enqueued (the outbox sweep). */
+  webhooksEnqueued: number;
+  /** Webhook deliveries older than 30 days deleted. */
+  webhookDeliveriesPruned: number;
   tasksFailed: number;
 }
 
@@ -31,8 +36,8 @@ export interface TickResult {
  * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): purges
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
- * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails again
- * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files. A second
+ * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails and webhook deliveries again
+ * (the outbox sweeps; old deliveries are pruned), marks tasks whose job was lost as failed, and deletes expired tasks and files. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -49,6 +54,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly orders: OrderExpiry,
     private readonly quotaCounts: QuotaCountCheck,
     private readonly exitAll: ExitAll,
+    private readonly webhooks: WebhookDispatch,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
@@ -64,6 +70,8 @@ export class SchedulerProcessor implements JobProcessor {
     const ordersExpired = await this.orders.expireDue();
     const autoExits = await this.exitAll.run();
     const mailsEnqueued = await this.mails.sweep();
+    const webhooksEnqueued = await this.webhooks.sweep();
+    const webhookDeliveriesPruned = await this.webhooks.prune();
     const tasksFailed = await this.tasks.failLostTasks().then(
       (ids) => ids.length,
       () => 0, // Redis unreachable: the next tick checks again.
@@ -73,8 +81,18 @@ export class SchedulerProcessor implements JobProcessor {
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
         `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
-        `${tasksFailed} lost tasks failed`,
+        `${tasksFailed} lost tasks failed; ${webhooksEnqueued} webhook deliveries enqueued, ` +
+        `${webhookDeliveriesPruned} pruned`,
     );
-    return { at, cartPositionsPurged, ordersExpired, autoExits, mailsEnqueued, tasksFailed };
+    return {
+      at,
+      cartPositionsPurged,
+      ordersExpired,
+      autoExits,
+      mailsEnqueued,
+      webhooksEnqueued,
+      webhookDeliveriesPruned,
+      tasksFailed,
+    };
   }
 }
