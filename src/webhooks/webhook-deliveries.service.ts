@@ -7,6 +7,7 @@ import { QueryFilters } from '../common/listing/query-filters';
 import { findParentOr403 } from '../common/persistence/find';
 import type { Organizer } from '../organizers/organizer.entity';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
+import { returning } from '../tasks/sql';
 import { Webhook } from './webhook.entity';
 import { toDeliveryJson, WebhookDeliveryJson } from './webhook.presenter';
 
@@ -66,7 +67,8 @@ export class WebhookDeliveriesService {
     await findParentOr403(this.db.manager, Webhook, { id: webhookId, organizerId: organizer.id });
     if (!UUID.test(uid)) throw new NotFound();
     const rows: WebhookDelivery[] = await this.db.manager.transaction(async (em) => {
-      const updated: { id: string }[] = await em.query(
+      const updated = await returning<{ id: string }>(
+        em,
         `UPDATE webhook_delivery
             SET status = 'pending', next_attempt = now(), give_up_at = now() + interval '3 days'
           WHERE uid = $1 AND webhook_id = $2
