@@ -41,6 +41,7 @@ const LAYERS = [
   ['orders'],
   ['checkin', 'invoices', 'giftcards'],
   ['media'],
+  ['webhooks'],
   ['scheduler', 'cli', 'health'],
 ];
 

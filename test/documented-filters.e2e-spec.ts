@@ -61,6 +61,10 @@ describe('documented query parameters', () => {
     ids.team = String(((await get(`${ORG}/teams/`)).body as { results: { id: number }[] }).results[0].id);
     ids.list = await post(`${E}/checkinlists/`, { name: 'Main', all_products: true });
     const card = await post(`${ORG}/giftcards/`, { currency: 'EUR', value: '10.00' });
+    ids.webhook = await post(`${ORG}/webhooks/`, {
+      target_url: 'https://hooks.example.org/in',
+      action_types: ['pretix.event.order.placed'],
+    });
     doc = (await t.http().get('/api/v1/openapi.json')).body as Document;
     log = FilterReadLog.install();
     for (const r of routes) {
