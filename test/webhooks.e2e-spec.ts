@@ -1,3 +1,6 @@
+import request from 'supertest';
+import { createApiApp } from '../src/app.factory';
+import { AppConfig } from '../src/config/app-config';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { listStatements } from './sql-count';
@@ -150,6 +153,27 @@ describe('webhooks configuration', () => {
     expect(many.statements).toBe(one.statements);
   });
 
+  it('documents what a receiver gets (x-webhooks: payload schemas and the signature headers)', async () => {
+    const doc = (await t.http().get('/api/v1/openapi.json')).body as {
+      'x-webhooks': Record<string, { post: { parameters: { name: string }[]; requestBody: object } }>;
+      components: { schemas: Record<string, { required?: string[] }> };
+    };
+    expect(Object.keys(doc['x-webhooks']).sort()).toEqual(['checkin', 'customer', 'object', 'order']);
+    expect(doc['x-webhooks'].order.post.parameters.map((p) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'user-agent',
+    ]);
+    expect(doc.components.schemas.WebhookOrderPayload.required).toEqual([
+      'notification_id',
+      'organizer',
+      'event',
+      'code',
+      'action',
+    ]);
+  });
+
   describe('the outbox trigger on the audit log', () => {
     let orgId: number;
     let eventId: number;
@@ -225,4 +249,35 @@ describe('webhooks configuration', () => {
       await t.db.query('UPDATE webhook SET enabled = false');
     });
   });
+
+  // Last: a second API app on the same database (closing it ends shared process state the first app uses).
+  it('refuses private targets when WEBHOOK_ALLOW_PRIVATE_TARGETS is off', async () => {
+    // A second API process on the same database with the guard on.
+    const app = await createApiApp({
+      databaseUrl: (t.db.options as { url: string }).url,
+      queuePrefix: t.app.get(AppConfig).queuePrefix,
+      logLevel: 'error',
+      webhookAllowPrivateTargets: false,
+    });
+    const strict = { http: () => request(app.getHttpServer()) };
+    try {
+      for (const target_url of ['http://127.0.0.1:9000/', 'http://[::1]/', 'http://localhost/', 'http://10.0.0.8/']) {
+        const res = await strict
+          .http()
+          .post(`${O}/webhooks/`)
+          .set('Authorization', auth(token))
+          .send({ ...BODY, target_url });
+        expect([target_url, res.status, res.body]).toEqual([
+          target_url,
+          400,
+          { target_url: ['Webhook targets on private, link-local or loopback addresses are not allowed.'] },
+        ]);
+      }
+      const ok = await strict.http().post(`${O}/webhooks/`).set('Authorization', auth(token)).send(BODY);
+      expect(ok.status).toBe(201);
+    } finally {
+      await app.close();
+    }
+  });
+
 });
