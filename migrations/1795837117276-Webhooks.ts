@@ -7,7 +7,7 @@ export class Webhooks1795837117276 implements MigrationInterface {
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`CREATE TABLE "webhook" ("id" SERIAL NOT NULL, "organizer_id" integer NOT NULL, "enabled" boolean NOT NULL DEFAULT true, "target_url" character varying(500) NOT NULL, "all_events" boolean NOT NULL DEFAULT false, "limit_event_ids" integer array NOT NULL DEFAULT '{}', "action_types" character varying(100) array NOT NULL DEFAULT '{}', "comment" text, "secret" character varying(64) NOT NULL, CONSTRAINT "PK_e6765510c2d078db49632b59020" PRIMARY KEY ("id"))`);
         await queryRunner.query(`CREATE INDEX "IDX_404e2848b8b6a5fc52ab834d28" ON "webhook" ("organizer_id") `);
-        await queryRunner.query(`CREATE TABLE "webhook_delivery" ("id" BIGSERIAL NOT NULL, "uid" uuid NOT NULL DEFAULT gen_random_uuid(), "webhook_id" integer NOT NULL, "log_entry_id" bigint NOT NULL, "action" character varying(100) NOT NULL, "order_code" character varying(16), "payload" json NOT NULL, "status" character varying(10) NOT NULL DEFAULT 'pending', "attempts" jsonb NOT NULL DEFAULT '[]', "next_attempt" TIMESTAMP WITH TIME ZONE, "claimed_until" TIMESTAMP WITH TIME ZONE, "give_up_at" TIMESTAMP WITH TIME ZONE NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_b1ae290239a778f12399db91354" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`CREATE TABLE "webhook_delivery" ("id" BIGSERIAL NOT NULL, "uid" uuid NOT NULL, "webhook_id" integer NOT NULL, "log_entry_id" bigint NOT NULL, "action" character varying(100) NOT NULL, "order_code" character varying(16), "payload" json NOT NULL, "status" character varying(10) NOT NULL DEFAULT 'pending', "attempts" jsonb NOT NULL DEFAULT '[]', "next_attempt" TIMESTAMP WITH TIME ZONE, "claimed_until" TIMESTAMP WITH TIME ZONE, "give_up_at" TIMESTAMP WITH TIME ZONE NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_b1ae290239a778f12399db91354" PRIMARY KEY ("id"))`);
         await queryRunner.query(`CREATE UNIQUE INDEX "IDX_f023f7468f6305a28c0f359bde" ON "webhook_delivery" ("uid") `);
         await queryRunner.query(`CREATE INDEX "IDX_58025cf73b2a9d5f7700958719" ON "webhook_delivery" ("created") `);
         await queryRunner.query(`CREATE INDEX "ix_webhook_delivery_chain" ON "webhook_delivery" ("webhook_id", "order_code", "id") WHERE status = 'pending'`);
@@ -88,8 +88,10 @@ export class Webhooks1795837117276 implements MigrationInterface {
                                                e.action_type::text, e.data) p
            WHERE e.id IN (SELECT m.entry_id FROM matches m)
         ), inserted AS (
-          INSERT INTO webhook_delivery (webhook_id, log_entry_id, action, order_code, payload, next_attempt, give_up_at)
-          SELECT m.webhook_id, m.entry_id, p.action_type, p.code, p.payload, now(), now() + interval '3 days'
+          INSERT INTO webhook_delivery (uid, webhook_id, log_entry_id, action, order_code, payload, next_attempt,
+                                        give_up_at)
+          SELECT gen_random_uuid(), m.webhook_id, m.entry_id, p.action_type, p.code, p.payload, now(),
+                 now() + interval '3 days'
             FROM matches m JOIN payloads p ON p.id = m.entry_id
            ORDER BY m.entry_id, m.webhook_id
           RETURNING 1

@@ -210,8 +210,8 @@ describe('statements per request', () => {
     const webhook = await send(`${ORG}/webhooks/`, { ...hook, limit_events: ['sample'] });
     await send(`${ORG}/webhooks/`, hook);
     await t.db.query(
-      `INSERT INTO webhook_delivery (webhook_id, log_entry_id, action, payload, give_up_at)
-       SELECT $1, g, 'pretix.event.order.placed', '{}', now() FROM generate_series(1, 2) g`,
+      `INSERT INTO webhook_delivery (uid, webhook_id, log_entry_id, action, payload, give_up_at)
+       SELECT gen_random_uuid(), $1, g, 'pretix.event.order.placed', '{}', now() FROM generate_series(1, 2) g`,
       [webhook.id],
     );
     // Dates of the fixture's event (not a series: its orders came first), written in SQL, with price overrides.

@@ -27,7 +27,8 @@ export class WebhookDelivery {
   id!: string;
 
   @Index({ unique: true })
-  @Column({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  /** Set by the outbox trigger (`gen_random_uuid()`). */
+  @Column({ type: 'uuid' })
   uid!: string;
 
   @Column({ type: 'int' })
