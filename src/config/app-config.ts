@@ -207,6 +207,15 @@ export class AppConfig {
   @Max(120000)
   webhookTimeoutMs = 30000;
 
+  /**
+   * Webhook deliveries one worker sends at once, so that a slow receiver does not hold up the others (each
+   * waits at most `WEBHOOK_TIMEOUT_MS`).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  webhookConcurrency = 32;
+
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
@@ -243,6 +252,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   webhookRetryBaseS: 'WEBHOOK_RETRY_BASE_S',
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
+  webhookConcurrency: 'WEBHOOK_CONCURRENCY',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
 };

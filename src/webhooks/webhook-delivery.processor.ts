@@ -41,13 +41,17 @@ interface Claimed {
 @ProcessesQueue(QUEUES.webhooks)
 export class WebhookDeliveryProcessor implements JobProcessor {
   private readonly logger = new Logger('Webhooks');
+  /** Deliveries sent at once (`WEBHOOK_CONCURRENCY`): one slow receiver does not hold up the other webhooks. */
+  readonly concurrency: number;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLogService,
     private readonly dispatch: WebhookDispatch,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.concurrency = config.webhookConcurrency;
+  }
 
   async process(job: QueuedJob): Promise<{ status: string }> {
     const id = String(job.data.deliveryId);
