@@ -240,4 +240,19 @@ describe('webhook delivery', () => {
     expect((await post(`${O}/webhooks/${id}/deliveries/00000000-0000-0000-0000-000000000000/redeliver/`, {})).status).toBe(404);
     expect((await post(`${O}/webhooks/999999/deliveries/${d.id}/redeliver/`, {})).status).toBe(403);
   });
+
+  it('a worker with WEBHOOK_ALLOW_PRIVATE_TARGETS=false refuses a loopback target at delivery time', async () => {
+    await stopAllWorkers();
+    await startWorker({ ...workerEnv(), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
+    const { id } = await hook('/private', { action_types: ['pretix.event.order.placed'] });
+    await order();
+    const [d] = await eventually(async () => {
+      const list = await deliveries(id);
+      return list[0]?.status === 'failed' && list;
+    });
+    expect(d.attempts.map((a) => [a.response_status, a.error])).toEqual([
+      [null, 'Webhook targets on private, link-local or loopback addresses are not allowed.'],
+    ]);
+    expect(rx.on('/private')).toEqual([]);
+  });
 });

@@ -232,6 +232,43 @@ describe('webhooks configuration', () => {
       await t.db.query('UPDATE webhook SET enabled = false');
     });
 
+    it('check-in entries carry the check-in fields; event entries only the event', async () => {
+      const hook = await post(`${O}/webhooks/`, {
+        ...BODY,
+        action_types: ['pretix.event.checkin', 'pretix.event.live.activated'],
+      });
+      expect(hook.status).toBe(201);
+      const id = await logAs('pretix.event.checkin', eventId, null, {
+        position: 77,
+        list: 5,
+        type: 'exit',
+        first: true,
+        code: 'CHK01',
+      });
+      const [d] = await deliveries(id);
+      expect(d.payload).toEqual({
+        notification_id: Number(id),
+        organizer: 'org',
+        event: 'sample',
+        code: 'CHK01',
+        action: 'pretix.event.checkin',
+        orderposition_id: 77,
+        orderposition_positionid: null,
+        checkin_list: 5,
+        type: 'exit',
+        first_checkin: true,
+      });
+      const [{ id: live }] = await t.db.query<{ id: string }[]>(
+        `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data)
+         VALUES ($1, $2, 'event', $2, 'pretix.event.live.activated', '{}') RETURNING id`,
+        [orgId, eventId],
+      );
+      expect((await deliveries(live)).map((x) => x.payload)).toEqual([
+        { notification_id: Number(live), organizer: 'org', event: 'sample', action: 'pretix.event.live.activated' },
+      ]);
+      await t.db.query('UPDATE webhook SET enabled = false');
+    });
+
     it('writes nothing when the change rolls back', async () => {
       await post(`${O}/webhooks/`, { ...BODY, action_types: ['pretix.event.order.paid'] });
       const before = await t.db.query('SELECT count(*) FROM webhook_delivery');
