@@ -43,6 +43,7 @@ const LAYERS = [
   ['checkin', 'invoices', 'giftcards'],
   ['media'],
   ['exports'],
+  ['webhooks'],
   ['scheduler', 'cli', 'health'],
 ];
 

@@ -23,6 +23,7 @@ import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
@@ -56,6 +57,7 @@ export class AppModule {
         ExportsModule,
         MediaModule,
         OutgoingMailsModule,
+        WebhooksModule,
         HealthModule,
       ],
     };

@@ -13,6 +13,7 @@ import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { TasksService } from '../src/tasks/tasks.service';
 import { ScheduledExportRuns } from '../src/exports/scheduled-export-runs.service';
+import { WebhookDispatch } from '../src/webhooks/webhook-dispatch.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -33,6 +34,7 @@ describe('scheduler tick', () => {
       new ExitAll(db),
       t.app.get(OAuthHousekeeping),
       new ScheduledExportRuns(db, t.app.get(TasksService)),
+      new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
     );
   });
   afterAll(() => t.close());
