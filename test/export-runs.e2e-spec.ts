@@ -354,5 +354,6 @@ describe('scheduled export runs', () => {
       return r.running_task_id === null ? r : null;
     }, 20_000);
     expect(freed.error_counter).toBe(end === 'succeeded' ? 0 : 1);
-  });
+    // 60,000 positions seeded, two worker starts and a taken-over run: about 13 s alone, far more on a busy machine.
+  }, 180_000);
 });

@@ -71,6 +71,9 @@ export async function startSmtpServer(failWith?: { code: number; message: string
       });
     },
   });
+  // A client that dies mid-session (a worker killed with SIGKILL in a fault test) resets its connection: the
+  // server emits 'error' (ECONNRESET), which without a listener would be thrown into whatever test runs then.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {

@@ -19,6 +19,20 @@ export interface AuditRecord {
  * Writes audit log entries inside the caller's transaction, so a change and its log entry land together or not
  * at all. The log is the single source for `Last-Modified` (compat §1.7) and webhooks.
  */
+/** The eight parameters of one `log_entry` row, in the column order of the INSERTs below. */
+function entryParams(actor: Principal | null, record: AuditRecord): unknown[] {
+  return [
+    record.organizerId,
+    record.eventId ?? null,
+    record.contentType,
+    record.objectId,
+    record.action,
+    JSON.stringify(record.data ?? {}),
+    actor?.identity.userId ?? null,
+    actor?.identity.tokenId ?? null,
+  ];
+}
+
 @Injectable()
 export class AuditLogService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -27,16 +41,7 @@ export class AuditLogService {
     await em.query(
       `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
-      [
-        record.organizerId,
-        record.eventId ?? null,
-        record.contentType,
-        record.objectId,
-        record.action,
-        JSON.stringify(record.data ?? {}),
-        actor?.identity.userId ?? null,
-        actor?.identity.tokenId ?? null,
-      ],
+      entryParams(actor, record),
     );
   }
 
@@ -62,17 +67,7 @@ export class AuditLogService {
               SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, ${at(4)}::int, ${at(5)}::text, ${at(6)}::jsonb, ${at(7)}::int, ${at(8)}::int
                WHERE EXISTS (SELECT 1 FROM change))
        SELECT EXISTS (SELECT 1 FROM change) AS changed`,
-      [
-        ...params,
-        record.organizerId,
-        record.eventId ?? null,
-        record.contentType,
-        record.objectId,
-        record.action,
-        JSON.stringify(record.data ?? {}),
-        actor?.identity.userId ?? null,
-        actor?.identity.tokenId ?? null,
-      ],
+      [...params, ...entryParams(actor, record)],
     );
     return rows[0]?.changed === true;
   }
