@@ -18,6 +18,7 @@ import { OrdersCoreModule } from './orders/orders-core.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
+import { SendmailRulesModule } from './sendmail-rules/sendmail-rules.module';
 import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
@@ -54,6 +55,7 @@ export class AppModule {
         InvoicesModule,
         MediaModule,
         OutgoingMailsModule,
+        SendmailRulesModule,
         HealthModule,
       ],
     };

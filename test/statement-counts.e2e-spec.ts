@@ -46,6 +46,12 @@ describe('statements per request', () => {
     await createEvent(t, token, 'org', { slug: 'second' });
     await send(`${E}/taxrules/`, { name: 'Reduced', rate: '7.00' });
     const rule = await send(`${E}/taxrules/`, { name: 'VAT', rate: '19.00' });
+    const mailRules: Record<string, unknown>[] = [];
+    for (const subject of ['First', 'Second']) {
+      mailRules.push(
+        await send(`${E}/sendmail_rules/`, { subject, template: 'Hi {name}', send_date: '2031-01-01T10:00:00Z' }),
+      );
+    }
     const addonCategory = await send(`${E}/categories/`, { name: 'Extras', is_addon: true });
     const merchCategory = await send(`${E}/categories/`, { name: 'Merchandise', is_addon: true });
     const included = await send(`${E}/items/`, {
@@ -272,6 +278,7 @@ describe('statements per request', () => {
       options: (questions[0].options as { id: number }[])[0].id,
       quotas: quota.id as number,
       taxrules: rule.id as number,
+      sendmail_rules: mailRules[0].id as number,
       vouchers: voucher.id as number,
       membershiptypes: membership.id as number,
       seatingplans: plan.id as number,
