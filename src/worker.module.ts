@@ -9,6 +9,7 @@ import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
+import { SendmailRulesRunnerModule } from './sendmail-rules/sendmail-rules-runner.module';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -32,6 +33,7 @@ import { TasksModule } from './tasks/tasks.module';
     OrdersCoreModule,
     CheckinCoreModule,
     OAuthCoreModule,
+    SendmailRulesRunnerModule,
   ],
   providers: [
     QueueWorkers,

@@ -11,6 +11,7 @@ import { ExitAll } from '../src/checkin/exit-all';
 import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
+import { SendmailRuleRunner } from '../src/sendmail-rules/sendmail-rule-runner';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -30,6 +31,7 @@ describe('scheduler tick', () => {
       t.app.get(QuotaCountCheck),
       new ExitAll(db),
       t.app.get(OAuthHousekeeping),
+      new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
     );
   });
   afterAll(() => t.close());

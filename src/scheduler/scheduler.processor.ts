@@ -11,6 +11,7 @@ import { QuotaCountCheck, QuotaCountReport } from '../orders/quota-count-check';
 import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
+import { SendmailRuleRunner } from '../sendmail-rules/sendmail-rule-runner';
 
 export const SCHEDULER_TICK = 'tick';
 /** Job name of the periodic consistency check of the quota counts ({@link QuotaCountCheck}). */
@@ -28,6 +29,8 @@ export interface TickResult {
   tasksFailed: number;
   /** OAuth codes, token pairs, sessions and login failures deleted ({@link OAuthHousekeeping}). */
   oauthPruned: number;
+  /** Mails of scheduled e-mail rules put into the outbox ({@link SendmailRuleRunner}). */
+  ruleMails: number;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface TickResult {
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
  * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails again
- * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures. A second
+ * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures, and runs the scheduled e-mail rules. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -53,6 +56,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly quotaCounts: QuotaCountCheck,
     private readonly exitAll: ExitAll,
     private readonly oauth: OAuthHousekeeping,
+    private readonly sendmailRules: SendmailRuleRunner,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
@@ -74,14 +78,24 @@ export class SchedulerProcessor implements JobProcessor {
     );
     const expired = await this.tasks.purgeExpired();
     const pruned = await this.oauth.prune();
+    const ruleMails = await this.sendmailRules.run();
     const oauthPruned = pruned.codes + pruned.tokens + pruned.sessions + pruned.loginFailures;
     this.logger.log(
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
         `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
-        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned`,
+        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned; ${ruleMails} rule mails`,
     );
-    return { at, cartPositionsPurged, ordersExpired, autoExits, mailsEnqueued, tasksFailed, oauthPruned };
+    return {
+      at,
+      cartPositionsPurged,
+      ordersExpired,
+      autoExits,
+      mailsEnqueued,
+      tasksFailed,
+      oauthPruned,
+      ruleMails,
+    };
   }
 }

@@ -105,3 +105,15 @@ export const subeventQueries = {
   endsAfter: (subeventId: string, param: string): string =>
     `EXISTS (SELECT 1 FROM subevent se WHERE se.id = ${subeventId} AND coalesce(se.date_to, se.date_from) >= ${param})`,
 };
+
+/** Start and end of every active date of the event (scheduled e-mail rules, compat §3.26); one statement. */
+export async function activeSubeventDates(
+  em: EntityManager,
+  eventId: number,
+): Promise<{ id: number; dateFrom: Date; dateTo: Date | null }[]> {
+  const rows: { id: number; date_from: Date; date_to: Date | null }[] = await em.query(
+    'SELECT id, date_from, date_to FROM subevent WHERE event_id = $1 AND active ORDER BY id',
+    [eventId],
+  );
+  return rows.map((r) => ({ id: r.id, dateFrom: r.date_from, dateTo: r.date_to }));
+}
