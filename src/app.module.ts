@@ -19,6 +19,7 @@ import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
 import { SendmailRulesModule } from './sendmail-rules/sendmail-rules.module';
+import { ShredderModule } from './shredder/shredder.module';
 import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
@@ -56,6 +57,7 @@ export class AppModule {
         MediaModule,
         OutgoingMailsModule,
         SendmailRulesModule,
+        ShredderModule,
         HealthModule,
       ],
     };

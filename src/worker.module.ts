@@ -10,6 +10,7 @@ import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { SendmailRulesRunnerModule } from './sendmail-rules/sendmail-rules-runner.module';
+import { ShredderTasksModule } from './shredder/shredder-tasks.module';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -34,6 +35,7 @@ import { TasksModule } from './tasks/tasks.module';
     CheckinCoreModule,
     OAuthCoreModule,
     SendmailRulesRunnerModule,
+    ShredderTasksModule,
   ],
   providers: [
     QueueWorkers,

@@ -117,3 +117,12 @@ export async function activeSubeventDates(
   );
   return rows.map((r) => ({ id: r.id, dateFrom: r.date_from, dateTo: r.date_to }));
 }
+
+/** When the event's last active date ends (its end, else its start); null without dates. One statement. */
+export async function lastSubeventEnd(em: EntityManager, eventId: number): Promise<Date | null> {
+  const rows: { last: Date | null }[] = await em.query(
+    'SELECT max(coalesce(date_to, date_from)) AS last FROM subevent WHERE event_id = $1 AND active',
+    [eventId],
+  );
+  return rows[0].last;
+}
