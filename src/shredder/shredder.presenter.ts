@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiInt } from '../common/http/api-schemas';
 import type { Shredder } from './shredders';
 
 /** One shredder (compat §3.8). */
@@ -9,6 +10,7 @@ export class ShredderJson {
 
 /** The pseudo-paginated list of `GET E/shredders/`. */
 export class ShredderListJson {
+  @ApiInt()
   count!: number;
   @ApiProperty({ type: 'string', nullable: true, example: null })
   next!: null;
@@ -38,4 +40,17 @@ export class ShredStatusJson {
 
 export function toShredderJson(s: Shredder): ShredderJson {
   return { identifier: s.identifier, verbose_name: s.verbose_name };
+}
+
+/** 409 body of the polls: the task is not done yet (retry after `Retry-After` seconds). */
+export class TaskPendingJson {
+  @ApiProperty({ enum: ['waiting', 'running'] })
+  status!: 'waiting' | 'running';
+}
+
+/** 410/417 body of the polls: the task failed (`failed`) or is no longer known (`gone`). */
+export class TaskFailedJson {
+  @ApiProperty({ enum: ['failed', 'gone'] })
+  status!: 'failed' | 'gone';
+  message!: string;
 }

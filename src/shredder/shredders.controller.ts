@@ -6,7 +6,6 @@ import {
   ApiGoneResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
-  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -21,6 +20,8 @@ import {
   ShredderListJson,
   ShredStartedJson,
   ShredStatusJson,
+  TaskFailedJson,
+  TaskPendingJson,
 } from './shredder.presenter';
 import { ShreddersService } from './shredders.service';
 
@@ -65,15 +66,18 @@ export class ShreddersController {
   /** The export ZIP (one JSON file per shredder); 409 while exporting, 410 failed, 404 unknown or shredded. */
   @Get('download/:task/:file')
   @RequirePermission(PERMISSION)
-  @ApiProduces('application/zip')
   @ApiOkResponse({
     description: 'The ZIP file.',
     content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiConflictResponse({
     description: 'Export `waiting` or `running`: `{"status": ...}`; retry after a second.',
+    type: TaskPendingJson,
   })
-  @ApiGoneResponse({ description: 'Export failed: `{"status": "failed", "message": ...}`.' })
+  @ApiGoneResponse({
+    description: 'Export failed: `{"status": "failed", "message": ...}`.',
+    type: TaskFailedJson,
+  })
   @ApiNotFoundResponse({ description: 'Unknown, expired, shredded, or started by another credential.' })
   async download(
     @CurrentEvent() event: Event,
@@ -94,8 +98,11 @@ export class ShreddersController {
   @HttpCode(202)
   @RequirePermission(PERMISSION)
   @ApiAcceptedResponse({ type: ShredStartedJson })
-  @ApiConflictResponse({ description: 'Export still `waiting` or `running`.' })
-  @ApiGoneResponse({ description: 'Export failed: `{"status": "failed", "message": ...}`.' })
+  @ApiConflictResponse({ description: 'Export still `waiting` or `running`.', type: TaskPendingJson })
+  @ApiGoneResponse({
+    description: 'Export failed: `{"status": "failed", "message": ...}`.',
+    type: TaskFailedJson,
+  })
   @ApiNotFoundResponse({ description: 'Unknown, expired, already shredded, or another credential’s export.' })
   startShred(
     @CurrentEvent() event: Event,
@@ -114,10 +121,15 @@ export class ShreddersController {
   @ApiOkResponse({ type: ShredStatusJson })
   @ApiConflictResponse({
     description: 'Shred `waiting` or `running`: `{"status": ...}`; retry after a second.',
+    type: TaskPendingJson,
   })
-  @ApiExpectationFailedResponse({ description: 'Shred failed: `{"status": "failed", "message": ...}`.' })
+  @ApiExpectationFailedResponse({
+    description: 'Shred failed: `{"status": "failed", "message": ...}`.',
+    type: TaskFailedJson,
+  })
   @ApiGoneResponse({
     description: '`{"status": "gone", ...}`: unknown, older than an hour, or another credential’s.',
+    type: TaskFailedJson,
   })
   status(
     @CurrentEvent() event: Event,
