@@ -42,7 +42,7 @@ const LAYERS = [
   ['orders'],
   ['checkin', 'invoices', 'giftcards'],
   ['media'],
-  ['sendmail-rules', 'shredder'],
+  ['exports', 'sendmail-rules', 'shredder'],
   ['scheduler', 'cli', 'health'],
 ];
 

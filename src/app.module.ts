@@ -9,6 +9,7 @@ import { RequestLoggingModule } from './common/http/request-logging';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ExportsModule } from './exports/exports.module';
 import { HealthModule } from './health/health.module';
 import { GiftCardsModule } from './giftcards/giftcards.module';
 import { InvoicesModule } from './invoices/invoices.module';
@@ -54,6 +55,7 @@ export class AppModule {
         CheckinModule,
         GiftCardsModule,
         InvoicesModule,
+        ExportsModule,
         MediaModule,
         OutgoingMailsModule,
         SendmailRulesModule,

@@ -5,6 +5,7 @@ import { CheckinCoreModule } from './checkin/checkin-core.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { InvoicePdfProcessor } from './invoices/invoice-pdf.processor';
+import { ExportsCoreModule } from './exports/exports-core.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
@@ -20,8 +21,9 @@ import { TaskRunner } from './tasks/task-runner.processor';
 import { TasksModule } from './tasks/tasks.module';
 
 /**
- * The worker process (architecture.md "Processes"): the queue processors (mail delivery, invoice PDFs, task runner, scheduler
- * tick, which expires pending orders through the orders core) run here and only here; no HTTP.
+ * The worker process (architecture.md "Processes"): the queue processors (mail delivery, invoice PDFs, task runner,
+ * scheduler tick, which expires pending orders through the orders core and starts due scheduled exports; the
+ * export runs) run here and only here; no HTTP.
  */
 @Module({
   imports: [
@@ -36,6 +38,7 @@ import { TasksModule } from './tasks/tasks.module';
     OAuthCoreModule,
     SendmailRulesRunnerModule,
     ShredderTasksModule,
+    ExportsCoreModule,
   ],
   providers: [
     QueueWorkers,

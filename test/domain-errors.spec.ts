@@ -140,6 +140,7 @@ describe('domain errors', () => {
       [new errors.Refused('No.'), 403, { detail: 'No.' }],
       [new errors.PermissionDenied(), 403, { detail: 'You do not have permission to perform this action.' }],
       [new errors.ResourceInUse('In use.'), 403, { detail: 'In use.' }],
+      [new errors.ParentNotFound(), 403, { detail: 'You do not have permission to perform this action.' }],
       [new errors.NotFound(), 404, { detail: 'Not found.' }],
       [
         new errors.CheckinRefused(400, { status: 'error', reason: 'unpaid' }),

@@ -12,6 +12,8 @@ import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { SendmailRuleRunner } from '../src/sendmail-rules/sendmail-rule-runner';
+import { TasksService } from '../src/tasks/tasks.service';
+import { ScheduledExportRuns } from '../src/exports/scheduled-export-runs.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -32,6 +34,7 @@ describe('scheduler tick', () => {
       new ExitAll(db),
       t.app.get(OAuthHousekeeping),
       new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
+      new ScheduledExportRuns(db, t.app.get(TasksService)),
     );
   });
   afterAll(() => t.close());

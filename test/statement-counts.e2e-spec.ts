@@ -269,6 +269,21 @@ describe('statements per request', () => {
       number: invoices[0].number as string,
       identifier: 'invoices',
     });
+    // Scheduled exports of both levels (two each), owned by a user, written in SQL.
+    const owner = await t.db.query<{ id: number }[]>(
+      `INSERT INTO user_account (email, password_hash) VALUES ('owner@example.com', 'x') RETURNING id`,
+    );
+    const exportRows = await t.db.query<{ id: number; event_id: number | null }[]>(
+      `INSERT INTO scheduled_export (organizer_id, event_id, owner_id, export_identifier, schedule_rrule,
+                                     schedule_rrule_time, schedule_next_run)
+       SELECT e.organizer_id, lvl.event_id, $1, 'orderlist', 'RRULE:FREQ=DAILY', '03:00', now() + interval '1 day'
+         FROM event e, LATERAL (VALUES (e.id), (e.id), (NULL::int), (NULL::int)) AS lvl(event_id)
+        WHERE e.slug = 'sample'
+       RETURNING id, event_id`,
+      [owner[0].id],
+    );
+    ids.scheduled_exports_event = exportRows.find((r) => r.event_id !== null)!.id;
+    ids.scheduled_exports = exportRows.find((r) => r.event_id === null)!.id;
     Object.assign(ids, {
       cartpositions: cart.id as number,
       categories: addonCategory.id as number,
@@ -328,6 +343,8 @@ describe('statements per request', () => {
               if (onSeries && name === 'event') return 'series';
               if (onSeries && name === 'subevent') return onDate.subevent;
               if (onSeries && name === 'id') return onDate.seat;
+              if (name === 'id' && segments[i - 1] === 'scheduled_exports' && r.path.includes('/:event/'))
+                return String(ids.scheduled_exports_event);
               if (name === 'id' || name === 'code') return String(ids[segments[i - 1]]);
               return params[name];
             })

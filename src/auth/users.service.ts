@@ -54,6 +54,17 @@ export class UsersService {
     return this.users.findOneBy({ id });
   }
 
+  /** E-mail addresses of users by id (unknown ids are absent). One statement. */
+  async emailsByIds(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.users
+      .createQueryBuilder('u')
+      .select(['u.id', 'u.email'])
+      .where('u.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .getMany();
+    return new Map(rows.map((u) => [u.id, u.email]));
+  }
+
   /**
    * A page of users (by id) whose row `u` satisfies `condition`, a SQL condition the calling context owns (for
    * example team membership: `EXISTS (SELECT 1 FROM team_member tm WHERE tm.user_id = u.id AND …)`), in one

@@ -1,6 +1,15 @@
 import { Module } from '@nestjs/common';
+import { OrdersCoreModule } from '../orders/orders-core.module';
+import { CheckinExport } from './checkin-export';
 import { ExitAll } from './exit-all';
 
-/** The check-in context without HTTP: what the worker's scheduler runs (the automatic check-out). */
-@Module({ providers: [ExitAll], exports: [ExitAll] })
+/**
+ * The check-in context without HTTP: what the worker runs (the automatic check-out, the `checkinlist` export's
+ * reads).
+ */
+@Module({
+  imports: [OrdersCoreModule],
+  providers: [ExitAll, CheckinExport],
+  exports: [ExitAll, CheckinExport],
+})
 export class CheckinCoreModule {}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
+import { GiftCardExportRows } from './giftcard-export-rows';
 import { GiftCardReads } from './giftcard-reads.service';
 import { GiftCardsService } from './giftcards.service';
 import { AuditModule } from '../audit/audit.module';
@@ -13,7 +14,7 @@ import { AuditModule } from '../audit/audit.module';
  */
 @Module({
   imports: [AuditModule, OrdersCoreModule, TenancyModule],
-  providers: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
-  exports: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService],
+  providers: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService, GiftCardExportRows],
+  exports: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService, GiftCardExportRows],
 })
 export class GiftCardsCoreModule {}

@@ -86,6 +86,20 @@ const lastScan = (list: string, column: 'type' | 'datetime') =>
   `(SELECT c.${column} FROM checkin c WHERE c.position_id = p.id AND c.list_id IN (${list}) AND c.successful
      ORDER BY c.datetime DESC, c.id DESC LIMIT 1)`;
 
+/** A position of a `checkinlist` export with its last successful scan on the list (null: never scanned). */
+export interface CheckinExportRow {
+  position_id: number;
+  order_code: string;
+  order_status: string;
+  positionid: number;
+  item_id: number;
+  variation_id: number | null;
+  attendee_name: string | null;
+  attendee_email: string | null;
+  last_scan_type: string | null;
+  last_scan_datetime: Date | null;
+}
+
 /** A position on a check-in list: the order position's wire form and `require_attention` (compat §3.21). */
 export class CheckinPositionJson extends OrderPositionJson {
   /** The order asks staff to pay attention at check-in. */
@@ -332,6 +346,34 @@ export class CheckinPositions {
       .createQueryBuilder('p')
       .where('p.id = :id AND p.event_id = :event', { id: positionId, event: list.eventId });
     return findOneInOne(qb, this.presentation.listPositionRelated(list.id), toListPositionJson);
+  }
+
+  /**
+   * The positions a list admits with their last successful scan on it, in batches by position id (keyset, one
+   * statement per batch) for the `checkinlist` export (issue 13); `paidOnly` leaves pending orders out.
+   */
+  async *exportBatches(
+    list: ListScope,
+    paidOnly: boolean,
+    batchSize = 2000,
+  ): AsyncGenerator<CheckinExportRow[]> {
+    const s = literal(list);
+    let after = 0;
+    for (;;) {
+      const rows: CheckinExportRow[] = await this.db.query(
+        `SELECT p.id AS position_id, o.code AS order_code, o.status AS order_status, p.positionid, p.item_id,
+                p.variation_id, ${NAME('p')} AS attendee_name, p.attendee_email,
+                ${lastScan(s.id, 'type')} AS last_scan_type, ${lastScan(s.id, 'datetime')} AS last_scan_datetime
+           FROM order_position p JOIN orders o ON o.id = p.order_id
+          WHERE ${admitted(s)} AND p.id > $1 AND ($2::boolean IS FALSE OR o.status = 'p')
+          ORDER BY p.id LIMIT $3`,
+        [after, paidOnly, batchSize],
+      );
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < batchSize) return;
+      after = rows[rows.length - 1].position_id;
+    }
   }
 }
 

@@ -15,6 +15,7 @@ import { CheckinPositions } from './checkin-positions';
 import { OrderExpiry } from './order-expiry';
 import { OrderHooks } from './order-hooks';
 import { OrderReads } from './order-reads.service';
+import { OrderExportRows } from './order-export-rows';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
@@ -44,6 +45,7 @@ import { SeatHolds } from './seat-holds';
     QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
+    OrderExportRows,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,
@@ -82,6 +84,7 @@ import { SeatHolds } from './seat-holds';
     QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
+    OrderExportRows,
     OrderPayments,
     OrderPresentation,
     OrderPositionReads,

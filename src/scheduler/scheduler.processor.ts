@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { purgeExpiredIdempotencyRecords } from '../common/http/idempotency';
 import { ExitAll } from '../checkin/exit-all';
+import { ScheduledExportRuns } from '../exports/scheduled-export-runs.service';
 import { MailSweep } from '../mail/mail-sweep.service';
 import { OAuthHousekeeping } from '../oauth/oauth-housekeeping';
 import { purgeExpiredCartPositions } from '../orders/cart-expiry';
@@ -31,6 +32,9 @@ export interface TickResult {
   oauthPruned: number;
   /** Mails of scheduled e-mail rules put into the outbox ({@link SendmailRuleRunner}). */
   ruleMails: number;
+  /** Scheduled export runs booked (finished) and started ({@link ScheduledExportRuns}). */
+  exportRunsBooked: number;
+  exportsStarted: number;
 }
 
 /**
@@ -38,7 +42,8 @@ export interface TickResult {
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
  * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails again
- * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures, and runs the scheduled e-mail rules. A second
+ * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures; books finished scheduled export runs
+ * and starts the due ones ({@link ScheduledExportRuns}); runs the scheduled e-mail rules. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -57,6 +62,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly exitAll: ExitAll,
     private readonly oauth: OAuthHousekeeping,
     private readonly sendmailRules: SendmailRuleRunner,
+    private readonly exportRuns: ScheduledExportRuns,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
@@ -76,6 +82,8 @@ export class SchedulerProcessor implements JobProcessor {
       (ids) => ids.length,
       () => 0, // Redis unreachable: the next tick checks again.
     );
+    const exportRunsBooked = await this.exportRuns.bookFinished();
+    const exportsStarted = (await this.exportRuns.startDue()).length;
     const expired = await this.tasks.purgeExpired();
     const pruned = await this.oauth.prune();
     const ruleMails = await this.sendmailRules.run();
@@ -85,7 +93,8 @@ export class SchedulerProcessor implements JobProcessor {
         `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
-        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned; ${ruleMails} rule mails`,
+        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned; ` +
+        `scheduled exports: ${exportRunsBooked} runs booked, ${exportsStarted} started; ${ruleMails} rule mails`,
     );
     return {
       at,
@@ -95,6 +104,8 @@ export class SchedulerProcessor implements JobProcessor {
       mailsEnqueued,
       tasksFailed,
       oauthPruned,
+      exportRunsBooked,
+      exportsStarted,
       ruleMails,
     };
   }

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Principal } from '../auth/principal';
 import { NotFound, TaskFailed, TaskNotReady } from '../common/errors';
-import { AsyncTask } from './async-task.entity';
+import { AsyncTask, TaskState } from './async-task.entity';
 import { JobQueues } from './job-queues.service';
 import { credentialOf } from './principal-credential';
 import type { QueueName } from './queues';
@@ -16,6 +16,8 @@ export const TASK_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** A task to start. */
 export interface NewTask {
+  /** The task's id (a random UUID); generated when absent. */
+  id?: string;
   kind: string;
   queue: QueueName;
   organizerId?: number | null;
@@ -57,7 +59,7 @@ export class TasksService {
   async start(principal: Principal, task: NewTask): Promise<AsyncTask> {
     const credential = credentialOf(principal);
     const row = this.db.getRepository(AsyncTask).create({
-      id: randomUUID(),
+      id: task.id ?? randomUUID(),
       kind: task.kind,
       queue: task.queue,
       credentialKind: credential.kind,
@@ -101,6 +103,17 @@ export class TasksService {
       throw new TaskNotReady(task.state, POLL_RETRY_AFTER);
     if (task.state === 'failed') throw new TaskFailed(answers.failed, task.message ?? 'Internal error');
     return task;
+  }
+
+  /** States of tasks by id; unknown or expired ids are absent. One statement. */
+  async statesOf(ids: readonly string[]): Promise<Map<string, TaskState>> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return new Map();
+    const rows: { id: string; state: TaskState }[] = await this.db.query(
+      'SELECT id, state FROM async_task WHERE id = ANY($1::uuid[]) AND expires > now()',
+      [valid],
+    );
+    return new Map(rows.map((r) => [r.id, r.state]));
   }
 
   /** The live (unexpired) task with this id started by this principal's credential, or null. */

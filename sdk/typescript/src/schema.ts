@@ -1426,6 +1426,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/scheduled_exports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scheduled event exports */
+        get: operations["scheduledEventExports"];
+        put?: never;
+        /** Scheduled event exports */
+        post: operations["scheduledEventExports2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/scheduled_exports/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a scheduled export */
+        get: operations["retrieveScheduledExport"];
+        /** Replace a scheduled export */
+        put: operations["updateScheduledExport"];
+        post?: never;
+        /** Delete a scheduled export */
+        delete: operations["destroyScheduledExport"];
+        options?: never;
+        head?: never;
+        /** Update fields of a scheduled export */
+        patch: operations["partialUpdateScheduledExport"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/seats/": {
         parameters: {
             query?: never;
@@ -2144,6 +2182,44 @@ export interface paths {
         head?: never;
         /** Update fields of a reusable medium */
         patch: operations["partialUpdateReusableMedium"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/scheduled_exports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scheduled organizer organizer exports */
+        get: operations["scheduledOrganizerOrganizerExports"];
+        put?: never;
+        /** Scheduled organizer organizer exports */
+        post: operations["scheduledOrganizerOrganizerExports2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/scheduled_exports/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an organizer scheduled export */
+        get: operations["retrieveOrganizerScheduledExport"];
+        /** Replace an organizer scheduled export */
+        put: operations["updateOrganizerScheduledExport"];
+        post?: never;
+        /** Delete an organizer scheduled export */
+        delete: operations["destroyOrganizerScheduledExport"];
+        options?: never;
+        head?: never;
+        /** Update fields of an organizer scheduled export */
+        patch: operations["partialUpdateOrganizerScheduledExport"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/seatingplans/": {
@@ -3255,6 +3331,35 @@ export interface components {
              * @enum {string}
              */
             type: "barcode" | "nfc_uid" | "nfc_mf0aes";
+        };
+        CreateScheduledExportDto: {
+            /** @description Input of the exporter (`_format`: `xlsx`, `csv` or `json`, and its own fields); defaults are filled in and stored. */
+            export_form_data?: {
+                [key: string]: unknown;
+            };
+            /** @description Identifier of the exporter: `orderlist`, `checkinlist`, `voucherlist`, `quotas` (event level); `orderlist`, `giftcardlist` (organizer level). */
+            export_identifier: string;
+            /** @description Language of the export (default `en`). */
+            locale?: string;
+            /** @description Comma-separated e-mail addresses (at most 25), or empty. */
+            mail_additional_recipients?: string;
+            /** @description Same, blind copy. */
+            mail_additional_recipients_bcc?: string;
+            /** @description Same, copy. */
+            mail_additional_recipients_cc?: string;
+            /** @description Subject of the mail; no variables. */
+            mail_subject?: string;
+            /** @description Text of the mail; no variables. */
+            mail_template?: string;
+            /** @description RFC 5545 recurrence, e.g. `DTSTART:20230118T000000\nRRULE:FREQ=WEEKLY;BYDAY=TU,WE,TH`; one rule, at most once a day. */
+            schedule_rrule: string;
+            /**
+             * Format: time
+             * @description Time of day of the run (`HH:MM:SS`), local time of the event or of `timezone`.
+             */
+            schedule_rrule_time: string;
+            /** @description IANA time zone of an organizer-level schedule (default `UTC`); not accepted at event level. */
+            timezone?: string;
         };
         CreateSeatingPlanDto: {
             /** @description The plan's layout (pretix's seating-plan schema: `name`, `categories`, `size`, `zones[].rows[].seats[]`). */
@@ -4947,6 +5052,37 @@ export interface components {
              */
             type?: "entry" | "exit";
         };
+        ScheduledExportJson: {
+            /**
+             * Format: int32
+             * @description Consecutive failures (read-only); at 5 the schedule stops.
+             */
+            error_counter: number;
+            export_form_data: {
+                [key: string]: unknown;
+            };
+            export_identifier: string;
+            /** Format: int32 */
+            id: number;
+            locale: string;
+            mail_additional_recipients: string;
+            mail_additional_recipients_bcc: string;
+            mail_additional_recipients_cc: string;
+            mail_subject: string;
+            mail_template: string;
+            /** @description E-mail of the creating user (read-only). */
+            owner: string;
+            /**
+             * Format: date-time
+             * @description Next run (read-only); null when the rule has no further occurrence.
+             */
+            schedule_next_run: string | null;
+            schedule_rrule: string;
+            /** Format: time */
+            schedule_rrule_time: string;
+            /** @description Organizer-level exports only. */
+            timezone?: string;
+        };
         SeatJson: {
             blocked: boolean;
             /** @description Id of the live cart position holding the seat; the cart position object with `?expand=cartposition`. */
@@ -5703,6 +5839,35 @@ export interface components {
             linked_orderposition?: number | null;
             /** @description Internal notes (default null). */
             notes?: string | null;
+        };
+        UpdateScheduledExportDto: {
+            /** @description Input of the exporter (`_format`: `xlsx`, `csv` or `json`, and its own fields); defaults are filled in and stored. */
+            export_form_data?: {
+                [key: string]: unknown;
+            };
+            /** @description Identifier of the exporter: `orderlist`, `checkinlist`, `voucherlist`, `quotas` (event level); `orderlist`, `giftcardlist` (organizer level). */
+            export_identifier?: string;
+            /** @description Language of the export (default `en`). */
+            locale?: string;
+            /** @description Comma-separated e-mail addresses (at most 25), or empty. */
+            mail_additional_recipients?: string;
+            /** @description Same, blind copy. */
+            mail_additional_recipients_bcc?: string;
+            /** @description Same, copy. */
+            mail_additional_recipients_cc?: string;
+            /** @description Subject of the mail; no variables. */
+            mail_subject?: string;
+            /** @description Text of the mail; no variables. */
+            mail_template?: string;
+            /** @description RFC 5545 recurrence, e.g. `DTSTART:20230118T000000\nRRULE:FREQ=WEEKLY;BYDAY=TU,WE,TH`; one rule, at most once a day. */
+            schedule_rrule?: string;
+            /**
+             * Format: time
+             * @description Time of day of the run (`HH:MM:SS`), local time of the event or of `timezone`.
+             */
+            schedule_rrule_time?: string;
+            /** @description IANA time zone of an organizer-level schedule (default `UTC`); not accepted at event level. */
+            timezone?: string;
         };
         UpdateSeatDto: {
             blocked: boolean;
@@ -11469,6 +11634,237 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    scheduledEventExports: {
+        parameters: {
+            query?: {
+                /** @description Sort order: comma-separated fields among `id`, `export_identifier`, `schedule_next_run`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "export_identifier" | "-export_identifier" | "schedule_next_run" | "-schedule_next_run")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ScheduledExportJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduledEventExports2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledExportDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledExportDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduledExportDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listSeats: {
         parameters: {
             query?: {
@@ -14700,6 +15096,225 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReusableMediumJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduledOrganizerOrganizerExports: {
+        parameters: {
+            query?: {
+                /** @description Sort order: comma-separated fields among `id`, `export_identifier`, `schedule_next_run`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "export_identifier" | "-export_identifier" | "schedule_next_run" | "-schedule_next_run")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ScheduledExportJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduledOrganizerOrganizerExports2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledExportDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveOrganizerScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrganizerScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledExportDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyOrganizerScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateOrganizerScheduledExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduledExportDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledExportJson"];
                 };
             };
             400: components["responses"]["BadRequest"];

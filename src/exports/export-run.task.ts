@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CREDENTIAL_RESOLVER, CredentialResolver } from '../auth/credential-resolver';
+import { Principal } from '../auth/principal';
+import { UsersService } from '../auth/users.service';
+import { MailOutboxService } from '../mail/mail-outbox.service';
+import type { AsyncTask } from '../tasks/async-task.entity';
+import { ExecutesTask, TaskContext, TaskError, TaskExecutor, TaskOutcome } from '../tasks/task-executor';
+import { EXPORTERS } from './export-forms.rules';
+import { Exporters } from './exporters.service';
+import { recipientsOf } from './scheduled-export.rules';
+import { ScheduledExport } from './scheduled-export.entity';
+
+/** Task kind of an export run (queue `exports`). */
+export const EXPORT_RUN = 'exports.run';
+
+/**
+ * Input of an `exports.run` task: a scheduled export to run and mail (`scheduled_export_id`), or an exporter
+ * with its cleaned form data (`identifier`, `form`, `locale`, `timezone`) whose file the task keeps.
+ */
+export interface ExportRunInput {
+  scheduled_export_id?: number;
+  identifier?: string;
+  form?: Record<string, unknown>;
+  locale?: string;
+  timezone?: string;
+}
+
+/**
+ * `exports.run` (worker only): runs an exporter for the credential that started the task, with the data that
+ * user may read now (their team grants are read at run time), stores the file with the task's expiry, and for a
+ * scheduled export mails it as an attachment to the owner and the additional recipients (to, cc and bcc each get
+ * their own mail) through the mail outbox (issue 13).
+ * @throws TaskError when the export is gone, the owner may not run it, or a list it names is gone
+ */
+@Injectable()
+@ExecutesTask(EXPORT_RUN)
+export class ExportRunTask implements TaskExecutor {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(CREDENTIAL_RESOLVER) private readonly credentials: CredentialResolver,
+    private readonly users: UsersService,
+    private readonly exporters: Exporters,
+    private readonly mails: MailOutboxService,
+  ) {}
+
+  async run(task: AsyncTask, ctx: TaskContext): Promise<TaskOutcome> {
+    if (task.organizerId === null) throw new TaskError('An export needs an organizer.');
+    const input = task.input as ExportRunInput;
+    const scheduled =
+      input.scheduled_export_id === undefined
+        ? null
+        : await this.db.getRepository(ScheduledExport).findOneBy({ id: input.scheduled_export_id });
+    if (input.scheduled_export_id !== undefined && !scheduled)
+      throw new TaskError('The scheduled export no longer exists.');
+    const userId = scheduled ? scheduled.ownerId : task.credentialId;
+    if (!scheduled && task.credentialKind !== 'user') throw new TaskError('Exports run for users only.');
+    const principal = new Principal({ kind: 'user', userId }, await this.credentials.grantsOfUser(userId));
+    const file = await this.exporters.run({
+      principal,
+      organizerId: task.organizerId,
+      eventId: scheduled ? scheduled.eventId : task.eventId,
+      identifier: scheduled?.exportIdentifier ?? input.identifier ?? '',
+      form: scheduled?.exportFormData ?? input.form ?? {},
+      locale: scheduled?.locale ?? input.locale ?? 'en',
+      timezone: scheduled?.timezone ?? input.timezone ?? 'UTC',
+    });
+    await ctx.progress(90);
+    const fileId = await ctx.storeFile({ kind: 'export', ...file, organizerId: task.organizerId });
+    if (scheduled) await this.mail(scheduled, fileId, file);
+    return { resultFileId: fileId, message: 'OK' };
+  }
+
+  private async mail(
+    scheduled: ScheduledExport,
+    fileId: string,
+    file: { filename: string; contentType: string; content: Buffer },
+  ): Promise<void> {
+    const owner = (await this.users.emailsByIds([scheduled.ownerId])).get(scheduled.ownerId);
+    const recipients = [
+      ...(owner ? [owner] : []),
+      ...recipientsOf(scheduled.mailAdditionalRecipients),
+      ...recipientsOf(scheduled.mailAdditionalRecipientsCc),
+      ...recipientsOf(scheduled.mailAdditionalRecipientsBcc),
+    ];
+    const name = EXPORTERS.find((e) => e.identifier === scheduled.exportIdentifier)?.verboseName;
+    const subject = scheduled.mailSubject || `Export: ${name ?? scheduled.exportIdentifier}`;
+    await this.db.transaction(async (em) => {
+      for (const to of [...new Set(recipients.map((r) => r.toLowerCase()))])
+        await this.mails.enqueue(em, {
+          organizerId: scheduled.organizerId,
+          eventId: scheduled.eventId,
+          to,
+          subject,
+          body: scheduled.mailTemplate || 'Please find the export attached.',
+          attachments: [
+            { fileId, filename: file.filename, contentType: file.contentType, size: file.content.length },
+          ],
+        });
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { UsersModule } from '../auth/users.module';
+import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
+import { CheckinCoreModule } from '../checkin/checkin-core.module';
+import { GiftCardsCoreModule } from '../giftcards/giftcards-core.module';
+import { MailModule } from '../mail/mail.module';
+import { OrdersCoreModule } from '../orders/orders-core.module';
+import { TenancyModule } from '../organizers/tenancy.module';
+import { TasksModule } from '../tasks/tasks.module';
+import { TeamsModule } from '../teams/teams.module';
+import { ExportRunTask } from './export-run.task';
+import { Exporters } from './exporters.service';
+import { ScheduledExportRuns } from './scheduled-export-runs.service';
+
+/**
+ * The exports context in the worker (issue 13): the exporters, the `exports.run` task executor, and the
+ * scheduler's part of scheduled exports. The team grants of owners come from the teams context's
+ * `CREDENTIAL_RESOLVER`.
+ */
+@Module({
+  imports: [
+    TasksModule,
+    MailModule,
+    UsersModule,
+    TeamsModule,
+    TenancyModule,
+    OrdersCoreModule,
+    CheckinCoreModule,
+    GiftCardsCoreModule,
+    CatalogueReadsModule,
+  ],
+  providers: [Exporters, ExportRunTask, ScheduledExportRuns],
+  exports: [ScheduledExportRuns],
+})
+export class ExportsCoreModule {}
