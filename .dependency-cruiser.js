@@ -43,6 +43,7 @@ const LAYERS = [
   ['checkin', 'invoices', 'giftcards'],
   ['media'],
   ['exports', 'sendmail-rules', 'shredder'],
+  ['webhooks'],
   ['scheduler', 'cli', 'health'],
 ];
 

@@ -8,7 +8,8 @@ COPY . .
 RUN npm run build
 
 FROM node:22-bookworm-slim AS production
-ENV NODE_ENV=production
+ENV NODE_ENV=production \
+    WEBHOOK_ALLOW_PRIVATE_TARGETS=false
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -10,6 +10,7 @@ import { securityHeaders } from './common/http/security-headers';
 import { withSharedSchemas } from './common/http/api-schemas';
 import { buildOpenApiDocument, OpenApiDocumentHolder, setupApiPage } from './common/http/openapi';
 import { API_PREFIX, RouteRegistry } from './common/http/route-registry';
+import { withWebhookDocs } from './webhooks/webhook-openapi';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -37,7 +38,9 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);
-  app.get(OpenApiDocumentHolder).document = withSharedSchemas(buildOpenApiDocument(app));
+  app.get(OpenApiDocumentHolder).document = withWebhookDocs(
+    withSharedSchemas(buildOpenApiDocument(app)),
+  );
   setupApiPage(app);
   await app.init();
   return app;

@@ -25,6 +25,7 @@ import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
@@ -60,6 +61,7 @@ export class AppModule {
         OutgoingMailsModule,
         SendmailRulesModule,
         ShredderModule,
+        WebhooksModule,
         HealthModule,
       ],
     };

@@ -19,11 +19,12 @@ import { QueueWorkers } from './tasks/queue-workers.service';
 import { TaskHousekeeping } from './tasks/task-housekeeping.service';
 import { TaskRunner } from './tasks/task-runner.processor';
 import { TasksModule } from './tasks/tasks.module';
+import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
 
 /**
- * The worker process (architecture.md "Processes"): the queue processors (mail delivery, invoice PDFs, task runner,
- * scheduler tick, which expires pending orders through the orders core and starts due scheduled exports; the
- * export runs) run here and only here; no HTTP.
+ * The worker process (architecture.md "Processes"): the queue processors (mail delivery, webhook delivery, invoice
+ * PDFs, task runner, scheduler tick, which expires pending orders through the orders core and starts due scheduled
+ * exports; the export runs) run here and only here; no HTTP.
  */
 @Module({
   imports: [
@@ -39,6 +40,7 @@ import { TasksModule } from './tasks/tasks.module';
     SendmailRulesRunnerModule,
     ShredderTasksModule,
     ExportsCoreModule,
+    WebhookWorkerModule,
   ],
   providers: [
     QueueWorkers,

@@ -67,6 +67,10 @@ describe('documented query parameters', () => {
       name: { en: 'Day' },
       date_from: '2030-01-01T19:00:00Z',
     });
+    ids.webhook = await post(`${ORG}/webhooks/`, {
+      target_url: 'https://hooks.example.org/in',
+      action_types: ['pretix.event.order.placed'],
+    });
     doc = (await t.http().get('/api/v1/openapi.json')).body as Document;
     log = FilterReadLog.install();
     for (const r of routes) {

@@ -49,6 +49,12 @@ describe('nested routes under a missing parent', () => {
     const teams = await t.http().get(`${O}/teams/`).set('Authorization', auth(token));
     parents.team = (teams.body as { results: { id: number }[] }).results[0].id;
     parents.giftcard = (await created(`${O}/giftcards/`, { value: '10.00', currency: 'EUR' })).id as number;
+    parents.webhook = (
+      await created(`${O}/webhooks/`, {
+        target_url: 'https://hooks.example.org/in',
+        action_types: ['pretix.event.order.placed'],
+      })
+    ).id as number;
   });
   afterAll(() => t.close());
 
@@ -96,6 +102,8 @@ describe('nested routes under a missing parent', () => {
     ['team', 'GET', `${O}/teams/{p}/tokens/987654/`],
     ['team', 'DELETE', `${O}/teams/{p}/tokens/987654/`],
     ['giftcard', 'GET', `${O}/giftcards/{p}/transactions/`],
+    ['webhook', 'GET', `${O}/webhooks/{p}/deliveries/`],
+    ['webhook', 'POST', `${O}/webhooks/{p}/deliveries/00000000-0000-0000-0000-000000000000/redeliver/`, {}],
   ].map(([kind, method, path, body]) => [kind as string, method as string, path as string, body as object]); // always four: jest gives a test fn of arity 4 a `done`
 
   function send(method: string, path: string, body?: object) {

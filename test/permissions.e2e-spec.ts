@@ -130,6 +130,10 @@ describe('permission matrix (compat §2.2, §2.4; docs/permissions.md)', () => {
     });
     parents.list = await made(`${E}/checkinlists/`, { name: 'Parent', all_products: true });
     parents.giftcard = await made(`/api/v1/organizers/${ORG}/giftcards/`, { value: '1.00', currency: 'EUR' });
+    parents.webhook = await made(`/api/v1/organizers/${ORG}/webhooks/`, {
+      target_url: 'https://hooks.example.org/in',
+      action_types: ['pretix.event.order.placed'],
+    });
     const teams = await t.http().get(`/api/v1/organizers/${ORG}/teams/`).set('Authorization', auth(admin));
     parents.team = (teams.body as { results: { id: number }[] }).results[0].id;
 

@@ -14,6 +14,7 @@ import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { SendmailRuleRunner } from '../src/sendmail-rules/sendmail-rule-runner';
 import { TasksService } from '../src/tasks/tasks.service';
 import { ScheduledExportRuns } from '../src/exports/scheduled-export-runs.service';
+import { WebhookDispatch } from '../src/webhooks/webhook-dispatch.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -35,6 +36,7 @@ describe('scheduler tick', () => {
       t.app.get(OAuthHousekeeping),
       new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
       new ScheduledExportRuns(db, t.app.get(TasksService)),
+      new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
     );
   });
   afterAll(() => t.close());

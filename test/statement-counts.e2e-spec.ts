@@ -227,6 +227,14 @@ describe('statements per request', () => {
     const mails: { id: number }[] = await t.db.query('SELECT id FROM outgoing_mail ORDER BY id LIMIT 1');
     const property = await send(`${ORG}/event_meta_properties/`, { name: 'kind' });
     await send(`${ORG}/event_meta_properties/`, { name: 'room' });
+    const hook = { target_url: 'https://hooks.example.org/in', action_types: ['pretix.event.order.placed'] };
+    const webhook = await send(`${ORG}/webhooks/`, { ...hook, limit_events: ['sample'] });
+    await send(`${ORG}/webhooks/`, hook);
+    await t.db.query(
+      `INSERT INTO webhook_delivery (uid, webhook_id, log_entry_id, action, payload, give_up_at)
+       SELECT gen_random_uuid(), $1, g, 'pretix.event.order.placed', '{}', now() FROM generate_series(1, 2) g`,
+      [webhook.id],
+    );
     // Dates of the fixture's event (not a series: its orders came first), written in SQL, with price overrides.
     const dates: { id: number }[] = await t.db.query(
       `INSERT INTO subevent (event_id, name, date_from)
@@ -261,6 +269,7 @@ describe('statements per request', () => {
     Object.assign(params, {
       organizer: 'org',
       event: 'sample',
+      webhook: String(webhook.id),
       item: String(item.id),
       question: String(questions[0].id),
       team: String(team.id),
@@ -314,6 +323,7 @@ describe('statements per request', () => {
       checkins: checkins[0].id,
       event_meta_properties: property.id as number,
       subevents: dates[0].id,
+      webhooks: webhook.id as number,
     });
   });
 

@@ -197,6 +197,33 @@ export class AppConfig {
   @IsString()
   sessionSecret = '';
 
+  /**
+   * Whether webhook targets may be private, link-local or loopback addresses (checked when configured and on the
+   * resolved address at every delivery). On by default for development and tests; the Docker image turns it off.
+   */
+  @IsBoolean()
+  webhookAllowPrivateTargets = true;
+
+  /** Delay before the first webhook retry (seconds); doubles with every further attempt, with jitter, up to 3 days. */
+  @IsInt()
+  @Min(1)
+  webhookRetryBaseS = 60;
+
+  /** How long a webhook receiver may take to answer (milliseconds) before the attempt counts as failed. */
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  webhookTimeoutMs = 30000;
+
+  /**
+   * Webhook deliveries one worker sends at once, so that a slow receiver does not hold up the others (each
+   * waits at most `WEBHOOK_TIMEOUT_MS`).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  webhookConcurrency = 32;
+
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
@@ -248,6 +275,10 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   quotaCheckIntervalMs: 'QUOTA_CHECK_INTERVAL_MS',
   diagnosticTasks: 'DIAGNOSTIC_TASKS',
   invoicePdfRetryDelayMs: 'INVOICE_PDF_RETRY_DELAY_MS',
+  webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  webhookRetryBaseS: 'WEBHOOK_RETRY_BASE_S',
+  webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
+  webhookConcurrency: 'WEBHOOK_CONCURRENCY',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
   sessionSecret: 'SESSION_SECRET',

@@ -13,6 +13,7 @@ import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
 import { SendmailRuleRunner } from '../sendmail-rules/sendmail-rule-runner';
+import { WebhookDispatch } from '../webhooks/webhook-dispatch.service';
 
 export const SCHEDULER_TICK = 'tick';
 /** Job name of the periodic consistency check of the quota counts ({@link QuotaCountCheck}). */
@@ -27,6 +28,10 @@ export interface TickResult {
   /** Exit scans written for check-in lists past their `exit_all_at`. */
   autoExits: number;
   mailsEnqueued: number;
+  /** Due webhook deliveries enqueued (the outbox sweep). */
+  webhooksEnqueued: number;
+  /** Webhook deliveries older than 30 days deleted. */
+  webhookDeliveriesPruned: number;
   tasksFailed: number;
   /** OAuth codes, token pairs, sessions and login failures deleted ({@link OAuthHousekeeping}). */
   oauthPruned: number;
@@ -41,9 +46,10 @@ export interface TickResult {
  * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): purges
  * expired idempotency records and cart positions (every cart, web shop ones included), expires pending orders
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
- * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails again
- * (the outbox sweep), marks tasks whose job was lost as failed, and deletes expired tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures; books finished scheduled export runs
- * and starts the due ones ({@link ScheduledExportRuns}); runs the scheduled e-mail rules. A second
+ * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails and webhook deliveries again
+ * (the outbox sweeps; old deliveries are pruned), marks tasks whose job was lost as failed, and deletes expired
+ * tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures; books finished scheduled
+ * export runs and starts the due ones ({@link ScheduledExportRuns}); runs the scheduled e-mail rules. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -63,6 +69,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly oauth: OAuthHousekeeping,
     private readonly sendmailRules: SendmailRuleRunner,
     private readonly exportRuns: ScheduledExportRuns,
+    private readonly webhooks: WebhookDispatch,
   ) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
@@ -78,6 +85,8 @@ export class SchedulerProcessor implements JobProcessor {
     const ordersExpired = await this.orders.expireDue();
     const autoExits = await this.exitAll.run();
     const mailsEnqueued = await this.mails.sweep();
+    const webhooksEnqueued = await this.webhooks.sweep();
+    const webhookDeliveriesPruned = await this.webhooks.prune();
     const tasksFailed = await this.tasks.failLostTasks().then(
       (ids) => ids.length,
       () => 0, // Redis unreachable: the next tick checks again.
@@ -94,7 +103,8 @@ export class SchedulerProcessor implements JobProcessor {
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
         `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned; ` +
-        `scheduled exports: ${exportRunsBooked} runs booked, ${exportsStarted} started; ${ruleMails} rule mails`,
+        `scheduled exports: ${exportRunsBooked} runs booked, ${exportsStarted} started; ` +
+        `${webhooksEnqueued} webhook deliveries enqueued, ${webhookDeliveriesPruned} pruned; ${ruleMails} rule mails`,
     );
     return {
       at,
@@ -107,6 +117,8 @@ export class SchedulerProcessor implements JobProcessor {
       exportRunsBooked,
       exportsStarted,
       ruleMails,
+      webhooksEnqueued,
+      webhookDeliveriesPruned,
     };
   }
 }

@@ -16,6 +16,8 @@ export interface QueuedJob<T = Record<string, unknown>> {
 /** A processor of one queue; runs only in the worker process. Its errors are rethrown to the queue. */
 export interface JobProcessor {
   process(job: QueuedJob): Promise<unknown>;
+  /** Jobs of the queue this worker runs at once (default 1). */
+  readonly concurrency?: number;
   /** Called once when the queue gave up a job: attempts exhausted, or stalled too often (worker died). */
   onFailed?(job: QueuedJob, error: Error): Promise<void>;
   /** Called when a shutting-down worker hands a running job back to the queue (another worker reruns it). */

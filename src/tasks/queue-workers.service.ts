@@ -77,6 +77,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         stalledInterval: this.config.jobLockMs,
         maxStalledCount: 1,
         drainDelay: 2,
+        concurrency: processor.concurrency ?? 1,
         settings: {
           backoffStrategy: (_attempts, _type, err) => (err instanceof RetryLater ? err.delayMs : 0),
         },

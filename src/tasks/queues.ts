@@ -5,6 +5,7 @@ export const QUEUES = {
   invoices: 'invoices',
   exports: 'exports',
   shredder: 'shredder',
+  webhooks: 'webhooks',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

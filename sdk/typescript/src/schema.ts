@@ -2425,6 +2425,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/webhooks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get organizer webhooks */
+        get: operations["getOrganizerWebhooks"];
+        put?: never;
+        /**
+         * Webhooks organizer
+         * @description Answers the new webhook with its `secret` in full (the only time besides `rotate_secret`).
+         */
+        post: operations["webhooksOrganizer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/webhooks/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a webhook */
+        get: operations["retrieveWebhook"];
+        /** Replace a webhook */
+        put: operations["updateWebhook"];
+        post?: never;
+        /** Does not delete: sets `enabled=false` (compat §3.27); the webhook stays listed. */
+        delete: operations["destroyWebhook"];
+        options?: never;
+        head?: never;
+        /** Update fields of a webhook */
+        patch: operations["partialUpdateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/webhooks/{id}/rotate_secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, answered in full; the old one stops at once. */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/webhooks/{webhook}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get webhook deliveries */
+        get: operations["getWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/webhooks/{webhook}/deliveries/{delivery}/redeliver/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver delivery
+         * @description Sends the delivery again: same payload and `webhook-id`, fresh timestamp and signature.
+         */
+        post: operations["redeliverDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/readyz": {
         parameters: {
             query?: never;
@@ -3626,6 +3721,19 @@ export interface components {
              */
             variation?: number | null;
         };
+        CreateWebhookDto: {
+            /** @description Registered action types (compat §5); wildcards such as `pretix.event.order.changed.*` allowed. */
+            action_types: string[];
+            /** @description All events of the organizer, including future ones (default true unless `limit_events` is sent). */
+            all_events?: boolean;
+            comment?: string | null;
+            /** @description Default true. */
+            enabled?: boolean;
+            /** @description Slugs of events of this organizer; must be empty when `all_events` is true. */
+            limit_events?: string[];
+            /** @description `http` or `https` URL receiving the POSTs; Basic-auth credentials may be part of it. */
+            target_url: string;
+        };
         CreatedCartPositionJson: {
             /** Format: int32 */
             addon_to: number | null;
@@ -3707,6 +3815,18 @@ export interface components {
             } & components["schemas"]["I18nString"]) | null;
             /** @description Percent with two decimals, or null for the rule's own rate. */
             rate: (string & components["schemas"]["Percentage"]) | null;
+        };
+        DeliveryAttemptJson: {
+            /** Format: date-time */
+            datetime: string;
+            /** Format: int32 */
+            duration_ms: number;
+            error: string | null;
+            /**
+             * Format: int32
+             * @description HTTP status of the answer; null when there was none (timeout, connection error, refused target).
+             */
+            response_status: number | null;
         };
         DenyOrderDto: {
             /** @description The reason, used in the e-mail and the log entry. */
@@ -6130,6 +6250,19 @@ export interface components {
              */
             variation?: number | null;
         };
+        UpdateWebhookDto: {
+            /** @description Registered action types (compat §5); wildcards such as `pretix.event.order.changed.*` allowed. */
+            action_types?: string[];
+            /** @description All events of the organizer, including future ones (default true unless `limit_events` is sent). */
+            all_events?: boolean;
+            comment?: string | null;
+            /** @description Default true. */
+            enabled?: boolean;
+            /** @description Slugs of events of this organizer; must be empty when `all_events` is true. */
+            limit_events?: string[];
+            /** @description `http` or `https` URL receiving the POSTs; Basic-auth credentials may be part of it. */
+            target_url?: string;
+        };
         /** @description A refused request: `{"detail": "..."}`, field errors, a list of field errors aligned with the entries of a batch, a bare list of messages, or `{"error": "..."}` (cart position bulk creation). */
         ValidationError: components["schemas"]["ErrorDetail"] | components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][] | string[] | {
             error: string;
@@ -6232,6 +6365,114 @@ export interface components {
             value: components["schemas"]["Money"];
             /** Format: int32 */
             variation: number | null;
+        };
+        /** @description Check-in events (`pretix.event.checkin`, `pretix.event.checkin.reverted`). */
+        WebhookCheckinPayload: {
+            /**
+             * @description The concrete log action (a webhook listening to a wildcard type such as `pretix.event.order.changed.*` gets e.g. `pretix.event.order.changed.item`).
+             * @example pretix.event.order.paid
+             */
+            action: string;
+            checkin_list: number;
+            /** @description Order code. */
+            code: string;
+            /** @description Event slug. */
+            event: string;
+            first_checkin: boolean;
+            /** @description Id of the audit log entry that caused the notification. */
+            notification_id: number;
+            orderposition_id: number;
+            orderposition_positionid: number;
+            /** @description Organizer slug. */
+            organizer: string;
+            /** @enum {string} */
+            type: "entry" | "exit";
+        };
+        /** @description Customer events (no event). */
+        WebhookCustomerPayload: {
+            /**
+             * @description The concrete log action (a webhook listening to a wildcard type such as `pretix.event.order.changed.*` gets e.g. `pretix.event.order.changed.item`).
+             * @example pretix.event.order.paid
+             */
+            action: string;
+            /** @description Customer identifier. */
+            customer: string;
+            /** @description Id of the audit log entry that caused the notification. */
+            notification_id: number;
+            /** @description Organizer slug. */
+            organizer: string;
+        };
+        WebhookDeliveryJson: {
+            action: string;
+            attempts: components["schemas"]["DeliveryAttemptJson"][];
+            /** Format: date-time */
+            created: string;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` header of its requests (stable across retries and redeliveries).
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (pending deliveries only).
+             */
+            next_attempt: string | null;
+            /** @description The request body sent (compat §5). */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+        };
+        WebhookJson: {
+            action_types: string[];
+            all_events: boolean;
+            comment: string | null;
+            enabled: boolean;
+            /** Format: int32 */
+            id: number;
+            /** @description Event slugs, ascending. */
+            limit_events: string[];
+            /**
+             * @description Signing secret (`whsec_…`): in full only in the answer of the create and of `rotate_secret`, masked
+             *     (`whsec_********abcd`) elsewhere.
+             * @example whsec_********Vw2x
+             */
+            readonly secret: string;
+            target_url: string;
+        };
+        /** @description Event, sub-event, item and voucher events: the event slug and, depending on the action, the id of the `subevent`, `item` or `voucher`. */
+        WebhookObjectPayload: {
+            /**
+             * @description The concrete log action (a webhook listening to a wildcard type such as `pretix.event.order.changed.*` gets e.g. `pretix.event.order.changed.item`).
+             * @example pretix.event.order.paid
+             */
+            action: string;
+            /** @description Event slug. */
+            event: string;
+            item?: number;
+            /** @description Id of the audit log entry that caused the notification. */
+            notification_id: number;
+            /** @description Organizer slug. */
+            organizer: string;
+            subevent?: number;
+            voucher?: number;
+        };
+        /** @description Order events: exactly these five keys. Fetch the order through the API afterwards. */
+        WebhookOrderPayload: {
+            /**
+             * @description The concrete log action (a webhook listening to a wildcard type such as `pretix.event.order.changed.*` gets e.g. `pretix.event.order.changed.item`).
+             * @example pretix.event.order.paid
+             */
+            action: string;
+            /** @description Order code. */
+            code: string;
+            /** @description Event slug. */
+            event: string;
+            /** @description Id of the audit log entry that caused the notification. */
+            notification_id: number;
+            /** @description Organizer slug. */
+            organizer: string;
         };
     };
     responses: {
@@ -16206,6 +16447,342 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamApiTokenJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrganizerWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["WebhookJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksOrganizer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries in this status. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Deliveries of this log action (exact). */
+                action?: string;
+                /** @description Deliveries created at or after this time. */
+                created_since?: string;
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                webhook: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["WebhookDeliveryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description The delivery id (`webhook-id`) */
+                delivery: string;
+                webhook: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryJson"];
                 };
             };
             400: components["responses"]["BadRequest"];

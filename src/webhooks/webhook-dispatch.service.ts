@@ -1,0 +1,146 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { JobQueues } from '../tasks/job-queues.service';
+import { QUEUES } from '../tasks/queues';
+import { DELIVERY_CHANNEL } from './webhook-deliveries.service';
+
+/** Name of the job that sends one delivery (`{deliveryId}`), queue `webhooks`. */
+export const SEND_WEBHOOK_JOB = 'send';
+
+/** Deliveries examined per sweep. */
+const BATCH = 500;
+
+/** Job id of a delivery: one live job per delivery (a second add while one exists does nothing). */
+export function webhookJobId(id: string | number): string {
+  return `webhook-delivery-${id}`;
+}
+
+/**
+ * Moves due deliveries from the outbox into the `webhooks` queue (worker only). It LISTENs on the channel the
+ * outbox trigger and redeliveries notify after their commit, and sweeps at once; the scheduler's tick sweeps too,
+ * which catches what a missed notification or a Redis outage left behind. A sweep enqueues pending deliveries that
+ * are due, not held by a worker, and not waiting for an earlier pending delivery of the same webhook and order
+ * code (those follow when it is done: ordering without blocking other webhooks). Safe with several workers: one
+ * live job per delivery, and the sender claims the row.
+ */
+@Injectable()
+export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private listener: Client | null = null;
+  private stopped = false;
+  private running: Promise<number> | null = null;
+  private again = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queues: JobQueues,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.listen();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** A sweep soon; calls while one runs coalesce into one more. */
+  sweepSoon(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.sweep()
+      .catch((err: Error) => {
+        this.logger.warn(`sweep failed: ${err.message}`);
+        return 0;
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.sweepSoon();
+        }
+      });
+  }
+
+  /**
+   * Enqueues the due deliveries (see the class). Stops at the first enqueue that fails (Redis down): the rest
+   * stay due for the next sweep.
+   * @returns how many were enqueued
+   */
+  async sweep(): Promise<number> {
+    const due: { id: string }[] = await this.db.query(
+      `SELECT d.id FROM webhook_delivery d
+        WHERE d.status = 'pending' AND d.next_attempt <= now()
+          AND (d.claimed_until IS NULL OR d.claimed_until < now())
+          AND NOT EXISTS (SELECT 1 FROM webhook_delivery p
+                           WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id
+                             AND p.order_code = d.order_code AND p.id < d.id)
+        ORDER BY d.id LIMIT $1`,
+      [BATCH],
+    );
+    let done = 0;
+    for (const { id } of due) {
+      try {
+        await this.queues.enqueue(
+          QUEUES.webhooks,
+          SEND_WEBHOOK_JOB,
+          { deliveryId: id },
+          { jobId: webhookJobId(id), attempts: 1000 },
+        );
+        done++;
+      } catch {
+        this.logger.warn(`delivery ${id}: queue unavailable, stays due for the next sweep`);
+        break;
+      }
+    }
+    if (due.length > 0) this.logger.debug(`sweep: ${done} of ${due.length} due deliveries enqueued`);
+    return done;
+  }
+
+  /** Deletes deliveries older than 30 days (the log's retention), in batches. @returns how many */
+  async prune(): Promise<number> {
+    const rows: { n: string }[] = await this.db.query(
+      `WITH gone AS (
+         DELETE FROM webhook_delivery WHERE id IN (
+           SELECT id FROM webhook_delivery WHERE created < now() - interval '30 days' LIMIT 5000)
+         RETURNING 1)
+       SELECT count(*) AS n FROM gone`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Opens the LISTEN connection (reconnecting after a second when it drops) and sweeps once connected. */
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.config.databaseUrl });
+    const retry = () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      void client.end().catch(() => undefined);
+      if (!this.stopped) setTimeout(() => void this.listen(), 1000).unref();
+    };
+    this.listener = client;
+    client.on('error', (err) => {
+      this.logger.warn(`listener: ${err.message}`);
+      retry();
+    });
+    client.on('end', retry);
+    client.on('notification', () => this.sweepSoon());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
+      this.logger.log('listening for new deliveries');
+      this.sweepSoon();
+    } catch (err) {
+      this.logger.warn(`listener: ${(err as Error).message}`);
+      retry();
+    }
+  }
+}
