@@ -42,7 +42,7 @@ const LAYERS = [
   ['orders'],
   ['checkin', 'invoices', 'giftcards'],
   ['media'],
-  ['exports'],
+  ['exports', 'sendmail-rules', 'shredder'],
   ['webhooks'],
   ['scheduler', 'cli', 'health'],
 ];

@@ -19,6 +19,8 @@ import { OrdersCoreModule } from './orders/orders-core.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
+import { SendmailRulesModule } from './sendmail-rules/sendmail-rules.module';
+import { ShredderModule } from './shredder/shredder.module';
 import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
@@ -57,6 +59,8 @@ export class AppModule {
         ExportsModule,
         MediaModule,
         OutgoingMailsModule,
+        SendmailRulesModule,
+        ShredderModule,
         WebhooksModule,
         HealthModule,
       ],

@@ -10,6 +10,8 @@ import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
 import { OrdersCoreModule } from './orders/orders-core.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
+import { SendmailRulesRunnerModule } from './sendmail-rules/sendmail-rules-runner.module';
+import { ShredderTasksModule } from './shredder/shredder-tasks.module';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -35,6 +37,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     OrdersCoreModule,
     CheckinCoreModule,
     OAuthCoreModule,
+    SendmailRulesRunnerModule,
+    ShredderTasksModule,
     ExportsCoreModule,
     WebhookWorkerModule,
   ],

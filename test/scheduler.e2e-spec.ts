@@ -11,6 +11,7 @@ import { ExitAll } from '../src/checkin/exit-all';
 import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-count-check';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
+import { SendmailRuleRunner } from '../src/sendmail-rules/sendmail-rule-runner';
 import { TasksService } from '../src/tasks/tasks.service';
 import { ScheduledExportRuns } from '../src/exports/scheduled-export-runs.service';
 import { WebhookDispatch } from '../src/webhooks/webhook-dispatch.service';
@@ -33,6 +34,7 @@ describe('scheduler tick', () => {
       t.app.get(QuotaCountCheck),
       new ExitAll(db),
       t.app.get(OAuthHousekeeping),
+      new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
       new ScheduledExportRuns(db, t.app.get(TasksService)),
       new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
     );

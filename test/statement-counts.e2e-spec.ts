@@ -46,6 +46,16 @@ describe('statements per request', () => {
     await createEvent(t, token, 'org', { slug: 'second' });
     await send(`${E}/taxrules/`, { name: 'Reduced', rate: '7.00' });
     const rule = await send(`${E}/taxrules/`, { name: 'VAT', rate: '19.00' });
+    const mailRules: Record<string, unknown>[] = [];
+    for (const subject of ['First', 'Second']) {
+      mailRules.push(
+        await send(`${E}/sendmail_rules/`, {
+          subject,
+          template: 'Hi {name}',
+          send_date: '2031-01-01T10:00:00Z',
+        }),
+      );
+    }
     const addonCategory = await send(`${E}/categories/`, { name: 'Extras', is_addon: true });
     const merchCategory = await send(`${E}/categories/`, { name: 'Merchandise', is_addon: true });
     const included = await send(`${E}/items/`, {
@@ -266,6 +276,7 @@ describe('statements per request', () => {
       issuer: 'issuer1',
       list: String(checkinList.id),
       number: invoices[0].number as string,
+      identifier: 'invoices',
     });
     // Scheduled exports of both levels (two each), owned by a user, written in SQL.
     const owner = await t.db.query<{ id: number }[]>(
@@ -296,6 +307,7 @@ describe('statements per request', () => {
       options: (questions[0].options as { id: number }[])[0].id,
       quotas: quota.id as number,
       taxrules: rule.id as number,
+      sendmail_rules: mailRules[0].id as number,
       vouchers: voucher.id as number,
       membershiptypes: membership.id as number,
       seatingplans: plan.id as number,
@@ -329,6 +341,8 @@ describe('statements per request', () => {
         // Invoice PDFs (409 until a worker renders them) and the GET forms of invoice actions (writes) are no reads.
         .filter((r) => r.method === 'GET' && r.access.kind !== 'public')
         .filter((r) => !/\/invoices\/:number\/(download|reissue|regenerate)\/$/.test(r.path))
+        // Shredder downloads and statuses poll tasks started by a POST (test/shredders.e2e-spec.ts).
+        .filter((r) => !/\/shredders\/(download|status)\/:task\/:file\/$/.test(r.path))
         .map((r) => {
           const segments = r.path.split('/');
           const url = segments

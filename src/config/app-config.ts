@@ -235,6 +235,15 @@ export class AppConfig {
   @IsInt()
   @Min(10)
   invoicePdfRetryDelayMs = 2000;
+
+  /**
+   * Public base URL of the ticket shop (no trailing slash), used for the `{url}` placeholder of scheduled e-mail
+   * rules: `<SITE_URL>/<organizer>/<event>/order/<code>/<secret>/`.
+   */
+  @Matches(/^https?:\/\/[^\s]+[^/\s]$/, {
+    message: 'SITE_URL must be an http(s) URL without a trailing slash',
+  })
+  siteUrl = 'http://localhost:8000';
 }
 
 const ENV_KEYS: Record<keyof AppConfig, string> = {
@@ -273,6 +282,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
   sessionSecret: 'SESSION_SECRET',
+  siteUrl: 'SITE_URL',
 };
 
 const DEFAULTS = new AppConfig();

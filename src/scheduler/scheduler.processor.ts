@@ -12,6 +12,7 @@ import { QuotaCountCheck, QuotaCountReport } from '../orders/quota-count-check';
 import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { TaskHousekeeping } from '../tasks/task-housekeeping.service';
+import { SendmailRuleRunner } from '../sendmail-rules/sendmail-rule-runner';
 import { WebhookDispatch } from '../webhooks/webhook-dispatch.service';
 
 export const SCHEDULER_TICK = 'tick';
@@ -34,6 +35,8 @@ export interface TickResult {
   tasksFailed: number;
   /** OAuth codes, token pairs, sessions and login failures deleted ({@link OAuthHousekeeping}). */
   oauthPruned: number;
+  /** Mails of scheduled e-mail rules put into the outbox ({@link SendmailRuleRunner}). */
+  ruleMails: number;
   /** Scheduled export runs booked (finished) and started ({@link ScheduledExportRuns}). */
   exportRunsBooked: number;
   exportsStarted: number;
@@ -46,7 +49,7 @@ export interface TickResult {
  * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails and webhook deliveries again
  * (the outbox sweeps; old deliveries are pruned), marks tasks whose job was lost as failed, and deletes expired
  * tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures; books finished scheduled
- * export runs and starts the due ones ({@link ScheduledExportRuns}). A second
+ * export runs and starts the due ones ({@link ScheduledExportRuns}); runs the scheduled e-mail rules. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
  * worker holds (`FOR UPDATE SKIP LOCKED`, conditional updates, de-duplicated jobs), so ticks may overlap.
@@ -64,6 +67,7 @@ export class SchedulerProcessor implements JobProcessor {
     private readonly quotaCounts: QuotaCountCheck,
     private readonly exitAll: ExitAll,
     private readonly oauth: OAuthHousekeeping,
+    private readonly sendmailRules: SendmailRuleRunner,
     private readonly exportRuns: ScheduledExportRuns,
     private readonly webhooks: WebhookDispatch,
   ) {}
@@ -91,6 +95,7 @@ export class SchedulerProcessor implements JobProcessor {
     const exportsStarted = (await this.exportRuns.startDue()).length;
     const expired = await this.tasks.purgeExpired();
     const pruned = await this.oauth.prune();
+    const ruleMails = await this.sendmailRules.run();
     const oauthPruned = pruned.codes + pruned.tokens + pruned.sessions + pruned.loginFailures;
     this.logger.log(
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
@@ -99,7 +104,7 @@ export class SchedulerProcessor implements JobProcessor {
         `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
         `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned; ` +
         `scheduled exports: ${exportRunsBooked} runs booked, ${exportsStarted} started; ` +
-        `${webhooksEnqueued} webhook deliveries enqueued, ${webhookDeliveriesPruned} pruned`,
+        `${webhooksEnqueued} webhook deliveries enqueued, ${webhookDeliveriesPruned} pruned; ${ruleMails} rule mails`,
     );
     return {
       at,
@@ -111,6 +116,7 @@ export class SchedulerProcessor implements JobProcessor {
       oauthPruned,
       exportRunsBooked,
       exportsStarted,
+      ruleMails,
       webhooksEnqueued,
       webhookDeliveriesPruned,
     };

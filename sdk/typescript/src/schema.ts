@@ -1535,6 +1535,44 @@ export interface paths {
         patch: operations["partialUpdateSeat"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/sendmail_rules/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sendmail event rules */
+        get: operations["sendmailEventRules"];
+        put?: never;
+        /** Sendmail event rules */
+        post: operations["sendmailEventRules2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/sendmail_rules/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a sendmail rule */
+        get: operations["retrieveSendmailRule"];
+        /** Replace a sendmail rule */
+        put: operations["updateSendmailRule"];
+        post?: never;
+        /** Delete a sendmail rule */
+        delete: operations["destroySendmailRule"];
+        options?: never;
+        head?: never;
+        /** Update fields of a sendmail rule */
+        patch: operations["partialUpdateSendmailRule"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/settings/": {
         parameters: {
             query?: never;
@@ -1551,6 +1589,117 @@ export interface paths {
         head?: never;
         /** Settings event */
         patch: operations["settingsEventWithPatch"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/shredders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get event shredders */
+        get: operations["getEventShredders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/shredders/download/{task}/{file}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a download
+         * @description The export ZIP (one JSON file per shredder); 409 while exporting, 410 failed, 404 unknown or shredded.
+         */
+        get: operations["retrieveDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/shredders/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an export
+         * @description Starts the export of the chosen shredders' data: 202 with the absolute `download` and `shred` URLs.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/shredders/shred/{task}/{file}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts shredding the exported data: 202 with the absolute `status` URL. */
+        post: operations["createShred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/shredders/status/{task}/{file}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a statu
+         * @description 200 `{"status": "ok"}` once shredded; 409 running; 417 failed; 410 unknown or older than an hour.
+         */
+        get: operations["retrieveStatu"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/shredders/{identifier}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a shredder */
+        get: operations["retrieveShredder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/events/{event}/subevents/": {
@@ -3314,6 +3463,52 @@ export interface components {
             };
             name: string;
         };
+        CreateSendmailRuleDto: {
+            /** @description Default true; false needs `limit_products`. */
+            all_products?: boolean;
+            /**
+             * @description null (default: any), `checked_in` or `no_checkin`.
+             * @enum {string|null}
+             */
+            checked_in_status?: "checked_in" | "no_checkin" | null;
+            /** @description Default true: send at `send_date`; false: at an offset from the event's (or date's) start or end. */
+            date_is_absolute?: boolean;
+            /** @description Default true. */
+            enabled?: boolean;
+            /** @description Deprecated: true stands for all pending states too, false for `["p", "n__valid_if_pending"]`. */
+            include_pending?: boolean;
+            /** @description Item ids of this event (default []). */
+            limit_products?: number[];
+            /** @description Offset after the event instead of before (default false). */
+            offset_is_after?: boolean;
+            /** @description Offset counted from the end of the event instead of its start (default false). */
+            offset_to_event_end?: boolean;
+            /** @description Default `["p", "n__valid_if_pending"]`; at least one value. */
+            restrict_to_status?: string[];
+            /**
+             * Format: date-time
+             * @description UTC datetime; required for absolute rules.
+             */
+            send_date?: string | null;
+            /**
+             * Format: int32
+             * @description Whole days before or after the event; required (non-zero) for relative rules.
+             */
+            send_offset_days?: number | null;
+            /**
+             * Format: time
+             * @description `HH:MM` in the event's time zone; required for relative rules.
+             */
+            send_offset_time?: string | null;
+            /**
+             * @description `orders` (default), `attendees` or `both`.
+             * @enum {string}
+             */
+            send_to?: "orders" | "attendees" | "both";
+            subject: components["schemas"]["I18nStringInput"];
+            /** @description Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}`. */
+            template: components["schemas"]["I18nStringInput"];
+        };
         CreateSubEventDto: {
             /** @description Shop publicly available (default false). */
             active?: boolean;
@@ -5038,6 +5233,70 @@ export interface components {
             };
             name: string;
         };
+        SendmailRuleJson: {
+            all_products: boolean;
+            /** @enum {string|null} */
+            checked_in_status: "checked_in" | "no_checkin" | null;
+            date_is_absolute: boolean;
+            enabled: boolean;
+            /** Format: int32 */
+            id: number;
+            /** @description Deprecated: true when the rule includes every pending state. */
+            include_pending: boolean;
+            limit_products: number[];
+            offset_is_after: boolean;
+            offset_to_event_end: boolean;
+            restrict_to_status: string[];
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            send_date: string | null;
+            /** Format: int32 */
+            send_offset_days: number | null;
+            /**
+             * Format: time
+             * @description `HH:MM`.
+             */
+            send_offset_time: string | null;
+            /** @enum {string} */
+            send_to: "orders" | "attendees" | "both";
+            subject: {
+                [key: string]: string;
+            } & components["schemas"]["I18nString"];
+            template: {
+                [key: string]: string;
+            } & components["schemas"]["I18nString"];
+        };
+        ShredStartedJson: {
+            status: string;
+        };
+        ShredStatusJson: {
+            message: string;
+            /** @enum {string} */
+            status: "ok";
+        };
+        ShredderExportDto: {
+            /** @description Identifiers of the shredders to run (at least one); unknown: `"x" is not a valid choice.` */
+            shredders: ("attendee_info" | "checkins" | "order_emails" | "invoice_addresses" | "invoices" | "question_answers")[];
+        };
+        ShredderExportJson: {
+            download: string;
+            shred: string;
+        };
+        ShredderJson: {
+            identifier: string;
+            verbose_name: string;
+        };
+        ShredderListJson: {
+            /** Format: int32 */
+            count: number;
+            /** @example null */
+            next: string | null;
+            /** @example null */
+            previous: string | null;
+            results: components["schemas"]["ShredderJson"][];
+        };
         SubEventJson: {
             active: boolean;
             comment: string | null;
@@ -5081,6 +5340,15 @@ export interface components {
             /** Format: int32 */
             seating_plan: number | null;
             variation_price_overrides: components["schemas"]["VariationPriceOverrideJson"][];
+        };
+        TaskFailedJson: {
+            message: string;
+            /** @enum {string} */
+            status: "failed" | "gone";
+        };
+        TaskPendingJson: {
+            /** @enum {string} */
+            status: "waiting" | "running";
         };
         TaxRuleJson: {
             /**
@@ -5730,6 +5998,52 @@ export interface components {
                 [key: string]: unknown;
             };
             name?: string;
+        };
+        UpdateSendmailRuleDto: {
+            /** @description Default true; false needs `limit_products`. */
+            all_products?: boolean;
+            /**
+             * @description null (default: any), `checked_in` or `no_checkin`.
+             * @enum {string|null}
+             */
+            checked_in_status?: "checked_in" | "no_checkin" | null;
+            /** @description Default true: send at `send_date`; false: at an offset from the event's (or date's) start or end. */
+            date_is_absolute?: boolean;
+            /** @description Default true. */
+            enabled?: boolean;
+            /** @description Deprecated: true stands for all pending states too, false for `["p", "n__valid_if_pending"]`. */
+            include_pending?: boolean;
+            /** @description Item ids of this event (default []). */
+            limit_products?: number[];
+            /** @description Offset after the event instead of before (default false). */
+            offset_is_after?: boolean;
+            /** @description Offset counted from the end of the event instead of its start (default false). */
+            offset_to_event_end?: boolean;
+            /** @description Default `["p", "n__valid_if_pending"]`; at least one value. */
+            restrict_to_status?: string[];
+            /**
+             * Format: date-time
+             * @description UTC datetime; required for absolute rules.
+             */
+            send_date?: string | null;
+            /**
+             * Format: int32
+             * @description Whole days before or after the event; required (non-zero) for relative rules.
+             */
+            send_offset_days?: number | null;
+            /**
+             * Format: time
+             * @description `HH:MM` in the event's time zone; required for relative rules.
+             */
+            send_offset_time?: string | null;
+            /**
+             * @description `orders` (default), `attendees` or `both`.
+             * @enum {string}
+             */
+            send_to?: "orders" | "attendees" | "both";
+            subject?: components["schemas"]["I18nStringInput"];
+            /** @description Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}`. */
+            template?: components["schemas"]["I18nStringInput"];
         };
         UpdateSubEventDto: {
             /** @description Shop publicly available (default false). */
@@ -12145,6 +12459,251 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    sendmailEventRules: {
+        parameters: {
+            query?: {
+                /** @description Only the rule with this id. */
+                id?: number;
+                /** @description Rules for all products (`true`) or limited ones (`false`). */
+                all_products?: boolean;
+                /** @description Rules with an absolute date (`true`) or an offset (`false`). */
+                date_is_absolute?: boolean;
+                /** @description Offset counted from the end of the event. */
+                offset_to_event_end?: boolean;
+                /** @description Offset after the event. */
+                offset_is_after?: boolean;
+                /** @description Recipients of the rule. */
+                send_to?: "orders" | "attendees" | "both";
+                /** @description Enabled (`true`) or disabled (`false`) rules. */
+                enabled?: boolean;
+                /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
+                ordering?: ("id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SendmailRuleJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendmailEventRules2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSendmailRuleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendmailRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveSendmailRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendmailRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSendmailRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSendmailRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendmailRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroySendmailRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateSendmailRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateSendmailRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendmailRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getEventSettings: {
         parameters: {
             query?: never;
@@ -12209,6 +12768,295 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEventShredders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShredderListJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                task: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unknown, expired, shredded, or started by another credential. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Export `waiting` or `running`: `{"status": ...}`; retry after a second. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskPendingJson"];
+                };
+            };
+            /** @description Export failed: `{"status": "failed", "message": ...}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskFailedJson"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the event */
+                event: string;
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShredderExportDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShredderExportJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createShred: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the event */
+                event: string;
+                organizer: string;
+                task: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShredStartedJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unknown, expired, already shredded, or another credential’s export. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Export still `waiting` or `running`. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskPendingJson"];
+                };
+            };
+            /** @description Export failed: `{"status": "failed", "message": ...}`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskFailedJson"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveStatu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                task: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShredStatusJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Shred `waiting` or `running`: `{"status": ...}`; retry after a second. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskPendingJson"];
+                };
+            };
+            /** @description `{"status": "gone", ...}`: unknown, older than an hour, or another credential’s. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskFailedJson"];
+                };
+            };
+            /** @description Shred failed: `{"status": "failed", "message": ...}`. */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskFailedJson"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveShredder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShredderJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unknown shredder. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

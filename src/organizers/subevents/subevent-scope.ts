@@ -105,3 +105,24 @@ export const subeventQueries = {
   endsAfter: (subeventId: string, param: string): string =>
     `EXISTS (SELECT 1 FROM subevent se WHERE se.id = ${subeventId} AND coalesce(se.date_to, se.date_from) >= ${param})`,
 };
+
+/** Start and end of every active date of the event (scheduled e-mail rules, compat §3.26); one statement. */
+export async function activeSubeventDates(
+  em: EntityManager,
+  eventId: number,
+): Promise<{ id: number; dateFrom: Date; dateTo: Date | null }[]> {
+  const rows: { id: number; date_from: Date; date_to: Date | null }[] = await em.query(
+    'SELECT id, date_from, date_to FROM subevent WHERE event_id = $1 AND active ORDER BY id',
+    [eventId],
+  );
+  return rows.map((r) => ({ id: r.id, dateFrom: r.date_from, dateTo: r.date_to }));
+}
+
+/** When the event's last active date ends (its end, else its start); null without dates. One statement. */
+export async function lastSubeventEnd(em: EntityManager, eventId: number): Promise<Date | null> {
+  const rows: { last: Date | null }[] = await em.query(
+    'SELECT max(coalesce(date_to, date_from)) AS last FROM subevent WHERE event_id = $1 AND active',
+    [eventId],
+  );
+  return rows[0].last;
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { SendmailRulesController } from './sendmail-rules.controller';
+import { SendmailRulesService } from './sendmail-rules.service';
+
+/** Scheduled e-mail rules (`E/sendmail_rules/`, compat §3.26): CRUD in the API process. */
+@Module({
+  imports: [AuditModule],
+  controllers: [SendmailRulesController],
+  providers: [SendmailRulesService],
+})
+export class SendmailRulesModule {}
