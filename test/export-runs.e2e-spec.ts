@@ -210,8 +210,8 @@ describe('scheduled export runs', () => {
     );
     const file = (subject: string) => {
       const mail = mails.find((m) => m.subject === subject);
-      expect(mail).toBeDefined();
-      return attachmentOf(mail!);
+      if (!mail) throw new Error(`no mail with subject ${subject}: ${mails.map((m) => m.subject).join(', ')}`);
+      return attachmentOf(mail);
     };
     const checkin = file('checkinlist');
     expect(checkin.filename).toBe('sample_checkinlist.csv');
