@@ -14,13 +14,7 @@ import { i18nText } from '../common/values/i18n';
 import { Decimal, toMoney } from '../common/values/money';
 import type { Event } from '../organizers/event.entity';
 import type { ValidatedAnswer } from './answers.rules';
-import type { InvoiceAddress } from './invoice-address.entity';
-import type {
-  CreateOrderDto,
-  InvoiceAddressInputDto,
-  OrderFeeInputDto,
-  OrderPositionInputDto,
-} from './order.dto';
+import type { CreateOrderDto, OrderFeeInputDto, OrderPositionInputDto } from './order.dto';
 import type { OrderFee } from './order-fee.entity';
 import {
   budgetMessage,
@@ -63,6 +57,8 @@ import {
 } from './order-create.messages';
 
 export * from './order-create.messages';
+export * from './invoice-address.rules';
+import { invoiceNameSentTwice } from './invoice-address.rules';
 import type { SaleSeat } from '../seating/seat-sales.service';
 import { resolveSeats, SeatRefs } from './seat.rules';
 
@@ -194,11 +190,6 @@ export function resolvePositions(
   }
   if (hasErrors(errors)) throw new ValidationFailed(errors);
   return resolved as ResolvedPosition[];
-}
-
-/** Whether an invoice address sends both `name` and non-empty `name_parts`. */
-export function invoiceNameSentTwice(address: InvoiceAddressInputDto | null | undefined): boolean {
-  return !!address && !!address.name && !!address.name_parts && Object.keys(address.name_parts).length > 0;
 }
 
 /**
@@ -460,29 +451,6 @@ export function orderValues(
     cancellationDate: null,
     apiMeta: body.api_meta ?? {},
     lastModified: fields.now,
-  };
-}
-
-/** The stored form of a sent invoice address (`name` becomes `{"_legacy": name}`; country upper-cased). */
-export function invoiceAddressValues(
-  input: InvoiceAddressInputDto,
-  now: Date,
-): Omit<Values<InvoiceAddress>, 'orderId'> {
-  return {
-    isBusiness: input.is_business ?? false,
-    company: input.company ?? '',
-    nameParts: attendeeNameParts(input.name, input.name_parts),
-    street: input.street ?? '',
-    zipcode: input.zipcode ?? '',
-    city: input.city ?? '',
-    country: (input.country ?? '').toUpperCase(),
-    state: input.state ?? '',
-    vatId: input.vat_id ?? '',
-    vatIdValidated: input.vat_id_validated ?? false,
-    customField: input.custom_field ?? null,
-    internalReference: input.internal_reference ?? '',
-    beneficiary: '',
-    lastModified: now,
   };
 }
 
