@@ -68,8 +68,20 @@ describe('scheduled export runs', () => {
     t.db.query(`UPDATE scheduled_export SET schedule_next_run = now() - interval '1 second' WHERE id = $1`, [
       id,
     ]);
+  /**
+   * The newest run task of an export. Read from `async_task`, not from `running_task_id`: a run that fails at
+   * once is booked (and `running_task_id` cleared) within one scheduler tick, which a poll can miss on a busy
+   * machine.
+   */
   const taskOf = async (id: number): Promise<string> =>
-    eventually(async () => (await row(id)).running_task_id, 20_000);
+    eventually(async () => {
+      const r = await t.db.query<{ id: string }[]>(
+        `SELECT id FROM async_task WHERE kind = 'exports.run' AND input->>'scheduled_export_id' = $1
+          ORDER BY created DESC LIMIT 1`,
+        [String(id)],
+      );
+      return r[0]?.id;
+    }, 20_000);
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
