@@ -189,7 +189,7 @@ describe('stored files', () => {
       Empty: null,
     });
     const book = new ExcelJS.Workbook();
-    await book.xlsx.load(await read('xlsx'));
+    await book.xlsx.load((await read('xlsx')) as unknown as ArrayBuffer);
     const sheet = book.getWorksheet('Rows')!;
     expect(sheet.rowCount).toBe(60_001);
     expect(sheet.getRow(60_001).getCell(1).value).toBe(59999);

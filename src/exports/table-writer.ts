@@ -1,5 +1,4 @@
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
 import { once } from 'events';
 import { Writable } from 'stream';
 import type { ExportFormat } from './export-forms.rules';
@@ -67,6 +66,8 @@ async function writeCsv(tables: readonly ExportTable[], out: Writable): Promise<
 }
 
 async function writeXlsx(tables: readonly ExportTable[], out: Writable): Promise<void> {
+  // Loaded on first use: exceljs (about 25 MB resident) stays out of a worker that writes no XLSX.
+  const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: false,
