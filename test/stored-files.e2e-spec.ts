@@ -37,9 +37,10 @@ function table(batches: number, failAt = -1): ExportTable {
 
 /**
  * Stored files travel to PostgreSQL in pieces (`STORE_CHUNK_BYTES`, so an export's hex-encoded parameter does not
- * double its memory) as they are produced (`StoredFiles.write`): a file of several pieces comes back byte for byte
- * with its size, no other connection sees it before it is complete, and one that fails half-way (a failed piece or
- * a failing producer, such as an exporter whose source fails) leaves no row (one transaction).
+ * double its memory) as they are produced (`StoredFiles.write`; pieces after the first are staged and appended
+ * at the end): a file of several pieces comes back byte for byte with its size, also two in one transaction, no
+ * other connection sees it before it is complete, and one that fails half-way (a failed append or a failing
+ * producer, such as an exporter whose source fails) leaves no row (one transaction).
  */
 describe('stored files', () => {
   let t: TestApp;
@@ -63,10 +64,10 @@ describe('stored files', () => {
     expect(Buffer.compare(file.content, content)).toBe(0);
   });
 
-  it('leaves no row when a later piece fails', async () => {
+  it('leaves no row when appending the later pieces fails', async () => {
     const files = t.app.get(StoredFiles);
     const before: { n: number }[] = await t.db.query('SELECT count(*)::int AS n FROM stored_file');
-    // A rejected piece, simulated by a trigger that refuses the first append.
+    // A rejected append of the staged pieces, simulated by a trigger that refuses it.
     await t.db.query(`CREATE FUNCTION refuse_append() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'append refused'; END $$`);
     await t.db.query(
@@ -142,6 +143,28 @@ describe('stored files', () => {
     expect(byId.get(empty.id)?.size).toBe(0);
     expect(byId.get(one.id)?.size).toBe(STORE_CHUNK_BYTES);
     expect(Buffer.compare(byId.get(one.id)!.content, exact)).toBe(0);
+  });
+
+  it("stores two files of several pieces in the caller's transaction, each whole", async () => {
+    const files = t.app.get(StoredFiles);
+    const a = randomBytes(Math.floor(STORE_CHUNK_BYTES * 2.2));
+    const b = randomBytes(Math.floor(STORE_CHUNK_BYTES * 1.7));
+    const meta = {
+      kind: 'test',
+      filename: 'pair.bin',
+      contentType: 'application/octet-stream',
+      expires: null,
+    };
+    const ids = await t.db.transaction(async (em) => [
+      (await files.write(meta, (out) => put(out, a), em)).id,
+      await files.store({ ...meta, content: b }, em),
+    ]);
+    const found = await files.findLive(ids);
+    const byId = new Map(found.map((f) => [f.id, f]));
+    expect(byId.get(ids[0])?.size).toBe(a.length);
+    expect(Buffer.compare(byId.get(ids[0])!.content, a)).toBe(0);
+    expect(byId.get(ids[1])?.size).toBe(b.length);
+    expect(Buffer.compare(byId.get(ids[1])!.content, b)).toBe(0);
   });
 
   it('leaves no row when the producer fails after several pieces', async () => {

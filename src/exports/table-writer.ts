@@ -76,8 +76,11 @@ async function writeXlsx(tables: readonly ExportTable[], out: Writable): Promise
   for (const table of tables) {
     const sheet = book.addWorksheet(table.name.slice(0, 31));
     sheet.addRow([...table.header]).commit();
-    for await (const batch of table.batches)
+    for await (const batch of table.batches) {
       for (const row of batch) sheet.addRow(row.map((v) => (v === null ? '' : v))).commit();
+      // exceljs' own streams ignore back-pressure: wait here while `out` is still storing earlier bytes.
+      if (out.writableNeedDrain) await once(out, 'drain');
+    }
     sheet.commit();
   }
   // Resolves once `out` has finished.

@@ -54,11 +54,14 @@ export class StoredFiles {
   }
 
   /**
-   * Stores a file as `produce` writes it: the bytes go to PostgreSQL in pieces of {@link STORE_CHUNK_BYTES} (the
-   * first with the row, the others appended) while it writes, with back-pressure, so memory holds about one piece
-   * whatever the file's size. All of it happens in one transaction (the caller's when `em` is given): no reader
-   * sees a file before it is complete, and a producer that throws, a failed statement or a killed process leaves
-   * no row. `produce` may end the stream itself (a pipe does) or leave that to this method.
+   * Stores a file as `produce` writes it, in pieces of {@link STORE_CHUNK_BYTES} sent while it writes, with
+   * back-pressure, so memory holds about one piece whatever the file's size. The first piece goes with the row (a
+   * small file costs one `INSERT`); later ones are staged in a temporary table (`stored_file_piece`, dropped at
+   * commit) and appended to the row by one statement at the end, so that PostgreSQL rewrites the value once (an
+   * append per piece would rewrite it per piece: quadratic). All of it happens in one transaction (the caller's
+   * when `em` is given): no reader sees a file before it is complete, and a producer that throws, a failed
+   * statement or a killed process leaves no row. `produce` may end the stream itself (a pipe does) or leave that
+   * to this method.
    * @returns the file's random id and its size in bytes
    * @throws what `produce` or PostgreSQL throws (the transaction is rolled back)
    */
@@ -71,10 +74,11 @@ export class StoredFiles {
     const id = randomUUID();
     let size = 0;
     let inserted = false;
+    let staged = 0;
     const sink = new PieceWriter(STORE_CHUNK_BYTES, async (piece) => {
+      size += piece.length;
       if (!inserted) {
         inserted = true;
-        size = piece.length;
         await em.insert(StoredFile, {
           id,
           kind: meta.kind,
@@ -88,11 +92,16 @@ export class StoredFiles {
         });
         return;
       }
-      size += piece.length;
-      await em.query('UPDATE stored_file SET content = content || $1, size = $3 WHERE id = $2', [
-        piece,
+      if (staged === 0)
+        await em.query(
+          `CREATE TEMP TABLE IF NOT EXISTS stored_file_piece (file_id uuid NOT NULL, seq int NOT NULL, data bytea NOT NULL)
+             ON COMMIT DROP`,
+        );
+      staged += 1;
+      await em.query('INSERT INTO stored_file_piece (file_id, seq, data) VALUES ($1, $2, $3)', [
         id,
-        size,
+        staged,
+        piece,
       ]);
     });
     // A failed piece fails the stream; a producer waiting on it (a pipe stops writing) must not hang the run.
@@ -106,6 +115,15 @@ export class StoredFiles {
       sink.destroy();
       throw err;
     }
+    if (staged > 0)
+      await em.query(
+        `UPDATE stored_file
+            SET content = content || (SELECT string_agg(data, ''::bytea ORDER BY seq) FROM stored_file_piece
+                                       WHERE file_id = $1),
+                size = $2
+          WHERE id = $1`,
+        [id, size],
+      );
     return { id, size };
   }
 
