@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { once } from 'events';
+import { EventEmitter, once } from 'events';
 import { Writable } from 'stream';
 import type { ExportFormat } from './export-forms.rules';
 
@@ -58,6 +58,26 @@ export function tablesFile(
   };
 }
 
+/** A writable stream of Node or of `readable-stream` (whose state has `needDrain` but no `writableNeedDrain`). */
+type Drainable = EventEmitter & { writableNeedDrain?: boolean; _writableState?: { needDrain?: boolean } };
+
+/** Resolves when `stream` no longer asks its writers to wait (at once when it is not given or does not ask). */
+async function drained(stream: Drainable | undefined): Promise<void> {
+  if (stream && (stream.writableNeedDrain ?? stream._writableState?.needDrain)) await once(stream, 'drain');
+}
+
+/**
+ * The stream in which a sheet's committed XML waits for the zip compressor, if exceljs has one as expected
+ * (exceljs 4: the sheet's `StreamBuf` writes to its `pipes`, a `readable-stream` `PassThrough` that archiver reads
+ * the entry from). Those writes ignore the return value, so an export faster than the compressor would otherwise
+ * pile the sheet up there (130 MB at 300,000 rows).
+ */
+export function sheetInput(sheet: object): Drainable | undefined {
+  const pipes = (sheet as { stream?: { pipes?: unknown } }).stream?.pipes;
+  const first: unknown = Array.isArray(pipes) ? pipes[0] : undefined;
+  return first instanceof EventEmitter && '_writableState' in first ? (first as Drainable) : undefined;
+}
+
 async function writeCsv(tables: readonly ExportTable[], out: Writable): Promise<void> {
   const table = tables[0];
   if (!table) return;
@@ -78,8 +98,10 @@ async function writeXlsx(tables: readonly ExportTable[], out: Writable): Promise
     sheet.addRow([...table.header]).commit();
     for await (const batch of table.batches) {
       for (const row of batch) sheet.addRow(row.map((v) => (v === null ? '' : v))).commit();
-      // exceljs' own streams ignore back-pressure: wait here while `out` is still storing earlier bytes.
-      if (out.writableNeedDrain) await once(out, 'drain');
+      // exceljs' own streams ignore back-pressure: wait here while the compressor has not taken the sheet's
+      // XML so far, or `out` is still storing earlier bytes.
+      await drained(sheetInput(sheet));
+      await drained(out);
     }
     sheet.commit();
   }
