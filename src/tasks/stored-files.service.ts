@@ -29,7 +29,7 @@ export type FileProducer = (out: Writable) => Promise<void>;
  * Bytes of a file sent to PostgreSQL per statement: `pg` sends a `bytea` parameter as a hex string of twice its
  * size, so a piece costs about three times this much memory while it travels.
  */
-export const STORE_CHUNK_BYTES = 4 * 1024 * 1024;
+export const STORE_CHUNK_BYTES = 1024 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
