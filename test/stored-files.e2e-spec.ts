@@ -167,6 +167,31 @@ describe('stored files', () => {
     expect(Buffer.compare(byId.get(ids[1])!.content, b)).toBe(0);
   });
 
+  it('gives a manager outside a transaction a transaction of its own', async () => {
+    const files = t.app.get(StoredFiles);
+    const content = randomBytes(Math.floor(STORE_CHUNK_BYTES * 1.5));
+    const meta = {
+      kind: 'test',
+      filename: 'plain.bin',
+      contentType: 'application/octet-stream',
+      expires: null,
+    };
+    const stored = await files.write(meta, (out) => put(out, content), t.db.manager);
+    const [file] = await files.findLive([stored.id]);
+    expect(Buffer.compare(file.content, content)).toBe(0);
+    await expect(
+      files.write(
+        { ...meta, filename: 'plain-broken.bin' },
+        async (out) => {
+          await put(out, content);
+          throw new Error('producer failed');
+        },
+        t.db.manager,
+      ),
+    ).rejects.toThrow('producer failed');
+    expect(await count('plain-broken.bin')).toBe(0);
+  });
+
   it('leaves no row when the producer fails after several pieces', async () => {
     const files = t.app.get(StoredFiles);
     await expect(

@@ -44,7 +44,7 @@ export class StoredFiles {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Stores a file held in memory (in the caller's transaction when `em` is given, else in one of its own), in
+   * Stores a file held in memory (in the caller's transaction when `em` is in one, else in one of its own), in
    * pieces as {@link write} does. @returns its random id
    */
   async store(file: NewFile, em?: EntityManager): Promise<string> {
@@ -59,7 +59,7 @@ export class StoredFiles {
    * small file costs one `INSERT`); later ones are staged in a temporary table (`stored_file_piece`, dropped at
    * commit) and appended to the row by one statement at the end, so that PostgreSQL rewrites the value once (an
    * append per piece would rewrite it per piece: quadratic). All of it happens in one transaction (the caller's
-   * when `em` is given): no reader sees a file before it is complete, and a producer that throws, a failed
+   * when `em` is in one): no reader sees a file before it is complete, and a producer that throws, a failed
    * statement or a killed process leaves no row. `produce` may end the stream itself (a pipe does) or leave that
    * to this method.
    * @returns the file's random id and its size in bytes
@@ -70,7 +70,9 @@ export class StoredFiles {
     produce: FileProducer,
     em?: EntityManager,
   ): Promise<{ id: string; size: number }> {
-    if (!em) return this.db.transaction((tx) => this.write(meta, produce, tx));
+    // A manager outside a transaction (such as `db.manager`) gets one of its own.
+    if (!em?.queryRunner?.isTransactionActive)
+      return this.db.transaction((tx) => this.write(meta, produce, tx));
     const id = randomUUID();
     let size = 0;
     let inserted = false;
