@@ -4,11 +4,13 @@
  * 30 s and under 300 MB.
  *
  * It creates its own database (`ticketing_bench_exports_<pid>`), migrates it, boots the API, creates an item
- * through the API, loads 50,000 orders of two positions by SQL, adds a user of the administrators team as the
+ * through the API, loads 50,000 orders of two positions by SQL (then `ANALYZE`), adds a user of the administrators team as the
  * owner of one scheduled export per format, starts `dist/src/worker.js` (built when older than the sources),
  * makes the export due and waits for its run to succeed. The database is dropped at the end.
  *
  * Run: `npx ts-node --transpile-only bench/exports.bench.ts` (needs PostgreSQL and Redis as for the tests).
+ * `BENCH_EXPORT_ORDERS` changes the number of orders (default 50,000: 100,000 positions); `WORKER_NODE_OPTIONS` is
+ * passed to the worker as `NODE_OPTIONS` (e.g. `--require` of a memory sampler).
  */
 import { readFileSync } from 'fs';
 import * as bench from './bench-harness';
@@ -17,7 +19,7 @@ import { AppConfig } from '../src/config/app-config';
 import { seedOrders } from '../test/export-fixtures';
 import { deleteQueueKeys, startWorker, stopAllWorkers } from '../test/worker-harness';
 
-const ORDERS = 50_000;
+const ORDERS = Number(process.env.BENCH_EXPORT_ORDERS ?? 50_000);
 const PER_ORDER = 2;
 
 /** Peak and current resident memory of a process in MB (`/proc/<pid>/status`). */
@@ -42,15 +44,20 @@ bench.runBenchmark(
       ).body,
     ) as { id: number };
     process.stdout.write(`Loading ${ORDERS * PER_ORDER} positions by SQL...\n`);
-    await seedOrders(db, {
-      organizerId: organizer.id,
-      eventId,
-      itemId: item.id,
-      orders: ORDERS,
-      positionsPerOrder: PER_ORDER,
-      prefix: 'B',
-      status: 'p',
-    });
+    // In parts of 50,000 orders: the fixture's order codes have five digits after the prefix.
+    for (let done = 0, part = 0; done < ORDERS; done += 50_000, part++)
+      await seedOrders(db, {
+        organizerId: organizer.id,
+        eventId,
+        itemId: item.id,
+        orders: Math.min(50_000, ORDERS - done),
+        positionsPerOrder: PER_ORDER,
+        prefix: part === 0 ? 'B' : `B${part}`,
+        status: 'p',
+      });
+    // Statistics as autovacuum would gather them soon after such a load: without them the planner expects a few
+    // rows of the event and reads all of them for every batch of the export (quadratic in the positions).
+    await db.query('ANALYZE');
     const user = await app.get(UsersService).create('owner@example.com', 'password123', 'Owner');
     await db.query(
       `INSERT INTO team_member (team_id, user_id) SELECT id, $2 FROM team WHERE organizer_id = $1`,
@@ -69,6 +76,7 @@ bench.runBenchmark(
           SCHEDULER_INTERVAL_MS: '500',
           SCHEDULER_WATCH_MS: '500',
           LOG_LEVEL: 'log',
+          ...(process.env.WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WORKER_NODE_OPTIONS } : {}),
         });
         const idle = memoryOf(worker.pid);
         const rows: { id: number }[] = await db.query(

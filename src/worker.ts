@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { onStopSignal } from './common/process/stop-signal';
 import { NestFactory } from '@nestjs/core';
+import { setFlagsFromString } from 'v8';
 import { logLevels } from './app.factory';
 import { loadConfig, startupFailure } from './config/app-config';
 import { QueueWorkers } from './tasks/queue-workers.service';
@@ -11,6 +12,9 @@ import { QueueWorkers } from './tasks/queue-workers.service';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Old-generation growth, as in the API (issue 13: an export's worker under 300 MB); read by V8 at each GC.
+  if (config.heapGrowingPercent > 0)
+    setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   // Loaded after the configuration is known to be valid (the module reads it when it is defined).
   const { WorkerModule } = await import('./worker.module');
   const app = await NestFactory.createApplicationContext(WorkerModule, {

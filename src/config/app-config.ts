@@ -181,8 +181,9 @@ export class AppConfig {
   listCacheBytes = 16 * 1024 * 1024;
 
   /**
-   * V8's old-generation growing factor in percent (`--heap-growing-percent`), set at start: lower keeps the API's
-   * resident memory near its live data under load at some CPU cost; 0 leaves V8's default.
+   * V8's old-generation growing factor in percent (`--heap-growing-percent`), set at start of the API and the
+   * worker: lower keeps a process's resident memory near its live data under load (the API's requests, the
+   * worker's exports) at some CPU cost; 0 leaves V8's default.
    */
   @IsInt()
   @Min(0)

@@ -29,7 +29,8 @@ export interface ExportRunInput {
 
 /**
  * `exports.run` (worker only): runs an exporter for the credential that started the task, with the data that
- * user may read now (their team grants are read at run time), stores the file with the task's expiry, and for a
+ * user may read now (their team grants are read at run time), writes the file into storage as it is produced (one
+ * transaction: a failed run leaves no file) with the task's expiry, and for a
  * scheduled export mails it as an attachment to the owner and the additional recipients (to, cc and bcc each get
  * their own mail) through the mail outbox (issue 13).
  * @throws TaskError when the export is gone, the owner may not run it, or a list it names is gone
@@ -66,16 +67,24 @@ export class ExportRunTask implements TaskExecutor {
       locale: scheduled?.locale ?? input.locale ?? 'en',
       timezone: scheduled?.timezone ?? input.timezone ?? 'UTC',
     });
+    const stored = await ctx.writeFile(
+      {
+        kind: 'export',
+        filename: file.filename,
+        contentType: file.contentType,
+        organizerId: task.organizerId,
+      },
+      (out) => file.write(out),
+    );
     await ctx.progress(90);
-    const fileId = await ctx.storeFile({ kind: 'export', ...file, organizerId: task.organizerId });
-    if (scheduled) await this.mail(scheduled, fileId, file);
-    return { resultFileId: fileId, message: 'OK' };
+    if (scheduled) await this.mail(scheduled, stored.id, { ...file, size: stored.size });
+    return { resultFileId: stored.id, message: 'OK' };
   }
 
   private async mail(
     scheduled: ScheduledExport,
     fileId: string,
-    file: { filename: string; contentType: string; content: Buffer },
+    file: { filename: string; contentType: string; size: number },
   ): Promise<void> {
     const owner = (await this.users.emailsByIds([scheduled.ownerId])).get(scheduled.ownerId);
     const recipients = [
@@ -94,9 +103,7 @@ export class ExportRunTask implements TaskExecutor {
           to,
           subject,
           body: scheduled.mailTemplate || 'Please find the export attached.',
-          attachments: [
-            { fileId, filename: file.filename, contentType: file.contentType, size: file.content.length },
-          ],
+          attachments: [{ fileId, filename: file.filename, contentType: file.contentType, size: file.size }],
         });
     });
   }

@@ -13,7 +13,7 @@ import { TenancyQueries } from '../organizers/tenancy-queries';
 import { TaskError } from '../tasks/task-executor';
 import type { ExportFormat } from './export-forms.rules';
 import { coverage, frameBounds, ScopeEvent } from './export-scope.rules';
-import { Cell, ExportFile, ExportTable, writeTables } from './table-writer';
+import { Cell, ExportFile, ExportTable, tablesFile } from './table-writer';
 
 /** One export to run: who for, where, which exporter with which (cleaned) form data. */
 export interface ExportJob {
@@ -35,9 +35,9 @@ const nameIn = (name: Record<string, string> | undefined, locale: string): strin
   !name ? '' : (name[locale] ?? name.en ?? Object.values(name)[0] ?? '');
 
 /**
- * Runs the exporters of issue 13 (`orderlist`, `checkinlist`, `giftcardlist`, `voucherlist`, `quotas`) on the
- * rows their owning contexts give in batches, and writes the file ({@link writeTables}). The data is limited to
- * what `job.principal` may read now ({@link coverage}).
+ * Runs the exporters of issue 13 (`orderlist`, `checkinlist`, `giftcardlist`, `voucherlist`, `quotas`): checks
+ * the job and gives the file to write ({@link tablesFile}), whose writer reads the rows their owning contexts give
+ * in batches. The data is limited to what `job.principal` may read now ({@link coverage}).
  * @throws TaskError {@link EXPORT_FORBIDDEN} when it may read nothing the export needs, or for a missing list
  */
 @Injectable()
@@ -62,7 +62,7 @@ export class Exporters {
     if (!covered) throw new TaskError(EXPORT_FORBIDDEN);
     const format = job.form._format as ExportFormat;
     const base = `${event ? event.slug : 'organizer'}_${job.identifier}`;
-    return writeTables(format, base, await this.tables(job, event, covered.eventIds));
+    return tablesFile(format, base, await this.tables(job, event, covered.eventIds));
   }
 
   private async tables(job: ExportJob, event: ScopeEvent | null, eventIds: number[]): Promise<ExportTable[]> {

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
-import { PassThrough } from 'stream';
+import { EventEmitter, once } from 'events';
+import { Writable } from 'stream';
 import type { ExportFormat } from './export-forms.rules';
 
 /** A cell value of an export: text, number, boolean, a UTC instant, or empty. */
@@ -14,11 +14,15 @@ export interface ExportTable {
   batches: AsyncIterable<Cell[][]>;
 }
 
-/** A written export file. */
+/** An export ready to be written: its name and content type, and the writer of its bytes. */
 export interface ExportFile {
   filename: string;
   contentType: string;
-  content: Buffer;
+  /**
+   * Writes the file into `out`, reading the row batches one at a time and waiting whenever `out` asks to
+   * (back-pressure). XLSX ends `out` itself; CSV and JSON leave that to the caller.
+   */
+  write(out: Writable): Promise<void>;
 }
 
 const TYPES: Record<ExportFormat, string> = {
@@ -29,79 +33,98 @@ const TYPES: Record<ExportFormat, string> = {
 
 const text = (v: Cell): string => (v === null ? '' : v instanceof Date ? v.toISOString() : String(v));
 
-/** Collects a stream's chunks (the file ends up in one `bytea`; only the file, never the rows, is held). */
-function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    stream.on('data', (c: Buffer | string) => chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c)));
-    stream.on('end', () => resolve(Buffer.concat(chunks)));
-    stream.on('error', reject);
-  });
+/** Writes `data`, waiting for `out` to drain when its buffer is full (rejects when `out` fails). */
+async function put(out: Writable, data: string): Promise<void> {
+  if (!out.write(data)) await once(out, 'drain');
 }
 
 /**
- * Writes tables as CSV (`csv-stringify`, one call per batch, header row, first table only), XLSX (`exceljs`' streaming workbook
- * writer, one sheet per table, rows committed as they come) or JSON (`{"<table>": [{header: value}, ...]}`),
- * consuming the row batches one at a time, so memory holds one batch and the (compressed) file.
+ * Writes tables as CSV (`csv-stringify`, one call per batch, header row, first table only), XLSX (`exceljs`'
+ * streaming workbook writer, one sheet per table, rows committed as they come) or JSON
+ * (`{"<table>": [{header: value}, ...]}`, one string per batch). Memory holds one batch and what `out` buffers,
+ * never the file.
  * @returns the file named `<baseName>.<format>`
  */
-export async function writeTables(
+export function tablesFile(
   format: ExportFormat,
   baseName: string,
   tables: readonly ExportTable[],
-): Promise<ExportFile> {
-  const file = (content: Buffer): ExportFile => ({
+): ExportFile {
+  const write = format === 'csv' ? writeCsv : format === 'xlsx' ? writeXlsx : writeJson;
+  return {
     filename: `${baseName}.${format}`,
     contentType: TYPES[format],
-    content,
+    write: (out) => write(tables, out),
+  };
+}
+
+/** A writable stream of Node or of `readable-stream` (whose state has `needDrain` but no `writableNeedDrain`). */
+type Drainable = EventEmitter & { writableNeedDrain?: boolean; _writableState?: { needDrain?: boolean } };
+
+/** Resolves when `stream` no longer asks its writers to wait (at once when it is not given or does not ask). */
+async function drained(stream: Drainable | undefined): Promise<void> {
+  if (stream && (stream.writableNeedDrain ?? stream._writableState?.needDrain)) await once(stream, 'drain');
+}
+
+/**
+ * The stream in which a sheet's committed XML waits for the zip compressor, if exceljs has one as expected
+ * (exceljs 4: the sheet's `StreamBuf` writes to its `pipes`, a `readable-stream` `PassThrough` that archiver reads
+ * the entry from). Those writes ignore the return value, so an export faster than the compressor would otherwise
+ * pile the sheet up there (130 MB at 300,000 rows).
+ */
+export function sheetInput(sheet: object): Drainable | undefined {
+  const pipes = (sheet as { stream?: { pipes?: unknown } }).stream?.pipes;
+  const first: unknown = Array.isArray(pipes) ? pipes[0] : undefined;
+  return first instanceof EventEmitter && '_writableState' in first ? (first as Drainable) : undefined;
+}
+
+async function writeCsv(tables: readonly ExportTable[], out: Writable): Promise<void> {
+  const table = tables[0];
+  if (!table) return;
+  await put(out, stringify([[...table.header]]));
+  for await (const batch of table.batches) await put(out, stringify(batch.map((row) => row.map(text))));
+}
+
+async function writeXlsx(tables: readonly ExportTable[], out: Writable): Promise<void> {
+  // Loaded on first use: exceljs (about 25 MB resident) stays out of a worker that writes no XLSX.
+  const { default: ExcelJS } = await import('exceljs');
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: false,
+    useSharedStrings: false,
   });
-  if (format === 'csv') {
-    // One synchronous stringify per batch: the file grows by one Buffer per batch, no per-row stream chunks.
-    const parts: Buffer[] = [];
-    const table = tables[0];
-    if (table) {
-      parts.push(Buffer.from(stringify([[...table.header]]), 'utf8'));
-      for await (const batch of table.batches)
-        parts.push(Buffer.from(stringify(batch.map((row) => row.map(text))), 'utf8'));
+  for (const table of tables) {
+    const sheet = book.addWorksheet(table.name.slice(0, 31));
+    sheet.addRow([...table.header]).commit();
+    for await (const batch of table.batches) {
+      for (const row of batch) sheet.addRow(row.map((v) => (v === null ? '' : v))).commit();
+      // exceljs' own streams ignore back-pressure: wait here while the compressor has not taken the sheet's
+      // XML so far, or `out` is still storing earlier bytes.
+      await drained(sheetInput(sheet));
+      await drained(out);
     }
-    return file(Buffer.concat(parts));
+    sheet.commit();
   }
-  if (format === 'xlsx') {
-    const out = new PassThrough();
-    const done = collect(out);
-    const book = new ExcelJS.stream.xlsx.WorkbookWriter({
-      stream: out,
-      useStyles: false,
-      useSharedStrings: false,
-    });
-    for (const table of tables) {
-      const sheet = book.addWorksheet(table.name.slice(0, 31));
-      sheet.addRow([...table.header]).commit();
-      for await (const batch of table.batches)
-        for (const row of batch) sheet.addRow(row.map((v) => (v === null ? '' : v))).commit();
-      sheet.commit();
-    }
-    await book.commit();
-    return file(await done);
-  }
-  const out = new PassThrough();
-  const done = collect(out);
-  out.write('{');
+  // Resolves once `out` has finished.
+  await book.commit();
+}
+
+async function writeJson(tables: readonly ExportTable[], out: Writable): Promise<void> {
+  await put(out, '{');
   let firstTable = true;
   for (const table of tables) {
-    out.write(`${firstTable ? '' : ','}${JSON.stringify(table.name)}:[`);
+    await put(out, `${firstTable ? '' : ','}${JSON.stringify(table.name)}:[`);
     firstTable = false;
     let first = true;
     for await (const batch of table.batches) {
-      const parts = batch.map((row) =>
+      if (batch.length === 0) continue;
+      const rows = batch.map((row) =>
         JSON.stringify(Object.fromEntries(table.header.map((h, i) => [h, row[i] ?? null]))),
       );
-      if (parts.length === 0) continue;
-      out.write((first ? '' : ',') + parts.join(','));
+      await put(out, (first ? '' : ',') + rows.join(','));
       first = false;
     }
-    out.write(']');
+    await put(out, ']');
   }
-  out.end('}');
-  return file(await done);
+  await put(out, '}');
 }

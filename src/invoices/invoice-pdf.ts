@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { Decimal, toMoney } from '../common/values/money';
 import { countryName } from './invoice-content.rules';
 import type { InvoiceLineData } from './invoice.entity';
@@ -69,7 +68,9 @@ const money = (v: string, currency: string) => `${currency} ${v}`;
  * rate, the totals, the payment text, the additional text, and on every page the footer text and "Page i of n".
  * @returns the PDF bytes
  */
-export function renderInvoicePdf(inv: InvoiceDocument): Promise<Buffer> {
+export async function renderInvoicePdf(inv: InvoiceDocument): Promise<Buffer> {
+  // Loaded on first use: pdfkit (about 20 MB resident) stays out of a worker that renders no invoice.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'crypto';
+import { Writable } from 'stream';
+import { finished } from 'stream/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { returning } from './sql';
 import { StoredFile } from './stored-file.entity';
@@ -17,8 +19,17 @@ export interface NewFile {
   expires: Date | null;
 }
 
-/** Bytes of a file sent to PostgreSQL per statement by {@link StoredFiles.store}. */
-export const STORE_CHUNK_BYTES = 4 * 1024 * 1024;
+/** A file to write: its name, type, owner and expiry, without the content. */
+export type FileMeta = Omit<NewFile, 'content'>;
+
+/** Writes a file's bytes into a {@link Writable} (see {@link StoredFiles.write}). */
+export type FileProducer = (out: Writable) => Promise<void>;
+
+/**
+ * Bytes of a file sent to PostgreSQL per statement: `pg` sends a `bytea` parameter as a hex string of twice its
+ * size, so a piece costs about three times this much memory while it travels.
+ */
+export const STORE_CHUNK_BYTES = 1024 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,33 +44,89 @@ export class StoredFiles {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Stores a file (in the caller's transaction when `em` is given, else in one of its own). The content travels in
-   * pieces of {@link STORE_CHUNK_BYTES} (the first with the row, the others appended): `pg` sends a `bytea`
-   * parameter as a hex string of twice its size, so a 35 MB export would otherwise need another 70 MB at once.
-   * @returns its random id
+   * Stores a file held in memory (in the caller's transaction when `em` is in one, else in one of its own), in
+   * pieces as {@link write} does. @returns its random id
    */
   async store(file: NewFile, em?: EntityManager): Promise<string> {
-    if (!em) return this.db.transaction((tx) => this.store(file, tx));
+    const { content, ...meta } = file;
+    const stored = await this.write(meta, (out) => endWith(out, content), em);
+    return stored.id;
+  }
+
+  /**
+   * Stores a file as `produce` writes it, in pieces of {@link STORE_CHUNK_BYTES} sent while it writes, with
+   * back-pressure, so memory holds about one piece whatever the file's size. The first piece goes with the row (a
+   * small file costs one `INSERT`); later ones are staged in a temporary table (`stored_file_piece`, dropped at
+   * commit) and appended to the row by one statement at the end, so that PostgreSQL rewrites the value once (an
+   * append per piece would rewrite it per piece: quadratic). All of it happens in one transaction (the caller's
+   * when `em` is in one): no reader sees a file before it is complete, and a producer that throws, a failed
+   * statement or a killed process leaves no row. `produce` may end the stream itself (a pipe does) or leave that
+   * to this method.
+   * @returns the file's random id and its size in bytes
+   * @throws what `produce` or PostgreSQL throws (the transaction is rolled back)
+   */
+  async write(
+    meta: FileMeta,
+    produce: FileProducer,
+    em?: EntityManager,
+  ): Promise<{ id: string; size: number }> {
+    // A manager outside a transaction (such as `db.manager`) gets one of its own.
+    if (!em?.queryRunner?.isTransactionActive)
+      return this.db.transaction((tx) => this.write(meta, produce, tx));
     const id = randomUUID();
-    const { content } = file;
-    await em.insert(StoredFile, {
-      id,
-      kind: file.kind,
-      filename: file.filename.slice(0, 255),
-      contentType: file.contentType.slice(0, 127),
-      content: content.subarray(0, STORE_CHUNK_BYTES),
-      size: content.length,
-      organizerId: file.organizerId ?? null,
-      taskId: file.taskId ?? null,
-      expires: file.expires,
-    });
-    for (let at = STORE_CHUNK_BYTES; at < content.length; at += STORE_CHUNK_BYTES) {
-      await em.query('UPDATE stored_file SET content = content || $1 WHERE id = $2', [
-        content.subarray(at, at + STORE_CHUNK_BYTES),
+    let size = 0;
+    let inserted = false;
+    let staged = 0;
+    const sink = new PieceWriter(STORE_CHUNK_BYTES, async (piece) => {
+      size += piece.length;
+      if (!inserted) {
+        inserted = true;
+        await em.insert(StoredFile, {
+          id,
+          kind: meta.kind,
+          filename: meta.filename.slice(0, 255),
+          contentType: meta.contentType.slice(0, 127),
+          content: piece,
+          size,
+          organizerId: meta.organizerId ?? null,
+          taskId: meta.taskId ?? null,
+          expires: meta.expires,
+        });
+        return;
+      }
+      if (staged === 0)
+        await em.query(
+          `CREATE TEMP TABLE IF NOT EXISTS stored_file_piece (file_id uuid NOT NULL, seq int NOT NULL, data bytea NOT NULL)
+             ON COMMIT DROP`,
+        );
+      staged += 1;
+      await em.query('INSERT INTO stored_file_piece (file_id, seq, data) VALUES ($1, $2, $3)', [
         id,
+        staged,
+        piece,
       ]);
+    });
+    // A failed piece fails the stream; a producer waiting on it (a pipe stops writing) must not hang the run.
+    const failed = new Promise<never>((_, reject) => sink.on('error', reject));
+    failed.catch(() => undefined);
+    try {
+      await Promise.race([produce(sink), failed]);
+      if (!sink.writableEnded) sink.end();
+      await Promise.race([finished(sink), failed]);
+    } catch (err) {
+      sink.destroy();
+      throw err;
     }
-    return id;
+    if (staged > 0)
+      await em.query(
+        `UPDATE stored_file
+            SET content = content || (SELECT string_agg(data, ''::bytea ORDER BY seq) FROM stored_file_piece
+                                       WHERE file_id = $1),
+                size = $2
+          WHERE id = $1`,
+        [id, size],
+      );
+    return { id, size };
   }
 
   /** The files with these ids that have not expired (content included), in one statement. */
@@ -94,5 +161,57 @@ export class StoredFiles {
       [limit],
     );
     return rows.length;
+  }
+}
+
+/** Ends `out` with `content`, resolving once it has been written. */
+function endWith(out: Writable, content: Buffer): Promise<void> {
+  return new Promise((resolve) => out.end(content, resolve));
+}
+
+/**
+ * A writable that hands its bytes on in pieces of exactly `pieceBytes` (the last one shorter, and an empty one for
+ * an empty file), one at a time: a write that completes a piece is acknowledged once `flush` has stored it.
+ */
+class PieceWriter extends Writable {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private flushed = false;
+
+  constructor(
+    private readonly pieceBytes: number,
+    private readonly flush: (piece: Buffer) => Promise<void>,
+  ) {
+    super();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes < this.pieceBytes) return done();
+    this.flushFull().then(() => done(), done);
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    if (this.flushed && this.pendingBytes === 0) return done();
+    this.flushPiece(this.take(this.pendingBytes)).then(() => done(), done);
+  }
+
+  private async flushFull(): Promise<void> {
+    while (this.pendingBytes >= this.pieceBytes) await this.flushPiece(this.take(this.pieceBytes));
+  }
+
+  private flushPiece(piece: Buffer): Promise<void> {
+    this.flushed = true;
+    return this.flush(piece);
+  }
+
+  /** Removes the first `bytes` pending bytes (views, not copies, where a chunk is split). */
+  private take(bytes: number): Buffer {
+    const all = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+    const rest = all.subarray(bytes);
+    this.pending = rest.length > 0 ? [rest] : [];
+    this.pendingBytes = rest.length;
+    return all.subarray(0, bytes);
   }
 }

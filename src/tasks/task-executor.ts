@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { AsyncTask } from './async-task.entity';
-import type { NewFile } from './stored-files.service';
+import type { FileMeta, FileProducer, NewFile } from './stored-files.service';
 
 /** A failure whose message clients may read (`{"status": "failed", "message": ...}`); others read "Internal error". */
 export class TaskError extends Error {}
@@ -11,6 +11,14 @@ export interface TaskContext {
   progress(percent: number): Promise<void>;
   /** Stores a file the task produced (expires with the task unless told otherwise). */
   storeFile(file: Omit<NewFile, 'taskId' | 'expires'> & { expires?: Date | null }): Promise<string>;
+  /**
+   * Stores a file as `produce` writes it, in bounded memory and in one transaction (StoredFiles.write); expires
+   * with the task unless told otherwise. @returns its id and size in bytes
+   */
+  writeFile(
+    file: Omit<FileMeta, 'taskId' | 'expires'> & { expires?: Date | null },
+    produce: FileProducer,
+  ): Promise<{ id: string; size: number }>;
 }
 
 /** What a successful run gives back: an optional note and the result file. */

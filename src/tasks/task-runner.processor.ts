@@ -99,6 +99,11 @@ export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
           taskId: task.id,
           expires: file.expires === undefined ? task.expires : file.expires,
         }),
+      writeFile: (file, produce) =>
+        this.files.write(
+          { ...file, taskId: task.id, expires: file.expires === undefined ? task.expires : file.expires },
+          produce,
+        ),
     };
   }
 
