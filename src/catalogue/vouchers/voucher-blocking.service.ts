@@ -10,6 +10,25 @@ export interface BlockingVouchers {
 }
 
 /**
+ * The inputs of {@link VoucherBlocking.placesSql}, each a SQL expression of the caller's statement: `quotaIds`,
+ * `eventIds` and `among` are `int[]`, `now` a `timestamptz`, `excludeVoucherId` an `int` (NULL for none).
+ */
+export interface BlockingSqlInputs {
+  quotaIds: string;
+  eventIds: string;
+  now: string;
+  excludeVoucherId: string;
+  among: string;
+}
+
+/** A row of {@link VoucherBlocking.placesSql}: places held on a quota, or a blocking voucher among those asked. */
+export interface BlockingRow {
+  quota_id: number | null;
+  n: number;
+  voucher_id: number | null;
+}
+
+/**
  * The quota side of vouchers (compat §3.23, spec "Quota availability object" `blocking_vouchers`), for the quota
  * engine: a valid (`valid_until` not passed), `block_quota`, not used-up voucher holds `max_usages - redeemed`
  * places in the quotas of its quota, item or variation (and sub-event). Vouchers are grouped before they meet
@@ -29,13 +48,37 @@ export class VoucherBlocking {
     eventIds: readonly number[],
     options: { now: Date; excludeVoucherId?: number | null; among?: readonly number[] },
   ): Promise<BlockingVouchers> {
-    const rows: { quota_id: number | null; n: number; voucher_id: number | null }[] = await em.query(
-      `WITH v AS (
+    const rows: BlockingRow[] = await em.query(
+      this.placesSql({
+        quotaIds: '$1::int[]',
+        eventIds: '$2::int[]',
+        now: '$3::timestamptz',
+        excludeVoucherId: '$4::int',
+        among: '$5::int[]',
+      }),
+      [
+        [...quotaIds],
+        [...eventIds],
+        options.now,
+        options.excludeVoucherId ?? null,
+        [...(options.among ?? [])],
+      ],
+    );
+    return this.read(rows);
+  }
+
+  /**
+   * The query of {@link places} as a part of a caller's statement (the quota engine counts sales and vouchers in
+   * one round trip): a SELECT (usable as a subquery) of {@link BlockingRow}s, to be turned into the answer by
+   * {@link read}. The voucher tables stay this context's: callers never name them.
+   */
+  placesSql(input: BlockingSqlInputs): string {
+    return `WITH v AS (
          SELECT quota_id, item_id, variation_id, subevent_id, SUM(max_usages - redeemed)::int AS n
            FROM voucher
-          WHERE event_id = ANY($2) AND block_quota AND redeemed < max_usages
-            AND (valid_until IS NULL OR valid_until >= $3)
-            AND ($4::int IS NULL OR id <> $4::int)
+          WHERE event_id = ANY(${input.eventIds}) AND block_quota AND redeemed < max_usages
+            AND (valid_until IS NULL OR valid_until >= ${input.now})
+            AND (${input.excludeVoucherId} IS NULL OR id <> ${input.excludeVoucherId})
           GROUP BY quota_id, item_id, variation_id, subevent_id
        )
        SELECT q.id AS quota_id, COALESCE(SUM(v.n), 0)::int AS n, NULL::int AS voucher_id
@@ -46,18 +89,14 @@ export class VoucherBlocking {
                   SELECT 1 FROM quota_item qi WHERE qi.quota_id = q.id AND qi.item_id = v.item_id))
             OR (v.quota_id IS NULL AND v.variation_id IS NOT NULL AND EXISTS (
                   SELECT 1 FROM quota_variation qv WHERE qv.quota_id = q.id AND qv.variation_id = v.variation_id)))
-        WHERE q.id = ANY($1)
+        WHERE q.id = ANY(${input.quotaIds})
         GROUP BY q.id
        UNION ALL
-       SELECT NULL, 0, id FROM voucher WHERE id = ANY($5) AND block_quota`,
-      [
-        [...quotaIds],
-        [...eventIds],
-        options.now,
-        options.excludeVoucherId ?? null,
-        [...(options.among ?? [])],
-      ],
-    );
+       SELECT NULL, 0, id FROM voucher WHERE id = ANY(${input.among}) AND block_quota`;
+  }
+
+  /** Turns the rows of {@link placesSql} into places per quota and the blocking vouchers. */
+  read(rows: readonly BlockingRow[]): BlockingVouchers {
     const out: BlockingVouchers = { placesByQuota: new Map(), blocking: new Set() };
     for (const r of rows) {
       if (r.voucher_id !== null) out.blocking.add(r.voucher_id);
