@@ -130,7 +130,9 @@ describe('webhooks configuration', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(SECRET);
     expect(rotated.body.secret).not.toBe(res.body.secret);
-    const [row] = await t.db.query<{ secret: string }[]>('SELECT secret FROM webhook WHERE id = $1', [res.body.id]);
+    const [row] = await t.db.query<{ secret: string }[]>('SELECT secret FROM webhook WHERE id = $1', [
+      res.body.id,
+    ]);
     expect(row.secret).toBe(rotated.body.secret);
     expect((await post(`${O}/webhooks/999999/rotate_secret/`, {})).status).toBe(404);
   });
@@ -228,7 +230,9 @@ describe('webhooks configuration', () => {
           },
         },
       ]);
-      expect(await deliveries(await logAs('pretix.event.order.changed', eventId, null, { code: 'X' }))).toEqual([]);
+      expect(
+        await deliveries(await logAs('pretix.event.order.changed', eventId, null, { code: 'X' })),
+      ).toEqual([]);
       await t.db.query('UPDATE webhook SET enabled = false');
     });
 
@@ -264,7 +268,49 @@ describe('webhooks configuration', () => {
         [orgId, eventId],
       );
       expect((await deliveries(live)).map((x) => x.payload)).toEqual([
-        { notification_id: Number(live), organizer: 'org', event: 'sample', action: 'pretix.event.live.activated' },
+        {
+          notification_id: Number(live),
+          organizer: 'org',
+          event: 'sample',
+          action: 'pretix.event.live.activated',
+        },
+      ]);
+      await t.db.query('UPDATE webhook SET enabled = false');
+    });
+
+    it('fires for entries written in the statement of their change (a cart position and its entry)', async () => {
+      // Cart positions are not among the actions a webhook may ask for; a row set by SQL shows that the trigger
+      // sees entries written together with their change (AuditLogService.recordEach) like any other.
+      const hook = await post(`${O}/webhooks/`, BODY);
+      expect(hook.status).toBe(201);
+      await t.db.query(
+        "UPDATE webhook SET action_types = '{pretix.event.cartposition.added}' WHERE id = $1",
+        [hook.body.id],
+      );
+      const E = `${O}/events/sample`;
+      const item = await post(`${E}/items/`, { name: 'Hooked', default_price: '5.00' });
+      expect(item.status).toBe(201);
+      expect((await post(`${E}/quotas/`, { name: 'Hooked', size: 5, items: [item.body.id] })).status).toBe(
+        201,
+      );
+      const cart = await post(`${E}/cartpositions/`, { item: item.body.id, price: '5.00' });
+      expect(cart.status).toBe(201);
+      const [entry] = await t.db.query<{ id: string }[]>(
+        "SELECT id FROM log_entry WHERE content_type = 'cartposition' AND object_id = $1",
+        [cart.body.id],
+      );
+      expect(await deliveries(entry.id)).toEqual([
+        {
+          webhook_id: hook.body.id,
+          action: 'pretix.event.cartposition.added',
+          order_code: null,
+          payload: {
+            notification_id: Number(entry.id),
+            organizer: 'org',
+            event: 'sample',
+            action: 'pretix.event.cartposition.added',
+          },
+        },
       ]);
       await t.db.query('UPDATE webhook SET enabled = false');
     });
@@ -279,7 +325,9 @@ describe('webhooks configuration', () => {
          VALUES ($1, $2, 'order', NULL, 'pretix.event.order.paid', '{"code":"RB"}')`,
         [orgId, eventId],
       );
-      expect((await runner.query('SELECT count(*) FROM webhook_delivery'))[0].count).not.toBe(before[0].count);
+      expect((await runner.query('SELECT count(*) FROM webhook_delivery'))[0].count).not.toBe(
+        before[0].count,
+      );
       await runner.rollbackTransaction();
       await runner.release();
       expect(await t.db.query('SELECT count(*) FROM webhook_delivery')).toEqual(before);
@@ -298,7 +346,12 @@ describe('webhooks configuration', () => {
     });
     const strict = { http: () => request(app.getHttpServer()) };
     try {
-      for (const target_url of ['http://127.0.0.1:9000/', 'http://[::1]/', 'http://localhost/', 'http://10.0.0.8/']) {
+      for (const target_url of [
+        'http://127.0.0.1:9000/',
+        'http://[::1]/',
+        'http://localhost/',
+        'http://10.0.0.8/',
+      ]) {
         const res = await strict
           .http()
           .post(`${O}/webhooks/`)
@@ -316,5 +369,4 @@ describe('webhooks configuration', () => {
       await app.close();
     }
   });
-
 });
