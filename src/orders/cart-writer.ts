@@ -34,9 +34,9 @@ export class CartWriter {
   constructor(private readonly audit: AuditLogService) {}
 
   /**
-   * Inserts positions and logs each (`pretix.event.cartposition.added`) in ONE statement, then their answers (two
-   * statements at most, none without answers). The quota locks of a reservation are held meanwhile, so every
-   * round trip saved here shortens them.
+   * Inserts positions and logs each (`pretix.event.cartposition.added`) in ONE statement (prepared for a single
+   * position, the hot path), then their answers (two statements at most, none without answers). The quota locks
+   * of a reservation are held meanwhile, so every round trip saved here shortens them.
    */
   async insert(
     em: EntityManager,
@@ -66,6 +66,7 @@ export class CartWriter {
       },
       sql,
       params,
+      drafts.length === 1,
     );
     // One statement draws the ids of its rows from the sequence in the order of its VALUES.
     const ids = rows.map((r) => r.id).sort((a, b) => a - b);

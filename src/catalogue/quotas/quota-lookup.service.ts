@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { preparedQuery } from '../../common/persistence/prepared';
 import type { QuotaProducts } from './quota-availability';
 import { Quota } from './quota.entity';
 import type { QuotaRefs } from './quota.presenter';
@@ -38,12 +39,13 @@ export class QuotaLookup {
     const itemIds = distinct(products.filter((p) => p.variationId === null).map((p) => p.itemId));
     const variationIds = distinct(products.map((p) => p.variationId));
     if (itemIds.length === 0 && variationIds.length === 0) return out;
-    const rows: {
+    const rows = await preparedQuery<{
       quota_id: number;
       subevent_id: number | null;
       item_id: number | null;
       variation_id: number | null;
-    }[] = await em.query(
+    }>(
+      em,
       `SELECT q.id AS quota_id, q.subevent_id, qi.item_id, NULL::int AS variation_id
            FROM quota q JOIN quota_item qi ON qi.quota_id = q.id
           WHERE q.event_id = $1 AND qi.item_id = ANY($2)

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 
 /** What blocking vouchers hold: places per quota, and which of the vouchers asked about block quota at all. */
 export interface BlockingVouchers {
@@ -37,40 +36,12 @@ export interface BlockingRow {
 @Injectable()
 export class VoucherBlocking {
   /**
-   * One SQL statement for any number of quotas and vouchers.
-   * @param eventIds events of the quotas (vouchers are looked up there)
-   * @param options `excludeVoucherId`: a voucher whose own places are left out (it is being edited);
-   *   `among`: voucher ids (of cart positions) to tell blocking ones apart in {@link BlockingVouchers.blocking}
-   */
-  async places(
-    em: EntityManager,
-    quotaIds: readonly number[],
-    eventIds: readonly number[],
-    options: { now: Date; excludeVoucherId?: number | null; among?: readonly number[] },
-  ): Promise<BlockingVouchers> {
-    const rows: BlockingRow[] = await em.query(
-      this.placesSql({
-        quotaIds: '$1::int[]',
-        eventIds: '$2::int[]',
-        now: '$3::timestamptz',
-        excludeVoucherId: '$4::int',
-        among: '$5::int[]',
-      }),
-      [
-        [...quotaIds],
-        [...eventIds],
-        options.now,
-        options.excludeVoucherId ?? null,
-        [...(options.among ?? [])],
-      ],
-    );
-    return this.read(rows);
-  }
-
-  /**
-   * The query of {@link places} as a part of a caller's statement (the quota engine counts sales and vouchers in
-   * one round trip): a SELECT (usable as a subquery) of {@link BlockingRow}s, to be turned into the answer by
-   * {@link read}. The voucher tables stay this context's: callers never name them.
+   * What blocking vouchers hold, as a part of the caller's statement (the quota engine counts sales and vouchers
+   * in one round trip): a SELECT (usable as a subquery) of {@link BlockingRow}s for any number of quotas and
+   * vouchers, turned into the answer by {@link read}. The voucher tables stay this context's: callers never name
+   * them. `excludeVoucherId`: a voucher whose own places are left out (it is being edited); `among`: voucher ids
+   * (of cart positions) to tell blocking ones apart in {@link BlockingVouchers.blocking}; vouchers are looked up
+   * in the events `eventIds` of the quotas.
    */
   placesSql(input: BlockingSqlInputs): string {
     return `WITH v AS (
