@@ -10,7 +10,9 @@
  * warm-up, then the same bounded number of requests with the same concurrency; the scenarios run twice in
  * alternating order (A B A B) to expose noise. Every answer must be 201, and afterwards the positions in the
  * database and the quota engine's `cart_positions` must equal the requests sent. Reported: reservations per second,
- * p50 and p99 latency, SQL statements per request (counted on `PostgresQueryRunner.prototype.query`). The database
+ * p50 and p99 latency, SQL statements per request (counted on `PostgresQueryRunner.prototype.query`), and CPU
+ * milliseconds per request of this process (API and client) and of the database's PostgreSQL backends (read from
+ * `/proc` when the server runs on this machine; {@link cpuNow}). The database
  * is dropped at the end, also on failure; a deadline stops the run if anything hangs. The shared machinery is in
  * `bench-harness.ts`.
  *
@@ -62,26 +64,34 @@ async function setUp(
 }
 
 /**
- * CPU time so far of this process (the API and its HTTP client) and of the PostgreSQL backends serving this
- * database, in milliseconds; the backends' is null when the server's processes cannot be read (not on this
- * machine). Read from `/proc` (clock ticks of 10 ms).
+ * CPU time so far of this process (the API and its HTTP client) and of each PostgreSQL client backend serving this
+ * database (by pid; autovacuum and other server processes are left out), in milliseconds; `pg` is null when the
+ * server's processes cannot be read (not on this machine). Read from `/proc` (clock ticks of 10 ms).
  */
-async function cpuNow(db: DataSource): Promise<{ node: number; pg: number | null }> {
+async function cpuNow(db: DataSource): Promise<{ node: number; pg: Map<number, number> | null }> {
   const usage = process.cpuUsage();
   const node = (usage.user + usage.system) / 1000;
   const rows: { pid: number }[] = await db.query(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`,
   );
-  let pg = 0;
+  const pg = new Map<number, number>();
   for (const { pid } of rows) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      pg += (Number(fields[11]) + Number(fields[12])) * 10;
+      pg.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
       return { node, pg: null };
     }
   }
   return { node, pg };
+}
+
+/** PostgreSQL CPU milliseconds between two {@link cpuNow} readings (a backend started meanwhile counts in full). */
+function pgSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (before === null || after === null) return null;
+  let ms = 0;
+  for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
+  return ms;
 }
 
 bench.runBenchmark(
@@ -130,6 +140,7 @@ bench.runBenchmark(
         const cpuBefore = await cpuNow(db);
         const timing = await bench.runLoad(REQUESTS, CONCURRENCY, send);
         const cpuAfter = await cpuNow(db);
+        const pgMs = pgSpent(cpuBefore.pg, cpuAfter.pg);
         // Every request reserved exactly one place: check the rows and what the engine counts.
         const rows: { n: number }[] = await db.query(
           'SELECT count(*)::int AS n FROM cart_position WHERE event_id = $1',
@@ -154,8 +165,7 @@ bench.runBenchmark(
           timing,
           cpu: {
             node: (cpuAfter.node - cpuBefore.node) / REQUESTS,
-            pg:
-              cpuAfter.pg === null || cpuBefore.pg === null ? null : (cpuAfter.pg - cpuBefore.pg) / REQUESTS,
+            pg: pgMs === null ? null : pgMs / REQUESTS,
           },
         });
       }
