@@ -130,9 +130,7 @@ describe('webhooks configuration', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(SECRET);
     expect(rotated.body.secret).not.toBe(res.body.secret);
-    const [row] = await t.db.query<{ secret: string }[]>('SELECT secret FROM webhook WHERE id = $1', [
-      res.body.id,
-    ]);
+    const [row] = await t.db.query<{ secret: string }[]>('SELECT secret FROM webhook WHERE id = $1', [res.body.id]);
     expect(row.secret).toBe(rotated.body.secret);
     expect((await post(`${O}/webhooks/999999/rotate_secret/`, {})).status).toBe(404);
   });
@@ -230,9 +228,7 @@ describe('webhooks configuration', () => {
           },
         },
       ]);
-      expect(
-        await deliveries(await logAs('pretix.event.order.changed', eventId, null, { code: 'X' })),
-      ).toEqual([]);
+      expect(await deliveries(await logAs('pretix.event.order.changed', eventId, null, { code: 'X' }))).toEqual([]);
       await t.db.query('UPDATE webhook SET enabled = false');
     });
 
@@ -268,12 +264,7 @@ describe('webhooks configuration', () => {
         [orgId, eventId],
       );
       expect((await deliveries(live)).map((x) => x.payload)).toEqual([
-        {
-          notification_id: Number(live),
-          organizer: 'org',
-          event: 'sample',
-          action: 'pretix.event.live.activated',
-        },
+        { notification_id: Number(live), organizer: 'org', event: 'sample', action: 'pretix.event.live.activated' },
       ]);
       await t.db.query('UPDATE webhook SET enabled = false');
     });
@@ -325,9 +316,7 @@ describe('webhooks configuration', () => {
          VALUES ($1, $2, 'order', NULL, 'pretix.event.order.paid', '{"code":"RB"}')`,
         [orgId, eventId],
       );
-      expect((await runner.query('SELECT count(*) FROM webhook_delivery'))[0].count).not.toBe(
-        before[0].count,
-      );
+      expect((await runner.query('SELECT count(*) FROM webhook_delivery'))[0].count).not.toBe(before[0].count);
       await runner.rollbackTransaction();
       await runner.release();
       expect(await t.db.query('SELECT count(*) FROM webhook_delivery')).toEqual(before);
@@ -346,12 +335,7 @@ describe('webhooks configuration', () => {
     });
     const strict = { http: () => request(app.getHttpServer()) };
     try {
-      for (const target_url of [
-        'http://127.0.0.1:9000/',
-        'http://[::1]/',
-        'http://localhost/',
-        'http://10.0.0.8/',
-      ]) {
+      for (const target_url of ['http://127.0.0.1:9000/', 'http://[::1]/', 'http://localhost/', 'http://10.0.0.8/']) {
         const res = await strict
           .http()
           .post(`${O}/webhooks/`)
@@ -369,4 +353,5 @@ describe('webhooks configuration', () => {
       await app.close();
     }
   });
+
 });
