@@ -10,12 +10,15 @@
  * warm-up, then the same bounded number of requests with the same concurrency; the scenarios run twice in
  * alternating order (A B A B) to expose noise. Every answer must be 201, and afterwards the positions in the
  * database and the quota engine's `cart_positions` must equal the requests sent. Reported: reservations per second,
- * p50 and p99 latency, SQL statements per request (counted on `PostgresQueryRunner.prototype.query`). The database
+ * p50 and p99 latency, SQL statements per request (counted on `PostgresQueryRunner.prototype.query`), and CPU
+ * milliseconds per request of this process (API and client) and of the database's PostgreSQL backends (read from
+ * `/proc` when the server runs on this machine; {@link cpuNow}). The database
  * is dropped at the end, also on failure; a deadline stops the run if anything hangs. The shared machinery is in
  * `bench-harness.ts`.
  *
  * Run: `npx ts-node --transpile-only bench/reservations.bench.ts` (needs PostgreSQL and Redis as for the tests).
  */
+import { readFileSync } from 'fs';
 import type { DataSource } from 'typeorm';
 import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { Quota } from '../src/catalogue/quotas/quota.entity';
@@ -60,6 +63,37 @@ async function setUp(
   return { eventId, items: itemIds };
 }
 
+/**
+ * CPU time so far of this process (the API and its HTTP client) and of each PostgreSQL client backend serving this
+ * database (by pid; autovacuum and other server processes are left out), in milliseconds; `pg` is null when the
+ * server's processes cannot be read (not on this machine). Read from `/proc` (clock ticks of 10 ms).
+ */
+async function cpuNow(db: DataSource): Promise<{ node: number; pg: Map<number, number> | null }> {
+  const usage = process.cpuUsage();
+  const node = (usage.user + usage.system) / 1000;
+  const rows: { pid: number }[] = await db.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`,
+  );
+  const pg = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      pg.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      return { node, pg: null };
+    }
+  }
+  return { node, pg };
+}
+
+/** PostgreSQL CPU milliseconds between two {@link cpuNow} readings (a backend started meanwhile counts in full). */
+function pgSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (before === null || after === null) return null;
+  let ms = 0;
+  for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
+  return ms;
+}
+
 bench.runBenchmark(
   {
     database: `ticketing_bench_res_${process.pid}`,
@@ -73,7 +107,13 @@ bench.runBenchmark(
       { label: 'one quota', quotas: 1 },
       { label: 'ten quotas', quotas: 10 },
     ];
-    const results: { scenario: Scenario; round: number; timing: bench.Timing }[] = [];
+    const results: {
+      scenario: Scenario;
+      round: number;
+      timing: bench.Timing;
+      /** CPU milliseconds per request: this process (API and client), the database's backends. */
+      cpu: { node: number; pg: number | null };
+    }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 === 1 ? scenarios : [...scenarios].reverse();
       for (const scenario of order) {
@@ -97,7 +137,10 @@ bench.runBenchmark(
           const sent = await bench.recordStatements(() => send(0));
           for (const s of sent) process.stdout.write(`  ${s.sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
         }
+        const cpuBefore = await cpuNow(db);
         const timing = await bench.runLoad(REQUESTS, CONCURRENCY, send);
+        const cpuAfter = await cpuNow(db);
+        const pgMs = pgSpent(cpuBefore.pg, cpuAfter.pg);
         // Every request reserved exactly one place: check the rows and what the engine counts.
         const rows: { n: number }[] = await db.query(
           'SELECT count(*)::int AS n FROM cart_position WHERE event_id = $1',
@@ -114,11 +157,17 @@ bench.runBenchmark(
         );
         const sentTotal = REQUESTS + WARMUP + (process.env.BENCH_EXPLAIN && round === 1 ? 1 : 0);
         if (rows[0].n !== sentTotal || counted !== sentTotal) {
-          throw new Error(
-            `Expected ${sentTotal} positions, found ${rows[0].n}, engine counts ${counted}`,
-          );
+          throw new Error(`Expected ${sentTotal} positions, found ${rows[0].n}, engine counts ${counted}`);
         }
-        results.push({ scenario, round, timing });
+        results.push({
+          scenario,
+          round,
+          timing,
+          cpu: {
+            node: (cpuAfter.node - cpuBefore.node) / REQUESTS,
+            pg: pgMs === null ? null : pgMs / REQUESTS,
+          },
+        });
       }
     }
 
@@ -138,6 +187,12 @@ bench.runBenchmark(
     const one = mean('one quota');
     const ten = mean('ten quotas');
     lines.push(
+      'CPU ms per request (this process: API and HTTP client; PostgreSQL backends of the database):',
+      ...results.map(
+        ({ scenario, round, cpu }) =>
+          `  round ${round}, ${scenario.label}: node ${cpu.node.toFixed(2)}, PostgreSQL ${cpu.pg === null ? 'n/a' : cpu.pg.toFixed(2)}`,
+      ),
+      '',
       `Mean reservations/s: one quota ${bench.fmt(one)}, ten quotas ${bench.fmt(ten)} (ten/one = ${(ten / one).toFixed(2)})`,
       '',
     );

@@ -889,6 +889,51 @@ describe('cart positions', () => {
       expect((await get(`${E}/cartpositions/${b!.id as number}/`)).body).toEqual(shown);
     });
 
+    it('logs each created position once, with its own id and data, by the credential (one statement each)', async () => {
+      const voucher = await createVoucher({ code: 'BULK-LOG', item: shirt });
+      const res = await post(B, [
+        { item: ticket, price: '4.00' },
+        { item: shirt, variation: shirtM, price: '5.00', cart_id: 'log-own@api' },
+        { item: shirt, variation: shirtS, price: '6.00', voucher: 'BULK-LOG' },
+      ]);
+      expect(res.status).toBe(200);
+      const data = (res.body.results as { data: Record<string, unknown> }[]).map((r) => r.data);
+      expect(data.map((d) => [d.item, d.variation, d.price, d.voucher])).toEqual([
+        [ticket, null, '4.00', null],
+        [shirt, shirtM, '5.00', null],
+        [shirt, shirtS, '6.00', voucher],
+      ]);
+      // The ids answered are the rows written with those values.
+      const rows: { id: number; item_id: number; variation_id: number | null; price: string }[] =
+        await t.db.query(
+          'SELECT id, item_id, variation_id, price FROM cart_position WHERE id = ANY($1) ORDER BY id',
+          [data.map((d) => d.id)],
+        );
+      expect(rows).toEqual(
+        data.map((d) => ({ id: d.id, item_id: d.item, variation_id: d.variation, price: d.price })),
+      );
+      const logs: { object_id: number; data: object; api_token_id: number | null; n: number }[] =
+        await t.db.query(
+          `SELECT object_id, data, api_token_id, count(*) OVER (PARTITION BY object_id)::int AS n
+             FROM log_entry WHERE content_type = 'cartposition' AND object_id = ANY($1) ORDER BY object_id`,
+          [data.map((d) => d.id)],
+        );
+      // The credential as the voucher's creation (written by another path) recorded it.
+      const [{ id: tokenId }]: { id: number }[] = await t.db.query(
+        "SELECT api_token_id AS id FROM log_entry WHERE object_id = $1 AND content_type = 'voucher'",
+        [voucher],
+      );
+      expect(tokenId).toEqual(expect.any(Number));
+      expect(logs).toEqual(
+        data.map((d) => ({
+          object_id: d.id,
+          data: { cart_id: d.cart_id, item: d.item, variation: d.variation, voucher: d.voucher },
+          api_token_id: tokenId,
+          n: 1,
+        })),
+      );
+    });
+
     it('hands out the last places in input order and refuses the rest per entry', async () => {
       const item = await createItem({ name: 'Bulk' });
       const other = await createItem({ name: 'Bulk other' });

@@ -269,6 +269,43 @@ describe('webhooks configuration', () => {
       await t.db.query('UPDATE webhook SET enabled = false');
     });
 
+    it('fires for entries written in the statement of their change (a cart position and its entry)', async () => {
+      // Cart positions are not among the actions a webhook may ask for; a row set by SQL shows that the trigger
+      // sees entries written together with their change (AuditLogService.recordEach) like any other.
+      const hook = await post(`${O}/webhooks/`, BODY);
+      expect(hook.status).toBe(201);
+      await t.db.query(
+        "UPDATE webhook SET action_types = '{pretix.event.cartposition.added}' WHERE id = $1",
+        [hook.body.id],
+      );
+      const E = `${O}/events/sample`;
+      const item = await post(`${E}/items/`, { name: 'Hooked', default_price: '5.00' });
+      expect(item.status).toBe(201);
+      expect((await post(`${E}/quotas/`, { name: 'Hooked', size: 5, items: [item.body.id] })).status).toBe(
+        201,
+      );
+      const cart = await post(`${E}/cartpositions/`, { item: item.body.id, price: '5.00' });
+      expect(cart.status).toBe(201);
+      const [entry] = await t.db.query<{ id: string }[]>(
+        "SELECT id FROM log_entry WHERE content_type = 'cartposition' AND object_id = $1",
+        [cart.body.id],
+      );
+      expect(await deliveries(entry.id)).toEqual([
+        {
+          webhook_id: hook.body.id,
+          action: 'pretix.event.cartposition.added',
+          order_code: null,
+          payload: {
+            notification_id: Number(entry.id),
+            organizer: 'org',
+            event: 'sample',
+            action: 'pretix.event.cartposition.added',
+          },
+        },
+      ]);
+      await t.db.query('UPDATE webhook SET enabled = false');
+    });
+
     it('writes nothing when the change rolls back', async () => {
       await post(`${O}/webhooks/`, { ...BODY, action_types: ['pretix.event.order.paid'] });
       const before = await t.db.query('SELECT count(*) FROM webhook_delivery');

@@ -73,6 +73,45 @@ export class AuditLogService {
   }
 
   /**
+   * Runs a change and writes one entry per row it returns, in ONE statement (a data-modifying CTE; the
+   * `log_entry` triggers fire as for any insert): `change` is an INSERT, UPDATE or DELETE ending in
+   * `RETURNING ...` whose parameters are `$1..$n` of `params`. Each entry takes its object id from the returned
+   * column `entry.objectId` and its data from `entry.data`, a SQL expression (`jsonb`) over the returned row
+   * (alias `c`). For hot paths that write rows and their entries while holding locks (cart positions).
+   * @param prepared run as a named prepared statement (planned once per connection): for a `change` whose text
+   *   recurs, not for one whose text varies with its number of rows
+   * @returns the rows `change` returned
+   */
+  async recordEach<T>(
+    em: EntityManager,
+    actor: Principal | null,
+    entry: Omit<AuditRecord, 'objectId' | 'data'> & { objectId: string; data: string },
+    change: string,
+    params: readonly unknown[],
+    prepared = false,
+  ): Promise<T[]> {
+    const n = params.length;
+    const at = (i: number) => `$${n + i}`;
+    const sql = `WITH change AS (${change}),
+            entry AS (
+              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
+              SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, c.${entry.objectId}, ${at(4)}::text, ${entry.data},
+                     ${at(5)}::int, ${at(6)}::int
+                FROM change c)
+       SELECT * FROM change`;
+    const all = [
+      ...params,
+      entry.organizerId,
+      entry.eventId ?? null,
+      entry.contentType,
+      entry.action,
+      actor?.identity.userId ?? null,
+      actor?.identity.tokenId ?? null,
+    ];
+    return prepared ? preparedQuery<T>(em, sql, all) : em.query(sql, all);
+  }
+
+  /**
    * Writes many entries of one actor in one statement (set-based, whatever their number: the rows travel as one
    * JSON parameter), inside the caller's transaction; e.g. the vouchers of a batch.
    */

@@ -49,6 +49,12 @@ import { SeatHolds } from './seat-holds';
 import { resolveSeats } from './seat.rules';
 import { isSeatIndexViolation, SEAT_TAKEN_MEANWHILE } from './seat-taken';
 
+/** Positions just inserted, and the ids of those written with answers. */
+interface Created {
+  positions: CartPosition[];
+  answered: number[];
+}
+
 /**
  * Cart positions of one event through the API (spec "Cart position", "### Cart positions"; compat §3.2): list,
  * detail, create, bulk create, delete. Only carts whose id ends in `@api` are visible; web shop carts answer 404.
@@ -136,7 +142,7 @@ export class CartPositionsService {
   ): Promise<CreatedCartPositionJson> {
     const actor: CartActor = { event, principal };
     return withOneConnection(this.em, async (conn) => {
-      const positions = await this.write(conn, async (em) => {
+      const inserted = await this.write(conn, async (em) => {
         const now = new Date();
         const [prepared] = await this.prepare(em, event, [body], now);
         if ('errors' in prepared) throw new ValidationFailed(prepared.errors);
@@ -157,7 +163,7 @@ export class CartPositionsService {
         if (voucherError) throw ValidationFailed.field('voucher', voucherError);
         return this.insert(em, actor, [draft], now);
       });
-      return (await this.presentCreated(conn, positions))[0];
+      return (await this.presentCreated(conn, inserted))[0];
     });
   }
 
@@ -174,7 +180,7 @@ export class CartPositionsService {
     const bodies: (CreateCartPositionDto | FieldErrors)[] = [];
     for (const entry of raw) bodies.push(await parseEntry(entry));
     return withOneConnection(this.em, async (conn) => {
-      const { results, positions } = await this.write(conn, async (em) => {
+      const { results, inserted } = await this.write(conn, async (em) => {
         const now = new Date();
         const valid = bodies.filter((b): b is CreateCartPositionDto => b instanceof CreateCartPositionDto);
         const preparedValid = await this.prepare(em, event, valid, now);
@@ -231,9 +237,9 @@ export class CartPositionsService {
           counted,
           placesPerQuota(accepted.map((d) => d.quotaIds)),
         );
-        return { results, positions: await this.insert(em, actor, accepted, now) };
+        return { results, inserted: await this.insert(em, actor, accepted, now) };
       });
-      const created = await this.presentCreated(conn, positions);
+      const created = await this.presentCreated(conn, inserted);
       let k = 0;
       for (const result of results) if (result.success) result.data = created[k++];
       return { results };
@@ -242,14 +248,15 @@ export class CartPositionsService {
 
   /**
    * Presents created positions with their (empty) `addons` and `bundled`, after the commit so that the quota
-   * locks are not held for it (one statement for the answers), on the connection that wrote them
-   * ({@link withOneConnection}: a busy pool cannot turn a committed write into a 503).
+   * locks are not held for it (two statements for the answers, none when no position was created with answers),
+   * on the connection that wrote them ({@link withOneConnection}: a busy pool cannot turn a committed write into
+   * a 503).
    */
   private async presentCreated(
     conn: EntityManager,
-    positions: CartPosition[],
+    { positions, answered }: Created,
   ): Promise<CreatedCartPositionJson[]> {
-    const presented = await this.presentation.carts(conn, positions);
+    const presented = await this.presentation.carts(conn, positions, answered);
     return presented.map((json) => ({ ...json, addons: [], bundled: [] }));
   }
 
@@ -343,17 +350,18 @@ export class CartPositionsService {
     return new Map([...inUse].map(([id, state]) => [id, { ...state, usedInRequest: 0 }]));
   }
 
-  private insert(
+  private async insert(
     em: EntityManager,
     actor: CartActor,
     drafts: CartDraft[],
     now: Date,
-  ): Promise<CartPosition[]> {
+  ): Promise<Created> {
     const cartId = generateCartId();
-    return this.writer.insert(
+    const positions = await this.writer.insert(
       em,
       actor,
       drafts.map((d) => ({ values: cartPositionValues(d, actor.event.id, cartId, now), answers: d.answers })),
     );
+    return { positions, answered: positions.filter((_, i) => drafts[i].answers.length > 0).map((p) => p.id) };
   }
 }

@@ -33,7 +33,11 @@ export interface CartActor {
 export class CartWriter {
   constructor(private readonly audit: AuditLogService) {}
 
-  /** Inserts positions (one statement) and their answers (two at most), and logs each (one statement). */
+  /**
+   * Inserts positions and logs each (`pretix.event.cartposition.added`) in ONE statement (prepared for a single
+   * position, the hot path), then their answers (two statements at most, none without answers). The quota locks
+   * of a reservation are held meanwhile, so every round trip saved here shortens them.
+   */
   async insert(
     em: EntityManager,
     actor: CartActor,
@@ -41,26 +45,37 @@ export class CartWriter {
   ): Promise<CartPosition[]> {
     if (drafts.length === 0) return [];
     const positions = drafts.map((d) => em.create(CartPosition, d.values));
-    const inserted = await em.insert(CartPosition, positions as QueryDeepPartialEntity<CartPosition>[]);
-    positions.forEach((p, i) => (p.id = (inserted.identifiers[i] as { id: number }).id));
+    const [sql, params] = em
+      .createQueryBuilder()
+      .insert()
+      .into(CartPosition)
+      .values(positions as QueryDeepPartialEntity<CartPosition>[])
+      .returning('id, cart_id, item_id, variation_id, voucher_id')
+      .getQueryAndParameters();
+    const rows: { id: number }[] = await this.audit.recordEach(
+      em,
+      actor.principal,
+      {
+        organizerId: actor.event.organizerId,
+        eventId: actor.event.id,
+        contentType: CONTENT_TYPE,
+        objectId: 'id',
+        action: 'pretix.event.cartposition.added',
+        data: `jsonb_build_object('cart_id', c.cart_id, 'item', c.item_id, 'variation', c.variation_id,
+                                  'voucher', c.voucher_id)`,
+      },
+      sql,
+      params,
+      drafts.length === 1,
+    );
+    // One statement draws the ids of its rows from the sequence in the order of its VALUES.
+    const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+    positions.forEach((p, i) => (p.id = ids[i]));
     await insertAnswers(
       em,
       drafts.flatMap((d, i) =>
         d.answers.map((answer) => ({ orderPositionId: null, cartPositionId: positions[i].id, answer })),
       ),
-    );
-    // One statement for all log entries (a bulk call never writes row by row inside its locks).
-    await this.audit.recordMany(
-      em,
-      actor.principal,
-      positions.map((p) => ({
-        organizerId: actor.event.organizerId,
-        eventId: actor.event.id,
-        contentType: CONTENT_TYPE,
-        objectId: p.id,
-        action: 'pretix.event.cartposition.added',
-        data: { cart_id: p.cartId, item: p.itemId, variation: p.variationId, voucher: p.voucherId },
-      })),
     );
     return positions;
   }

@@ -238,14 +238,20 @@ export class OrderPresentation {
     );
   }
 
-  /** Cart positions with answers and seats (three statements at most). */
-  async carts(em: EntityManager, carts: CartPosition[]): Promise<CartPositionJson[]> {
+  /**
+   * Cart positions with answers and seats (three statements at most).
+   * @param answered when given, the ids of the positions that may have answers: the others are known to have
+   *   none (the caller has just written them), and without any the answers are not read at all
+   */
+  async carts(
+    em: EntityManager,
+    carts: CartPosition[],
+    answered?: readonly number[],
+  ): Promise<CartPositionJson[]> {
     if (carts.length === 0) return [];
-    const answers = await this.answers(
-      em,
-      'cart',
-      carts.map((c) => c.id),
-    );
+    const ids = answered ?? carts.map((c) => c.id);
+    const answers =
+      ids.length > 0 ? await this.answers(em, 'cart', [...ids]) : new Map<number, AnswerJson[]>();
     return this.fillSeats(
       em,
       carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? [])),

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { preparedQuery } from '../../common/persistence/prepared';
+import { RowMapper } from '../../common/persistence/row-mapper';
 import type { QuotaProducts } from './quota-availability';
 import { Quota } from './quota.entity';
 import type { QuotaRefs } from './quota.presenter';
@@ -38,12 +40,13 @@ export class QuotaLookup {
     const itemIds = distinct(products.filter((p) => p.variationId === null).map((p) => p.itemId));
     const variationIds = distinct(products.map((p) => p.variationId));
     if (itemIds.length === 0 && variationIds.length === 0) return out;
-    const rows: {
+    const rows = await preparedQuery<{
       quota_id: number;
       subevent_id: number | null;
       item_id: number | null;
       variation_id: number | null;
-    }[] = await em.query(
+    }>(
+      em,
       `SELECT q.id AS quota_id, q.subevent_id, qi.item_id, NULL::int AS variation_id
            FROM quota q JOIN quota_item qi ON qi.quota_id = q.id
           WHERE q.event_id = $1 AND qi.item_id = ANY($2)
@@ -89,27 +92,17 @@ export class QuotaLookup {
    * Quota rows by id with their products, in id order. `lock` takes the rows `FOR UPDATE` (a reservation): in id
    * order, so concurrent reservations never deadlock, and only these rows, so different quotas never wait on each
    * other (architecture.md "Concurrency"); it must run inside the writing transaction. Unknown ids are skipped.
+   * One prepared statement (it runs on every sale); the rows are entity-shaped objects ({@link RowMapper}).
    */
   async load(em: EntityManager, ids: readonly number[], lock: boolean): Promise<ProductQuota[]> {
     if (ids.length === 0) return [];
-    const qb = em
-      .getRepository(Quota)
-      .createQueryBuilder('q')
-      .addSelect(
-        'ARRAY(SELECT qi.item_id FROM quota_item qi WHERE qi.quota_id = q.id ORDER BY 1)',
-        'item_ids',
-      )
-      .addSelect(
-        'ARRAY(SELECT qv.variation_id FROM quota_variation qv WHERE qv.quota_id = q.id ORDER BY 1)',
-        'variation_ids',
-      )
-      .where('q.id = ANY(:ids)', { ids: distinct(ids) })
-      .orderBy('q.id', 'ASC');
-    if (lock) qb.setLock('pessimistic_write');
-    const { entities, raw } = await qb.getRawAndEntities<{ item_ids: number[]; variation_ids: number[] }>();
-    return entities.map((quota, i) =>
-      Object.assign(quota, { itemIds: raw[i].item_ids, variationIds: raw[i].variation_ids }),
-    );
+    const mapper = RowMapper.of<ProductQuota>(em.connection.getMetadata(Quota));
+    const sql = `SELECT ${mapper.selectSql('q')},
+              ARRAY(SELECT qi.item_id FROM quota_item qi WHERE qi.quota_id = q.id ORDER BY 1) AS "itemIds",
+              ARRAY(SELECT qv.variation_id FROM quota_variation qv WHERE qv.quota_id = q.id ORDER BY 1) AS "variationIds"
+         FROM quota q WHERE q.id = ANY($1::int[]) ORDER BY q.id${lock ? ' FOR UPDATE' : ''}`;
+    const rows = await preparedQuery<Record<string, unknown>>(em, sql, [distinct(ids)]);
+    return rows.map((row) => mapper.fromRow(row));
   }
 }
 

@@ -7,6 +7,7 @@ import type { I18nString } from '../../common/values/i18n';
 import type { Event } from '../../organizers/event.entity';
 import { eventsOfOrganizer } from '../../organizers/event-scope';
 import type { QuotaProducts } from '../quotas/quota-availability';
+import { preparedQuery } from '../../common/persistence/prepared';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
 import type { SaleVoucher } from '../vouchers/voucher-redemption.rules';
 import { Voucher } from '../vouchers/voucher.entity';
@@ -332,7 +333,8 @@ export class SalesCatalogue {
 
   private async items(em: EntityManager, ids: number[]): Promise<Map<number, SaleItem>> {
     if (ids.length === 0) return new Map();
-    const rows: SaleItem[] = await em.query(
+    const rows = await preparedQuery<SaleItem>(
+      em,
       `SELECT i.id, i.event_id AS "eventId", i.active, i.has_variations AS "hasVariations", i.name,
               i.default_price AS "defaultPrice", i.tax_rule_id AS "taxRuleId", i.category_id AS "categoryId",
               COALESCE(c.is_addon, false) AS "isAddon", i.validity_mode AS "validityMode",
