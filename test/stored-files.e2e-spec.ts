@@ -11,6 +11,16 @@ async function put(out: Writable, data: Buffer | string): Promise<void> {
   if (!out.write(data)) await once(out, 'drain');
 }
 
+/** What a test file is stored as: kind `test`, binary, never expiring. */
+function binaryMeta(filename: string): {
+  kind: string;
+  filename: string;
+  contentType: string;
+  expires: null;
+} {
+  return { kind: 'test', filename, contentType: 'application/octet-stream', expires: null };
+}
+
 /** A table of `batches` batches of 1,000 rows (id, text, amount, flag, instant, empty); `failAt` throws there. */
 function table(batches: number, failAt = -1): ExportTable {
   return {
@@ -128,12 +138,7 @@ describe('stored files', () => {
 
   it('stores an empty file and one of exactly one piece', async () => {
     const files = t.app.get(StoredFiles);
-    const meta = {
-      kind: 'test',
-      filename: 'small.bin',
-      contentType: 'application/octet-stream',
-      expires: null,
-    };
+    const meta = binaryMeta('small.bin');
     const empty = await files.write(meta, async () => undefined);
     const exact = randomBytes(STORE_CHUNK_BYTES);
     const one = await files.write(meta, (out) => put(out, exact));
@@ -149,12 +154,7 @@ describe('stored files', () => {
     const files = t.app.get(StoredFiles);
     const a = randomBytes(Math.floor(STORE_CHUNK_BYTES * 2.2));
     const b = randomBytes(Math.floor(STORE_CHUNK_BYTES * 1.7));
-    const meta = {
-      kind: 'test',
-      filename: 'pair.bin',
-      contentType: 'application/octet-stream',
-      expires: null,
-    };
+    const meta = binaryMeta('pair.bin');
     const ids = await t.db.transaction(async (em) => [
       (await files.write(meta, (out) => put(out, a), em)).id,
       await files.store({ ...meta, content: b }, em),
@@ -170,12 +170,7 @@ describe('stored files', () => {
   it('gives a manager outside a transaction a transaction of its own', async () => {
     const files = t.app.get(StoredFiles);
     const content = randomBytes(Math.floor(STORE_CHUNK_BYTES * 1.5));
-    const meta = {
-      kind: 'test',
-      filename: 'plain.bin',
-      contentType: 'application/octet-stream',
-      expires: null,
-    };
+    const meta = binaryMeta('plain.bin');
     const stored = await files.write(meta, (out) => put(out, content), t.db.manager);
     const [file] = await files.findLive([stored.id]);
     expect(Buffer.compare(file.content, content)).toBe(0);
@@ -195,13 +190,10 @@ describe('stored files', () => {
   it('leaves no row when the producer fails after several pieces', async () => {
     const files = t.app.get(StoredFiles);
     await expect(
-      files.write(
-        { kind: 'test', filename: 'broken.bin', contentType: 'application/octet-stream', expires: null },
-        async (out) => {
-          await put(out, randomBytes(STORE_CHUNK_BYTES * 2 + 10));
-          throw new Error('producer failed');
-        },
-      ),
+      files.write(binaryMeta('broken.bin'), async (out) => {
+        await put(out, randomBytes(STORE_CHUNK_BYTES * 2 + 10));
+        throw new Error('producer failed');
+      }),
     ).rejects.toThrow('producer failed');
     expect(await count('broken.bin')).toBe(0);
   });
