@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { EventEmitter } from 'events';
 import { Writable } from 'stream';
 import { sheetInput } from './table-writer';
 
@@ -17,7 +18,7 @@ describe('sheetInput', () => {
     const sheet = book.addWorksheet('Rows');
     sheet.addRow(['header']).commit();
     const input = sheetInput(sheet);
-    expect(input).toBeDefined();
+    expect(input).toBeInstanceOf(EventEmitter);
     expect(input!._writableState?.needDrain).toBe(false);
     // Synchronous rows (no event loop turn for the compressor): well past the 64 KB exceljs hands on at once.
     for (let i = 0; i < 5000; i++) sheet.addRow([i, `row ${i} ${'x'.repeat(40)}`]).commit();
