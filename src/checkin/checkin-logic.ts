@@ -1,5 +1,6 @@
 import jsonLogic from 'json-logic-js';
 import { DateTime } from 'luxon';
+import { CUSTOMTIME_COST, RULE_OP_BUDGET, ruleBoundsProblem } from './rule-cost';
 
 /**
  * Check-in rules of a list (compat §3.20 `rules`, "not a stable API"): a JsonLogic expression over the scanned
@@ -19,6 +20,10 @@ import { DateTime } from 'luxon';
  * tolerance), `isBefore(t1, t2, toleranceMinutes?)` (t1 before t2 plus the tolerance); `entries_since(t)`,
  * `entries_before(t)`, `entries_days_since(t)`, `entries_days_before(t)` (entries, or distinct entry days, at or
  * after / before t).
+ *
+ * Bounds (issue 22 item 1, `rule-cost.ts`): rules are refused when written if they are too large or their
+ * worst-case cost exceeds {@link RULE_OP_BUDGET} operations; an evaluation is also metered and stops, refusing
+ * the scan, once it has spent that budget.
  */
 
 /** One earlier successful scan of the ticket on the list. */
@@ -116,7 +121,19 @@ const asDate = (value: unknown): Date | null => {
   return null;
 };
 
-const dayOf = (d: Date, zone: string): string => DateTime.fromJSDate(d, { zone }).toISODate() ?? '';
+/** One formatter per time zone (building one per scan made a ticket with thousands of scans slow to decide). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day of `d` in `zone`, `YYYY-MM-DD`. */
+function dayOf(d: Date, zone: string): string {
+  let format = dayFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(d).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
 
 const entries = (ctx: RuleContext) => ctx.scans.filter((s) => s.type === 'entry');
 
@@ -127,10 +144,45 @@ function entriesWhere(ctx: RuleContext, keep: (d: Date) => boolean, days: boolea
 
 let registered = false;
 
+/** Thrown inside an evaluation that spent its operation budget. */
+class RuleBudgetExceeded extends Error {}
+
+/** The budget left to the evaluation under way (evaluations are synchronous: one at a time), or null. */
+let meter: { left: number } | null = null;
+
+function charge(ops: number): void {
+  if (meter === null) return;
+  meter.left -= ops;
+  if (meter.left < 0) throw new RuleBudgetExceeded('check-in rules exceeded their operation budget');
+}
+
+/** Operations that build a string (charged by its length, like lists). */
+const STRING_BUILDERS = new Set(['cat', 'substr']);
+
+/**
+ * Meters json-logic-js: its evaluator calls `jsonLogic.apply` for every node, iterations included, so a wrapper
+ * counts one operation per node plus the length of every list (and built string) it answers, the units of
+ * `rule-cost.ts`.
+ */
+function meterEvaluator(): void {
+  const inner = jsonLogic.apply.bind(jsonLogic);
+  jsonLogic.apply = (logic: unknown, data?: unknown): unknown => {
+    if (meter === null) return inner(logic as never, data);
+    charge(1);
+    const result: unknown = inner(logic as never, data);
+    if (Array.isArray(result)) charge(result.length);
+    else if (typeof result === 'string' && jsonLogic.is_logic(logic)) {
+      if (STRING_BUILDERS.has(Object.keys(logic as object)[0])) charge(result.length);
+    }
+    return result;
+  };
+}
+
 /** Registers pretix's operations with json-logic-js (once per process; the registry is global). */
 function register(): void {
   if (registered) return;
   registered = true;
+  meterEvaluator();
   jsonLogic.add_operation('inList', (a: unknown, list: unknown) => Array.isArray(list) && list.includes(a));
   jsonLogic.add_operation('objectList', (...values: unknown[]) => values);
   jsonLogic.add_operation('lookup', (_model: unknown, pk: unknown) => Number(pk));
@@ -140,6 +192,7 @@ function register(): void {
       case 'custom':
         return asDate(value);
       case 'customtime': {
+        charge(CUSTOMTIME_COST);
         const [h, m] = String(value).split(':').map(Number);
         return DateTime.fromJSDate(ctx.at, { zone: ctx.timezone })
           .set({ hour: h, minute: m, second: 0, millisecond: 0 })
@@ -175,6 +228,7 @@ function register(): void {
       const ctx = contextOf(this);
       const t = asDate(value);
       if (t === null) return 0;
+      charge(ctx.scans.length);
       return entriesWhere(ctx, (d) => (since ? d.getTime() >= t.getTime() : d.getTime() < t.getTime()), days);
     });
   }
@@ -202,7 +256,7 @@ const OPERATIONS = new Set([...STANDARD_OPERATIONS, ...CUSTOM_OPERATIONS]);
 export function rulesProblem(rules: unknown): string | null {
   if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) return 'Rules must be an object.';
   if (Object.keys(rules).length === 0) return null;
-  return nodeProblem(rules, 0);
+  return nodeProblem(rules, 0) ?? ruleBoundsProblem(rules);
 }
 
 function nodeProblem(node: unknown, depth: number): string | null {
@@ -226,7 +280,8 @@ function nodeProblem(node: unknown, depth: number): string | null {
     if (typeof name !== 'string' || !(RULE_VARIABLES as readonly string[]).includes(name)) {
       return `Unknown variable "${String(name)}".`;
     }
-    return null;
+    // A default value is evaluated too: it is checked like any other argument.
+    return nodeProblem(args.slice(1), depth + 1);
   }
   if (op === 'buildTime') {
     if (typeof args[0] !== 'string' || !BUILD_TIME_KINDS.includes(args[0])) {
@@ -263,16 +318,34 @@ function variables(ctx: RuleContext): Record<string, unknown> {
 
 /**
  * Whether the rules admit the scan (empty rules always do). An expression that fails while evaluating (a type
- * that cannot be compared, say) refuses rather than admits.
+ * that cannot be compared, say) or spends more than {@link RULE_OP_BUDGET} operations refuses rather than admits.
  */
 export function rulesAdmit(rules: Readonly<Record<string, unknown>>, ctx: RuleContext): boolean {
-  if (Object.keys(rules).length === 0) return true;
+  return evaluateRules(rules, ctx).admit;
+}
+
+/**
+ * Evaluates the rules under an operation budget. @returns whether they admit the scan, the operations spent
+ * (in the units of `rule-cost.ts`) and whether the budget ran out (then they do not admit)
+ */
+export function evaluateRules(
+  rules: Readonly<Record<string, unknown>>,
+  ctx: RuleContext,
+  budget: number = RULE_OP_BUDGET,
+): { admit: boolean; ops: number; exhausted: boolean } {
+  if (Object.keys(rules).length === 0) return { admit: true, ops: 0, exhausted: false };
   register();
   const data = variables(ctx);
   contexts.set(data, ctx);
+  const own = { left: budget };
+  const outer = meter;
+  meter = own;
   try {
-    return jsonLogic.truthy(jsonLogic.apply(rules, data));
-  } catch {
-    return false;
+    const admit = jsonLogic.truthy(jsonLogic.apply(rules, data));
+    return { admit, ops: budget - own.left, exhausted: false };
+  } catch (e) {
+    return { admit: false, ops: budget - own.left, exhausted: e instanceof RuleBudgetExceeded };
+  } finally {
+    meter = outer;
   }
 }
