@@ -136,11 +136,12 @@ export class CheckinRpcService {
       );
       const row = rows[0];
       if (!row) throw new NotFound();
-      // A failed attempt with the same nonce gives it up (one failed scan per list and nonce).
-      await em.query('UPDATE checkin SET nonce = NULL WHERE list_id = $1 AND nonce = $2 AND NOT successful', [
-        row.list_id,
-        body.nonce,
-      ]);
+      // A failed attempt with the same nonce gives it up (one failed scan per ticket, list and nonce).
+      await em.query(
+        `UPDATE checkin SET nonce = NULL
+          WHERE list_id = $1 AND nonce = $2 AND NOT successful AND position_id IS NOT DISTINCT FROM $3`,
+        [row.list_id, body.nonce, row.position_id],
+      );
       await em.query(
         `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2 WHERE id = $1`,
         [row.id, body.error_explanation ?? REASON_EXPLANATIONS.annulled],

@@ -71,7 +71,7 @@ export class CheckinsService {
 
   /**
    * Stores a scan the scanner refused offline (compat §3.20): 201 with the stored record; a nonce already stored
-   * among the list's failed scans stores nothing and answers that record again.
+   * among the list's failed scans of the same ticket (or of no ticket) stores nothing and answers that record again.
    * @throws NotFound for an unknown list
    * @throws ValidationFailed for a `position` not of this event
    */
@@ -85,7 +85,7 @@ export class CheckinsService {
         `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
                               raw_barcode, raw_source_type, raw_item_id, raw_variation_id, raw_subevent_id, nonce)
          VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT (list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING
+         ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING
          RETURNING id`,
         [
           body.position ?? null,
@@ -106,8 +106,9 @@ export class CheckinsService {
         rows.length > 0
           ? []
           : await em.query<{ id: number }[]>(
-              'SELECT id FROM checkin WHERE list_id = $1 AND nonce = $2 AND NOT successful',
-              [list.id, body.nonce],
+              `SELECT id FROM checkin WHERE list_id = $1 AND nonce = $2 AND NOT successful
+                 AND position_id IS NOT DISTINCT FROM $3`,
+              [list.id, body.nonce, body.position ?? null],
             );
       const id = rows[0]?.id ?? again[0].id;
       return toCheckinRecordJson(await findOrNotFound(em, Checkin, { id, eventId: event.id }, false));

@@ -82,7 +82,9 @@ export interface EarlierScans {
 }
 
 /**
- * Decides a scan, in pretix's order: a revoked secret (unless forced: then the scan counts for its position), canceled (reported as `unpaid` to scanners that do not support `canceled`),
+ * Decides a scan, in pretix's order: a revoked secret (unless forced: then the scan counts for its position), a
+ * canceled ticket or an order neither paid nor pending (canceled, expired; even when forced; reported as `unpaid`
+ * to scanners that do not support `canceled`),
  * product and sub-event of the list, validity window (entries, unless forced), payment (pending admits only on a
  * list with `include_pending` and `ignore_unpaid`, or when the order is `valid_if_pending`, never while it awaits
  * approval; forced scans pass), then repeated entries (refused unless the
@@ -96,7 +98,11 @@ export function refusal(
   earlier: EarlierScans,
 ): RedeemReason | null {
   if (ticket.revoked && !req.force) return 'revoked';
-  if (ticket.canceled || ticket.orderStatus === 'c') return req.canceledSupported ? 'canceled' : 'unpaid';
+  // Canceled or expired: never admitted, not even forced (issue 22 item 10; pretix: an order neither paid nor
+  // pending is `canceled`, `unpaid` for scanners that do not know that code).
+  if (ticket.canceled || (ticket.orderStatus !== 'p' && ticket.orderStatus !== 'n')) {
+    return req.canceledSupported ? 'canceled' : 'unpaid';
+  }
   if (!list.allProducts && !list.itemIds.includes(ticket.itemId)) return 'product';
   if (list.subeventId !== null && ticket.subeventId !== list.subeventId) return 'product';
   if (req.type === 'entry' && !req.force) {

@@ -30,8 +30,9 @@ type Decision =
  * input is untrusted), row-locks it so that scans of one ticket are decided one after the other (of 20 scanners at
  * the same moment exactly one gets `ok`), applies the list's rules ({@link refusal}), and stores the scan: a
  * successful check-in, or an unsuccessful one with its reason (logged `pretix.event.checkin.denied`). A nonce
- * already stored as successful on the list answers `ok` again without a second check-in. Unknown tickets answer
- * 404 `invalid` and store nothing.
+ * already stored with a successful check-in of the same ticket on the list answers `ok` again without a second
+ * check-in; the same nonce on another ticket does not (issue 22 item 9). Unknown tickets answer 404 `invalid` and
+ * store nothing.
  */
 @Injectable()
 export class RedeemService {
@@ -132,13 +133,12 @@ export class RedeemService {
       if (match !== null)
         ticket = (await this.positions.forRedeem(em, event.id, String(match), true)) ?? found;
     }
-    // The ticket's earlier successful scans on the list and, in the same statement, whether the scanner's nonce
-    // already checked someone in on it (then the answer is `ok` again, nothing new is stored).
+    // The ticket's earlier successful scans on the list, each marked when it was made with the scanner's nonce:
+    // then this is a repeat of that scan, answered `ok` again without a second check-in. Only this ticket's scans
+    // count (issue 22 item 9, as pretix): another ticket's nonce says nothing about this one.
     const rows: (RuleScan & { id: number; again: boolean })[] = await em.query(
-      `SELECT id, type, datetime, false AS again FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful
-       UNION ALL
-       (SELECT id, type, datetime, true FROM checkin
-         WHERE $3::varchar IS NOT NULL AND list_id = $2 AND nonce = $3 AND successful LIMIT 1)`,
+      `SELECT id, type, datetime, ($3::varchar IS NOT NULL AND nonce IS NOT DISTINCT FROM $3) AS again
+         FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful`,
       [ticket.id, list.id, body.nonce ?? null],
     );
     if (rows.some((r) => r.again))
@@ -209,7 +209,7 @@ export class RedeemService {
       },
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce)
        VALUES ($1, $2, $3, $4, $5, true, $6, $7)
-       ON CONFLICT (list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`,
+       ON CONFLICT (position_id, list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`,
       [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null],
     );
     return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
@@ -263,7 +263,7 @@ export class RedeemService {
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
                             error_explanation, nonce)
        VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8)
-       ON CONFLICT (list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`,
+       ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`,
       [ticket.id, event.id, list.id, type, at, reason, REASON_EXPLANATIONS[reason], body.nonce ?? null],
     );
     return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };
