@@ -13,7 +13,10 @@
  *
  * The cost unit is one evaluation step of json-logic-js (one node evaluated) plus one per element or character
  * of every list or string an operation builds, plus the length of the inputs of operations whose work grows with
- * them (`in`, `inList`, `merge`, `cat`, comparisons, ...). Pure code, unit-tested in `rule-cost.spec.ts`.
+ * them (`in`, `inList`, `merge`, `cat`, comparisons, ...), plus {@link CUSTOMTIME_COST} per `customtime`. At run
+ * time the `entries_*` operations are also charged the number of the ticket's scans on the list (not known when
+ * the rule is written): only a ticket scanned thousands of times under a rule with many of them could run out.
+ * Pure code, unit-tested in `rule-cost.spec.ts`.
  */
 
 /** At most this many JSON values (objects, lists, strings, numbers, ...) in one list's rules. */
