@@ -73,6 +73,11 @@ describe('safeNext', () => {
       '//evil.example/x',
       '/\\evil.example',
       'javascript:alert(1)',
+      '/..//evil.example/x',
+      '/%2F%2Fevil.example',
+      '/%5Cevil.example',
+      '/./\\/evil.example',
+      '/\t/evil.example',
       42,
     ]) {
       expect(safeNext(bad)).toBe('/api/v1/oauth/authorized/');

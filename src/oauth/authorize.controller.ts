@@ -32,14 +32,27 @@ const SCOPE_TEXT: Record<string, string> = {
   profile: 'read your profile (name, e-mail address)',
 };
 
-/** A `next` target that stays on this service: a path (with query), never another host; else the home page. */
+/** Longest `next` accepted (characters); a longer one falls back to the home page. */
+const NEXT_MAX_LENGTH = 2048;
+
+/**
+ * A `next` target that stays on this service (issue 22 item 4, open redirect): a path (with query) of this site
+ * after normalisation, else the home page. Refused: anything that is not a string, does not start with exactly
+ * one `/`, contains a backslash, a control character or whitespace, an encoded slash or backslash (`%2F`, `%5C`)
+ * in its path, or whose normalised path (`.`/`..` segments resolved) starts with `//` (a scheme-relative URL:
+ * `/..//evil.example` would become `//evil.example`).
+ * @returns the normalised path and query
+ */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) {
-    return HOME_PATH;
-  }
+  if (typeof next !== 'string' || next.length > NEXT_MAX_LENGTH) return HOME_PATH;
+  // eslint-disable-next-line no-control-regex
+  if (!/^\/(?!\/)/.test(next) || /[\\\x00-\x20\x7f]/.test(next)) return HOME_PATH;
+  const rawPath = next.split(/[?#]/, 1)[0];
+  if (/%(2f|5c)/i.test(rawPath)) return HOME_PATH;
   try {
     const url = new URL(next, 'http://service.invalid');
-    return url.host === 'service.invalid' ? `${url.pathname}${url.search}` : HOME_PATH;
+    if (url.origin !== 'http://service.invalid' || !/^\/(?!\/)/.test(url.pathname)) return HOME_PATH;
+    return `${url.pathname}${url.search}`;
   } catch {
     return HOME_PATH;
   }
