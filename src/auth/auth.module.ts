@@ -1,8 +1,7 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerModule } from '@nestjs/throttler';
-import { AppConfig } from '../config/app-config';
+import { RateLimitModule } from '../common/rate-limit/redis-counters';
 import { CredentialsService } from './credentials.service';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 import { CredentialGuard, PermissionGuard } from './guards';
@@ -25,13 +24,7 @@ export class AuthModule {
       imports: [
         PassportModule,
         UsersModule,
-        // Only its storage is used (FailedAuthThrottle): no ThrottlerGuard counts ordinary requests.
-        ThrottlerModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) => [
-            { name: 'auth-failures', ttl: config.authFailureWindowS * 1000, limit: config.authFailureLimit },
-          ],
-        }),
+        RateLimitModule,
         ...resolverFrom,
       ],
       controllers: [MeController],

@@ -69,7 +69,8 @@ export class OAuthSessions {
         resave: false,
         saveUninitialized: false,
         rolling: false,
-        proxy: true,
+        // Secure cookies follow express's `trust proxy` (TRUST_PROXY), not any X-Forwarded-Proto.
+        proxy: undefined,
         cookie: {
           httpOnly: true,
           sameSite: 'lax',
