@@ -198,7 +198,8 @@ export class AuthorizeController {
   @ApiOperation({
     description:
       'Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. ' +
-      'After 10 failed logins for an address within 15 minutes: 429 with `Retry-After`.',
+      'Every attempt counts before the password is checked: past 10 attempts for an account or 50 from a client ' +
+      'address within 15 minutes, 429 with `Retry-After` (a successful login gives its attempt back).',
   })
   @ApiConsumes(FORM)
   @ApiBody({ type: LoginForm })
@@ -212,21 +213,20 @@ export class AuthorizeController {
     const password = typeof body.password === 'string' ? body.password : '';
     if (!email || !password)
       return this.loginPage(req, res, 200, next, 'Enter your e-mail address and password.');
-    const wait = await this.throttle.retryAfter(email);
+    const address = req.ip ?? 'unknown';
+    const wait = await this.throttle.attempt(email, address);
     if (wait !== null) {
       res.setHeader('Retry-After', String(wait));
       return sendPage(
         res,
         429,
         'Too many failed logins',
-        `<p class="error">Too many failed logins for this address. Try again in ${wait} seconds.</p>`,
+        `<p class="error">Too many failed logins. Try again in ${wait} seconds.</p>`,
       );
     }
     const user = await this.users.verify(email, password);
-    if (!user) {
-      await this.throttle.failed(email);
-      return this.loginPage(req, res, 200, next, 'Wrong e-mail address or password.');
-    }
+    if (!user) return this.loginPage(req, res, 200, next, 'Wrong e-mail address or password.');
+    await this.throttle.succeeded(email, address);
     await this.sessions.login(req, user.id);
     res.redirect(303, next);
   }
