@@ -16,6 +16,10 @@ const AuthorizationCodeGrantType =
   require('@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type') as new (
     options: unknown,
   ) => object;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const RefreshTokenGrantType = require('@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type') as new (
+  options: unknown,
+) => object;
 import { generateToken } from '../auth/credentials.service';
 import type { OAuthApplicationsService } from './oauth-applications.service';
 import { ACCESS_TOKEN_LIFETIME_S, Grant, OAuthTokensService } from './oauth-tokens.service';
@@ -50,6 +54,28 @@ class StrictAuthorizationCodeGrant extends (AuthorizationCodeGrantType as new (o
     const given = (request.body as Record<string, unknown>).redirect_uri;
     if (given !== code.redirectUri)
       throw new InvalidGrantError('Invalid grant: `redirect_uri` does not match');
+  }
+}
+
+/** The parts of the library's refresh grant that {@link ScopeFirstRefreshTokenGrant} reorders. */
+interface RefreshGrantSteps {
+  getRefreshToken(request: OAuth2Server.Request, client: Client): Promise<RefreshToken>;
+  revokeToken(token: RefreshToken): Promise<RefreshToken>;
+  getScope(request: OAuth2Server.Request, token: RefreshToken): string[] | undefined;
+  saveToken(user: User, client: Client, scope: string[] | undefined): Promise<Token>;
+}
+
+/**
+ * The refresh grant of `@node-oauth/oauth2-server` with the scope checked *before* the refresh token is used up
+ * (issue 22 item 12): a refresh asking for a scope the token does not carry answers `invalid_scope` and leaves
+ * the token (and its family) usable. The library revokes first and checks after.
+ */
+class ScopeFirstRefreshTokenGrant extends (RefreshTokenGrantType as new (options: unknown) => RefreshGrantSteps) {
+  async handle(request: OAuth2Server.Request, client: Client): Promise<Token> {
+    const found = await this.getRefreshToken(request, client);
+    const scope = this.getScope(request, found);
+    const token = await this.revokeToken(found);
+    return this.saveToken(token.user, client, scope);
   }
 }
 
@@ -137,6 +163,7 @@ export function oauth2Server(apps: OAuthApplicationsService, tokens: OAuthTokens
     alwaysIssueNewRefreshToken: true,
     extendedGrantTypes: {
       authorization_code: StrictAuthorizationCodeGrant as unknown as typeof OAuth2Server.AbstractGrantType,
+      refresh_token: ScopeFirstRefreshTokenGrant as unknown as typeof OAuth2Server.AbstractGrantType,
     },
   });
 }
