@@ -1,6 +1,7 @@
-import { createHash } from 'crypto';
-import { agentOf, csrfOf } from './oauth-helpers';
-import { EMAIL, oauthFixture } from './oauth-fixture';
+import { createHash, randomBytes } from 'crypto';
+import { OAuthApplicationsService } from '../src/oauth/oauth-applications.service';
+import { agentOf, csrfOf, login, query, redirectParams } from './oauth-helpers';
+import { EMAIL, oauthFixture, REDIRECT } from './oauth-fixture';
 
 type Pair = Record<string, string>;
 
@@ -109,6 +110,94 @@ describe('OAuth hardening', () => {
         .type('form')
         .send({ email: EMAIL, password: 'password123', csrf_token: forged });
       expect(res.status).toBe(403);
+    });
+  });
+
+  describe('PKCE for public clients', () => {
+    let publicId: string;
+    const pkce = () => {
+      const verifier = randomBytes(32).toString('base64url');
+      return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+    };
+    const token = (form: Record<string, string>) =>
+      f.t.http().post('/api/v1/oauth/token').type('form').send(form);
+
+    beforeAll(async () => {
+      const app = await f.t.app
+        .get(OAuthApplicationsService)
+        .register(f.app.userId, 'native app', [REDIRECT], false);
+      expect(app.clientSecret).toBe('');
+      publicId = app.clientId;
+    });
+
+    it('redirects an authorization request without code_challenge with error=invalid_request', async () => {
+      const agent = agentOf(f.t);
+      expect((await login(agent, EMAIL, 'password123')).status).toBe(303);
+      const res = await agent.get(`/api/v1/oauth/authorize?${query(f.params({ client_id: publicId }))}`);
+      expect(res.status).toBe(302);
+      const back = redirectParams(res.headers.location);
+      expect(back.get('error')).toBe('invalid_request');
+      expect(back.get('state')).toBe('st4te');
+      expect(back.get('code')).toBeNull();
+      // A confidential client may still go without PKCE.
+      expect((await agent.get(`/api/v1/oauth/authorize?${query(f.params())}`)).status).toBe(200);
+    });
+
+    it('exchanges a code only with its code_verifier (no secret), and refreshes with client_id alone', async () => {
+      const { verifier, challenge } = pkce();
+      const extra = { client_id: publicId, code_challenge: challenge, code_challenge_method: 'S256' };
+      const code = await f.codeFor(['orga'], extra);
+      const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: publicId };
+      const without = await token(base);
+      expect(without.status).toBe(401);
+      expect(without.body).toMatchObject({ error: 'invalid_client' });
+      const wrong = await token({ ...base, code_verifier: pkce().verifier });
+      expect([wrong.status, (wrong.body as Pair).error]).toEqual([400, 'invalid_grant']);
+
+      const fresh = await f.codeFor(['orga'], extra);
+      const ok = await token({ ...base, code: fresh, code_verifier: verifier });
+      expect(ok.status).toBe(200);
+      const pair = ok.body as Pair;
+      expect((await f.api(pair.access_token, '/api/v1/me')).status).toBe(200);
+      const refreshed = await token({
+        grant_type: 'refresh_token',
+        refresh_token: pair.refresh_token,
+        client_id: publicId,
+      });
+      expect(refreshed.status).toBe(200);
+
+      // A confidential client still needs its secret to refresh.
+      const confidential = (await f.exchange(await f.codeFor())).body as Pair;
+      const noSecret = await token({
+        grant_type: 'refresh_token',
+        refresh_token: confidential.refresh_token,
+        client_id: f.app.clientId,
+      });
+      expect([noSecret.status, (noSecret.body as Pair).error]).toEqual([401, 'invalid_client']);
+      expect((await f.refresh(confidential.refresh_token)).status).toBe(200);
+    });
+
+    it("refuses a public client's code that has no challenge (stored before PKCE was required)", async () => {
+      const { verifier } = pkce();
+      const app = await f.t.db.query('SELECT id FROM oauth_application WHERE client_id = $1', [publicId]);
+      const code = await f.t.app
+        .get((await import('../src/oauth/oauth-tokens.service')).OAuthTokensService)
+        .createCode({
+          applicationId: (app as { id: number }[])[0].id,
+          userId: f.app.userId,
+          redirectUri: REDIRECT,
+          scopes: ['read'],
+          organizerIds: [],
+          codeChallenge: null,
+        });
+      const res = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: publicId,
+        code_verifier: verifier,
+      });
+      expect([res.status, (res.body as Pair).error]).toEqual([400, 'invalid_grant']);
     });
   });
 });
