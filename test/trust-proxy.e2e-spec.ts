@@ -65,6 +65,23 @@ describe('TRUST_PROXY and the failed-authentication limit', () => {
     });
   });
 
+  describe('default: forwarded headers of an untrusted peer', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp();
+    });
+    afterAll(() => t?.close());
+
+    it('ignores X-Forwarded-Proto: the page cookies are not marked Secure over plain http', async () => {
+      const page = await t.http().get('/api/v1/oauth/login').set('X-Forwarded-Proto', 'https');
+      const cookie = (page.headers['set-cookie'] as unknown as string[]).find((c) =>
+        c.startsWith('oauth_csrf='),
+      );
+      expect(cookie).toBeDefined();
+      expect(cookie).not.toMatch(/; Secure/);
+    });
+  });
+
   describe('TRUST_PROXY=1 (one reverse proxy)', () => {
     let t: TestApp;
     beforeAll(async () => {
