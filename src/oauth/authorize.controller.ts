@@ -85,7 +85,8 @@ export class AuthorizeController {
     description:
       '`response_type=code`, `client_id`, `redirect_uri` (exactly as registered), `scope` (`read`, `write`, ' +
       '`profile`, space separated; default `read write`), `state`, optional PKCE `code_challenge` with ' +
-      '`code_challenge_method=S256`. Unknown client or redirect URI: 400 page. Other errors redirect with `error`. ' +
+      '`code_challenge_method=S256` (required for public clients). Unknown client or redirect URI: 400 page. ' +
+      'Other errors redirect with `error`. ' +
       'Not logged in: 302 to the login page. Logged in: the consent page.',
   })
   @ApiQuery({ name: 'response_type', required: true, type: String, description: '`code`.' })
