@@ -5,7 +5,9 @@ export class OAuthPublicClients1795843917461 implements MigrationInterface {
   name = 'OAuthPublicClients1795843917461';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "oauth_application" ADD "confidential" boolean NOT NULL DEFAULT true`);
+    await queryRunner.query(
+      `ALTER TABLE "oauth_application" ADD "confidential" boolean NOT NULL DEFAULT true`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

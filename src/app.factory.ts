@@ -40,9 +40,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);
-  app.get(OpenApiDocumentHolder).document = withWebhookDocs(
-    withSharedSchemas(buildOpenApiDocument(app)),
-  );
+  app.get(OpenApiDocumentHolder).document = withWebhookDocs(withSharedSchemas(buildOpenApiDocument(app)));
   setupApiPage(app);
   await app.init();
   return app;

@@ -21,12 +21,7 @@ export class AuthModule {
   static forRoot(resolverFrom: NonNullable<ModuleMetadata['imports']>): DynamicModule {
     return {
       module: AuthModule,
-      imports: [
-        PassportModule,
-        UsersModule,
-        RateLimitModule,
-        ...resolverFrom,
-      ],
+      imports: [PassportModule, UsersModule, RateLimitModule, ...resolverFrom],
       controllers: [MeController],
       providers: [
         CredentialsService,

@@ -16,10 +16,11 @@ const AuthorizationCodeGrantType =
   require('@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type') as new (
     options: unknown,
   ) => object;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const RefreshTokenGrantType = require('@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type') as new (
-  options: unknown,
-) => object;
+const RefreshTokenGrantType =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type') as new (
+    options: unknown,
+  ) => object;
 import { generateToken } from '../auth/credentials.service';
 import type { OAuthApplicationsService, OAuthClient } from './oauth-applications.service';
 import { ACCESS_TOKEN_LIFETIME_S, Grant, OAuthTokensService } from './oauth-tokens.service';
@@ -82,7 +83,9 @@ interface RefreshGrantSteps {
  * (issue 22 item 12): a refresh asking for a scope the token does not carry answers `invalid_scope` and leaves
  * the token (and its family) usable. The library revokes first and checks after.
  */
-class ScopeFirstRefreshTokenGrant extends (RefreshTokenGrantType as new (options: unknown) => RefreshGrantSteps) {
+class ScopeFirstRefreshTokenGrant extends (RefreshTokenGrantType as new (
+  options: unknown,
+) => RefreshGrantSteps) {
   async handle(request: OAuth2Server.Request, client: Client): Promise<Token> {
     const found = await this.getRefreshToken(request, client);
     const scope = this.getScope(request, found);
