@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { Logger } from 'nestjs-pino';
-import type { AppConfig } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { parseTrustProxy } from './config/trust-proxy';
 import { bodyParsers, requestId } from './common/http/body-parsing';
 import { RequestLogging } from './common/http/request-logging';
 import { securityHeaders } from './common/http/security-headers';
@@ -29,7 +30,8 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', true);
+  // Issue 22 item 8: only the configured proxies' X-Forwarded-For decides req.ip (default: none).
+  app.set('trust proxy', parseTrustProxy(app.get(AppConfig).trustProxy) ?? false);
   app.disable('x-powered-by');
   app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)
   app.use(requestId, securityHeaders());
@@ -38,9 +40,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);
-  app.get(OpenApiDocumentHolder).document = withWebhookDocs(
-    withSharedSchemas(buildOpenApiDocument(app)),
-  );
+  app.get(OpenApiDocumentHolder).document = withWebhookDocs(withSharedSchemas(buildOpenApiDocument(app)));
   setupApiPage(app);
   await app.init();
   return app;

@@ -1,3 +1,4 @@
+import type { AppConfig } from '../src/config/app-config';
 import { bootstrapOrganizer } from './factories';
 import { startTestApp, type TestApp } from './harness';
 import { agentOf, consent, login, redirectParams, userWithApp } from './oauth-helpers';
@@ -35,9 +36,9 @@ export interface OAuthFixture {
 
 /**
  * Registers `beforeAll`/`afterAll` in the calling `describe` and returns the fixture, filled in before the first
- * test runs.
+ * test runs. `overrides`: configuration of the app (e.g. `trustProxy`).
  */
-export function oauthFixture(): OAuthFixture {
+export function oauthFixture(overrides: Partial<AppConfig> = {}): OAuthFixture {
   let port: number | undefined;
   const f = {
     basic(id = f.app.clientId, secret = f.app.clientSecret) {
@@ -90,7 +91,7 @@ export function oauthFixture(): OAuthFixture {
   } as unknown as OAuthFixture;
 
   beforeAll(async () => {
-    f.t = await startTestApp();
+    f.t = await startTestApp(overrides);
     const a = await bootstrapOrganizer(f.t, 'orga');
     f.adminToken = a.token;
     f.orgTeam = a.teamId;

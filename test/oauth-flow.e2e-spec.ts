@@ -7,7 +7,8 @@ import { EMAIL, oauthFixture, REDIRECT } from './oauth-fixture';
  * consent forms, their errors, the login throttle). Tokens and their use: oauth-tokens.e2e-spec.ts.
  */
 describe('OAuth applications and authorization step', () => {
-  const f = oauthFixture();
+  // Behind one reverse proxy on the loopback (TRUST_PROXY): its X-Forwarded-Proto marks https requests.
+  const f = oauthFixture({ trustProxy: 'loopback' });
 
   describe('applications', () => {
     it('CLI create-oauth-application prints only client_id and client_secret', async () => {
@@ -156,7 +157,7 @@ describe('OAuth applications and authorization step', () => {
       expect(evil2.headers.location).toBe('/api/v1/oauth/authorized/');
     });
 
-    it('answers wrong credentials with the form and no session; 429 after 10 failures per address', async () => {
+    it('answers wrong credentials with the form and no session; 429 after 10 failures per account', async () => {
       await f.t.app
         .get(await import('../src/auth/users.service').then((m) => m.UsersService))
         .create('bob@example.com', 'password123', null);
@@ -171,7 +172,7 @@ describe('OAuth applications and authorization step', () => {
       const blocked = await login(agentOf(f.t), 'bob@example.com', 'password123');
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-      // Other addresses are not affected.
+      // Other accounts are not affected.
       expect((await login(agentOf(f.t), EMAIL, 'password123')).status).toBe(303);
     });
 

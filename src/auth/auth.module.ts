@@ -1,8 +1,7 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerModule } from '@nestjs/throttler';
-import { AppConfig } from '../config/app-config';
+import { RateLimitModule } from '../common/rate-limit/redis-counters';
 import { CredentialsService } from './credentials.service';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 import { CredentialGuard, PermissionGuard } from './guards';
@@ -22,18 +21,7 @@ export class AuthModule {
   static forRoot(resolverFrom: NonNullable<ModuleMetadata['imports']>): DynamicModule {
     return {
       module: AuthModule,
-      imports: [
-        PassportModule,
-        UsersModule,
-        // Only its storage is used (FailedAuthThrottle): no ThrottlerGuard counts ordinary requests.
-        ThrottlerModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) => [
-            { name: 'auth-failures', ttl: config.authFailureWindowS * 1000, limit: config.authFailureLimit },
-          ],
-        }),
-        ...resolverFrom,
-      ],
+      imports: [PassportModule, UsersModule, RateLimitModule, ...resolverFrom],
       controllers: [MeController],
       providers: [
         CredentialsService,

@@ -6,6 +6,9 @@ import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { User } from './user.entity';
 
+/** bcrypt hash (cost 10, like real accounts) of a random password nobody knows; see {@link UsersService.verify}. */
+const DUMMY_HASH = '$2b$10$afERyTqqLHjvME4ctFBkX.JUaLnJg2.E4VXv6WuRaZep6ODZjJ1AO';
+
 /** User accounts (created by the CLI; OAuth and team invites refer to them). */
 @Injectable()
 export class UsersService {
@@ -32,13 +35,18 @@ export class UsersService {
     return this.users.save(user);
   }
 
-  /** Checks a password (OAuth login). */
+  /**
+   * Checks a password (OAuth login). An unknown or inactive account is checked against a dummy hash of the same
+   * cost, so the answer takes as long as for a real account and does not tell whether it exists (issue 22 item 6).
+   * @returns the user, or null for a wrong password or an unknown account
+   */
   async verify(email: string, password: string): Promise<User | null> {
     const user = await this.users
       .createQueryBuilder('u')
       .where('lower(u.email) = lower(:e) AND u.is_active', { e: email.trim() })
       .getOne();
-    return user && (await bcrypt.compare(password, user.passwordHash)) ? user : null;
+    const matches = await bcrypt.compare(password, user?.passwordHash || DUMMY_HASH);
+    return user && matches ? user : null;
   }
 
   /** The active user with this e-mail address (case-insensitive); null when none. */

@@ -7,12 +7,14 @@ interface CreateOAuthApplicationOptions {
   user: string;
   name: string;
   redirectUri: string[];
+  public?: boolean;
 }
 
 /**
- * `create-oauth-application --user <email> --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...]`
- * (issue 12): registers a confidential OAuth application owned by the user and prints
- * `{"client_id", "client_secret"}` and nothing else on stdout. The secret is shown this once.
+ * `create-oauth-application --user <email> --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...]
+ * [--public]` (issue 12): registers a confidential OAuth application owned by the user and prints
+ * `{"client_id", "client_secret"}` and nothing else on stdout. The secret is shown this once. `--public`: a
+ * public client (no secret, `client_secret` is empty; PKCE required, issue 22 item 12).
  */
 @Command({ name: 'create-oauth-application', description: 'Register an OAuth application for a user' })
 export class CreateOAuthApplicationCommand extends CommandRunner {
@@ -27,7 +29,12 @@ export class CreateOAuthApplicationCommand extends CommandRunner {
     const user = await this.users.findActiveByEmail(options.user);
     if (!user) throw new Error(`No active user with the e-mail address ${options.user}`);
     try {
-      const app = await this.apps.register(user.id, options.name ?? '', options.redirectUri ?? []);
+      const app = await this.apps.register(
+        user.id,
+        options.name ?? '',
+        options.redirectUri ?? [],
+        options.public !== true,
+      );
       process.stdout.write(
         `${JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret })}\n`,
       );
@@ -45,6 +52,11 @@ export class CreateOAuthApplicationCommand extends CommandRunner {
   @Option({ flags: '--name <name>', description: 'application name', required: true })
   parseName(value: string): string {
     return value;
+  }
+
+  @Option({ flags: '--public', description: 'a public client: no secret, PKCE required' })
+  parsePublic(): boolean {
+    return true;
   }
 
   @Option({ flags: '--redirect-uri <uri>', description: 'a redirect URI (repeatable)', required: true })

@@ -11,6 +11,7 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
+import { IsTrustProxy } from './trust-proxy';
 
 /**
  * Typed configuration of every process (API, worker, CLI, migrations), read once from the environment and
@@ -81,6 +82,14 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   authFailureWindowS = 60;
+
+  /**
+   * Which reverse proxies' `X-Forwarded-For` decides the client address (rate limits, logs; issue 22 item 8):
+   * `false` (default: none, the socket's peer is the client), a hop count (`1`), or a comma-separated list of
+   * proxy addresses/CIDRs. Passed to express's `trust proxy` (see `trust-proxy.ts`).
+   */
+  @IsTrustProxy()
+  trustProxy = 'false';
 
   /**
    * Longest wait for a row lock inside a voucher write (milliseconds, `SET LOCAL lock_timeout`): quota rows, the
@@ -262,6 +271,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   queuePrefix: 'QUEUE_PREFIX',
   authFailureLimit: 'AUTH_FAILURE_LIMIT',
   authFailureWindowS: 'AUTH_FAILURE_WINDOW_S',
+  trustProxy: 'TRUST_PROXY',
   queueTimeoutMs: 'QUEUE_TIMEOUT_MS',
   mailFrom: 'MAIL_FROM',
   mailMaxAttempts: 'MAIL_MAX_ATTEMPTS',

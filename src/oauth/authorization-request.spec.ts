@@ -7,6 +7,7 @@ const client = {
   clientId: 'cid',
   name: 'App',
   redirectUris: ['https://app.example/cb', 'http://127.0.0.1:8765/cb'],
+  confidential: true,
 };
 const base = { response_type: 'code', client_id: 'cid', redirect_uri: 'https://app.example/cb', state: 's' };
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
@@ -30,6 +31,14 @@ describe('checkAuthorization (issue 12; RFC 6749 §4.1.2.1, RFC 7636 §4.4.1)', 
       return r.kind === 'redirect' ? [r.error, r.state] : r.kind;
     };
     expect(error({ response_type: undefined })).toEqual(['invalid_request', 's']);
+    const publicClient = { ...client, confidential: false };
+    const noPkce = checkAuthorization(base, publicClient);
+    expect(noPkce.kind === 'redirect' ? [noPkce.error, noPkce.state] : noPkce.kind).toEqual([
+      'invalid_request',
+      's',
+    ]);
+    const withPkce = { ...base, code_challenge: CHALLENGE, code_challenge_method: 'S256' };
+    expect(checkAuthorization(withPkce, publicClient).kind).toBe('ok');
     expect(error({ response_type: 'token' })).toEqual(['unsupported_response_type', 's']);
     expect(error({ scope: 'read openid' })).toEqual(['invalid_scope', 's']);
     expect(error({ code_challenge: CHALLENGE, code_challenge_method: 'plain' })).toEqual([
@@ -73,6 +82,11 @@ describe('safeNext', () => {
       '//evil.example/x',
       '/\\evil.example',
       'javascript:alert(1)',
+      '/..//evil.example/x',
+      '/%2F%2Fevil.example',
+      '/%5Cevil.example',
+      '/./\\/evil.example',
+      '/\t/evil.example',
       42,
     ]) {
       expect(safeNext(bad)).toBe('/api/v1/oauth/authorized/');

@@ -32,7 +32,7 @@ const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 /**
  * Checks an authorization request: first `client_id` and `redirect_uri` (exact string match with a registered
  * one), then `response_type=code`, the scopes (`read`, `write`, `profile`; none means `read write`) and PKCE
- * (`S256` only; `plain` or a challenge without method refused).
+ * (`S256` only; `plain` or a challenge without method refused; required for public clients, issue 22 item 12).
  */
 export function checkAuthorization(params: AuthorizationParams, client: OAuthClient | null): Checked {
   if (!client) return { kind: 'page', message: 'Unknown client_id: no application is registered with it.' };
@@ -71,6 +71,9 @@ export function checkAuthorization(params: AuthorizationParams, client: OAuthCli
   }
   if (challenge !== undefined && !CHALLENGE.test(challenge))
     return fail('invalid_request', 'Invalid code_challenge.');
+  if (challenge === undefined && !client.confidential) {
+    return fail('invalid_request', 'code_challenge (PKCE, S256) is required for public clients.');
+  }
   const ordered = SCOPES.filter((s) => scopes.includes(s));
   return {
     kind: 'ok',

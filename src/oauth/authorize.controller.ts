@@ -32,14 +32,27 @@ const SCOPE_TEXT: Record<string, string> = {
   profile: 'read your profile (name, e-mail address)',
 };
 
-/** A `next` target that stays on this service: a path (with query), never another host; else the home page. */
+/** Longest `next` accepted (characters); a longer one falls back to the home page. */
+const NEXT_MAX_LENGTH = 2048;
+
+/**
+ * A `next` target that stays on this service (issue 22 item 4, open redirect): a path (with query) of this site
+ * after normalisation, else the home page. Refused: anything that is not a string, does not start with exactly
+ * one `/`, contains a backslash, a control character or whitespace, an encoded slash or backslash (`%2F`, `%5C`)
+ * in its path, or whose normalised path (`.`/`..` segments resolved) starts with `//` (a scheme-relative URL:
+ * `/..//evil.example` would become `//evil.example`).
+ * @returns the normalised path and query
+ */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) {
-    return HOME_PATH;
-  }
+  if (typeof next !== 'string' || next.length > NEXT_MAX_LENGTH) return HOME_PATH;
+  // eslint-disable-next-line no-control-regex
+  if (!/^\/(?!\/)/.test(next) || /[\\\x00-\x20\x7f]/.test(next)) return HOME_PATH;
+  const rawPath = next.split(/[?#]/, 1)[0];
+  if (/%(2f|5c)/i.test(rawPath)) return HOME_PATH;
   try {
     const url = new URL(next, 'http://service.invalid');
-    return url.host === 'service.invalid' ? `${url.pathname}${url.search}` : HOME_PATH;
+    if (url.origin !== 'http://service.invalid' || !/^\/(?!\/)/.test(url.pathname)) return HOME_PATH;
+    return `${url.pathname}${url.search}`;
   } catch {
     return HOME_PATH;
   }
@@ -72,7 +85,8 @@ export class AuthorizeController {
     description:
       '`response_type=code`, `client_id`, `redirect_uri` (exactly as registered), `scope` (`read`, `write`, ' +
       '`profile`, space separated; default `read write`), `state`, optional PKCE `code_challenge` with ' +
-      '`code_challenge_method=S256`. Unknown client or redirect URI: 400 page. Other errors redirect with `error`. ' +
+      '`code_challenge_method=S256` (required for public clients). Unknown client or redirect URI: 400 page. ' +
+      'Other errors redirect with `error`. ' +
       'Not logged in: 302 to the login page. Logged in: the consent page.',
   })
   @ApiQuery({ name: 'response_type', required: true, type: String, description: '`code`.' })
@@ -185,7 +199,8 @@ export class AuthorizeController {
   @ApiOperation({
     description:
       'Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. ' +
-      'After 10 failed logins for an address within 15 minutes: 429 with `Retry-After`.',
+      'Every attempt counts before the password is checked: past 10 attempts for an account or 50 from a client ' +
+      'address within 15 minutes, 429 with `Retry-After` (a successful login gives its attempt back).',
   })
   @ApiConsumes(FORM)
   @ApiBody({ type: LoginForm })
@@ -199,21 +214,20 @@ export class AuthorizeController {
     const password = typeof body.password === 'string' ? body.password : '';
     if (!email || !password)
       return this.loginPage(req, res, 200, next, 'Enter your e-mail address and password.');
-    const wait = await this.throttle.retryAfter(email);
+    const address = req.ip ?? 'unknown';
+    const wait = await this.throttle.attempt(email, address);
     if (wait !== null) {
       res.setHeader('Retry-After', String(wait));
       return sendPage(
         res,
         429,
         'Too many failed logins',
-        `<p class="error">Too many failed logins for this address. Try again in ${wait} seconds.</p>`,
+        `<p class="error">Too many failed logins. Try again in ${wait} seconds.</p>`,
       );
     }
     const user = await this.users.verify(email, password);
-    if (!user) {
-      await this.throttle.failed(email);
-      return this.loginPage(req, res, 200, next, 'Wrong e-mail address or password.');
-    }
+    if (!user) return this.loginPage(req, res, 200, next, 'Wrong e-mail address or password.');
+    await this.throttle.succeeded(email, address);
     await this.sessions.login(req, user.id);
     res.redirect(303, next);
   }

@@ -1,38 +1,58 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { OAuthLoginFailure } from './oauth-login-failure.entity';
+import { createHash } from 'crypto';
+import { ServiceUnavailable } from '../common/errors';
+import { CounterHit, RedisCounters } from '../common/rate-limit/redis-counters';
 
-/** Failed logins allowed per e-mail address within {@link LOGIN_FAILURE_WINDOW_S} (issue 12). */
+/** Login attempts allowed per e-mail address (account) within {@link LOGIN_FAILURE_WINDOW_S} (issue 12). */
 export const LOGIN_FAILURE_LIMIT = 10;
-/** Window of the login throttle, seconds (15 minutes). */
+/** Login attempts allowed per client address within {@link LOGIN_FAILURE_WINDOW_S} (issue 22 item 6). */
+export const LOGIN_ADDRESS_LIMIT = 50;
+/** Window of the login throttle, seconds (15 minutes, from the first attempt). */
 export const LOGIN_FAILURE_WINDOW_S = 900;
 
+const accountKey = (email: string): string =>
+  `login-account:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+const addressKey = (address: string): string => `login-address:${address}`;
+
 /**
- * Throttle of the login page by e-mail address (issue 12): after {@link LOGIN_FAILURE_LIMIT} failed logins within
- * {@link LOGIN_FAILURE_WINDOW_S}, every further try for that address answers 429 until the oldest failure leaves
- * the window. Successful logins do not count. Counted in PostgreSQL, so every replica sees the same count.
+ * Throttle of the login page (issue 12; issue 22 item 6), per account (e-mail address) and per client address:
+ * every attempt is counted atomically in Redis *before* the password is checked, so parallel attempts cannot all
+ * pass a check made before any of them failed; past {@link LOGIN_FAILURE_LIMIT} attempts for an account or
+ * {@link LOGIN_ADDRESS_LIMIT} from an address within {@link LOGIN_FAILURE_WINDOW_S}, the answer is 429 until the
+ * window ends, without checking the password. A successful login gives its attempt back, so successful logins do
+ * not count. Shared by every replica (Redis).
  */
 @Injectable()
 export class LoginThrottle {
-  constructor(
-    @InjectRepository(OAuthLoginFailure) private readonly failures: Repository<OAuthLoginFailure>,
-  ) {}
+  constructor(private readonly counters: RedisCounters) {}
 
-  /** Seconds until `email` may try again, or null when it may try now. */
-  async retryAfter(email: string): Promise<number | null> {
-    const rows: { n: number; wait: number | null }[] = await this.failures.query(
-      `SELECT count(*)::int AS n,
-              ceil(extract(epoch FROM min(created) + make_interval(secs => $2) - now()))::int AS wait
-         FROM oauth_login_failure WHERE email = $1 AND created > now() - make_interval(secs => $2)`,
-      [email.trim().toLowerCase(), LOGIN_FAILURE_WINDOW_S],
-    );
-    const { n, wait } = rows[0];
-    return n >= LOGIN_FAILURE_LIMIT ? Math.max(1, wait ?? 1) : null;
+  /**
+   * Counts one login attempt of `email` from `address`.
+   * @returns null when the password may be checked, else the seconds until the next attempt is allowed
+   * @throws ServiceUnavailable (503) while Redis does not answer: logins fail closed rather than go uncounted
+   */
+  async attempt(email: string, address: string): Promise<number | null> {
+    const windowMs = LOGIN_FAILURE_WINDOW_S * 1000;
+    const hits: CounterHit[] = [
+      { key: accountKey(email), windowMs },
+      { key: addressKey(address), windowMs },
+    ];
+    let account, client;
+    try {
+      [account, client] = await this.counters.hit(hits);
+    } catch {
+      throw new ServiceUnavailable();
+    }
+    const over = [
+      account.count > LOGIN_FAILURE_LIMIT ? account.ttlMs : 0,
+      client.count > LOGIN_ADDRESS_LIMIT ? client.ttlMs : 0,
+    ];
+    const waitMs = Math.max(...over);
+    return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : null;
   }
 
-  /** Counts one failed login of `email`. */
-  async failed(email: string): Promise<void> {
-    await this.failures.insert({ email: email.trim().toLowerCase().slice(0, 254) });
+  /** Gives back the attempt of a login that succeeded (best effort: a lost give-back only counts one attempt). */
+  async succeeded(email: string, address: string): Promise<void> {
+    await this.counters.undo([accountKey(email), addressKey(address)]).catch(() => undefined);
   }
 }

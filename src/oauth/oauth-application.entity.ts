@@ -10,7 +10,7 @@ import {
 import { User } from '../auth/user.entity';
 
 /**
- * An OAuth 2.0 client registered by a user (spec "Authentication" 3): a confidential client with one or more
+ * An OAuth 2.0 client registered by a user (spec "Authentication" 3): a confidential (or public) client with one or more
  * exact redirect URIs. Only the SHA-256 of the client secret is stored; the secret is shown once.
  */
 @Entity('oauth_application')
@@ -37,6 +37,13 @@ export class OAuthApplication {
   /** SHA-256 hex of the client secret. */
   @Column({ type: 'char', length: 64 })
   clientSecretHash!: string;
+
+  /**
+   * False for a public client (a native or browser app that cannot keep a secret): it authenticates with its
+   * `client_id` alone and must use PKCE (issue 22 item 12). Its stored secret hash is of a secret never shown.
+   */
+  @Column({ type: 'boolean', default: true })
+  confidential!: boolean;
 
   /** Registered redirect URIs, compared by exact string equality. */
   @Column({ type: 'text', array: true })

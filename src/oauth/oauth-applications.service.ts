@@ -26,7 +26,17 @@ export interface OAuthClient {
   clientId: string;
   name: string;
   redirectUris: string[];
+  /** False for a public client: no secret, PKCE required (issue 22 item 12). */
+  confidential: boolean;
 }
+
+const client = (a: OAuthApplication): OAuthClient => ({
+  id: a.id,
+  clientId: a.clientId,
+  name: a.name,
+  redirectUris: a.redirectUris,
+  confidential: a.confidential,
+});
 
 const view = (a: OAuthApplication): ApplicationView => ({
   id: a.id,
@@ -52,10 +62,16 @@ export class OAuthApplicationsService {
   constructor(@InjectRepository(OAuthApplication) private readonly apps: Repository<OAuthApplication>) {}
 
   /**
-   * Registers an application for `userId`.
+   * Registers an application for `userId`; `confidential: false` makes a public client (its `clientSecret` is
+   * returned empty: it has none to use, and must use PKCE).
    * @throws ValidationFailed `{"name": [...]}` or `{"redirect_uris": [...]}`
    */
-  async register(userId: number, name: string, redirectUris: string[]): Promise<ApplicationWithSecret> {
+  async register(
+    userId: number,
+    name: string,
+    redirectUris: string[],
+    confidential = true,
+  ): Promise<ApplicationWithSecret> {
     const trimmed = name.trim();
     if (!trimmed) throw ValidationFailed.field('name', 'This field may not be blank.');
     if (trimmed.length > 255) throw ValidationFailed.field('name', 'At most 255 characters.');
@@ -72,9 +88,10 @@ export class OAuthApplicationsService {
         clientId: generateToken(40),
         clientSecretHash: hashToken(clientSecret),
         redirectUris: uris,
+        confidential,
       }),
     );
-    return { ...view(app), clientSecret };
+    return { ...view(app), clientSecret: confidential ? clientSecret : '' };
   }
 
   /** The applications `userId` registered, by id. */
@@ -106,17 +123,21 @@ export class OAuthApplicationsService {
   /** The client with this `client_id`, or null. */
   async findClient(clientId: string): Promise<OAuthClient | null> {
     const app = await this.apps.findOneBy({ clientId });
-    return app
-      ? { id: app.id, clientId: app.clientId, name: app.name, redirectUris: app.redirectUris }
-      : null;
+    return app ? client(app) : null;
+  }
+
+  /** The public client with this `client_id` (authenticated by PKCE instead of a secret), or null. */
+  async findPublicClient(clientId: string): Promise<OAuthClient | null> {
+    const app = await this.apps.findOneBy({ clientId, confidential: false });
+    return app ? client(app) : null;
   }
 
   /** The client when `clientSecret` is its secret (compared as SHA-256 digests in constant time), else null. */
   async authenticate(clientId: string, clientSecret: string | undefined): Promise<OAuthClient | null> {
     if (!clientSecret) return null;
     const app = await this.apps.findOneBy({ clientId });
-    if (!app || !sameHash(app.clientSecretHash, hashToken(clientSecret))) return null;
-    return { id: app.id, clientId: app.clientId, name: app.name, redirectUris: app.redirectUris };
+    if (!app || !app.confidential || !sameHash(app.clientSecretHash, hashToken(clientSecret))) return null;
+    return client(app);
   }
 
   /** Names of applications by id (the authorized-applications page). */

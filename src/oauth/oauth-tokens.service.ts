@@ -140,10 +140,18 @@ export class OAuthTokensService implements AccessTokenResolver {
     return { accessToken, refreshToken, accessExpires };
   }
 
-  /** The unrevoked refresh token with this secret, or null. */
+  /**
+   * The usable refresh token with this secret, or null. A known refresh token that is no longer usable (already
+   * rotated, or revoked) is a reuse: every access and refresh token of its family (descended from the same
+   * authorization code) is revoked before null is returned (RFC 9700 §4.14.2; issue 22 item 12).
+   */
   async findRefreshToken(token: string): Promise<StoredRefreshToken | null> {
-    const row = await this.tokens.findOneBy({ refreshTokenHash: hashToken(token), refreshRevoked: false });
+    const row = await this.tokens.findOneBy({ refreshTokenHash: hashToken(token) });
     if (!row) return null;
+    if (row.refreshRevoked) {
+      await this.revokeFamily(row.id);
+      return null;
+    }
     return {
       tokenId: row.id,
       applicationId: row.applicationId,
@@ -156,7 +164,7 @@ export class OAuthTokensService implements AccessTokenResolver {
 
   /**
    * Uses up a refresh token: it and its access token are revoked at once (spec "Authentication" 5). False when a
-   * concurrent refresh used it first.
+   * concurrent refresh used it first: that is a reuse too, and its family is revoked (RFC 9700 §4.14.2).
    */
   async useRefreshToken(tokenId: number): Promise<boolean> {
     const res = await this.tokens
@@ -165,7 +173,19 @@ export class OAuthTokensService implements AccessTokenResolver {
       .set({ refreshRevoked: true, accessRevoked: true })
       .where('id = :id AND NOT refresh_revoked', { id: tokenId })
       .execute();
-    return res.affected === 1;
+    if (res.affected === 1) return true;
+    await this.revokeFamily(tokenId);
+    return false;
+  }
+
+  /** Revokes token row `tokenId` and every token of its family (same authorization code), in one statement. */
+  private async revokeFamily(tokenId: number): Promise<void> {
+    await this.tokens.query(
+      `UPDATE oauth_token SET access_revoked = true, refresh_revoked = true
+        WHERE id = $1
+           OR authorization_code_id = (SELECT authorization_code_id FROM oauth_token WHERE id = $1)`,
+      [tokenId],
+    );
   }
 
   /**

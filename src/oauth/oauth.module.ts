@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { UsersModule } from '../auth/users.module';
+import { RateLimitModule } from '../common/rate-limit/redis-counters';
 import { TeamsModule } from '../teams/teams.module';
 import { AccountPagesController } from './account-pages.controller';
 import { AuthorizeController } from './authorize.controller';
@@ -13,7 +14,7 @@ import { TokenController } from './token.controller';
  * login, consent and account pages. Sessions and cookies are mounted on the pages only, never on the API.
  */
 @Module({
-  imports: [OAuthCoreModule, UsersModule, TeamsModule],
+  imports: [OAuthCoreModule, UsersModule, TeamsModule, RateLimitModule],
   controllers: [TokenController, AuthorizeController, AccountPagesController],
   providers: [OAuthSessions, LoginThrottle],
 })

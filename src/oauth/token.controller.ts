@@ -55,9 +55,12 @@ export class TokenController {
   @ApiOperation({
     description:
       'Client authentication with HTTP Basic (client id as user name, client secret as password) or ' +
-      '`client_id` + `client_secret` in the form body. `grant_type=authorization_code` with `code`, ' +
+      '`client_id` + `client_secret` in the form body; a public client sends `client_id` alone (with ' +
+      '`code_verifier` for a code: PKCE is required). `grant_type=authorization_code` with `code`, ' +
       '`redirect_uri` and `code_verifier` (when PKCE was used); `grant_type=refresh_token` with `refresh_token` ' +
-      '(the used refresh token and its access token stop working at once). Answers carry `Cache-Control: no-store`.',
+      '(the used refresh token and its access token stop working at once; presenting a used refresh token again ' +
+      'revokes every token of its authorization; a wider `scope` than the token has: `invalid_scope`, nothing ' +
+      'used up). Answers carry `Cache-Control: no-store`.',
   })
   @ApiConsumes(FORM)
   @ApiBody({ type: TokenRequestForm })
