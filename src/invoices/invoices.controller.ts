@@ -33,8 +33,8 @@ export const INVOICE_LIST_FILTERS: ListFiltersSpec = {
 
 /**
  * `E/invoices/` (spec "Invoices"; compat §3.24): read with `event.orders:read`; `reissue/` and `regenerate/` with
- * `event.orders:write`. Invoices are addressed by number and never written directly (POST/PUT/PATCH/DELETE on
- * them answer 405).
+ * `event.orders:write`, POST only (GET answers 405: a write is never a GET, issue 22 item 5; pretix documents
+ * POST). Invoices are addressed by number and never written directly (POST/PUT/PATCH/DELETE on them answer 405).
  */
 @ApiTags('invoices')
 @Controller('organizers/:organizer/events/:event/invoices')
@@ -91,30 +91,12 @@ export class InvoicesController {
     return this.invoices.reissue(event, number);
   }
 
-  /** As POST (the spec's examples use GET). */
-  @Get(':number/reissue')
-  @HttpCode(204)
-  @RequirePermission('event.orders:write')
-  @ApiNoContentResponse({ description: 'Reissued.' })
-  reissueByGet(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
-    return this.invoices.reissue(event, number);
-  }
-
   /** Refreshes the invoice's data from the order (same number) and renders a new PDF. 204. */
   @Post(':number/regenerate')
   @HttpCode(204)
   @RequirePermission('event.orders:write')
   @ApiNoContentResponse({ description: 'Regenerated.' })
   regenerate(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
-    return this.invoices.regenerate(event, number);
-  }
-
-  /** As POST (the spec's examples use GET). */
-  @Get(':number/regenerate')
-  @HttpCode(204)
-  @RequirePermission('event.orders:write')
-  @ApiNoContentResponse({ description: 'Regenerated.' })
-  regenerateByGet(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
     return this.invoices.regenerate(event, number);
   }
 }
