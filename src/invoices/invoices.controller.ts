@@ -18,6 +18,7 @@ import { Organizer } from '../organizers/organizer.entity';
 import { INVOICE_ORDERING, InvoiceReads, PDF_NOT_READY } from './invoice-reads.service';
 import { InvoiceJson } from './invoice.presenter';
 import { InvoicesService } from './invoices.service';
+import { NoStore } from '../common/http/no-store';
 
 /** Filters of both invoice lists (spec "Invoices"). */
 export const INVOICE_LIST_FILTERS: ListFiltersSpec = {
@@ -65,6 +66,7 @@ export class InvoicesController {
   }
 
   /** The PDF (`application/pdf`, attachment `<number>.pdf`); 409 with `Retry-After` until the worker made it. */
+  @NoStore()
   @Get(':number/download')
   @RequirePermission('event.orders:read')
   @ApiProduces('application/pdf')
