@@ -8,7 +8,7 @@ import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor 
 /**
  * Issue 22 item 11: every answer that carries a secret is sent with `Cache-Control: no-store` (and
  * `Pragma: no-cache`): new team tokens, webhook secrets (create, rotate), orders and positions with their secrets,
- * gift cards, invoice PDFs, shredder ZIP downloads and the OAuth token endpoint. Answers without secrets keep no
+ * gift cards (also expanded in reusable media), invoice PDFs, shredder ZIP downloads and the OAuth token endpoint. Answers without secrets keep no
  * such header (the marking is per route, `@NoStore()`).
  */
 describe('Cache-Control: no-store on answers with secrets (issue 22 item 11)', () => {
@@ -105,12 +105,22 @@ describe('Cache-Control: no-store on answers with secrets (issue 22 item 11)', (
     expect(caching(await get(`${E}/orders/NOPE1/`))).toEqual(noStore(404));
   });
 
-  it('gift cards: create, list, detail', async () => {
+  it('gift cards: create, list, detail; reusable media with the card expanded', async () => {
     const created = await post(`${O}/giftcards/`, { value: '10.00', currency: 'EUR' });
     expect(created.body.secret).toEqual(expect.any(String));
     expect(caching(created)).toEqual(noStore(201));
     expect(caching(await get(`${O}/giftcards/`))).toEqual(noStore(200));
     expect(caching(await get(`${O}/giftcards/${created.body.id}/`))).toEqual(noStore(200));
+    // A reusable medium with its linked gift card expanded carries the card's secret.
+    const medium = await post(`${O}/reusablemedia/`, {
+      type: 'barcode',
+      identifier: 'MEDIUM-NOSTORE-1',
+      linked_giftcard: created.body.id,
+    });
+    expect(caching(medium)).toEqual(noStore(201));
+    const expanded = await get(`${O}/reusablemedia/${medium.body.id}/?expand=linked_giftcard`);
+    expect(expanded.body.linked_giftcard.secret).toBe(created.body.secret);
+    expect(caching(expanded)).toEqual(noStore(200));
   });
 
   it('the OAuth token endpoint (success and error answers)', async () => {
