@@ -285,7 +285,13 @@ export function runBenchmark(options: BenchOptions, body: (ctx: BenchContext) =>
     try {
       process.stdout.write(`Creating and migrating ${database}...\n`);
       await migrate(databaseUrl);
-      app = await createApiApp({ databaseUrl, logLevel: 'error', queuePrefix: `bench-${database}` });
+      app = await createApiApp({
+        databaseUrl,
+        logLevel: 'error',
+        queuePrefix: `bench-${database}`,
+        // Receivers of the webhook benchmark listen on 127.0.0.1.
+        webhookAllowPrivateTargets: true,
+      });
       await app.listen(0, '127.0.0.1');
       const port = (app.getHttpServer().address() as AddressInfo).port;
       const db = app.get<DataSource>(getDataSourceToken());

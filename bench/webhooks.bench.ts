@@ -103,6 +103,7 @@ bench.runBenchmark(
         QUEUE_PREFIX: prefix,
         LOG_LEVEL: 'warn',
         SCHEDULER_INTERVAL_MS: '1000',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

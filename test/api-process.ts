@@ -53,6 +53,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
   const port = await freePort();
   const child = spawnDist({
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...env,
     PORT: String(port),
   });

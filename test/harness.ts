@@ -40,6 +40,8 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     databaseUrl: urlFor(name),
     queuePrefix: `test-${name}`,
     logLevel: 'error',
+    // Webhook tests deliver to receivers on 127.0.0.1; the default (false) is tested with an explicit override.
+    webhookAllowPrivateTargets: true,
     ...overrides,
   });
   const db = app.get<DataSource>(getDataSourceToken());

@@ -194,8 +194,8 @@ describe('OpenAPI document', () => {
       }
       const responses = op(r)?.responses ?? {};
       const content = responses['200']?.content;
-      // A file download (`format: binary` under its media type, e.g. an invoice PDF) and a GET form of an action
-      // that answers 204 (invoice `reissue/`, `regenerate/`: the spec's examples use GET) have no JSON body.
+      // A file download (`format: binary` under its media type, e.g. an invoice PDF) and a GET that answers 204
+      // have no JSON body.
       const binary = Object.entries(content ?? {}).some(
         ([type, c]) => type !== 'application/json' && c.schema?.format === 'binary',
       );

@@ -71,6 +71,8 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
       REDIS_URL,
       LOG_LEVEL: 'debug',
       NO_COLOR: '1',
+      // Webhook receivers of the tests listen on 127.0.0.1 (the default, false, refuses them).
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

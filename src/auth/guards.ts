@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ACCESS_RULE, AccessRule, PROFILE_SCOPE } from './access.decorators';
+import { scopeNeeded } from './permissions';
 import { Principal } from './principal';
 import type { Request } from 'express';
 import { DomainError, NotAuthenticated, PermissionDenied, Refused } from '../common/errors';
@@ -74,8 +75,10 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
 /**
  * Global guard 2: default-deny authorisation (docs/permissions.md). Organizer and event of the slugs were resolved
  * by the credential's statement (no further SQL here); unknown or unreachable ones are 403 like a missing
- * permission (compat §2.2). OAuth credentials also need scope `read` for GET/HEAD and `write` for the rest
- * (`profile` instead of `read` where the route accepts it, `/api/v1/me`): else 403 naming the scope.
+ * permission (compat §2.2). OAuth credentials also need the scope {@link scopeNeeded} derives from the route's
+ * permission and the method: `write` for writes and for routes that need a write permission even on GET, else
+ * `read` (`profile` instead of `read` where the route accepts it, `/api/v1/me`): else 403 naming the scope
+ * (issue 22 item 5).
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
@@ -91,10 +94,9 @@ export class PermissionGuard implements CanActivate {
     req.access = { principal };
 
     const deny = () => new PermissionDenied();
-    const safe = ['GET', 'HEAD', 'OPTIONS'].includes(req.method);
-    const needed = safe ? 'read' : 'write';
+    const needed = scopeNeeded(req.method, rule.kind === 'permission' ? rule.anyOf : null);
     const profileOk =
-      safe &&
+      needed === 'read' &&
       this.reflector.getAllAndOverride<boolean | undefined>(PROFILE_SCOPE, [
         ctx.getHandler(),
         ctx.getClass(),

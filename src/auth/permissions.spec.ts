@@ -8,6 +8,7 @@ import {
   legacyFlagsOf,
   ORGANIZER_PERMISSIONS,
   PermissionSet,
+  scopeNeeded,
 } from './permissions';
 
 const set = (...names: string[]) => new PermissionSet(false, new Set(names));
@@ -260,5 +261,19 @@ describe('names -> legacy booleans (legacyFlagsOf, compat §2.4)', () => {
     const cleared = applyLegacyFlags(names, { can_manage_customers: false }, LEGACY_ORGANIZER_FLAGS);
     const back = legacyFlagsOf(set(...cleared), LEGACY_ORGANIZER_FLAGS);
     expect(back).toEqual({ ...all, can_manage_customers: false });
+  });
+});
+
+describe('scopeNeeded (issue 22 item 5)', () => {
+  it('needs write for non-GET methods and for GETs whose rule names only write permissions', () => {
+    expect(scopeNeeded('GET', null)).toBe('read');
+    expect(scopeNeeded('HEAD', ['event.orders:read'])).toBe('read');
+    expect(scopeNeeded('GET', ['event.orders:read', 'event.orders:checkin'])).toBe('read');
+    expect(scopeNeeded('GET', ['organizer.teams:write'])).toBe('write');
+    expect(scopeNeeded('GET', ['organizer.seatingplans:write', 'organizer.settings.general:write'])).toBe('write');
+    expect(scopeNeeded('GET', ['organizer.events:create'])).toBe('write');
+    expect(scopeNeeded('GET', ['event:cancel'])).toBe('write');
+    expect(scopeNeeded('POST', ['event.orders:read'])).toBe('write');
+    expect(scopeNeeded('DELETE', null)).toBe('write');
   });
 });

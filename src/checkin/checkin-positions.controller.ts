@@ -15,6 +15,7 @@ import { ApiRedeemResponses } from './redeem.responses';
 import { RedeemDto } from './redeem.dto';
 import { RedeemOkJson } from './redeem.presenter';
 import { RedeemService } from './redeem.service';
+import { NoStore } from '../common/http/no-store';
 
 /** The filters of a check-in list's positions (compat §3.21), also those of the RPC search. */
 export const CHECKIN_POSITION_FILTERS = {
@@ -55,6 +56,7 @@ export const MIN_SCANNER_SEARCH = 3;
  * `event.orders:checkin` or `event.orders:write`.
  */
 @ApiTags('checkinlists')
+@NoStore()
 @Controller('organizers/:organizer/events/:event/checkinlists/:list/positions')
 export class CheckinPositionsController {
   constructor(

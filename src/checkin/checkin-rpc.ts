@@ -28,6 +28,7 @@ import { AuditLogService } from '../audit/audit-log.service';
 import { REASON_EXPLANATIONS } from './redeem.rules';
 import { RedeemOkJson } from './redeem.presenter';
 import { RedeemService } from './redeem.service';
+import { NoStore } from '../common/http/no-store';
 
 /** A list as the RPC checks and uses it (with its products). */
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
@@ -191,6 +192,7 @@ export class CheckinRpcService {
 
 /** `O/checkinrpc/redeem/`, `O/checkinrpc/annul/` and `O/checkinrpc/search/` (compat §3.21). */
 @ApiTags('checkinrpc')
+@NoStore()
 @Controller('organizers/:organizer/checkinrpc')
 export class CheckinRpcController {
   constructor(private readonly rpc: CheckinRpcService) {}

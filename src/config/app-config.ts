@@ -209,10 +209,11 @@ export class AppConfig {
 
   /**
    * Whether webhook targets may be private, link-local or loopback addresses (checked when configured and on the
-   * resolved address at every delivery). On by default for development and tests; the Docker image turns it off.
+   * resolved address at every delivery). Off by default everywhere (issue 22 item 7); the test harness and local
+   * development against a receiver on 127.0.0.1 set `WEBHOOK_ALLOW_PRIVATE_TARGETS=true` explicitly.
    */
   @IsBoolean()
-  webhookAllowPrivateTargets = true;
+  webhookAllowPrivateTargets = false;
 
   /** Delay before the first webhook retry (seconds); doubles with every further attempt, with jitter, up to 3 days. */
   @IsInt()

@@ -17,6 +17,7 @@ import {
   toGiftCardJson,
   toGiftCardTransactionJson,
 } from './giftcard.presenter';
+import { visibleTransactionDetails } from './giftcards.rules';
 
 /** `?expand=` names of gift card endpoints. */
 export const GIFTCARD_EXPANDS = ['owner_ticket'] as const;
@@ -117,7 +118,9 @@ export class GiftCardReads {
 
   /**
    * The transactions of a card within reach, by time (ordering `datetime` (default) or `id`): page, count and
-   * acceptor slugs in one statement, the card's existence checked only when the page is empty.
+   * acceptor slugs in one statement, the card's existence checked only when the page is empty. On another
+   * issuer's card (`include_accepted`, one more statement for the issuer) the `text` and `info` of transactions
+   * booked by other organizers are null (issue 22 item 13; pretix shows them).
    * @throws ParentNotFound (403; spec: a missing parent is 403) for a card out of reach, "Invalid page." beyond the
    *   last page
    */
@@ -128,6 +131,14 @@ export class GiftCardReads {
     page: PageRequest,
   ): Promise<Paginated<GiftCardTransactionJson>> {
     const includeAccepted = filters.bool('include_accepted') ?? false;
+    // Only with include_accepted can the card be another issuer's: then texts of others' bookings are hidden.
+    const issuerId = includeAccepted
+      ? ((
+          await this.db
+            .getRepository(GiftCard)
+            .findOne({ select: { id: true, issuerId: true }, where: { id } })
+        )?.issuerId ?? organizer.id)
+      : organizer.id;
     const qb = this.db
       .getRepository(GiftCardTransaction)
       .createQueryBuilder('t')
@@ -139,9 +150,10 @@ export class GiftCardReads {
         },
       );
     applyOrdering(qb, filters, { datetime: 't.datetime', id: 't.id' }, ['datetime', 'id']);
-    const result = await paginateInOne(qb, page, this.slugOf('t.acceptor_id'), (row, rel) =>
-      toGiftCardTransactionJson(row, rel.slug),
-    );
+    const result = await paginateInOne(qb, page, this.slugOf('t.acceptor_id'), (row, rel) => ({
+      ...toGiftCardTransactionJson(row, rel.slug),
+      ...visibleTransactionDetails(row, organizer.id, issuerId),
+    }));
     if (result.total === 0 && !(await this.exists(this.db.manager, organizer, id, includeAccepted))) {
       throw new ParentNotFound();
     }

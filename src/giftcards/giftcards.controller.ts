@@ -14,6 +14,7 @@ import { GIFTCARD_EXPANDS, GiftCardReads } from './giftcard-reads.service';
 import { CreateGiftCardDto, GiftCardTransactDto, UpdateGiftCardDto } from './giftcard.dto';
 import { GiftCardJson, GiftCardTransactionJson } from './giftcard.presenter';
 import { GiftCardsService } from './giftcards.service';
+import { NoStore } from '../common/http/no-store';
 
 const INCLUDE_ACCEPTED: Record<string, QueryParamDoc> = {
   include_accepted: filter.bool('Also cards of other organizers whose gift cards this organizer accepts.'),
@@ -30,6 +31,7 @@ const NOT_ACCEPTED: Record<string, QueryParamDoc> = {
  */
 @ApiTags('gift cards')
 @ApiExtraModels(NestedOrderPositionJson)
+@NoStore()
 @Controller('organizers/:organizer/giftcards')
 export class GiftCardsController {
   constructor(

@@ -1,4 +1,5 @@
 import { ErrorCollector } from '../common/errors';
+import { Decimal } from '../common/values/money';
 import { randomString } from '../common/values/random';
 import type { GiftCard } from './giftcard.entity';
 
@@ -13,6 +14,30 @@ export const DUPLICATE_SECRET =
 export const FIXED_FIELD = 'This field cannot be changed after the gift card has been created.';
 export const INSUFFICIENT_CREDIT = 'The gift card does not have sufficient credit for this operation.';
 export const ACCEPTED_CARD_UPDATE = 'Accepted gift cards cannot be updated, use transact instead.';
+/** 403 detail for a credit (value >= 0) on another issuer's card (issue 22 item 13; stricter than pretix). */
+export const ACCEPTED_CARD_CREDIT = 'Accepted gift cards can only be debited, send a negative value.';
+
+/**
+ * Whether an organizer may book `delta` on a card (issue 22 item 13): the issuer books anything, an acceptor only
+ * debits (a negative amount): it redeems the card for a purchase and never adds value to another issuer's card.
+ */
+export function mayBook(isIssuer: boolean, delta: string): boolean {
+  return isIssuer || new Decimal(delta).lessThan(0);
+}
+
+/**
+ * The `text` and `info` of a transaction as the viewer sees them (issue 22 item 13): the card's issuer and the
+ * organizer that booked the transaction see them; another acceptor sees null (they are the business of others).
+ */
+export function visibleTransactionDetails(
+  tx: { acceptorId: number; text: string | null; info: Record<string, unknown> | null },
+  viewerId: number,
+  issuerId: number,
+): { text: string | null; info: Record<string, unknown> | null } {
+  return viewerId === issuerId || viewerId === tx.acceptorId
+    ? { text: tx.text, info: tx.info }
+    : { text: null, info: null };
+}
 
 /** A random gift card code (16 characters of {@link SECRET_ALPHABET}). */
 export function generateSecret(): string {

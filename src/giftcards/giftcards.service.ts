@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { FieldConflict, invalidPk, NotFound, Refused, ValidationFailed } from '../common/errors';
+import { FieldConflict, invalidPk, Refused, ValidationFailed } from '../common/errors';
 import { QueryFilters } from '../common/listing/query-filters';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { WriteMode } from '../common/persistence/write';
@@ -17,11 +17,13 @@ import type { CreateGiftCardDto, GiftCardTransactDto } from './giftcard.dto';
 import { GiftCard } from './giftcard.entity';
 import { GiftCardJson } from './giftcard.presenter';
 import {
+  ACCEPTED_CARD_CREDIT,
   ACCEPTED_CARD_UPDATE,
   DUPLICATE_SECRET,
   fixedFieldErrors,
   generateSecret,
   INSUFFICIENT_CREDIT,
+  mayBook,
 } from './giftcards.rules';
 
 /** Audit content type of gift cards (pretix model name). */
@@ -184,7 +186,9 @@ export class GiftCardsService {
    * this organizer accepts) and books the transaction with `text` and `info`. One conditional UPDATE (`value +
    * delta >= 0`) and the transaction row in one database transaction: concurrent debits can never take the value
    * below 0.00, and a refused one books nothing.
+   * An acceptor may only debit another issuer's card (issue 22 item 13; pretix lets it credit too).
    * @throws NotFound for a card out of reach
+   * @throws Refused (403) for a value >= 0 on a card of another issuer
    * @throws FieldConflict (409 `{"value": [...]}`) when the value would become negative
    */
   async transact(
@@ -196,19 +200,21 @@ export class GiftCardsService {
   ): Promise<GiftCardJson> {
     const includeAccepted = filters.bool('include_accepted') ?? false;
     const delta = toMoney(body.value);
+    const debit = new Decimal(delta).lessThan(0);
     const card = await this.db.transaction(async (em) => {
-      const result = await em
+      const update = em
         .createQueryBuilder()
         .update(GiftCard)
         .set({ value: () => 'value + :delta' })
         .where('id = :id', { id })
         .andWhere(reachCondition('giftcard', includeAccepted), { reachOrg: organizer.id })
-        .andWhere('value + :delta >= 0', { delta })
-        .returning('*')
-        .execute();
-      const rows = result.raw as GiftCardRow[];
+        .andWhere('value + :delta >= 0', { delta });
+      // An acceptor only debits another issuer's card (issue 22 item 13).
+      if (includeAccepted && !debit) update.andWhere('issuer_id = :reachOrg');
+      const rows = (await update.returning('*').execute()).raw as GiftCardRow[];
       if (rows.length === 0) {
-        if (!(await this.reads.exists(em, organizer, id, includeAccepted))) throw new NotFound();
+        const found = await this.reads.load(em, organizer, id, includeAccepted);
+        if (!mayBook(found.issuerId === organizer.id, delta)) throw new Refused(ACCEPTED_CARD_CREDIT);
         throw FieldConflict.field('value', INSUFFICIENT_CREDIT);
       }
       const card = cardFromRow(rows[0]);

@@ -18,6 +18,7 @@ import { Organizer } from '../organizers/organizer.entity';
 import { INVOICE_ORDERING, InvoiceReads, PDF_NOT_READY } from './invoice-reads.service';
 import { InvoiceJson } from './invoice.presenter';
 import { InvoicesService } from './invoices.service';
+import { NoStore } from '../common/http/no-store';
 
 /** Filters of both invoice lists (spec "Invoices"). */
 export const INVOICE_LIST_FILTERS: ListFiltersSpec = {
@@ -33,8 +34,8 @@ export const INVOICE_LIST_FILTERS: ListFiltersSpec = {
 
 /**
  * `E/invoices/` (spec "Invoices"; compat §3.24): read with `event.orders:read`; `reissue/` and `regenerate/` with
- * `event.orders:write`. Invoices are addressed by number and never written directly (POST/PUT/PATCH/DELETE on
- * them answer 405).
+ * `event.orders:write`, POST only (GET answers 405: a write is never a GET, issue 22 item 5; pretix documents
+ * POST). Invoices are addressed by number and never written directly (POST/PUT/PATCH/DELETE on them answer 405).
  */
 @ApiTags('invoices')
 @Controller('organizers/:organizer/events/:event/invoices')
@@ -65,6 +66,7 @@ export class InvoicesController {
   }
 
   /** The PDF (`application/pdf`, attachment `<number>.pdf`); 409 with `Retry-After` until the worker made it. */
+  @NoStore()
   @Get(':number/download')
   @RequirePermission('event.orders:read')
   @ApiProduces('application/pdf')
@@ -91,30 +93,12 @@ export class InvoicesController {
     return this.invoices.reissue(event, number);
   }
 
-  /** As POST (the spec's examples use GET). */
-  @Get(':number/reissue')
-  @HttpCode(204)
-  @RequirePermission('event.orders:write')
-  @ApiNoContentResponse({ description: 'Reissued.' })
-  reissueByGet(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
-    return this.invoices.reissue(event, number);
-  }
-
   /** Refreshes the invoice's data from the order (same number) and renders a new PDF. 204. */
   @Post(':number/regenerate')
   @HttpCode(204)
   @RequirePermission('event.orders:write')
   @ApiNoContentResponse({ description: 'Regenerated.' })
   regenerate(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
-    return this.invoices.regenerate(event, number);
-  }
-
-  /** As POST (the spec's examples use GET). */
-  @Get(':number/regenerate')
-  @HttpCode(204)
-  @RequirePermission('event.orders:write')
-  @ApiNoContentResponse({ description: 'Regenerated.' })
-  regenerateByGet(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
     return this.invoices.regenerate(event, number);
   }
 }

@@ -23,6 +23,7 @@ import { MEDIUM_EXPANDS } from './reusable-media-presentation';
 import { MEDIUM_TYPES } from './reusable-medium.entity';
 import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
 import { ReusableMediaService } from './reusable-media.service';
+import { NoStore } from '../common/http/no-store';
 
 /**
  * `O/reusablemedia/` (spec "Reusable media"; compat §3.3). Read: `organizer.reusablemedia:read`; write and
@@ -31,6 +32,8 @@ import { ReusableMediaService } from './reusable-media.service';
  */
 @ApiTags('reusable media')
 @ApiExtraModels(NestedOrderPositionJson, GiftCardJson, ReusableMediumJson)
+// Media identifiers and expanded gift cards (`secret`) and positions are secrets (issue 22 item 11).
+@NoStore()
 @Controller('organizers/:organizer/reusablemedia')
 export class ReusableMediaController {
   constructor(private readonly media: ReusableMediaService) {}

@@ -13,6 +13,7 @@ import {
 } from './order-action.dto';
 import { OrderActionsService } from './order-actions.service';
 import { OrderJson } from './order.presenter';
+import { NoStore } from '../common/http/no-store';
 
 /**
  * Order status actions `POST E/orders/{code}/<action>/` (compat §4.4 "Actions"), permission `event.orders:write`
@@ -21,6 +22,7 @@ import { OrderJson } from './order.presenter';
  * when a lock cannot be had in time.
  */
 @ApiTags('orders')
+@NoStore()
 @Controller('organizers/:organizer/events/:event/orders/:code')
 export class OrderActionsController {
   constructor(private readonly actions: OrderActionsService) {}

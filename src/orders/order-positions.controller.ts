@@ -11,9 +11,11 @@ import { Event } from '../organizers/event.entity';
 import { OrderPositionJson } from './order.presenter';
 import { OrderPositionsService } from './order-positions.service';
 import { ORDER_STATUSES, POSITION_CANCELED_FILTERS } from './order-filters';
+import { NoStore } from '../common/http/no-store';
 
 /** `E/orderpositions/` (compat §4.4): read-only here; other methods answer 405. Permission `event.orders:read`. */
 @ApiTags('orders')
+@NoStore()
 @Controller('organizers/:organizer/events/:event/orderpositions')
 export class OrderPositionsController {
   constructor(private readonly positions: OrderPositionsService) {}

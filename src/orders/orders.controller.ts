@@ -15,12 +15,14 @@ import { OrderCreator } from './order-create.service';
 import { CreateOrderDto, UpdateOrderDto } from './order.dto';
 import { OrderJson } from './order.presenter';
 import { OrdersService } from './orders.service';
+import { NoStore } from '../common/http/no-store';
 
 /**
  * `E/orders/` (compat §4.4), orders addressed by code. Read: `event.orders:read`; write: `event.orders:write`
  * (docs/permissions.md). PUT has no route, so it answers 405 `Method "PUT" not allowed.` (route table).
  */
 @ApiTags('orders')
+@NoStore()
 @Controller('organizers/:organizer/events/:event/orders')
 export class OrdersController {
   constructor(

@@ -13,12 +13,14 @@ import { Organizer } from '../organizers/organizer.entity';
 import { OrderJson } from './order.presenter';
 import { ORDER_LIST_FILTERS } from './order-filters';
 import { OrdersService } from './orders.service';
+import { NoStore } from '../common/http/no-store';
 
 /**
  * `O/orders/` (compat §4.4, newer pretix): read-only list over all events of the organizer, filtered to the
  * events where the credential holds `event.orders:read` (docs/permissions.md); same filters as `E/orders/`.
  */
 @ApiTags('orders')
+@NoStore()
 @Controller('organizers/:organizer/orders')
 export class OrganizerOrdersController {
   constructor(private readonly orders: OrdersService) {}

@@ -24,6 +24,7 @@ import {
   TaskPendingJson,
 } from './shredder.presenter';
 import { ShreddersService } from './shredders.service';
+import { NoStore } from '../common/http/no-store';
 
 const PERMISSION = 'event.orders:write';
 
@@ -64,6 +65,7 @@ export class ShreddersController {
   }
 
   /** The export ZIP (one JSON file per shredder); 409 while exporting, 410 failed, 404 unknown or shredded. */
+  @NoStore()
   @Get('download/:task/:file')
   @RequirePermission(PERMISSION)
   @ApiOkResponse({

@@ -10,6 +10,7 @@ import { IdParam } from '../common/http/id-param';
 import { CreateTeamApiTokenDto } from './team-api-token.dto';
 import { CreatedTeamApiTokenJson, TeamApiTokenJson } from './team-api-token.presenter';
 import { TeamApiTokensService } from './team-api-tokens.service';
+import { NoStore } from '../common/http/no-store';
 
 /**
  * `O/teams/{team}/tokens/` (spec "Teams", "States and transitions"; compat §3.1). DELETE deactivates and answers
@@ -41,6 +42,7 @@ export class TokensController {
     return this.tokens.get(organizer, team, id);
   }
 
+  @NoStore()
   @Post()
   @RequirePermission('organizer.teams:write')
   create(

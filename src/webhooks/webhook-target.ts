@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, LookupAddress } from 'dns';
 import { BlockList, isIP } from 'net';
 
-/** Private, loopback, link-local, shared, reserved and multicast ranges (IPv4 and IPv6). */
+/** Private, loopback, link-local, shared, reserved, documentation and multicast ranges (IPv4 and IPv6). */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
@@ -18,18 +18,29 @@ for (const [net, prefix] of [
 ] as const) {
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 }
+// IPv6 special-purpose ranges (RFC 6890 and successors; issue 22 item 7). Ranges that embed an IPv4 address
+// (IPv4-compatible `::/96`, IPv4-translated `::ffff:0:0:0/96`, 6to4 `2002::/16`, NAT64 `64:ff9b::/96`) are
+// refused whole: the embedded address may be private and the route to it is not ours to judge. IPv4-mapped
+// `::ffff:0:0/96` is checked on its embedded IPv4 address instead (node's BlockList does that).
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
-  ['64:ff9b::', 96],
 ] as const) {
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 }
 
-/** Whether an IP address (v4, v6, v4-mapped v6) is private, loopback, link-local or otherwise not public. */
+/**
+ * Whether an IP address (v4, v6, v4-mapped v6 in dotted or hex form) is private, loopback, link-local or otherwise
+ * not public (the ranges above). Anything that is not an IP address counts as private.
+ */
 export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return PRIVATE.check(mapped[1], 'ipv4');

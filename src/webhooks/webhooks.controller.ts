@@ -13,6 +13,7 @@ import { DELIVERY_STATUSES, WebhookDeliveriesService } from './webhook-deliverie
 import { CreateWebhookDto, UpdateWebhookDto } from './webhook.dto';
 import { WebhookDeliveryJson, WebhookJson } from './webhook.presenter';
 import { WebhooksService } from './webhooks.service';
+import { NoStore } from '../common/http/no-store';
 
 /**
  * `O/webhooks/` (compat §3.27) with the delivery log and redelivery (issue 14). Reads and writes need
@@ -41,6 +42,7 @@ export class WebhooksController {
   }
 
   /** Answers the new webhook with its `secret` in full (the only time besides `rotate_secret`). */
+  @NoStore()
   @Post()
   @RequirePermission('organizer.settings.general:write')
   create(
@@ -86,6 +88,7 @@ export class WebhooksController {
   }
 
   /** A new signing secret, answered in full; the old one stops at once. */
+  @NoStore()
   @Post(':id/rotate_secret')
   @HttpCode(200)
   @RequirePermission('organizer.settings.general:write')

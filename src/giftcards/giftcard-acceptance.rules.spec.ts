@@ -1,0 +1,15 @@
+import { mayBook, visibleTransactionDetails } from './giftcards.rules';
+
+describe('gift card acceptance rules (issue 22 item 13)', () => {
+  it('lets the issuer book anything and an acceptor only debit', () => {
+    expect(['10.00', '0.00', '-1.00'].map((v) => mayBook(true, v))).toEqual([true, true, true]);
+    expect(['10.00', '0.00', '-0.00', '-0.01'].map((v) => mayBook(false, v))).toEqual([false, false, false, true]);
+  });
+
+  it("hides text and info of other organizers' transactions from an acceptor", () => {
+    const tx = { acceptorId: 2, text: 'x', info: { a: 1 } };
+    expect(visibleTransactionDetails(tx, 1, 1)).toEqual({ text: 'x', info: { a: 1 } }); // the issuer
+    expect(visibleTransactionDetails(tx, 2, 1)).toEqual({ text: 'x', info: { a: 1 } }); // the booking acceptor
+    expect(visibleTransactionDetails(tx, 3, 1)).toEqual({ text: null, info: null }); // another acceptor
+  });
+});
