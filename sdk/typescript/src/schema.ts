@@ -111,7 +111,7 @@ export interface paths {
         };
         /**
          * Authorization page (HTML)
-         * @description `response_type=code`, `client_id`, `redirect_uri` (exactly as registered), `scope` (`read`, `write`, `profile`, space separated; default `read write`), `state`, optional PKCE `code_challenge` with `code_challenge_method=S256`. Unknown client or redirect URI: 400 page. Other errors redirect with `error`. Not logged in: 302 to the login page. Logged in: the consent page.
+         * @description `response_type=code`, `client_id`, `redirect_uri` (exactly as registered), `scope` (`read`, `write`, `profile`, space separated; default `read write`), `state`, optional PKCE `code_challenge` with `code_challenge_method=S256` (required for public clients). Unknown client or redirect URI: 400 page. Other errors redirect with `error`. Not logged in: 302 to the login page. Logged in: the consent page.
          */
         get: operations["showOAuthConsent"];
         put?: never;
@@ -181,7 +181,7 @@ export interface paths {
         put?: never;
         /**
          * Log in (HTML form)
-         * @description Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. After 10 failed logins for an address within 15 minutes: 429 with `Retry-After`.
+         * @description Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. Every attempt counts before the password is checked: past 10 attempts for an account or 50 from a client address within 15 minutes, 429 with `Retry-After` (a successful login gives its attempt back).
          */
         post: operations["submitOAuthLogin"];
         delete?: never;
@@ -245,7 +245,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a code or a refresh token for tokens
-         * @description Client authentication with HTTP Basic (client id as user name, client secret as password) or `client_id` + `client_secret` in the form body. `grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier` (when PKCE was used); `grant_type=refresh_token` with `refresh_token` (the used refresh token and its access token stop working at once). Answers carry `Cache-Control: no-store`.
+         * @description Client authentication with HTTP Basic (client id as user name, client secret as password) or `client_id` + `client_secret` in the form body; a public client sends `client_id` alone (with `code_verifier` for a code: PKCE is required). `grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier` (when PKCE was used); `grant_type=refresh_token` with `refresh_token` (the used refresh token and its access token stop working at once; presenting a used refresh token again revokes every token of its authorization; a wider `scope` than the token has: `invalid_scope`, nothing used up). Answers carry `Cache-Control: no-store`.
          */
         post: operations["createOAuthToken"];
         delete?: never;
@@ -820,8 +820,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** As POST (the spec's examples use GET). */
-        get: operations["getInvoiceRegenerate"];
+        get?: never;
         put?: never;
         /**
          * Regenerate invoice
@@ -841,8 +840,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** As POST (the spec's examples use GET). */
-        get: operations["getInvoiceReissue"];
+        get?: never;
         put?: never;
         /**
          * Reissue invoice
@@ -2952,7 +2950,11 @@ export interface components {
             /** @description Item ids of the event this list admits; default `[]`. */
             limit_products?: number[];
             name: string;
-            /** @description pretix's JsonLogic rules ("not a stable API"); default `{}`. */
+            /**
+             * @description pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded (issue 22): at most 10,000 values, lists
+             *     of 2,000 entries, strings of 1,000 characters, iterations nested 2 deep and a worst case of 50,000 operations
+             *     per scan; past a bound 400 names it.
+             */
             rules?: {
                 [key: string]: unknown;
             };
@@ -4827,7 +4829,7 @@ export interface components {
             force?: boolean;
             /** @description Admit pending orders on lists with `include_pending`; default false. */
             ignore_unpaid?: boolean;
-            /** @description Scanner's idempotency token: the same nonce twice on a list stores one check-in. */
+            /** @description Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in (issue 22). */
             nonce?: string | null;
             /** @description Whether the scanner can ask check-in questions; default true. */
             questions_supported?: boolean;
@@ -5159,7 +5161,7 @@ export interface components {
             ignore_unpaid?: boolean;
             /** @description Check-in list ids (at most one per event). */
             lists: number[];
-            /** @description Scanner's idempotency token: the same nonce twice on a list stores one check-in. */
+            /** @description Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in (issue 22). */
             nonce?: string | null;
             /** @description Whether the scanner can ask check-in questions; default true. */
             questions_supported?: boolean;
@@ -5539,7 +5541,11 @@ export interface components {
             /** @description Item ids of the event this list admits; default `[]`. */
             limit_products?: number[];
             name?: string;
-            /** @description pretix's JsonLogic rules ("not a stable API"); default `{}`. */
+            /**
+             * @description pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded (issue 22): at most 10,000 values, lists
+             *     of 2,000 entries, strings of 1,000 characters, iterations nested 2 deep and a worst case of 50,000 operations
+             *     per scan; past a bound 400 names it.
+             */
             rules?: {
                 [key: string]: unknown;
             };
@@ -9167,36 +9173,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getInvoiceRegenerate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Slug of the organizer */
-                organizer: string;
-                /** @description Slug of the event */
-                event: string;
-                number: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Regenerated. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     regenerateInvoice: {
         parameters: {
             query?: never;
@@ -9229,36 +9205,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getInvoiceReissue: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Slug of the organizer */
-                organizer: string;
-                /** @description Slug of the event */
-                event: string;
-                number: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Reissued. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
