@@ -3,6 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/
 import { ApiExceptionFilter } from './http/exception.filter';
 import { IdempotencyInterceptor } from './http/idempotency';
 import { IdempotencyLocks } from './http/idempotency-locks';
+import { IdempotentCommits } from './http/idempotent-commit';
 import { OpenApiController, OpenApiDocumentHolder } from './http/openapi';
 import { RouteRegistry } from './http/route-registry';
 import { ListEnvelopeInterceptor } from './listing/envelope.interceptor';
@@ -15,6 +16,7 @@ import { ApiValidationPipe } from './validation/validation.pipe';
   providers: [
     RouteRegistry,
     IdempotencyLocks,
+    IdempotentCommits,
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     OpenApiDocumentHolder,
     { provide: APP_PIPE, useClass: ApiValidationPipe },

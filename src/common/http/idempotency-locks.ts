@@ -44,6 +44,18 @@ export class IdempotencyLocks implements OnApplicationShutdown {
     return rows[0]?.id ?? null;
   }
 
+  /**
+   * Locks an existing record on the lock session when nobody holds its lock (a committed record whose request
+   * ended without storing its answer, resumed by a retry).
+   * @returns whether the lock was had
+   */
+  async tryLock(id: string): Promise<boolean> {
+    const rows = await this.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS locked', [
+      idempotencyLockKey(id),
+    ]);
+    return rows[0]?.locked === true;
+  }
+
   /** Releases the lock of a record whose request has ended (its response stored or forgotten). */
   async release(id: string): Promise<void> {
     await this.query('SELECT pg_advisory_unlock($1::bigint)', [idempotencyLockKey(id)]);
