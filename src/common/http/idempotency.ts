@@ -127,11 +127,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     throw new Conflict(CONCURRENT, 5);
   }
 
-  private async read(credential: string, key: string): Promise<StoredRow | undefined> {
-    const rows: StoredRow[] = await this.db.query(
+  /** The record of (credential, key), or of the record id alone. */
+  private async read(credentialOrId: string, key?: string): Promise<StoredRow | undefined> {
+    const rows = await this.db.query<StoredRow[]>(
       `SELECT id::text AS id, fingerprint, status, headers, body, expires, committed, reference
-         FROM idempotency_record WHERE credential_hash = $1 AND key = $2`,
-      [credential, key],
+         FROM idempotency_record WHERE ${key === undefined ? 'id = $1' : 'credential_hash = $1 AND key = $2'}`,
+      key === undefined ? [credentialOrId] : [credentialOrId, key],
     );
     return rows[0];
   }
@@ -143,17 +144,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
    */
   private async resume(res: Response, row: StoredRow): Promise<IdempotentWrite> {
     if (!(await this.locks.tryLock(row.id))) throw new Conflict(CONCURRENT, 5);
-    const rows: StoredRow[] = await this.db
-      .query(
-        `SELECT id::text AS id, fingerprint, status, headers, body, expires, committed, reference
-           FROM idempotency_record WHERE id = $1`,
-        [row.id],
-      )
-      .catch(async (err: unknown) => {
-        await this.locks.release(row.id).catch(() => undefined);
-        throw err;
-      });
-    const now = rows[0];
+    let now: StoredRow | undefined;
+    try {
+      now = await this.read(row.id);
+    } catch (err) {
+      await this.locks.release(row.id).catch(() => undefined);
+      throw err;
+    }
     if (!now || now.status !== null || now.reference === null) {
       await this.locks.release(row.id);
       if (now?.status != null) {

@@ -85,15 +85,15 @@ export class IdempotentCommits implements EntitySubscriberInterface {
     // the depth in a protected field of its query runners.
     const depth = (runner as unknown as { transactionDepth?: number }).transactionDepth;
     if (!write?.open || depth !== 1) return;
-    const [{ wrote }]: { wrote: boolean }[] = await runner.query(
-      'SELECT txid_current_if_assigned() IS NOT NULL AS wrote',
-    );
+    const [{ wrote }] = (await runner.query('SELECT txid_current_if_assigned() IS NOT NULL AS wrote')) as {
+      wrote: boolean;
+    }[];
     if (!wrote) return;
-    const [, bound]: [unknown, number] = await runner.query(
+    const [, bound] = (await runner.query(
       `UPDATE idempotency_record SET committed = true, reference = COALESCE($2, reference)
         WHERE id = $1 AND status IS NULL AND (NOT committed OR $3)`,
       [write.recordId, write.reference, write.committed],
-    );
+    )) as [unknown, number];
     if (bound !== 1) throw new Conflict(CONCURRENT_KEY_DETAIL, 5);
     this.bound.add(runner);
   }
