@@ -1,6 +1,9 @@
 import { Agent, request as httpRequest } from 'http';
 import type { AddressInfo } from 'net';
 import { Client } from 'pg';
+import * as idempotentCommit from '../src/common/http/idempotent-commit';
+import { ANSWER_LOST_DETAIL } from '../src/common/http/idempotency';
+import { OrderPresentation } from '../src/orders/order-presentation.service';
 import { ApiProcess, startApiProcess, stopAllApis } from './api-process';
 import { urlFor } from './db';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
@@ -106,6 +109,62 @@ describe('committed writes under database and process faults', () => {
     await check?.end().catch(() => undefined);
     await stopAllApis();
     await t?.close();
+  });
+
+  const keyed = (key: string, email: string) =>
+    t
+      .http()
+      .post(`${E}/orders/`)
+      .set('Authorization', auth(token))
+      .set('X-Idempotency-Key', key)
+      .send(order(email));
+
+  it('an order committed but answered 503 (connection lost after the commit): the retry answers that order', async () => {
+    const spy = jest
+      .spyOn(OrderPresentation.prototype, 'orders')
+      .mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
+    let first;
+    try {
+      first = await keyed('lost-1', 'lost@faults.example');
+    } finally {
+      spy.mockRestore();
+    }
+    expect([first.status, first.headers['retry-after'], first.body]).toEqual([
+      503,
+      '10',
+      { detail: 'The database is unavailable. Please try again later.' },
+    ]);
+    const [created] = [...(await ordersByEmail('lost@')).values()];
+    expect(created).toHaveLength(1);
+    const record = await check.query<{ status: number | null; committed: boolean }>(
+      "SELECT status, committed FROM idempotency_record WHERE key = 'lost-1'",
+    );
+    expect(record.rows).toEqual([{ status: null, committed: true }]);
+    const retry = await keyed('lost-1', 'lost@faults.example');
+    expect([retry.status, (retry.body as { code: string }).code]).toEqual([201, created[0]]);
+    const again = await keyed('lost-1', 'lost@faults.example');
+    expect([again.status, again.text]).toEqual([201, retry.text]);
+    expect([...(await ordersByEmail('lost@')).values()]).toEqual([created]);
+  });
+
+  it('a committed write that bound no reference is never run twice: the retry answers 409 without Retry-After', async () => {
+    const bind = jest.spyOn(idempotentCommit, 'bindWriteResult').mockImplementation(() => undefined);
+    const spy = jest
+      .spyOn(OrderPresentation.prototype, 'orders')
+      .mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
+    try {
+      expect((await keyed('noref-1', 'noref@faults.example')).status).toBe(503);
+    } finally {
+      spy.mockRestore();
+      bind.mockRestore();
+    }
+    const retry = await keyed('noref-1', 'noref@faults.example');
+    expect([retry.status, retry.headers['retry-after'], retry.body]).toEqual([
+      409,
+      undefined,
+      { detail: ANSWER_LOST_DETAIL },
+    ]);
+    expect([...(await ordersByEmail('noref@')).values()].map((codes) => codes.length)).toEqual([1]);
   });
 
   it('200 keyed order creations while PostgreSQL backends are terminated again and again: one order per key', async () => {
