@@ -260,11 +260,11 @@ describe('committed writes under database and process faults', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
     const side = new Client({ connectionString: dbUrl, application_name: 'fault-check-side' });
     await side.connect();
-    const keys = 30;
+    const keys = 20;
     const send = (i: number, base: string) =>
       post(base, `${E}/orders/`, token, `stop-${i}`, order(`s${i}@stop.example`), agent);
     try {
-      // The first ten are answered before the stop. The other twenty commit their orders, then wait to present
+      // The first ten are answered before the stop. The other ten commit their orders, then wait to present
       // them (the presentation reads the questions, locked here).
       const early = await pooled(10, 10, (i) => send(i, api.baseUrl));
       expect(early.map((a) => (a.ok ? a.status : a.error))).toEqual(Array(10).fill(201));
