@@ -45,10 +45,11 @@ import { logOrder, OrderActor } from './order-log';
 import { OrderPayments } from './order-payments.service';
 import { firstPayment } from './order-payments.rules';
 import { withOneConnection } from '../common/persistence/one-connection';
+import { bindWriteResult, resumedWriteResult } from '../common/http/idempotent-commit';
 import { OrderPresentation } from './order-presentation.service';
 import { generateOrderCode, generateOrderSecret, orderExpiry } from './order-rules';
 import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from './order-writer';
-import type { Order } from './order.entity';
+import { Order } from './order.entity';
 import { AfterCommit, OrderHooks } from './order-hooks';
 import { CODE_IN_USE } from './order-create.rules';
 import { placesPerQuota, throwPositions } from './sales.rules';
@@ -101,6 +102,8 @@ export class OrderCreator {
   async create(event: Event, principal: Principal, body: CreateOrderDto): Promise<OrderJson> {
     const simulate = body.simulate === true;
     const actor: OrderActor = { event, principal };
+    const resumed = simulate ? null : resumedWriteResult();
+    if (resumed !== null) return this.presentResumed(event, Number(resumed));
     // Presented after the commit on the connection that wrote (withOneConnection): the quota and voucher locks
     // are held no longer than the writes, and a busy pool cannot answer 503 for an order that was created.
     return withOneConnection(this.em, async (conn) => {
@@ -113,6 +116,20 @@ export class OrderCreator {
       if (outcome.kind === 'preview') return outcome.json;
       await this.hooks.afterCommit(outcome.after);
       const [json] = await this.presentation.orders(conn, [outcome.order], new Map([[event.id, event.slug]]));
+      return json;
+    });
+  }
+
+  /**
+   * The answer to a retry of a keyed creation whose order committed but whose answer was lost (issue 22 item 14):
+   * the order the first run created, as that run would have answered.
+   * @throws NotFound when that order is gone since (shredded or its event deleted)
+   */
+  private presentResumed(event: Event, orderId: number): Promise<OrderJson> {
+    return withOneConnection(this.em, async (conn) => {
+      const order = await conn.findOneBy(Order, { id: orderId, eventId: event.id });
+      if (!order) throw new NotFound();
+      const [json] = await this.presentation.orders(conn, [order], new Map([[event.id, event.slug]]));
       return json;
     });
   }
@@ -222,6 +239,7 @@ export class OrderCreator {
     if (simulate) return { kind: 'preview', json: await this.preview(em, event, draft, priced) };
 
     const { order } = await this.writer.create(em, draft);
+    bindWriteResult(String(order.id)); // stored with an idempotency key by this transaction's commit
     await this.redemptions.redeem(
       em,
       voucherUses(priced.map((p) => ({ voucherId: p.values.voucherId, voucherBudgetUse: p.budgetUse }))),

@@ -1,6 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { QueryFailedError } from 'typeorm';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 import {
   BUSY_DETAIL,
   Conflict,
@@ -60,10 +64,17 @@ const CONNECTION_ERRNOS = new Set([
 
 /**
  * Whether an error means PostgreSQL cannot be reached right now (issue 7 "PostgreSQL down"): a refused, reset or
- * lost connection, a pool connect timeout, or the server's own "shutting down / not accepting connections"
- * (SQLSTATE class 08, 57P01-57P03, 53300). Answered 503 with `Retry-After`, never 500.
+ * lost connection, a pool connect timeout, a query runner TypeORM released because its connection broke, or the
+ * server's own "shutting down / not accepting connections" (SQLSTATE class 08, 57P01-57P03, 53300). Answered 503
+ * with `Retry-After`, never 500.
  */
 export function isDatabaseUnavailable(exception: unknown): boolean {
+  // TypeORM releases a query runner whose connection broke; its next statement throws these (issue 22 item 14).
+  if (
+    exception instanceof QueryRunnerAlreadyReleasedError ||
+    exception instanceof QueryRunnerProviderAlreadyReleasedError
+  )
+    return true;
   const driver = exception instanceof QueryFailedError ? (exception.driverError as unknown) : exception;
   // Duck-typed: socket errors come from Node's own realm (not `instanceof Error` under a test VM).
   if (typeof driver !== 'object' || driver === null || typeof (driver as Error).message !== 'string')

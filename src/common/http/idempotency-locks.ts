@@ -20,6 +20,8 @@ export const idempotencyLockKey = (id: string): string => (BigInt(id) + (1n << 4
 export class IdempotencyLocks implements OnApplicationShutdown {
   private readonly logger = new Logger('Idempotency');
   private session: Promise<Client> | null = null;
+  /** Records locked by requests of this process (session-level advisory locks are reentrant within the session). */
+  private readonly held = new Set<string>();
 
   constructor(private readonly config: AppConfig) {}
 
@@ -41,11 +43,35 @@ export class IdempotencyLocks implements OnApplicationShutdown {
        SELECT id::text AS id, pg_advisory_lock(id + 1099511627776) FROM ins`,
       [credential, key, fingerprint, String(ttlMs)],
     );
-    return rows[0]?.id ?? null;
+    const id = rows[0]?.id ?? null;
+    if (id !== null) this.held.add(id);
+    return id;
+  }
+
+  /**
+   * Locks an existing record on the lock session when nobody holds its lock, neither another process nor a
+   * request of this one (a committed record whose request ended without storing its answer, resumed by a retry).
+   * @returns whether the lock was had
+   */
+  async tryLock(id: string): Promise<boolean> {
+    if (this.held.has(id)) return false;
+    this.held.add(id);
+    let locked = false;
+    try {
+      const rows = await this.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1::bigint) AS locked',
+        [idempotencyLockKey(id)],
+      );
+      locked = rows[0]?.locked === true;
+    } finally {
+      if (!locked) this.held.delete(id);
+    }
+    return locked;
   }
 
   /** Releases the lock of a record whose request has ended (its response stored or forgotten). */
   async release(id: string): Promise<void> {
+    this.held.delete(id);
     await this.query('SELECT pg_advisory_unlock($1::bigint)', [idempotencyLockKey(id)]);
   }
 

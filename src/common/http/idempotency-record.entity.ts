@@ -28,6 +28,17 @@ export class IdempotencyRecord {
   @Column({ type: 'jsonb', default: {} })
   headers!: Record<string, string>;
 
+  /**
+   * Whether the request's write committed: set in the write's own transaction, so a committed write's key is never
+   * freed for a second run (issue 22 item 14).
+   */
+  @Column({ type: 'boolean', default: false })
+  committed!: boolean;
+
+  /** What the committed write created (e.g. an order id), for a retry whose answer was lost. */
+  @Column({ type: 'text', nullable: true })
+  reference!: string | null;
+
   /** Response body, base64. */
   @Column({ type: 'text', nullable: true })
   body!: string | null;

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { from, Observable, switchMap } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { Conflict, InvalidRequest, StoredResponse, UnprocessableRequest } from '../errors';
+import { CONCURRENT_KEY_DETAIL, IdempotentWrite, runIdempotentWrite } from './idempotent-commit';
 import { IdempotencyLocks, idempotencyLockKey } from './idempotency-locks';
 import { API_PREFIX } from './route-registry';
 
@@ -17,7 +18,10 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'last-modif
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Paths whose answers are never stored: OAuth token responses would sit in clear in the table. */
 const NEVER_STORED = `/${API_PREFIX}/oauth/`;
-const CONCURRENT = 'Concurrent request with idempotency key.';
+const CONCURRENT = CONCURRENT_KEY_DETAIL;
+/** A committed write whose answer was lost and that bound no reference to answer with (issue 22 item 14). */
+export const ANSWER_LOST_DETAIL =
+  'The request with this idempotency key was carried out, but its answer was lost. Read the resource to see the result.';
 
 export interface RawBodyRequest extends Request {
   rawBody?: Buffer;
@@ -42,6 +46,8 @@ interface StoredRow {
   headers: Record<string, string>;
   body: string | null;
   expires: Date;
+  committed: boolean;
+  reference: string | null;
 }
 
 /**
@@ -55,6 +61,12 @@ interface StoredRow {
  *   once.
  * - 409, 429 and 5xx answers are not stored; `/api/v1/oauth/` is never stored.
  * - Better than pretix: a repeat with the same key but another method, path or body answers 422.
+ * - A write that committed keeps its key (issue 22 item 14): the record is marked `committed` in the write's own
+ *   transaction ({@link IdempotentCommits}), and a committed record is never freed, whatever the answer was (a
+ *   5xx after the commit, a cut connection, a stopped process or database). A retry whose first run committed
+ *   but stored no answer resumes it: the handler runs again with {@link resumedWriteResult} naming what the
+ *   first run created, and answers with it (stored then); a write that bound no reference answers 409
+ *   {@link ANSWER_LOST_DETAIL} (no `Retry-After`).
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -73,14 +85,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return next.handle();
     }
     const res = context.switchToHttp().getResponse<Response>();
-    return from(this.begin(req, res, key)).pipe(switchMap(() => next.handle()));
+    return from(this.begin(req, res, key)).pipe(
+      switchMap((write) => runIdempotentWrite(write, () => next.handle())),
+    );
   }
 
   /**
-   * Becomes the first request for the key (record inserted and locked, response captured), or throws what the
-   * client gets instead: the stored response, 409 while the first runs, 422 for another request under the key.
+   * Becomes the first request for the key (record inserted and locked, response captured), or resumes a
+   * committed run whose answer was lost, or throws what the client gets instead: the stored response, 409 while
+   * the first runs, 422 for another request under the key.
    */
-  private async begin(req: RawBodyRequest, res: Response, key: string): Promise<void> {
+  private async begin(req: RawBodyRequest, res: Response, key: string): Promise<IdempotentWrite> {
     if (key.length > IDEMPOTENCY_KEY_MAX) {
       throw new InvalidRequest(`The idempotency key may have at most ${IDEMPOTENCY_KEY_MAX} characters.`);
     }
@@ -90,22 +105,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = await this.locks.insertLocked(credential, key, fingerprint, IDEMPOTENCY_TTL_MS);
-      if (id !== null) {
-        this.capture(res, id);
-        return;
-      }
-      const rows: StoredRow[] = await this.db.query(
-        `SELECT id::text AS id, fingerprint, status, headers, body, expires FROM idempotency_record
-          WHERE credential_hash = $1 AND key = $2`,
-        [credential, key],
-      );
-      const row = rows[0];
+      if (id !== null) return this.capture(res, id, null);
+      const row = await this.read(credential, key);
       if (!row) continue; // forgotten in between (not stored): try to become the first request
       if (new Date(row.expires).getTime() < Date.now()) {
         await this.db.query('DELETE FROM idempotency_record WHERE id = $1', [row.id]);
         continue;
       }
-      if (row.status === null) {
+      if (row.status === null && !row.committed) {
         if (await this.takeOverDead(row.id)) continue;
         throw new Conflict(CONCURRENT, 5);
       }
@@ -114,9 +121,46 @@ export class IdempotencyInterceptor implements NestInterceptor {
           'This idempotency key was already used for a different request (method, path or body).',
         );
       }
+      if (row.status === null) return this.resume(res, row);
       throw new StoredResponse(row.status, row.headers, row.body ? Buffer.from(row.body, 'base64') : null);
     }
     throw new Conflict(CONCURRENT, 5);
+  }
+
+  /** The record of (credential, key), or of the record id alone. */
+  private async read(credentialOrId: string, key?: string): Promise<StoredRow | undefined> {
+    const rows = await this.db.query<StoredRow[]>(
+      `SELECT id::text AS id, fingerprint, status, headers, body, expires, committed, reference
+         FROM idempotency_record WHERE ${key === undefined ? 'id = $1' : 'credential_hash = $1 AND key = $2'}`,
+      key === undefined ? [credentialOrId] : [credentialOrId, key],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Resumes a record whose write committed but whose request ended without storing an answer: locks it (409
+   * while another request holds it), then answers the stored response if one came in between, 409
+   * {@link ANSWER_LOST_DETAIL} when the write bound no reference, else lets the handler answer with the reference.
+   */
+  private async resume(res: Response, row: StoredRow): Promise<IdempotentWrite> {
+    if (!(await this.locks.tryLock(row.id))) throw new Conflict(CONCURRENT, 5);
+    let now: StoredRow | undefined;
+    try {
+      now = await this.read(row.id);
+    } catch (err) {
+      await this.locks.release(row.id).catch(() => undefined);
+      throw err;
+    }
+    if (!now || now.status !== null || now.reference === null) {
+      await this.locks.release(row.id);
+      if (now?.status != null) {
+        throw new StoredResponse(now.status, now.headers, now.body ? Buffer.from(now.body, 'base64') : null);
+      }
+      if (!now) throw new Conflict(CONCURRENT, 5);
+      throw new Conflict(ANSWER_LOST_DETAIL);
+    }
+    this.logger.warn(`idempotency record ${row.id}: committed, answer lost; resumed`);
+    return this.capture(res, row.id, now.reference);
   }
 
   /**
@@ -132,7 +176,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
         [idempotencyLockKey(id)],
       );
       if (!free) return false;
-      await em.query('DELETE FROM idempotency_record WHERE id = $1 AND status IS NULL', [id]);
+      await em.query('DELETE FROM idempotency_record WHERE id = $1 AND status IS NULL AND NOT committed', [
+        id,
+      ]);
       this.logger.warn(`idempotency record ${id} left running by a dead request: taken over`);
       return true;
     });
@@ -143,7 +189,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * repeat arriving right after the response finds it stored; then releases the record's lock. Whether the
    * client is still connected does not matter.
    */
-  private capture(res: Response, id: string): void {
+  private capture(res: Response, id: string, resumed: string | null): IdempotentWrite {
+    const keyed: IdempotentWrite = { recordId: id, open: true, reference: null, resumed, committed: false };
     const chunks: Buffer[] = [];
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
@@ -160,6 +207,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }) as Response['write'];
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       collect(chunk, rest[0]);
+      keyed.open = false;
       this.store(res, id, Buffer.concat(chunks))
         .catch((err: unknown) => this.logger.error(`storing idempotent response failed: ${String(err)}`))
         .then(() => this.locks.release(id))
@@ -167,12 +215,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
         .finally(() => end(chunk, ...rest));
       return res;
     }) as Response['end'];
+    return keyed;
   }
 
   private async store(res: Response, id: string, body: Buffer): Promise<void> {
     const status = res.statusCode;
     if (!storesAnswer(status)) {
-      await this.db.query('DELETE FROM idempotency_record WHERE id = $1', [id]);
+      // A committed write keeps its record (issue 22 item 14): the database knows, also when the commit's
+      // outcome was unknown here (the row lock makes this wait for a commit still in progress).
+      await this.db.query('DELETE FROM idempotency_record WHERE id = $1 AND NOT committed', [id]);
       return;
     }
     const headers = Object.fromEntries(
