@@ -1,0 +1,135 @@
+import { RRULE_MESSAGES } from '../src/exports/schedule.rules';
+import { userBearer } from './export-fixtures';
+import { bootstrapOrganizer, createEvent } from './factories';
+import { startTestApp, TestApp } from './harness';
+
+const O = '/api/v1/organizers/org/scheduled_exports/';
+const E = '/api/v1/organizers/org/events/sample/scheduled_exports/';
+
+/** The rule of issue 22: rrule searched day by day until year 9999 (9.8 s inside the request). */
+const ATTACK = 'FREQ=DAILY;BYSETPOS=2';
+/**
+ * The heaviest rule accepted: a COUNT rule is counted day by day from its DTSTART (31 years back here), with the
+ * BYSETPOS choice made for each month on the way.
+ */
+const HEAVIEST = 'DTSTART:19950101T000000\nRRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=420';
+
+const body = (rrule: string) => ({
+  export_identifier: 'orderlist',
+  export_form_data: { _format: 'xlsx' },
+  schedule_rrule: rrule,
+  schedule_rrule_time: '06:00:00',
+});
+
+/**
+ * Bounded schedule computations (issue 22 item 2): `schedule_rrule` is checked as pretix checks it, the next run
+ * is searched at most 5 years ahead with a cap on the days examined, and a rule without a run in that horizon
+ * answers 400 naming `schedule_rrule`. The API stays responsive while the heaviest accepted rules are evaluated.
+ */
+describe('schedule bounds', () => {
+  let t: TestApp;
+  let bearer: string;
+  const count = async () =>
+    Number((await t.db.query<{ n: string }[]>('SELECT count(*) AS n FROM scheduled_export'))[0].n);
+  const post = (path: string, payload: object) =>
+    t.http().post(path).set('Authorization', bearer).send(payload);
+  const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+    const started = process.hrtime.bigint();
+    const result = await f();
+    return [result, Number(process.hrtime.bigint() - started) / 1e6];
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const b = await bootstrapOrganizer(t, 'org');
+    await createEvent(t, b.token, 'org', { slug: 'sample', timezone: 'Europe/Berlin' });
+    ({ bearer } = await userBearer(t, 'alice@example.com', [b.organizerId], [b.teamId]));
+  });
+  afterAll(() => t.close());
+
+  it('the attack rule answers 400 naming schedule_rrule, fast, at both levels and on PATCH; nothing written', async () => {
+    for (const path of [E, O]) {
+      const [res, ms] = await timed(() => post(path, body(ATTACK)));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ schedule_rrule: [RRULE_MESSAGES.bysetposFreq] });
+      expect(ms).toBeLessThan(1000);
+    }
+    expect(await count()).toBe(0);
+    const ok = await post(E, body('RRULE:FREQ=DAILY'));
+    expect(ok.status).toBe(201);
+    const id = (ok.body as { id: number }).id;
+    const [res, ms] = await timed(() =>
+      t
+        .http()
+        .patch(`${E}${id}/`)
+        .set('Authorization', bearer)
+        .send({ schedule_rrule: `RRULE:${ATTACK}` }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ schedule_rrule: [RRULE_MESSAGES.bysetposFreq] });
+    expect(ms).toBeLessThan(1000);
+    const after = await t.http().get(`${E}${id}/`).set('Authorization', bearer);
+    expect((after.body as { schedule_rrule: string }).schedule_rrule).toBe('RRULE:FREQ=DAILY');
+    await t.http().delete(`${E}${id}/`).set('Authorization', bearer);
+  });
+
+  it.each([
+    ['a weekday the INTERVAL never reaches', 'DTSTART:20260105T000000\nRRULE:FREQ=DAILY;INTERVAL=7;BYDAY=TU'],
+    [
+      'a month the INTERVAL never reaches',
+      'DTSTART:20260115T000000\nRRULE:FREQ=MONTHLY;INTERVAL=12;BYMONTH=6',
+    ],
+    ['a Monday that is the first Tuesday', 'RRULE:FREQ=MONTHLY;BYDAY=MO,1TU'],
+    [
+      'a fifth Monday of February (next in 2044)',
+      'DTSTART:20260101T000000\nRRULE:FREQ=YEARLY;BYMONTH=2;BYDAY=5MO',
+    ],
+    ['an ended rule', 'DTSTART:20200101T000000\nRRULE:FREQ=DAILY;UNTIL=20210101T000000'],
+    ['a rule starting in 2040', 'DTSTART:20400101T000000\nRRULE:FREQ=WEEKLY'],
+  ])(
+    'a rule with no run within 5 years (%s) answers 400 naming schedule_rrule, fast',
+    async (_what, rrule) => {
+      for (const path of [E, O]) {
+        const [res, ms] = await timed(() => post(path, body(rrule)));
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ schedule_rrule: [RRULE_MESSAGES.noOccurrence] });
+        expect(ms).toBeLessThan(1000);
+      }
+      expect(await count()).toBe(0);
+    },
+  );
+
+  it('the heaviest accepted rule is computed fast, with the right next run', async () => {
+    const [res, ms] = await timed(() => post(E, body(HEAVIEST)));
+    expect(res.status).toBe(201);
+    expect(ms).toBeLessThan(1000);
+    const next = new Date((res.body as { schedule_next_run: string }).schedule_next_run);
+    // the last weekday of this or next month, 06:00 in Berlin
+    expect(next.getTime()).toBeGreaterThan(Date.now());
+    expect(next.getTime()).toBeLessThan(Date.now() + 62 * 86_400_000);
+    const local = next.toLocaleString('sv-SE', { timeZone: 'Europe/Berlin', hour12: false });
+    expect(local.slice(11)).toBe('06:00:00');
+    const day = new Date(`${local.slice(0, 10)}T12:00:00Z`);
+    expect([1, 2, 3, 4, 5]).toContain(day.getUTCDay());
+    const nextWeekday = new Date(day.getTime() + (day.getUTCDay() === 5 ? 3 : 1) * 86_400_000);
+    expect(nextWeekday.getUTCMonth()).not.toBe(day.getUTCMonth());
+    const stored = await t.db.query<{ n: string }[]>(
+      'SELECT schedule_next_run AS n FROM scheduled_export WHERE id = $1',
+      [(res.body as { id: number }).id],
+    );
+    expect(new Date(stored[0].n).getTime()).toBe(next.getTime());
+  });
+
+  it('healthz answers within 100 ms while the heaviest accepted schedules are being evaluated', async () => {
+    const storm = Array.from({ length: 16 }, (_, i) => post(i % 2 ? O : E, body(HEAVIEST)));
+    const probes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [res, ms] = await timed(() => t.http().get('/api/v1/healthz'));
+      expect(res.status).toBe(200);
+      probes.push(ms);
+    }
+    const answers = await Promise.all(storm);
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 16 }, () => 201));
+    expect(Math.max(...probes)).toBeLessThan(100);
+  });
+});
