@@ -1,5 +1,11 @@
 import { DateTime } from 'luxon';
-import { nextRun, parseSchedule, SCHEDULE_HORIZON_YEARS } from './schedule.rules';
+import {
+  boundsError,
+  nextRun,
+  parseSchedule,
+  RRULE_MESSAGES,
+  SCHEDULE_HORIZON_YEARS,
+} from './schedule.rules';
 import { dayOf, firstDay, MAX_SCHEDULE_DAYS, ScheduleDays } from './schedule-days';
 
 const rule = (text: string) => {
@@ -77,8 +83,8 @@ describe('schedule days', () => {
     ['ended (COUNT)', 'DTSTART:20200101T000000\nRRULE:FREQ=DAILY;COUNT=3'],
     ['starting after the horizon', 'DTSTART:20400101T000000\nRRULE:FREQ=DAILY'],
     [
-      'COUNT from a DTSTART 100 years back (counted day by day: above the cap)',
-      'DTSTART:19260101T000000\nRRULE:FREQ=YEARLY;COUNT=500',
+      'COUNT from a DTSTART 20 years back (counted day by day: above the cap)',
+      'DTSTART:20060101T000000\nRRULE:FREQ=YEARLY;COUNT=500',
     ],
   ])('no run within %s years: null, fast (%s)', (_what, text) => {
     const started = Date.now();
@@ -91,9 +97,9 @@ describe('schedule days', () => {
     const worst = [
       // one run, on the first Monday of December five years ahead (a year of days examined for BYSETPOS)
       `DTSTART:${2026 + SCHEDULE_HORIZON_YEARS}1201T000000\nRRULE:FREQ=YEARLY;BYMONTH=12;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=1`,
-      // COUNT counted from a DTSTART 31 years back, the count ending in the horizon
-      'DTSTART:19950101T000000\nRRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=420',
-      'DTSTART:19950101T000000\nRRULE:FREQ=DAILY;COUNT=14000',
+      // COUNT counted from a DTSTART 10 years back, the count ending in the horizon
+      'DTSTART:20161207T000000\nRRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=180',
+      'DTSTART:20161207T000000\nRRULE:FREQ=DAILY;COUNT=5400',
       // never: the whole horizon is examined
       'DTSTART:19000101T000000\nRRULE:FREQ=DAILY;INTERVAL=7;BYDAY=TU;BYMONTH=2',
     ];
@@ -114,6 +120,15 @@ describe('schedule days', () => {
       '2026-12-06T06:00:00.000Z',
       null,
     ]);
+  });
+
+  it('a COUNT rule may start at most 10 years ago (boundsError); other rules any time', () => {
+    const now = new Date('2026-12-06T04:00:00Z');
+    expect(boundsError(rule('DTSTART:20161207T000000\nRRULE:FREQ=DAILY;COUNT=5400'), now)).toBeNull();
+    expect(boundsError(rule('DTSTART:20161201T000000\nRRULE:FREQ=DAILY;COUNT=5400'), now)).toBe(
+      RRULE_MESSAGES.countTooOld,
+    );
+    expect(boundsError(rule('DTSTART:19000101T000000\nRRULE:FREQ=DAILY'), now)).toBeNull();
   });
 
   it('a run inside the horizon is found; the horizon is five years from today', () => {

@@ -12,11 +12,11 @@ type ParsedOptions = RRule['options'];
  */
 
 /**
- * The most days one computation examines (about 41 years): a 5-year horizon is 1,827 days; a COUNT rule is
- * counted from its DTSTART, so one starting more than ~36 years ago cannot be evaluated (no next run). The worst
- * case takes a few milliseconds.
+ * The most days one computation examines (15 years): the 5-year horizon (at most 1,827 days) and, for a COUNT
+ * rule, which is counted from its DTSTART, up to 10 years before today (input validation refuses a COUNT rule
+ * starting earlier; in the worker such a rule just has no next run). The worst case takes about 1 ms.
  */
-export const MAX_SCHEDULE_DAYS = 15_000;
+export const MAX_SCHEDULE_DAYS = 5_500;
 
 const DAY_MS = 86_400_000;
 

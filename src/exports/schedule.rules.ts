@@ -4,6 +4,8 @@ import { dayFromParts, firstDay, partsOf, ScheduleDays } from './schedule-days';
 
 /** How far ahead a schedule's next run is searched (issue 22 item 2): a rule without a run in it is refused. */
 export const SCHEDULE_HORIZON_YEARS = 5;
+/** How far back the DTSTART of a COUNT rule may lie (its occurrences are counted from there, day by day). */
+export const COUNT_LOOKBACK_YEARS = 10;
 
 /** pretix's messages for a bad `schedule_rrule` (compat §3.7; pretix's `RRuleValidator(enforce_simple=True)`). */
 export const RRULE_MESSAGES = {
@@ -16,6 +18,8 @@ export const RRULE_MESSAGES = {
   bysetposFreq: 'BYSETPOS not allowed for this FREQ',
   /** Ours (issue 22 item 2): a rule must run at least once within {@link SCHEDULE_HORIZON_YEARS} years. */
   noOccurrence: `The rule has no occurrence within the next ${SCHEDULE_HORIZON_YEARS} years.`,
+  /** Ours (issue 22 item 2). */
+  countTooOld: `A rule with COUNT may not start more than ${COUNT_LOOKBACK_YEARS} years ago.`,
 } as const;
 
 /** RRULE parts the schedule does not support (compat §3.7), in the order they are reported. */
@@ -84,6 +88,17 @@ export function parseSchedule(text: string): { rule: RRule } | { error: string }
   return unsupported ? { error: unsupported } : { rule };
 }
 
+/**
+ * Whether the rule can be evaluated within the bounds at `now` (issue 22 item 2): a COUNT rule must not start
+ * more than {@link COUNT_LOOKBACK_YEARS} years before `now`.
+ * @returns the error message for `schedule_rrule`, or null
+ */
+export function boundsError(rule: RRule, now: Date): string | null {
+  if (rule.options.count === null || rule.options.count === undefined) return null;
+  const earliest = DateTime.fromJSDate(now, { zone: 'UTC' }).minus({ years: COUNT_LOOKBACK_YEARS, days: 1 });
+  return rule.options.dtstart.getTime() < earliest.toMillis() ? RRULE_MESSAGES.countTooOld : null;
+}
+
 /** `HH:MM[:SS]` to its parts; null when malformed. */
 export function parseTimeOfDay(value: string): { hour: number; minute: number; second: number } | null {
   const m = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d+)?)?$/.exec(value);
@@ -97,7 +112,7 @@ export function parseTimeOfDay(value: string): { hour: number; minute: number; s
  * (`HH:MM:SS`) as local time in the IANA zone `zone`, computed with luxon so that it stays at that local time
  * across daylight-saving changes (a time that does not exist on a spring-forward day moves forward by the gap).
  * Bounded (issue 22 item 2): only days up to {@link SCHEDULE_HORIZON_YEARS} years ahead are searched, and at most
- * `MAX_SCHEDULE_DAYS` (40,000) days are examined (a COUNT rule is counted from its DTSTART).
+ * `MAX_SCHEDULE_DAYS` (5,500) days are examined (a COUNT rule is counted from its DTSTART).
  * @returns a UTC instant, or null when the rule has no further occurrence within the horizon
  */
 export function nextRun(rule: RRule, time: string, zone: string, now: Date): Date | null {

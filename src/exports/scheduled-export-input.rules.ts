@@ -1,7 +1,7 @@
 import { IANAZone } from 'luxon';
 import { cleanExportForm, exporterAt, ExportLevel } from './export-forms.rules';
 import { cleanRecipients } from './scheduled-export.rules';
-import { nextRun, parseSchedule, parseTimeOfDay, RRULE_MESSAGES } from './schedule.rules';
+import { boundsError, nextRun, parseSchedule, parseTimeOfDay, RRULE_MESSAGES } from './schedule.rules';
 
 /** Languages an export may be written in (compat §3.7 `locale`). */
 export const EXPORT_LOCALES = [
@@ -51,7 +51,8 @@ export const SCHEDULED_EXPORT_DEFAULTS = {
  * defaults (errors nested under `export_form_data`), `locale` and organizer-level `timezone` are choices, the
  * recipients lists are cleaned (valid addresses, at most 25), the rule is parsed (pretix's messages) and the time
  * normalised to `HH:MM:SS`; a rule with no run within the next `SCHEDULE_HORIZON_YEARS` (5) years after `now` is
- * refused (issue 22 item 2; the search is bounded, see `nextRun`).
+ * refused, and so is a COUNT rule starting more than 10 years before `now` (issue 22 item 2; the search is bounded,
+ * see `nextRun`).
  * @returns the cleaned input, or `{field: [messages]}` with every error found
  */
 export function cleanScheduledExport(
@@ -92,7 +93,14 @@ export function cleanScheduledExport(
       .join(':');
   const zoneOk = IANAZone.isValidZone(input.timezone);
   if (level === 'organizer' && !zoneOk) errors.timezone = [`"${input.timezone}" is not a valid choice.`];
-  if ('rule' in rule && time && zoneOk && !nextRun(rule.rule, out.schedule_rrule_time, input.timezone, now))
+  const tooOld = 'rule' in rule ? boundsError(rule.rule, now) : null;
+  if (tooOld) errors.schedule_rrule = [tooOld];
+  else if (
+    'rule' in rule &&
+    time &&
+    zoneOk &&
+    !nextRun(rule.rule, out.schedule_rrule_time, input.timezone, now)
+  )
     errors.schedule_rrule = [RRULE_MESSAGES.noOccurrence];
   return Object.keys(errors).length > 0 ? { errors } : { value: out };
 }
