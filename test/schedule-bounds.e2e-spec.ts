@@ -135,29 +135,43 @@ describe('schedule bounds', () => {
   });
 
   it('healthz answers within 100 ms while the heaviest schedules are being evaluated (accepted ones and refused ones)', async () => {
-    // Each round: 8 concurrent POSTs, half with the heaviest accepted rule (201), half with rules the old code
-    // iterated until 9999 (now 400), and 5 healthz probes meanwhile. The test machine is shared and often loaded,
-    // so the best of up to 5 rounds counts; the old code blocked every probe for seconds in every round.
-    const refused = ['RRULE:' + ATTACK, 'DTSTART:20260105T000000\nRRULE:FREQ=DAILY;INTERVAL=7;BYDAY=TU'];
-    const rounds: number[] = [];
-    for (let round = 0; round < 5 && !rounds.some((ms) => ms < 100); round++) {
+    // A round: 8 concurrent POSTs, half with the heaviest accepted rule (201), half with rules the old code
+    // iterated until 9999 (now 400), and 5 healthz probes meanwhile; the old code blocked every probe for seconds.
+    const heavy = [
+      HEAVIEST,
+      `RRULE:${ATTACK}`,
+      'DTSTART:20260105T000000\nRRULE:FREQ=DAILY;INTERVAL=7;BYDAY=TU',
+    ];
+    // The same round with trivial rules measures what the POSTs themselves cost on this machine.
+    const trivial = ['RRULE:FREQ=DAILY', 'nonsense', 'nonsense'];
+    const probe = async (): Promise<number> => {
+      const [res, ms] = await timed(() => t.http().get('/api/v1/healthz'));
+      expect(res.status).toBe(200);
+      return ms;
+    };
+    const round = async ([accepted, ...refused]: string[]): Promise<number> => {
       const storm = Array.from({ length: 8 }, (_, i) =>
         // `.then` sends the request now (supertest sends on the first `then`), so the probes below run meanwhile
-        post(i % 2 ? O : E, body(i % 4 < 2 ? HEAVIEST : refused[(i >> 2) % 2])).then((r) => r),
+        post(i % 2 ? O : E, body(i % 4 < 2 ? accepted : refused[(i >> 2) % 2])).then((r) => r),
       );
       await new Promise((r) => setTimeout(r, 10)); // let the storm reach the server first
       const probes: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const [res, ms] = await timed(() => t.http().get('/api/v1/healthz'));
-        expect(res.status).toBe(200);
-        probes.push(ms);
-      }
+      for (let i = 0; i < 5; i++) probes.push(await probe());
       const answers = await Promise.all(storm);
       expect(answers.map((r) => r.status)).toEqual(
         Array.from({ length: 8 }, (_, i) => (i % 4 < 2 ? 201 : 400)),
       );
-      rounds.push(Math.max(...probes));
+      return Math.max(...probes);
+    };
+    await round(heavy); // warm-up (the first requests compile code paths)
+    const withHeavy: number[] = [];
+    const withTrivial: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      withHeavy.push(await round(heavy));
+      withTrivial.push(await round(trivial));
     }
-    expect(Math.min(...rounds)).toBeLessThan(100);
+    // On an idle machine every probe answers in a few ms. The test machine is shared and often loaded, so the
+    // best round counts, and what the same storm with trivial rules costs is allowed on top.
+    expect(Math.min(...withHeavy)).toBeLessThan(100 + Math.min(...withTrivial));
   });
 });
