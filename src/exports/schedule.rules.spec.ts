@@ -17,8 +17,17 @@ describe('schedule rules (compat §3.7)', () => {
     ['RRULE:FREQ=YEARLY;BYYEARDAY=100', 'BYYEARDAY not supported'],
     ['RRULE:FREQ=YEARLY;BYEASTER=0', 'BYEASTER not supported'],
     ['RRULE:FREQ=YEARLY;BYWEEKNO=20', 'BYWEEKNO not supported'],
-    ['RRULE:FREQ=HOURLY', RRULE_MESSAGES.oncePerDay],
-    ['RRULE:FREQ=DAILY;BYHOUR=1,2', RRULE_MESSAGES.oncePerDay],
+    ['RRULE:FREQ=HOURLY', RRULE_MESSAGES.freq],
+    ['RRULE:FREQ=MINUTELY', RRULE_MESSAGES.freq],
+    ['DTSTART:20230118T000000\nRRULE:FREQ=DAILY;BYHOUR=1,2', 'BYHOUR not supported'],
+    ['DTSTART:20230118T000000\nRRULE:FREQ=DAILY;BYHOUR=5', 'BYHOUR not supported'],
+    ['DTSTART:20230118T000000\nRRULE:FREQ=DAILY;BYMINUTE=5', 'BYMINUTE not supported'],
+    ['DTSTART:20230118T000000\nRRULE:FREQ=DAILY;BYSECOND=1,2', 'BYSECOND not supported'],
+    ['RRULE:FREQ=WEEKLY;WKST=SU', RRULE_MESSAGES.wkst],
+    ['RRULE:FREQ=DAILY;BYSETPOS=2', RRULE_MESSAGES.bysetposFreq],
+    ['RRULE:FREQ=WEEKLY;BYDAY=MO,TU;BYSETPOS=1', RRULE_MESSAGES.bysetposFreq],
+    ['RRULE:FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=1,2', RRULE_MESSAGES.bysetposCount],
+    ['RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=4', RRULE_MESSAGES.bysetposValue],
   ])('%j is refused with %j', (text, message) => {
     expect(parseSchedule(text)).toEqual({ error: message });
   });
@@ -26,6 +35,10 @@ describe('schedule rules (compat §3.7)', () => {
   it('accepts pretix example rules', () => {
     expect('rule' in parseSchedule('DTSTART:20230118T000000\nRRULE:FREQ=WEEKLY;BYDAY=TU,WE,TH')).toBe(true);
     expect('rule' in parseSchedule('RRULE:FREQ=MONTHLY;BYDAY=1MO')).toBe(true);
+    expect('rule' in parseSchedule('RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1')).toBe(true);
+    expect('rule' in parseSchedule('DTSTART:20230118T063000\nRRULE:FREQ=DAILY;BYHOUR=6;BYMINUTE=30')).toBe(
+      true,
+    );
   });
 
   it('FREQ=DAILY runs once a day at the local time across the spring and autumn DST changes (fake clock)', () => {

@@ -1,7 +1,7 @@
 import { IANAZone } from 'luxon';
 import { cleanExportForm, exporterAt, ExportLevel } from './export-forms.rules';
 import { cleanRecipients } from './scheduled-export.rules';
-import { parseSchedule, parseTimeOfDay } from './schedule.rules';
+import { boundsError, nextRun, parseSchedule, parseTimeOfDay, RRULE_MESSAGES } from './schedule.rules';
 
 /** Languages an export may be written in (compat §3.7 `locale`). */
 export const EXPORT_LOCALES = [
@@ -50,12 +50,15 @@ export const SCHEDULED_EXPORT_DEFAULTS = {
  * offered there (`"x" is not a valid choice.`), its form data is checked and completed with the exporter's
  * defaults (errors nested under `export_form_data`), `locale` and organizer-level `timezone` are choices, the
  * recipients lists are cleaned (valid addresses, at most 25), the rule is parsed (pretix's messages) and the time
- * normalised to `HH:MM:SS`.
+ * normalised to `HH:MM:SS`; a rule with no run within the next `SCHEDULE_HORIZON_YEARS` (5) years after `now` is
+ * refused, and so is a COUNT rule starting more than 10 years before `now` (issue 22 item 2; the search is bounded,
+ * see `nextRun`).
  * @returns the cleaned input, or `{field: [messages]}` with every error found
  */
 export function cleanScheduledExport(
   input: ScheduledExportInput,
   level: ExportLevel,
+  now = new Date(),
 ): { value: ScheduledExportInput } | { errors: Record<string, unknown> } {
   const errors: Record<string, unknown> = {};
   const out = { ...input };
@@ -88,7 +91,16 @@ export function cleanScheduledExport(
     out.schedule_rrule_time = [time.hour, time.minute, time.second]
       .map((n) => String(n).padStart(2, '0'))
       .join(':');
-  if (level === 'organizer' && !IANAZone.isValidZone(input.timezone))
-    errors.timezone = [`"${input.timezone}" is not a valid choice.`];
+  const zoneOk = IANAZone.isValidZone(input.timezone);
+  if (level === 'organizer' && !zoneOk) errors.timezone = [`"${input.timezone}" is not a valid choice.`];
+  const tooOld = 'rule' in rule ? boundsError(rule.rule, now) : null;
+  if (tooOld) errors.schedule_rrule = [tooOld];
+  else if (
+    'rule' in rule &&
+    time &&
+    zoneOk &&
+    !nextRun(rule.rule, out.schedule_rrule_time, input.timezone, now)
+  )
+    errors.schedule_rrule = [RRULE_MESSAGES.noOccurrence];
   return Object.keys(errors).length > 0 ? { errors } : { value: out };
 }

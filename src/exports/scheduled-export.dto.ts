@@ -64,5 +64,7 @@ export class CreateScheduledExportDto {
   timezone?: string;
 }
 
-/** Body of `PATCH .../scheduled_exports/{id}/`: every field optional. */
-export class UpdateScheduledExportDto extends PartialType(CreateScheduledExportDto) {}
+/** Body of `PATCH .../scheduled_exports/{id}/`: every field optional, none nullable (`null` → 400 naming it). */
+export class UpdateScheduledExportDto extends PartialType(CreateScheduledExportDto, {
+  skipNullProperties: false,
+}) {}

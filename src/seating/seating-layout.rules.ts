@@ -56,6 +56,15 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/**
+ * Longest zone, row, seat, label, guid and category name (the `seat` table's columns, where the seats of an event
+ * are generated from the plan; issue 22 item 3: refused here, naming the place, not when an event takes the plan).
+ */
+export const MAX_LAYOUT_NAME = 190;
+/** Most problems reported (and collected) for one layout. */
+const MAX_LAYOUT_ERRORS = 50;
+const tooLong = (v: unknown): boolean => isString(v) && v.length > MAX_LAYOUT_NAME;
+const TOO_LONG = `at most ${MAX_LAYOUT_NAME} characters.`;
 /** Row and seat numbers may come as strings or numbers (pretix's editor writes both). */
 const isLabel = (v: unknown): v is string | number => (isString(v) && v !== '') || isNumber(v);
 
@@ -65,7 +74,9 @@ const isLabel = (v: unknown): v is string | number => (isString(v) && v !== '') 
  */
 export function layoutErrors(layout: unknown): string[] {
   const errors: string[] = [];
-  const at = (place: string, problem: string) => errors.push(`${place}: ${problem}`);
+  const at = (place: string, problem: string) => {
+    if (errors.length < MAX_LAYOUT_ERRORS) errors.push(`${place}: ${problem}`);
+  };
   if (!isObject(layout)) return ['layout: must be an object.'];
   if (!isString(layout.name) || layout.name === '') at('name', 'required, a non-empty string.');
   if (!isObject(layout.size) || !isNumber(layout.size.width) || !isNumber(layout.size.height)) {
@@ -77,6 +88,7 @@ export function layoutErrors(layout: unknown): string[] {
     layout.categories.forEach((c: unknown, i) => {
       if (!isObject(c) || !isString(c.name) || c.name === '')
         at(`categories[${i}].name`, 'required, a string.');
+      else if (tooLong(c.name)) at(`categories[${i}].name`, TOO_LONG);
       else if (categories.has(c.name)) at(`categories[${i}].name`, `"${c.name}" appears twice.`);
       else categories.add(c.name);
       if (isObject(c) && c.color !== undefined && !isString(c.color))
@@ -92,11 +104,14 @@ export function layoutErrors(layout: unknown): string[] {
     const zp = `zones[${z}]`;
     if (!isObject(zone)) return at(zp, 'must be an object.');
     if (!isString(zone.name)) at(`${zp}.name`, 'required, a string.');
+    else if (tooLong(zone.name)) at(`${zp}.name`, TOO_LONG);
     if (!Array.isArray(zone.rows)) return at(`${zp}.rows`, 'required, a list.');
     zone.rows.forEach((row: unknown, r) => {
       const rp = `${zp}.rows[${r}]`;
       if (!isObject(row)) return at(rp, 'must be an object.');
       if (!isLabel(row.row_number)) at(`${rp}.row_number`, 'required, a string or number.');
+      else if (tooLong(row.row_number)) at(`${rp}.row_number`, TOO_LONG);
+      if (tooLong(row.row_label)) at(`${rp}.row_label`, TOO_LONG);
       if (row.row_label !== undefined && row.row_label !== null && !isString(row.row_label)) {
         at(`${rp}.row_label`, 'a string or null.');
       }
@@ -106,10 +121,13 @@ export function layoutErrors(layout: unknown): string[] {
         seats++;
         if (!isObject(seat)) return at(sp, 'must be an object.');
         if (!isString(seat.seat_guid) || seat.seat_guid === '') at(`${sp}.seat_guid`, 'required, a string.');
+        else if (tooLong(seat.seat_guid)) at(`${sp}.seat_guid`, TOO_LONG);
         else if (guids.has(seat.seat_guid))
           at(`${sp}.seat_guid`, `"${seat.seat_guid}" is not unique in the plan.`);
         else guids.add(seat.seat_guid);
         if (!isLabel(seat.seat_number)) at(`${sp}.seat_number`, 'required, a string or number.');
+        else if (tooLong(seat.seat_number)) at(`${sp}.seat_number`, TOO_LONG);
+        if (tooLong(seat.seat_label)) at(`${sp}.seat_label`, TOO_LONG);
         if (seat.seat_label !== undefined && seat.seat_label !== null && !isString(seat.seat_label)) {
           at(`${sp}.seat_label`, 'a string or null.');
         }

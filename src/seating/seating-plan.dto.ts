@@ -13,5 +13,5 @@ export class CreateSeatingPlanDto {
   layout!: Record<string, unknown>;
 }
 
-/** Body of `PATCH O/seatingplans/{id}/`: every field optional. */
-export class UpdateSeatingPlanDto extends PartialType(CreateSeatingPlanDto) {}
+/** Body of `PATCH O/seatingplans/{id}/`: every field optional, none nullable (`"name": null` → 400 naming it). */
+export class UpdateSeatingPlanDto extends PartialType(CreateSeatingPlanDto, { skipNullProperties: false }) {}

@@ -66,7 +66,8 @@ export class SendmailRuleRunner {
         .filter((d): d is { id: number; at: Date } => d.at !== null && d.at <= now);
       if (due.length === 0) return 0;
       subeventIds = due.map((d) => d.id);
-      placedBefore = new Date(Math.max(...due.map((d) => d.at.getTime())));
+      // a loop, not Math.max(...list): a series may have more dates than a call may have arguments
+      placedBefore = new Date(due.reduce((latest, d) => Math.max(latest, d.at.getTime()), -Infinity));
     } else {
       const at = ruleSendTime(rule, event.dateFrom, event.dateTo, event.timezone);
       if (at === null || at > now) return 0;
@@ -97,7 +98,11 @@ export class SendmailRuleRunner {
       rule.checkedInStatus === null || (rule.checkedInStatus === 'checked_in') === checkedIn;
     const mails: Mail[] = [];
     const byOrder = new Map<number, MailRecipient[]>();
-    for (const r of rows) byOrder.set(r.orderId, [...(byOrder.get(r.orderId) ?? []), r]);
+    for (const r of rows) {
+      const list = byOrder.get(r.orderId);
+      if (list) list.push(r);
+      else byOrder.set(r.orderId, [r]); // (copying the list for each position was quadratic in an order's size)
+    }
     for (const positions of byOrder.values()) {
       const o = positions[0];
       if (rule.sendTo !== 'attendees' && o.orderEmail && wanted(positions.some((p) => p.checkedIn))) {

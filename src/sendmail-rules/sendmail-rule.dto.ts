@@ -11,8 +11,10 @@ import {
   Nullable,
   Optional,
   Required,
+  rule,
 } from '../common/validation/fields';
 import type { I18nString } from '../common/values/i18n';
+import { MAIL_SUBJECT_MAX, MAIL_TEXT_MAX, mailTextError } from './sendmail-schedule.rules';
 
 /** Order states a rule may be restricted to (compat §3.26). */
 export const RULE_STATUSES = [
@@ -29,13 +31,16 @@ export const CHECKED_IN_STATUSES = ['checked_in', 'no_checkin'] as const;
 
 /** Body of `POST E/sendmail_rules/` and `PUT E/sendmail_rules/{id}/` (compat §3.26). */
 export class CreateSendmailRuleDto {
+  /** Mail subject (at most 255 characters per language and 100 placeholders). */
   @Required()
   @IsI18nString()
+  @rule('mailSubject', (v) => mailTextError(v, MAIL_SUBJECT_MAX))
   subject!: string | I18nString;
 
-  /** Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}`. */
+  /** Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}` (at most 50,000 characters per language and 100 placeholders). */
   @Required()
   @IsI18nString()
+  @rule('mailTemplate', (v) => mailTextError(v, MAIL_TEXT_MAX))
   template!: string | I18nString;
 
   /** Default true. */

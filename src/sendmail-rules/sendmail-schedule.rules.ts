@@ -45,7 +45,38 @@ export interface MailContext {
   url: string;
 }
 
+/**
+ * Bounds of a rule's texts (issue 22 item 3): every mail of a rule renders them once per recipient, and a
+ * placeholder may stand for a long value (the order URL, an attendee's name), so the texts are capped: at most
+ * {@link MAIL_TEXT_MAX} characters per language (subject: {@link MAIL_SUBJECT_MAX}) and at most
+ * {@link MAX_PLACEHOLDERS} known placeholders per text.
+ */
+export const MAIL_TEXT_MAX = 50_000;
+export const MAIL_SUBJECT_MAX = 255;
+export const MAX_PLACEHOLDERS = 100;
+
+const PLACEHOLDER = /\{(code|event|name|url)\}/g;
+
+/**
+ * Checks a rule's subject or template (a string or `{lang: text}`) against the bounds above.
+ * @returns the message for the field, or null (also for a value of the wrong type: the type check reports it)
+ */
+export function mailTextError(value: unknown, max: number): string | null {
+  const texts =
+    typeof value === 'string'
+      ? [value]
+      : typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? Object.values(value as Record<string, unknown>).filter((t): t is string => typeof t === 'string')
+        : [];
+  for (const text of texts) {
+    if (text.length > max) return `Ensure this field has no more than ${max} characters.`;
+    if ((text.match(PLACEHOLDER) ?? []).length > MAX_PLACEHOLDERS)
+      return `Ensure this text has no more than ${MAX_PLACEHOLDERS} placeholders.`;
+  }
+  return null;
+}
+
 /** `text` with each known `{placeholder}` replaced; unknown ones are left as they are. */
 export function fillPlaceholders(text: string, context: MailContext): string {
-  return text.replace(/\{(code|event|name|url)\}/g, (_m, key: keyof MailContext) => context[key]);
+  return text.replace(PLACEHOLDER, (_m, key: keyof MailContext) => context[key]);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { errorAt, UNPAIRED_SURROGATE_MESSAGE, unpairedSurrogatePath } from './body-strings';
 
 /** Gives every request an id (`X-Request-Id`, taken from the client when sane) for logs and 500 answers. */
 export function requestId(req: Request & { id?: string }, res: Response, next: NextFunction): void {
@@ -89,6 +90,20 @@ function verifyJson(req: Request & { rawBody?: Buffer }, _res: Response, buf: Bu
   req.rawBody = buf;
 }
 
+/** An error answered with its status and a field-error body (`{"field": ["message"]}`). */
+class BodyFieldRefused extends Error {
+  constructor(readonly body: Record<string, unknown>) {
+    super('invalid field in body');
+  }
+}
+
+/** Refuses a parsed body with a string or key holding an unpaired surrogate: 400 naming the field. */
+function refuseUnpairedSurrogates(req: Request, _res: Response, next: NextFunction): void {
+  const path = unpairedSurrogatePath(req.body);
+  if (!path) return next();
+  next(new BodyFieldRefused(errorAt(path, UNPAIRED_SURROGATE_MESSAGE)));
+}
+
 /** Refuses a parsed body holding a prototype key (`{"tag": {"constructor": …}}`) before any handler sees it. */
 function refuseForbiddenKeys(req: Request, _res: Response, next: NextFunction): void {
   const found = forbiddenKey(req.body);
@@ -101,7 +116,8 @@ function refuseForbiddenKeys(req: Request, _res: Response, next: NextFunction): 
  * Body parsers: JSON (spec "Conventions" 2) and form-encoded (OAuth token/revoke). A malformed body answers
  * 400 `{"detail": "JSON parse error - ..."}` (compat §1.5), never a 500; JSON nested deeper than
  * {@link MAX_JSON_DEPTH} levels answers 400 {@link TOO_DEEP_DETAIL} before it is parsed; an object key
- * `__proto__`, `constructor` or `prototype` anywhere in a body answers 400 naming the key and where it is.
+ * `__proto__`, `constructor` or `prototype` anywhere in a body answers 400 naming the key and where it is; a
+ * string or key holding an unpaired UTF-16 surrogate (`"\ud800"`) answers 400 naming the field (issue 22 item 15).
  */
 export function bodyParsers() {
   return [
@@ -114,10 +130,13 @@ export function bodyParsers() {
       },
     }),
     refuseForbiddenKeys,
+    refuseUnpairedSurrogates,
     (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
       if (!err) return next();
       const e = err as { type?: string; message?: string; status?: number; detail?: string };
-      if (err instanceof BodyRefused) {
+      if (err instanceof BodyFieldRefused) {
+        res.status(400).json(err.body);
+      } else if (err instanceof BodyRefused) {
         res.status(err.status).json({ detail: err.detail });
       } else if (e.type === 'entity.parse.failed') {
         res.status(400).json({ detail: `JSON parse error - ${e.message ?? 'invalid JSON'}` });
