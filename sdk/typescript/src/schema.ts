@@ -3507,8 +3507,9 @@ export interface components {
              * @enum {string}
              */
             send_to?: "orders" | "attendees" | "both";
+            /** @description Mail subject (at most 255 characters per language and 100 placeholders). */
             subject: components["schemas"]["I18nStringInput"];
-            /** @description Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}`. */
+            /** @description Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}` (at most 50,000 characters per language and 100 placeholders). */
             template: components["schemas"]["I18nStringInput"];
         };
         CreateSubEventDto: {
@@ -6047,8 +6048,9 @@ export interface components {
              * @enum {string}
              */
             send_to?: "orders" | "attendees" | "both";
+            /** @description Mail subject (at most 255 characters per language and 100 placeholders). */
             subject?: components["schemas"]["I18nStringInput"];
-            /** @description Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}`. */
+            /** @description Mail body; placeholders `{code}`, `{event}`, `{name}`, `{url}` (at most 50,000 characters per language and 100 placeholders). */
             template?: components["schemas"]["I18nStringInput"];
         };
         UpdateSubEventDto: {
