@@ -8,6 +8,7 @@ import { ApiProcess, startApiProcess, stopAllApis } from './api-process';
 import { urlFor } from './db';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
+import { pooled, range } from './pooled';
 
 /** One answer, or the error of a connection that was refused or cut. */
 type Answer =
@@ -44,21 +45,6 @@ function post(baseUrl: string, path: string, token: string, key: string, body: o
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs `task(0..n-1)` with at most `width` at a time. */
-async function pooled<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array<T>(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await task(i);
-      }
-    }),
-  );
-  return out;
-}
 
 /**
  * A committed write keeps its idempotency key bound to its result whatever happens after the commit (issue 22
@@ -195,7 +181,7 @@ describe('committed writes under database and process faults', () => {
     const unexpected: string[] = [];
     let finals: Answer[];
     try {
-      finals = await pooled(200, 10, async (i) => {
+      finals = await pooled(range(200), 10, async (i) => {
         let answer: Answer = { ok: false, error: 'not sent' };
         for (let attempt = 0; attempt < 200; attempt++) {
           answer = await post(
@@ -241,7 +227,7 @@ describe('committed writes under database and process faults', () => {
     // Every 5xx said when to retry (a lost connection is 503 with Retry-After, never a bare 500).
     expect(unexpected).toEqual([]);
     // Every key is bound to its order for good: a repeat replays the same answer.
-    const again = await pooled(200, 10, (i) =>
+    const again = await pooled(range(200), 10, (i) =>
       t
         .http()
         .post(`${E}/orders/`)
@@ -266,7 +252,7 @@ describe('committed writes under database and process faults', () => {
     try {
       // The first ten are answered before the stop. The other ten commit their orders, then wait to present
       // them (the presentation reads the questions, locked here).
-      const early = await pooled(10, 10, (i) => send(i, api.baseUrl));
+      const early = await pooled(range(10), 10, (i) => send(i, api.baseUrl));
       expect(early.map((a) => (a.ok ? a.status : a.error))).toEqual(Array(10).fill(201));
       await side.query('BEGIN');
       await side.query('LOCK TABLE question IN ACCESS EXCLUSIVE MODE');
@@ -288,7 +274,7 @@ describe('committed writes under database and process faults', () => {
       // Their orders were created, their answers lost.
       expect((await ordersByEmail('s')).size).toBe(keys);
       api = await startApiProcess(env);
-      const finals = await pooled(keys, 10, async (i) => {
+      const finals = await pooled(range(keys), 10, async (i) => {
         let answer: Answer = { ok: false, error: 'not sent' };
         for (let attempt = 0; attempt < 100; attempt++) {
           answer = await send(i, api.baseUrl);

@@ -105,7 +105,6 @@ describe('domain errors', () => {
           "import { Injectable, NotFoundException as Gone } from '@nestjs/common';",
           "import * as nest from '@nestjs/common';",
           "export { ConflictException } from '@nestjs/common';",
-          "import { ThrottlerException } from '@nestjs/throttler';",
           'export const a = () => { throw new Gone(); };',
           'export const b = () => { throw new nest.ForbiddenException(); };',
           'export const c = () => nest.Injectable;',
@@ -115,7 +114,6 @@ describe('domain errors', () => {
         'src/orders/planted.service.ts: ConflictException from @nestjs/common',
         'src/orders/planted.service.ts: ForbiddenException from @nestjs/common',
         'src/orders/planted.service.ts: NotFoundException from @nestjs/common',
-        'src/orders/planted.service.ts: ThrottlerException from @nestjs/throttler',
       ]);
     } finally {
       rmSync(join(root, '..'), { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { OAuthTokensService } from '../src/oauth/oauth-tokens.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { userWithApp } from './oauth-helpers';
+import { pooled } from './pooled';
 
 /**
  * Issue 22 item 5: the OAuth scope a request needs derives from the permission the route requires, not from the
@@ -31,20 +32,6 @@ const fill = (path: string) =>
   path.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
     name === 'organizer' ? ORG : name === 'event' ? EVENT : '999999',
   );
-
-async function pooled<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
-  );
-  return out;
-}
 
 describe('OAuth scope from the route permission (issue 22 item 5)', () => {
   let t: TestApp;
@@ -148,41 +135,45 @@ describe('OAuth scope from the route permission (issue 22 item 5)', () => {
     });
 
     const invoiceCount = async () =>
-      (
-        await t.http().get(`${E}/invoices/`).set('Authorization', auth(admin))
-      ).body.count as number;
+      (await t.http().get(`${E}/invoices/`).set('Authorization', auth(admin))).body.count as number;
 
     it.each(['reissue', 'regenerate'])('GET %s/ answers 405 and changes nothing', async (action) => {
       const before = await invoiceCount();
       for (const authorization of [auth(admin), `Bearer ${readWriteToken}`, `Bearer ${readToken}`]) {
-        const res = await t.http().get(`${E}/invoices/${number}/${action}/`).set('Authorization', authorization);
+        const res = await t
+          .http()
+          .get(`${E}/invoices/${number}/${action}/`)
+          .set('Authorization', authorization);
         expect([res.status, res.body]).toEqual([405, { detail: 'Method "GET" not allowed.' }]);
         expect(res.headers.allow).toContain('POST');
       }
       expect(await invoiceCount()).toBe(before);
     });
 
-    it.each(['reissue', 'regenerate'])('POST %s/ with a read token: 403; with read and write: 204', async (action) => {
-      const before = await invoiceCount();
-      const refused = await t
-        .http()
-        .post(`${E}/invoices/${number}/${action}/`)
-        .set('Authorization', `Bearer ${readToken}`);
-      expect([refused.status, refused.body]).toEqual([403, WRITE_SCOPE]);
-      expect(await invoiceCount()).toBe(before);
-      const done = await t
-        .http()
-        .post(`${E}/invoices/${number}/${action}/`)
-        .set('Authorization', `Bearer ${readWriteToken}`);
-      expect(done.status).toBe(204);
-      expect(await invoiceCount()).toBe(action === 'reissue' ? before + 2 : before);
-      if (action === 'reissue') {
-        const latest = await t
+    it.each(['reissue', 'regenerate'])(
+      'POST %s/ with a read token: 403; with read and write: 204',
+      async (action) => {
+        const before = await invoiceCount();
+        const refused = await t
           .http()
-          .get(`${E}/invoices/?is_cancellation=false&ordering=-nr`)
-          .set('Authorization', auth(admin));
-        number = (latest.body.results[0] as { number: string }).number;
-      }
-    });
+          .post(`${E}/invoices/${number}/${action}/`)
+          .set('Authorization', `Bearer ${readToken}`);
+        expect([refused.status, refused.body]).toEqual([403, WRITE_SCOPE]);
+        expect(await invoiceCount()).toBe(before);
+        const done = await t
+          .http()
+          .post(`${E}/invoices/${number}/${action}/`)
+          .set('Authorization', `Bearer ${readWriteToken}`);
+        expect(done.status).toBe(204);
+        expect(await invoiceCount()).toBe(action === 'reissue' ? before + 2 : before);
+        if (action === 'reissue') {
+          const latest = await t
+            .http()
+            .get(`${E}/invoices/?is_cancellation=false&ordering=-nr`)
+            .set('Authorization', auth(admin));
+          number = (latest.body.results[0] as { number: string }).number;
+        }
+      },
+    );
   });
 });

@@ -6,6 +6,7 @@ import { Event } from '../src/organizers/event.entity';
 import { OrganizersService } from '../src/organizers/organizers.service';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
+import { pooled } from './pooled';
 
 /**
  * The permission matrix (compat §2.2, §2.4; docs/permissions.md), generic over the route table so that it covers
@@ -27,21 +28,6 @@ interface Route {
 interface Outcome {
   status: number;
   body: unknown;
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight (keeps the file fast without flooding the pool). */
-async function pooled<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
-  );
-  return out;
 }
 
 const label = (r: Route) => `${r.method} ${r.path}`;
