@@ -396,7 +396,7 @@ describe('OAuth tokens', () => {
   });
 
   describe('pruning (worker scheduler)', () => {
-    it('deletes old codes, dead token pairs, expired sessions and old login failures; keeps live ones', async () => {
+    it('deletes old codes, dead token pairs and expired sessions; keeps live ones', async () => {
       const live = (await f.exchange(await f.codeFor())).body as Record<string, string>;
       const dead = (await f.exchange(await f.codeFor())).body as Record<string, string>;
       await f.t
@@ -412,13 +412,10 @@ describe('OAuth tokens', () => {
       await f.t.db.query(
         `INSERT INTO oauth_session (sid, sess, expire) VALUES ('old', '{}', now() - interval '1 hour')`,
       );
-      await f.t.db.query(
-        `INSERT INTO oauth_login_failure (email, created) VALUES ('x@example.com', now() - interval '1 day')`,
-      );
       const pruned = await f.t.app.get(OAuthHousekeeping).prune();
       expect(pruned.codes).toBeGreaterThan(0);
       expect(pruned.tokens).toBeGreaterThan(0);
-      expect([pruned.sessions, pruned.loginFailures]).toEqual([1, 1]);
+      expect(pruned.sessions).toBe(1);
       expect(await f.t.db.query('SELECT 1 FROM oauth_authorization_code')).toHaveLength(0);
       expect(await f.t.db.query('SELECT 1 FROM oauth_token WHERE refresh_revoked')).toHaveLength(0);
       expect((await f.api(live.access_token, '/api/v1/me')).status).toBe(200);

@@ -5,7 +5,6 @@ import { OAuthApplication } from './oauth-application.entity';
 import { OAuthHousekeeping } from './oauth-housekeeping';
 import { OAuthApplicationsService } from './oauth-applications.service';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
-import { OAuthLoginFailure } from './oauth-login-failure.entity';
 import { OAuthToken } from './oauth-token.entity';
 import { OAuthTokensService } from './oauth-tokens.service';
 
@@ -15,7 +14,7 @@ import { OAuthTokensService } from './oauth-tokens.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken, OAuthLoginFailure]),
+    TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken]),
   ],
   providers: [
     OAuthApplicationsService,

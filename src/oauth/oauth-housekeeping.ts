@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LOGIN_FAILURE_WINDOW_S } from './login-throttle';
 import { OAuthTokensService } from './oauth-tokens.service';
 
 /** What one pruning removed. */
@@ -9,13 +8,12 @@ export interface OAuthPruned {
   codes: number;
   tokens: number;
   sessions: number;
-  loginFailures: number;
 }
 
 /**
  * Deletes what the OAuth provider can no longer use (run by the worker's scheduler): codes expired a day ago,
- * token pairs whose refresh token is revoked and whose access token expired, expired sessions, and login failures
- * older than the throttle window.
+ * token pairs whose refresh token is revoked and whose access token expired, and expired sessions (login attempts are
+ * counted in Redis, where they expire by themselves).
  */
 @Injectable()
 export class OAuthHousekeeping {
@@ -29,10 +27,6 @@ export class OAuthHousekeeping {
     const [, sessions] = await this.db.query<[unknown, number]>(
       'DELETE FROM oauth_session WHERE expire < now()',
     );
-    const [, loginFailures] = await this.db.query<[unknown, number]>(
-      'DELETE FROM oauth_login_failure WHERE created < now() - make_interval(secs => $1)',
-      [LOGIN_FAILURE_WINDOW_S],
-    );
-    return { codes, tokens, sessions, loginFailures };
+    return { codes, tokens, sessions };
   }
 }

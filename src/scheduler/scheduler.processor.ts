@@ -33,7 +33,7 @@ export interface TickResult {
   /** Webhook deliveries older than 30 days deleted. */
   webhookDeliveriesPruned: number;
   tasksFailed: number;
-  /** OAuth codes, token pairs, sessions and login failures deleted ({@link OAuthHousekeeping}). */
+  /** OAuth codes, token pairs and sessions deleted ({@link OAuthHousekeeping}). */
   oauthPruned: number;
   /** Mails of scheduled e-mail rules put into the outbox ({@link SendmailRuleRunner}). */
   ruleMails: number;
@@ -48,7 +48,7 @@ export interface TickResult {
  * past their payment deadline (pretix's automatic expiry, {@link OrderExpiry}), checks everybody out of check-in
  * lists past their `exit_all_at` ({@link ExitAll}), enqueues due mails and webhook deliveries again
  * (the outbox sweeps; old deliveries are pruned), marks tasks whose job was lost as failed, and deletes expired
- * tasks and files, and prunes unusable OAuth codes, tokens, sessions and login failures; books finished scheduled
+ * tasks and files, and prunes unusable OAuth codes, tokens and sessions; books finished scheduled
  * export runs and starts the due ones ({@link ScheduledExportRuns}); runs the scheduled e-mail rules. A second
  * repeatable job of the queue (`quota-check`) checks and repairs the maintained quota counts. Later issues
  * plug their periodic work in here (due exports and mails, check-in list exits). Each step works on rows no other
@@ -96,13 +96,13 @@ export class SchedulerProcessor implements JobProcessor {
     const expired = await this.tasks.purgeExpired();
     const pruned = await this.oauth.prune();
     const ruleMails = await this.sendmailRules.run();
-    const oauthPruned = pruned.codes + pruned.tokens + pruned.sessions + pruned.loginFailures;
+    const oauthPruned = pruned.codes + pruned.tokens + pruned.sessions;
     this.logger.log(
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
         `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
-        `${pruned.sessions} sessions, ${pruned.loginFailures} login failures pruned; ` +
+        `${pruned.sessions} sessions pruned; ` +
         `scheduled exports: ${exportRunsBooked} runs booked, ${exportsStarted} started; ` +
         `${webhooksEnqueued} webhook deliveries enqueued, ${webhookDeliveriesPruned} pruned; ${ruleMails} rule mails`,
     );
