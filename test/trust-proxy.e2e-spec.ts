@@ -77,7 +77,7 @@ describe('TRUST_PROXY and the failed-authentication limit', () => {
       const cookie = (page.headers['set-cookie'] as unknown as string[]).find((c) =>
         c.startsWith('oauth_csrf='),
       );
-      expect(cookie).toBeDefined();
+      expect(cookie).toMatch(/^oauth_csrf=[^;]+;.*HttpOnly/i);
       expect(cookie).not.toMatch(/; Secure/);
     });
   });
