@@ -30,18 +30,20 @@ const byName = new Map<string, Capture>();
 /**
  * One statement as the snapshot shows it: whitespace collapsed, no parameter values (they are bound, never part
  * of the text), and whatever a run generates (savepoint names, uuids, timestamps, long hex tokens) replaced by a
- * placeholder. A named prepared statement (`{ name, text }`, src/common/persistence/prepared.ts) is marked as
+ * placeholder, and a `SET` statement's configured value too. A named prepared statement (`{ name, text }`, src/common/persistence/prepared.ts) is marked as
  * such; its name (a hash of the text) is left out.
  */
 function normaliseStatement(query: unknown): string {
   const prepared = typeof query === 'object' && query !== null && 'text' in query;
-  const text = String(prepared ? (query).text : query)
+  const text = String(prepared ? query.text : query)
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/\b(SAVEPOINT|ROLLBACK TO SAVEPOINT|RELEASE SAVEPOINT) "?[\w$]+"?/gi, '$1 <savepoint>')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
     .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)?/g, '<timestamp>')
-    .replace(/\b[0-9a-f]{16,}\b/gi, '<hex>');
+    .replace(/\b[0-9a-f]{16,}\b/gi, '<hex>')
+    // A setting's value comes from the configuration (e.g. LOCK_TIMEOUT_MS), not from the statement's shape.
+    .replace(/^(SET (?:LOCAL |SESSION )?[\w.]+ (?:=|TO) )'[^']*'/i, "$1'<setting>'");
   return prepared ? `-- prepared statement\n${text}` : text;
 }
 
@@ -168,7 +170,7 @@ describe('SQL snapshots of the hot paths', () => {
     byName.set(name, capture);
     const res = await request([CAPTURE_HEADER, name]);
     expect({ status: res.status, body: res.body }).toMatchObject({ status });
-    for (let seen = -1; capture.running > 0 || capture.statements.length !== seen; ) {
+    for (let seen = -1; capture.running > 0 || capture.statements.length !== seen;) {
       seen = capture.statements.length;
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     }
@@ -271,7 +273,9 @@ describe('SQL snapshots of the hot paths', () => {
 
   it('no request under test left statements running after its snapshot, and every snapshot has a request', async () => {
     await new Promise((resolve) => setTimeout(resolve, 3 * QUIET_MS));
-    const late = [...byName].filter(([, c]) => c.late.length > 0).map(([name, c]) => `${name}: ${c.late.join(' | ')}`);
+    const late = [...byName]
+      .filter(([, c]) => c.late.length > 0)
+      .map(([name, c]) => `${name}: ${c.late.join(' | ')}`);
     expect(late).toEqual([]);
     const files = readdirSync(SNAPSHOT_DIR).filter((f) => f.endsWith('.sql'));
     expect(files.map((f) => f.replace(/\.sql$/, '')).filter((n) => !byName.has(n))).toEqual([]);

@@ -7,7 +7,7 @@ SELECT (SELECT jsonb_build_object('token_id', tok.id, 'token_name', tok.name, 'a
 
 START TRANSACTION;
 
-SET LOCAL lock_timeout = '10000ms';
+SET LOCAL lock_timeout = '<setting>';
 
 SELECT "l"."id" AS "l_id", "l"."event_id" AS "l_event_id", "l"."name" AS "l_name", "l"."all_products" AS "l_all_products", "l"."subevent_id" AS "l_subevent_id", "l"."include_pending" AS "l_include_pending", "l"."allow_multiple_entries" AS "l_allow_multiple_entries", "l"."allow_entry_after_exit" AS "l_allow_entry_after_exit", "l"."addon_match" AS "l_addon_match", "l"."exit_all_at" AS "l_exit_all_at", "l"."rules" AS "l_rules", "l"."ignore_in_statistics" AS "l_ignore_in_statistics", "l"."consider_tickets_used" AS "l_consider_tickets_used", "l"."last_modified" AS "l_last_modified", (SELECT coalesce(array_agg(li.item_id ORDER BY li.item_id), '{}') FROM checkin_list_item li WHERE li.list_id = "l"."id") AS "item_ids" FROM "checkin_list" "l" WHERE "l"."id" = ANY($1) ORDER BY "l"."id" ASC;
 
