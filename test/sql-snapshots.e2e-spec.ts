@@ -62,7 +62,7 @@ function render(title: string, statements: string[]): string {
  * an order creation with its quota check, list pages, check-in redeem, gift card transaction, cart-position
  * reservation) runs against the real app, and the statements it sent (only its own: statements are attributed to
  * the request through an AsyncLocalStorage entered when the server receives it, so background work and other
- * requests cannot leak in; asynchronous work the request leaves behind is caught and fails the last test) are
+ * requests cannot leak in, which every case checks by running two other requests alongside; asynchronous work the request leaves behind is caught and fails the last test) are
  * compared with `test/sql/<name>.sql`. A difference fails with a line diff; `UPDATE_SQL_SNAPSHOTS=1` rewrites
  * the files so that the change becomes a visible review item.
  */
@@ -168,7 +168,15 @@ describe('SQL snapshots of the hot paths', () => {
   ): Promise<void> {
     const capture: Capture = { statements: [], late: [], running: 0, closed: false };
     byName.set(name, capture);
-    const res = await request([CAPTURE_HEADER, name]);
+    // Other requests run at the same time (not under test, no catalogue list, no writes): their statements must
+    // not reach the capture.
+    const [res] = await Promise.all([
+      request([CAPTURE_HEADER, name]),
+      ...[`${E}/orders/`, `${E}/quotas/${ids.quota}/availability/`].map(async (path) => {
+        const other = await t.http().get(path).set('Authorization', auth(token));
+        expect(other.status).toBe(200);
+      }),
+    ]);
     expect({ status: res.status, body: res.body }).toMatchObject({ status });
     for (let seen = -1; capture.running > 0 || capture.statements.length !== seen;) {
       seen = capture.statements.length;
