@@ -187,6 +187,12 @@ describe('SQL snapshots of the hot paths', () => {
     expect(capture.statements.length).toBeGreaterThan(0);
     const actual = render(title, capture.statements);
     const file = join(SNAPSHOT_DIR, `${name}.sql`);
+    // A missing snapshot is written (a new hot path), except on CI where it must come with the commit.
+    if (!UPDATE && !existsSync(file) && process.env.CI) {
+      throw new Error(
+        `test/sql/${name}.sql is missing: run UPDATE_SQL_SNAPSHOTS=1 npm test -- test/sql-snapshots`,
+      );
+    }
     if (UPDATE || !existsSync(file)) {
       mkdirSync(SNAPSHOT_DIR, { recursive: true });
       writeFileSync(file, actual);
