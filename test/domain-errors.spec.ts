@@ -141,12 +141,12 @@ describe('domain errors', () => {
       [new errors.ParentNotFound(), 403, { detail: 'You do not have permission to perform this action.' }],
       [new errors.NotFound(), 404, { detail: 'Not found.' }],
       [
-        new errors.CheckinRefused(400, { status: 'error', reason: 'unpaid' }),
+        new errors.CheckinRefused('known', { status: 'error', reason: 'unpaid' }),
         400,
         { status: 'error', reason: 'unpaid' },
       ],
       [
-        new errors.CheckinRefused(404, { status: 'error', reason: 'invalid' }),
+        new errors.CheckinRefused('unknown', { status: 'error', reason: 'invalid' }),
         404,
         { status: 'error', reason: 'invalid' },
       ],
@@ -154,7 +154,7 @@ describe('domain errors', () => {
       [new errors.Conflict('Busy.'), 409, { detail: 'Busy.' }],
       [new errors.LockTimeout(), 409, { detail: errors.BUSY_DETAIL }, { 'Retry-After': '5' }],
       [new errors.TaskNotReady('running', 2), 409, { status: 'running' }, { 'Retry-After': '2' }],
-      [new errors.TaskFailed(417, 'Bad.'), 417, { status: 'failed', message: 'Bad.' }],
+      [new errors.TaskFailed('Bad.', 'failed', 'shred'), 417, { status: 'failed', message: 'Bad.' }],
       [new errors.NotModified(), 304, undefined],
       [new errors.PreconditionFailed(), 412, { detail: 'Precondition failed.' }],
       [

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { Principal } from '../src/auth/principal';
 import { NotFound, TaskFailed, TaskNotReady } from '../src/common/errors';
+import { domainAnswer } from '../src/common/http/exception.filter';
 import { AppConfig } from '../src/config/app-config';
 import { EXPORT_FORBIDDEN } from '../src/exports/exporters.service';
 import { TasksService } from '../src/tasks/tasks.service';
@@ -162,12 +163,12 @@ describe('scheduled export runs', () => {
     expect(smtp.received.length).toBe(3);
     const tasks = t.app.get(TasksService);
     const owner = new Principal({ kind: 'user', userId: alice.userId }, []);
-    const done = await tasks.poll(taskId, owner, { missing: 404, failed: 410 });
+    const done = await tasks.poll(taskId, owner, { missing: 'not-found', failed: 'task' });
     expect(done.state).toBe('succeeded');
     await expect(
       tasks.poll(taskId, new Principal({ kind: 'user', userId: alice.userId + 99 }, []), {
-        missing: 404,
-        failed: 410,
+        missing: 'not-found',
+        failed: 'task',
       }),
     ).rejects.toBeInstanceOf(NotFound);
   });
@@ -263,13 +264,16 @@ describe('scheduled export runs', () => {
     expect(failed.error_counter).toBe(4);
     const tasks = t.app.get(TasksService);
     const owner = new Principal({ kind: 'user', userId: alice.userId }, []);
-    const err = await tasks.poll(taskId, owner, { missing: 404, failed: 410 }).catch((e: unknown) => e);
+    const err = await tasks
+      .poll(taskId, owner, { missing: 'not-found', failed: 'task' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TaskFailed);
     expect(err).toMatchObject({
-      httpStatus: 410,
+      task: 'task',
       state: 'failed',
       detail: 'The check-in list of this export no longer exists.',
     });
+    expect(domainAnswer(err as TaskFailed)?.status).toBe(410);
     await makeDue(id);
     await eventually(async () => (await row(id)).error_counter === 5, 20_000);
     await makeDue(id);
@@ -339,7 +343,9 @@ describe('scheduled export runs', () => {
       await eventually(async () => (await stateOf()) === 'running', 20_000);
       const tasks = t.app.get(TasksService);
       const owner = new Principal({ kind: 'user', userId: alice.userId }, []);
-      const running = await tasks.poll(taskId, owner, { missing: 404, failed: 410 }).catch((e: unknown) => e);
+      const running = await tasks
+        .poll(taskId, owner, { missing: 'not-found', failed: 'task' })
+        .catch((e: unknown) => e);
       expect(running).toBeInstanceOf(TaskNotReady);
       expect(await stateOf()).toBe('running');
       a.kill('SIGKILL');

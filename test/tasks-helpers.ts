@@ -59,8 +59,8 @@ class TaskEndpoints {
     @Query('failed') failed: string | undefined,
   ) {
     const task = await this.tasks.poll(id, principal(token), {
-      missing: missing === '410' ? 410 : 404,
-      failed: failed === '417' ? 417 : 410,
+      missing: missing === '410' ? 'gone' : 'not-found',
+      failed: failed === '417' ? 'shred' : 'task',
     });
     const [file] = await this.files.findLive(task.resultFileId ? [task.resultFileId] : []);
     return { status: 'ok', message: task.message, file: file ? file.content.toString('utf8') : null };

@@ -104,7 +104,7 @@ export class CheckinRpcService {
       }
     }
     const first = lists[0].scope;
-    throw new CheckinRefused(404, {
+    throw new CheckinRefused('unknown', {
       status: 'error',
       reason: 'invalid',
       reason_explanation: REASON_EXPLANATIONS.invalid,

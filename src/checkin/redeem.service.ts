@@ -76,7 +76,7 @@ export class RedeemService {
     });
     const listJson = toListJson(list, event);
     if (!decision) {
-      throw new CheckinRefused(404, {
+      throw new CheckinRefused('unknown', {
         status: 'error',
         reason: 'invalid',
         reason_explanation: REASON_EXPLANATIONS.invalid,
@@ -87,7 +87,7 @@ export class RedeemService {
     const position = await this.positions.one(scope, decision.positionId);
     const attention = decision.attention || position.require_attention;
     if (!decision.ok && 'questions' in decision) {
-      throw new CheckinRefused(400, {
+      throw new CheckinRefused('known', {
         status: 'incomplete',
         require_attention: attention,
         position,
@@ -96,7 +96,7 @@ export class RedeemService {
       });
     }
     if (!decision.ok) {
-      throw new CheckinRefused(400, {
+      throw new CheckinRefused('known', {
         status: 'error',
         reason: decision.reason,
         reason_explanation: REASON_EXPLANATIONS[decision.reason],

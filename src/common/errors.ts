@@ -167,14 +167,16 @@ export class TaskNotReady extends DomainError {
 }
 
 /**
- * An asynchronous task failed or is gone: `httpStatus` 410 (417 for a failed shred) with body
- * `{"status": "failed"|"gone", "message"}` (spec "Shredders").
+ * An asynchronous task failed (`failed`) or is unknown, expired or another credential's (`gone`), with the
+ * message for the client. `task` says what ran: a failed shred run (`shred`) is answered differently from any
+ * other failed task (`task`). The filter answers 417 for a failed shred, else 410, with body
+ * `{"status": state, "message"}` (spec "Shredders", issue 23 item A).
  */
 export class TaskFailed extends DomainError {
   constructor(
-    readonly httpStatus: 410 | 417,
     readonly detail: string,
     readonly state: 'failed' | 'gone' = 'failed',
+    readonly task: 'shred' | 'task' = 'task',
   ) {
     super(detail);
   }
@@ -212,13 +214,14 @@ export class StoredResponse extends DomainError {
 }
 
 /**
- * A scan that did not admit (compat §3.21 redeem): 400 `{"status": "error" | "incomplete", "reason", …}` for a
- * known ticket, 404 `{"status": "error", "reason": "invalid", …}` for an unknown one. The body is the scanner's
- * answer as the check-in context builds it.
+ * A scan that did not admit (compat §3.21 redeem): `ticket` says whether the secret named a ticket of the list's
+ * event (`known`: the filter answers 400 `{"status": "error" | "incomplete", "reason", …}`) or none (`unknown`:
+ * 404 `{"status": "error", "reason": "invalid", …}`). The body is the scanner's answer as the check-in context
+ * builds it (issue 23 item A: no HTTP status in the error).
  */
 export class CheckinRefused extends DomainError {
   constructor(
-    readonly status: 400 | 404,
+    readonly ticket: 'known' | 'unknown',
     readonly body: Record<string, unknown>,
   ) {
     super(`check-in refused: ${String(body.reason ?? body.status)}`);

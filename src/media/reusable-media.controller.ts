@@ -22,7 +22,7 @@ import {
 import { MEDIUM_EXPANDS } from './reusable-media-presentation';
 import { MEDIUM_TYPES } from './reusable-medium.entity';
 import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
-import { ReusableMediaService } from './reusable-media.service';
+import { MediumAnswerOptions, ReusableMediaService } from './reusable-media.service';
 import { NoStore } from '../common/http/no-store';
 
 /**
@@ -77,7 +77,7 @@ export class ReusableMediaController {
     @Body() body: LookupReusableMediumDto,
     @Filters() filters: QueryFilters,
   ): Promise<ReusableMediumLookupJson> {
-    return this.media.lookup(organizer, body, filters);
+    return this.media.lookup(organizer, body, answerOptions(filters));
   }
 
   @Get(':id')
@@ -88,7 +88,7 @@ export class ReusableMediaController {
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,
   ): Promise<ReusableMediumJson> {
-    return this.media.get(organizer, id, filters);
+    return this.media.get(organizer, id, answerOptions(filters));
   }
 
   @Post()
@@ -100,7 +100,7 @@ export class ReusableMediaController {
     @Body() body: CreateReusableMediumDto,
     @Filters() filters: QueryFilters,
   ): Promise<ReusableMediumJson> {
-    return this.media.create(organizer, principal, body, filters);
+    return this.media.create(organizer, principal, body, answerOptions(filters));
   }
 
   @Put(':id')
@@ -113,7 +113,7 @@ export class ReusableMediaController {
     @Body() body: ReplaceReusableMediumDto,
     @Filters() filters: QueryFilters,
   ): Promise<ReusableMediumJson> {
-    return this.media.update(organizer, id, principal, body, 'replace', filters);
+    return this.media.update(organizer, id, principal, body, 'replace', answerOptions(filters));
   }
 
   @Patch(':id')
@@ -126,6 +126,11 @@ export class ReusableMediaController {
     @Body() body: UpdateReusableMediumDto,
     @Filters() filters: QueryFilters,
   ): Promise<ReusableMediumJson> {
-    return this.media.update(organizer, id, principal, body, 'patch', filters);
+    return this.media.update(organizer, id, principal, body, 'patch', answerOptions(filters));
   }
+}
+
+/** The `?expand=` of a single-medium answer, read from the query (names outside {@link MEDIUM_EXPANDS} ignored). */
+function answerOptions(filters: QueryFilters): MediumAnswerOptions {
+  return { expand: filters.expand(MEDIUM_EXPANDS) };
 }

@@ -25,6 +25,14 @@ import type {
 import { ReusableMedium } from './reusable-medium.entity';
 import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
 
+/**
+ * How a single medium is answered (issue 23 item C: typed options instead of the list's `QueryFilters`):
+ * `expand`, the {@link MEDIUM_EXPANDS} names asked for with `?expand=` (`linked_giftcard`, …).
+ */
+export interface MediumAnswerOptions {
+  expand: ReadonlySet<string>;
+}
+
 export const DUPLICATE_MEDIUM =
   'A medium with the same identifier and type already exists in your organizer account.';
 
@@ -117,9 +125,9 @@ export class ReusableMediaService {
   }
 
   /** @throws NotFound for an id that is not a medium of this organizer */
-  async get(organizer: OrganizerRef, id: number, filters: QueryFilters): Promise<ReusableMediumJson> {
+  async get(organizer: OrganizerRef, id: number, options: MediumAnswerOptions): Promise<ReusableMediumJson> {
     const medium = await this.load(this.db.manager, organizer, id, false);
-    return this.presentOne(medium, organizer, filters);
+    return this.presentOne(medium, organizer, options);
   }
 
   /**
@@ -130,7 +138,7 @@ export class ReusableMediaService {
     organizer: OrganizerRef,
     principal: Principal,
     body: CreateReusableMediumDto,
-    filters: QueryFilters,
+    options: MediumAnswerOptions,
   ): Promise<ReusableMediumJson> {
     const input = merge(body, MEDIUM_DEFAULTS);
     const medium = await uniqueAsValidation(
@@ -156,7 +164,7 @@ export class ReusableMediaService {
           return medium;
         }),
     );
-    return this.presentOne(medium, organizer, filters);
+    return this.presentOne(medium, organizer, options);
   }
 
   /**
@@ -172,7 +180,7 @@ export class ReusableMediaService {
     principal: Principal,
     body: Partial<ReplaceReusableMediumDto>,
     mode: Exclude<WriteMode, 'create'>,
-    filters: QueryFilters,
+    options: MediumAnswerOptions,
   ): Promise<ReusableMediumJson> {
     const medium = await this.db.transaction(async (em) => {
       const medium = await this.load(em, organizer, id, true);
@@ -187,7 +195,7 @@ export class ReusableMediaService {
       }
       return medium;
     });
-    return this.presentOne(medium, organizer, filters);
+    return this.presentOne(medium, organizer, options);
   }
 
   /**
@@ -199,7 +207,7 @@ export class ReusableMediaService {
   async lookup(
     organizer: OrganizerRef,
     body: LookupReusableMediumDto,
-    filters: QueryFilters,
+    options: MediumAnswerOptions,
   ): Promise<ReusableMediumLookupJson> {
     const em = this.db.manager;
     const issuers = await this.acceptances.mediaIssuers(em, organizer.id);
@@ -221,16 +229,15 @@ export class ReusableMediaService {
       medium.linkedOrderpositionId = null;
       medium.customer = null;
     }
-    return { result: await this.presentOne(medium, organizer, filters) };
+    return { result: await this.presentOne(medium, organizer, options) };
   }
 
   private async presentOne(
     medium: ReusableMedium,
     viewer: OrganizerRef,
-    filters: QueryFilters,
+    options: MediumAnswerOptions,
   ): Promise<ReusableMediumJson> {
-    const expand = filters.expand(MEDIUM_EXPANDS);
-    return (await this.presentation.present(this.db.manager, [medium], viewer, expand))[0];
+    return (await this.presentation.present(this.db.manager, [medium], viewer, options.expand))[0];
   }
 
   /**

@@ -134,9 +134,9 @@ export class ShreddersService {
     const found = await this.tasks.find(taskId, principal);
     const input = found?.input as unknown as ShredTaskInput | undefined;
     if (!found || found.kind !== SHRED_RUN || found.eventId !== event.id || input?.file !== fileId) {
-      throw new TaskFailed(410, GONE, 'gone');
+      throw new TaskFailed(GONE, 'gone');
     }
-    const task = await this.tasks.poll(taskId, principal, { missing: 410, failed: 417 });
+    const task = await this.tasks.poll(taskId, principal, { missing: 'gone', failed: 'shred' });
     return { status: 'ok', message: task.message ?? 'OK' };
   }
 
@@ -152,7 +152,7 @@ export class ShreddersService {
     if (!found || found.kind !== SHRED_EXPORT || found.eventId !== event.id || input?.file !== fileId) {
       throw new NotFound();
     }
-    return this.tasks.poll(taskId, principal, { missing: 404, failed: 410 });
+    return this.tasks.poll(taskId, principal, { missing: 'not-found', failed: 'task' });
   }
 
   /** @throws ValidationFailed bare list with the reason the event may not be shredded */

@@ -27,12 +27,15 @@ export interface NewTask {
   ttlMs?: number;
 }
 
-/** How a poll endpoint answers for a task it cannot show (spec "Shredders"). */
+/**
+ * Which domain error a poll raises for a task it cannot show (spec "Shredders"; issue 23 item A: no HTTP codes
+ * here, the exception filter maps the errors).
+ */
 export interface PollAnswers {
-  /** Unknown, expired or another credential's task: 404, or 410 `{"status": "gone", ...}`. */
-  missing: 404 | 410;
-  /** A failed task: 410 (export, download) or 417 (shred status). */
-  failed: 410 | 417;
+  /** Unknown, expired or another credential's task: `NotFound` (`not-found`) or `TaskFailed` state `gone`. */
+  missing: 'not-found' | 'gone';
+  /** What a failed task was: a shred run (`shred`) or any other task (`task`); see {@link TaskFailed}. */
+  failed: 'shred' | 'task';
 }
 
 /** Seconds a client should wait before polling again (spec: "retry after at least one second"). */
@@ -90,18 +93,18 @@ export class TasksService {
    * The one poll helper of the 202/409/410/417 endpoints: the succeeded task of this credential, or the error
    * that answers for it.
    * @throws TaskNotReady 409 `{"status": "waiting"|"running"}` with `Retry-After: 1`
-   * @throws TaskFailed 410/417 `{"status": "failed", "message"}` for a failed task (as `answers.failed` says)
-   * @throws NotFound (404) or TaskFailed 410 `{"status": "gone"}` for an unknown, expired or foreign task
+   * @throws TaskFailed `failed` (of the kind `answers.failed` names) for a failed task
+   * @throws NotFound or TaskFailed `gone` (as `answers.missing` says) for an unknown, expired or foreign task
    */
   async poll(id: string, principal: Principal, answers: PollAnswers): Promise<AsyncTask> {
     const task = await this.find(id, principal);
     if (!task) {
-      if (answers.missing === 404) throw new NotFound();
-      throw new TaskFailed(410, 'May have succeeded or timed out.', 'gone');
+      if (answers.missing === 'not-found') throw new NotFound();
+      throw new TaskFailed('May have succeeded or timed out.', 'gone');
     }
     if (task.state === 'waiting' || task.state === 'running')
       throw new TaskNotReady(task.state, POLL_RETRY_AFTER);
-    if (task.state === 'failed') throw new TaskFailed(answers.failed, task.message ?? 'Internal error');
+    if (task.state === 'failed') throw new TaskFailed(task.message ?? 'Internal error', 'failed', answers.failed);
     return task;
   }
 

@@ -48,14 +48,6 @@ export const WEBHOOK_ACTION_TYPES: readonly string[] = [
   'pretix.customer.anonymized',
 ];
 
-/**
- * Whether a webhook's listened `type` (possibly a wildcard) matches the concrete log `action`. The outbox trigger
- * (migration `Webhooks`) applies the same rule in SQL.
- */
-export function actionMatches(type: string, action: string): boolean {
-  return type === action || (type.endsWith('.*') && action.startsWith(type.slice(0, -1)));
-}
-
 /** pretix's message for a type that is not registered (compat §3.27). */
 export function invalidActionType(type: string): string {
   return `Invalid action type "${type}".`;

@@ -4,6 +4,7 @@ import {
   QueryRunnerAlreadyReleasedError,
   QueryRunnerProviderAlreadyReleasedError,
 } from 'typeorm';
+import { CheckinRefused, NotFound, TaskFailed } from '../errors';
 import { ApiExceptionFilter, DATABASE_UNAVAILABLE_DETAIL } from './exception.filter';
 
 /** What the filter answered for one exception: status, headers and JSON body. */
@@ -61,5 +62,47 @@ describe('connection-loss errors', () => {
       headers: { 'retry-after': '10' },
       body: { detail: DATABASE_UNAVAILABLE_DETAIL },
     });
+  });
+});
+
+/**
+ * Issue 23 item A: `CheckinRefused` and `TaskFailed` carry only domain data (which ticket, which task, what
+ * state); the filter alone picks the status. Same wire answers as before: 400/404 redeem refusals, 410 for a gone
+ * or failed task, 417 for a failed shred run, no extra headers.
+ */
+describe('domain errors without HTTP codes', () => {
+  const scan = { status: 'error', reason: 'unpaid', require_attention: false };
+  const invalid = { status: 'error', reason: 'invalid', require_attention: false };
+  const cases: [string, unknown, number, unknown][] = [
+    ['CheckinRefused known ticket', new CheckinRefused('known', scan), 400, scan],
+    ['CheckinRefused unknown ticket', new CheckinRefused('unknown', invalid), 404, invalid],
+    [
+      'TaskFailed failed task',
+      new TaskFailed('Export broke.', 'failed', 'task'),
+      410,
+      { status: 'failed', message: 'Export broke.' },
+    ],
+    [
+      'TaskFailed failed shred',
+      new TaskFailed('Shred broke.', 'failed', 'shred'),
+      417,
+      { status: 'failed', message: 'Shred broke.' },
+    ],
+    [
+      'TaskFailed gone (task)',
+      new TaskFailed('May have succeeded or timed out.', 'gone'),
+      410,
+      { status: 'gone', message: 'May have succeeded or timed out.' },
+    ],
+    [
+      'TaskFailed gone (shred status)',
+      new TaskFailed('May have succeeded or timed out.', 'gone', 'shred'),
+      410,
+      { status: 'gone', message: 'May have succeeded or timed out.' },
+    ],
+    ['PollAnswers missing: not-found (NotFound)', new NotFound(), 404, { detail: 'Not found.' }],
+  ];
+  it.each(cases)('%s', (_name, exception, status, body) => {
+    expect(answer(exception)).toEqual({ status, headers: {}, body });
   });
 });

@@ -109,8 +109,10 @@ export function domainAnswer(err: DomainError): ErrorAnswer | null {
   if (err instanceof TaskNotReady) {
     return { status: 409, headers: { 'Retry-After': String(err.retryAfter) }, body: { status: err.state } };
   }
-  if (err instanceof TaskFailed)
-    return { status: err.httpStatus, body: { status: err.state, message: err.detail } };
+  if (err instanceof TaskFailed) {
+    const status = err.state === 'failed' && err.task === 'shred' ? 417 : 410;
+    return { status, body: { status: err.state, message: err.detail } };
+  }
   if (err instanceof NotModified) return { status: 304 };
   if (err instanceof PreconditionFailed) return { status: 412, body: { detail: err.detail } };
   if (err instanceof Throttled) {
@@ -118,7 +120,7 @@ export function domainAnswer(err: DomainError): ErrorAnswer | null {
   }
   if (err instanceof UnprocessableRequest) return { status: 422, body: { detail: err.detail } };
   if (err instanceof StoredResponse) return { status: err.status, headers: err.headers, raw: err.body };
-  if (err instanceof CheckinRefused) return { status: err.status, body: err.body };
+  if (err instanceof CheckinRefused) return { status: err.ticket === 'unknown' ? 404 : 400, body: err.body };
   if (err instanceof ServiceUnavailable) {
     return { status: 503, headers: { 'Retry-After': String(err.retryAfter) }, body: { detail: err.detail } };
   }
