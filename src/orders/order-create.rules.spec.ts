@@ -6,19 +6,16 @@ import type { CreateOrderDto } from './order.dto';
 import {
   checkVoucherUse,
   minUsagesMessage,
-  CODE_IN_USE,
   CreateReferences,
   initialStatus,
-  invoiceAddressValues,
-  ORDER_EMPTY,
-  ORDER_VOUCHER_MESSAGES,
   priceFees,
   pricePositions,
   quotaProducts,
   ResolvedPosition,
   resolvePositions,
-  VOUCHER_ON_ADDON,
 } from './order-create.rules';
+import { CODE_IN_USE, ORDER_EMPTY, ORDER_VOUCHER_MESSAGES, VOUCHER_ON_ADDON } from './order-create.messages';
+import { invoiceAddressValues } from './invoice-address.rules';
 import { SALES_MESSAGES } from './sales.rules';
 
 const event = { id: 1, organizerId: 7, hasSubevents: false, timezone: 'UTC' };

@@ -56,8 +56,6 @@ import {
   ORDER_VOUCHER_MESSAGES,
 } from './order-create.messages';
 
-export * from './order-create.messages';
-export * from './invoice-address.rules';
 import { invoiceNameSentTwice } from './invoice-address.rules';
 import type { SaleSeat } from '../seating/seat-sales.service';
 import { resolveSeats, SeatRefs } from './seat.rules';

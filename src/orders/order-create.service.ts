@@ -28,12 +28,9 @@ import {
   checkSeats,
   checkVoucherUse,
   confirmationText,
-  FREE_PROVIDER_NOT_FREE,
   initialStatus,
-  invoiceAddressValues,
   orderTotal,
   orderValues,
-  PREVIEW,
   priceFees,
   PricedPosition,
   pricePositions,
@@ -51,7 +48,8 @@ import { generateOrderCode, generateOrderSecret, orderExpiry } from './order-rul
 import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from './order-writer';
 import { Order } from './order.entity';
 import { AfterCommit, OrderHooks } from './order-hooks';
-import { CODE_IN_USE } from './order-create.rules';
+import { CODE_IN_USE, FREE_PROVIDER_NOT_FREE, PREVIEW } from './order-create.messages';
+import { invoiceAddressValues } from './invoice-address.rules';
 import { placesPerQuota, throwPositions } from './sales.rules';
 import { SeatHolds } from './seat-holds';
 import { seatTakenAsValidation } from './seat-taken';
