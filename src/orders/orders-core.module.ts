@@ -9,24 +9,24 @@ import { VOUCHER_CART_HOLDS } from '../catalogue/vouchers/voucher-cart-holds.por
 import { VOUCHER_SEATS } from '../catalogue/vouchers/voucher-seats.port';
 import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
-import { CartVoucherHolds } from './cart-voucher-holds';
-import { CartWriter } from './cart-writer';
-import { CheckinPositions } from './checkin-positions';
-import { OrderExpiry } from './order-expiry';
+import { CartVoucherHolds } from './carts/cart-voucher-holds';
+import { CartWriter } from './carts/cart-writer';
+import { CheckinPositions } from './checkin-seam/checkin-positions';
+import { OrderExpiry } from './actions/order-expiry';
 import { OrderHooks } from './order-hooks';
-import { OrderReads } from './order-reads.service';
-import { OrderExportRows } from './order-export-rows';
+import { OrderReads } from './presentation/order-reads.service';
+import { OrderExportRows } from './presentation/order-export-rows';
 import { OrderPayments } from './order-payments.service';
-import { OrderPositionReads } from './order-position-reads.service';
-import { OrderPresentation } from './order-presentation.service';
+import { OrderPositionReads } from './presentation/order-position-reads.service';
+import { OrderPresentation } from './presentation/order-presentation.service';
 import { OrderWriter } from './order-writer';
-import { QuotaCountCheck } from './quota-count-check';
-import { QuotaEngine } from './quota-engine.service';
+import { QuotaCountCheck } from './quota-engine/quota-count-check';
+import { QuotaEngine } from './quota-engine/quota-engine.service';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
 import { AuditModule } from '../audit/audit.module';
 import { SEAT_HOLDERS } from '../seating/seat-holders.port';
 import { SeatSalesModule } from '../seating/seat-sales.module';
-import { SeatHolds } from './seat-holds';
+import { SeatHolds } from './seats/seat-holds';
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
