@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { DISCOUNT_USAGE } from '../catalogue/discounts/discount-usage.port';
 import { ITEM_USAGE } from '../catalogue/items/item-usage.port';
 import { MEMBERSHIP_TYPE_USAGE } from '../catalogue/membership-types/membership-type-usage.port';
-import { QUOTA_AVAILABILITY } from '../catalogue/quotas/quota-availability';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rule-usage.port';
 import { VOUCHER_CART_HOLDS } from '../catalogue/vouchers/voucher-cart-holds.port';
@@ -20,8 +19,7 @@ import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './presentation/order-position-reads.service';
 import { OrderPresentation } from './presentation/order-presentation.service';
 import { OrderWriter } from './order-writer';
-import { QuotaCountCheck } from './quota-engine/quota-count-check';
-import { QuotaEngine } from './quota-engine/quota-engine.service';
+import { QuotaEngineModule } from './quota-engine/quota-engine.module';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
 import { AuditModule } from '../audit/audit.module';
 import { SEAT_HOLDERS } from '../seating/seat-holders.port';
@@ -30,7 +28,7 @@ import { SeatHolds } from './seats/seat-holds';
 
 /**
  * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
- * quota engine, the reads of order positions and orders for the contexts above (gift cards, media, invoices), the
+ * quota engine (re-exported {@link QuotaEngineModule}), the reads of order positions and orders for the contexts above (gift cards, media, invoices), the
  * order status hooks ({@link OrderHooks}, which the invoices context registers with), and the answers to the
  * ports the catalogue and the tenancy roots declare (quota availability,
  * voucher holds of carts, usage of items, events, tax rules, discounts, membership types; the seating
@@ -39,10 +37,8 @@ import { SeatHolds } from './seats/seat-holds';
  * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker does, for the expiry of pending orders).
  */
 @Module({
-  imports: [AuditModule, CatalogueReadsModule, TenancyModule, SeatSalesModule],
+  imports: [AuditModule, CatalogueReadsModule, TenancyModule, SeatSalesModule, QuotaEngineModule],
   providers: [
-    QuotaEngine,
-    QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
     OrderExportRows,
@@ -60,7 +56,6 @@ import { SeatHolds } from './seats/seat-holds';
     SeatHolds,
     { provide: SEAT_HOLDERS, useExisting: SeatHolds },
     { provide: VOUCHER_SEATS, useExisting: SeatHolds },
-    { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
     { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds },
     { provide: ITEM_USAGE, useExisting: SalesUsage },
     { provide: EVENT_USAGE, useExisting: SalesUsage },
@@ -73,15 +68,13 @@ import { SeatHolds } from './seats/seat-holds';
     VOUCHER_SEATS,
     SeatHolds,
     SeatSalesModule,
-    QUOTA_AVAILABILITY,
+    QuotaEngineModule,
     VOUCHER_CART_HOLDS,
     ITEM_USAGE,
     EVENT_USAGE,
     TAX_RULE_USAGE,
     DISCOUNT_USAGE,
     MEMBERSHIP_TYPE_USAGE,
-    QuotaEngine,
-    QuotaCountCheck,
     OrderWriter,
     OrderExpiry,
     OrderExportRows,
