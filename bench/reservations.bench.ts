@@ -22,7 +22,7 @@ import { readFileSync } from 'fs';
 import type { DataSource } from 'typeorm';
 import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { Quota } from '../src/catalogue/quotas/quota.entity';
-import { QuotaEngine } from '../src/orders/quota-engine.service';
+import { QuotaEngine } from '../src/orders/quota-engine/quota-engine.service';
 import * as bench from './bench-harness';
 
 /** Requests per measured run (the same for both scenarios). */

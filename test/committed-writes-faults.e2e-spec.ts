@@ -3,7 +3,7 @@ import type { AddressInfo } from 'net';
 import { Client } from 'pg';
 import * as idempotentCommit from '../src/common/http/idempotent-commit';
 import { ANSWER_LOST_DETAIL } from '../src/common/http/idempotency';
-import { OrderPresentation } from '../src/orders/order-presentation.service';
+import { OrderPresentation } from '../src/orders/presentation/order-presentation.service';
 import { ApiProcess, startApiProcess, stopAllApis } from './api-process';
 import { urlFor } from './db';
 import { auth, bootstrapOrganizer, createEvent } from './factories';

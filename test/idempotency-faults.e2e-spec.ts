@@ -2,7 +2,7 @@ import { request as httpRequest } from 'http';
 import type { AddressInfo } from 'net';
 import { hashToken } from '../src/auth/credentials.service';
 import { idempotentRequest } from '../src/common/http/idempotency';
-import { OrderCreator } from '../src/orders/order-create.service';
+import { OrderCreator } from '../src/orders/create/order-creator.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 

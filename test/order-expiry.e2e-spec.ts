@@ -1,5 +1,5 @@
 import { AppConfig } from '../src/config/app-config';
-import { OrderExpiry } from '../src/orders/order-expiry';
+import { OrderExpiry } from '../src/orders/actions/order-expiry';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor } from './worker-harness';

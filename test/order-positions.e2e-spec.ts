@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { OrderJson, OrderPositionJson } from '../src/orders/order.presenter';
+import type { OrderJson, OrderPositionJson } from '../src/orders/presentation/order.presenter';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { listStatements } from './sql-count';

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { AnswerJson, OrderPositionJson } from '../src/orders/order.presenter';
+import type { AnswerJson, OrderPositionJson } from '../src/orders/presentation/order.presenter';
 import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { OrderFeeJson, OrderJson, OrderPositionJson } from '../src/orders/order.presenter';
+import type { OrderFeeJson, OrderJson, OrderPositionJson } from '../src/orders/presentation/order.presenter';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { listStatements } from './sql-count';

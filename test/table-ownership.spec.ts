@@ -24,9 +24,9 @@ const BEING_REMOVED_BY_THE_BOUNDARY_CLEANUP: readonly string[] = [];
  * (`checkin-seam.ts`), and which positions a check-in list admits (`checkin-positions.ts`).
  */
 const SEAMS: readonly string[] = [
-  'src/orders/checkin-seam.ts -> checkin',
-  'src/orders/checkin-positions.ts -> checkin',
-  'src/orders/checkin-positions.ts -> checkin_list_item',
+  'src/orders/checkin-seam/checkin-seam.ts -> checkin',
+  'src/orders/checkin-seam/checkin-positions.ts -> checkin',
+  'src/orders/checkin-seam/checkin-positions.ts -> checkin_list_item',
 ];
 
 function files(dir: string, suffix: string): string[] {

@@ -1,5 +1,5 @@
 import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
-import { QuotaEngine } from '../src/orders/quota-engine.service';
+import { QuotaEngine } from '../src/orders/quota-engine/quota-engine.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 

@@ -1,7 +1,7 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { QuotaLookup } from '../src/catalogue/quotas/quota-lookup.service';
 import { AppConfig } from '../src/config/app-config';
-import { QuotaEngine } from '../src/orders/quota-engine.service';
+import { QuotaEngine } from '../src/orders/quota-engine/quota-engine.service';
 import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { listStatements } from './sql-count';
 import { startTestApp, TestApp } from './harness';
@@ -123,7 +123,7 @@ describe('vouchers', () => {
     return id;
   }
 
-  /** The engine's view of a quota (src/orders/quota-engine.service.ts). */
+  /** The engine's view of a quota (src/orders/quota-engine/quota-engine.service.ts). */
   async function availability(quotaId: number) {
     const [quota] = await t.app.get(QuotaLookup).load(t.db.manager, [quotaId], false);
     return (await t.app.get(QuotaEngine).compute(t.db.manager, [quota])).get(quotaId)!;

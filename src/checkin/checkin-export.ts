@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CheckinExportRow, CheckinPositions, ListScope } from '../orders/checkin-positions';
+import { CheckinExportRow, CheckinPositions, ListScope } from '../orders/checkin-seam/checkin-positions';
 
 /**
  * The check-in context's read for the `checkinlist` export (issue 13): the list of an event, and the positions

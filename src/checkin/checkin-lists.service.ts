@@ -16,7 +16,7 @@ import { QueryFilters } from '../common/listing/query-filters';
 import type { I18nString } from '../common/values/i18n';
 import { findOrNotFound } from '../common/persistence/find';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
-import { CheckinPositions, ListScope } from '../orders/checkin-positions';
+import { CheckinPositions, ListScope } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import {
   SUBEVENT_OF_OTHER_EVENT,

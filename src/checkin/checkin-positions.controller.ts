@@ -8,7 +8,7 @@ import { filter, ListFilters } from '../common/http/list-filters';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
-import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-positions';
+import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-seam/checkin-positions';
 import { Event } from '../organizers/event.entity';
 import { CheckinListsService } from './checkin-lists.service';
 import { ApiRedeemResponses } from './redeem.responses';

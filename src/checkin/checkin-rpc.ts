@@ -10,7 +10,7 @@ import { ListFilters } from '../common/http/list-filters';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
-import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-positions';
+import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
 import { TenancyQueries } from '../organizers/tenancy-queries';

@@ -7,7 +7,7 @@ import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { findOrNotFound } from '../common/persistence/find';
-import { CheckinPositions } from '../orders/checkin-positions';
+import { CheckinPositions } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import { Checkin } from './checkin.entity';
 import { CheckinRecordJson, toCheckinRecordJson } from './checkin.presenter';

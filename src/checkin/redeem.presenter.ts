@@ -1,6 +1,6 @@
 import { ApiEnum, ApiInt } from '../common/http/api-schemas';
 import { QuestionJson } from '../catalogue/questions/question.presenter';
-import { CheckinPositionJson } from '../orders/checkin-positions';
+import { CheckinPositionJson } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
 import { REDEEM_REASONS } from './redeem.rules';

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal';
 import { CheckinRefused } from '../common/errors';
 import { setLockTimeout } from '../common/persistence/lock-timeout';
 import { AppConfig } from '../config/app-config';
-import { CheckinPositions, RedeemPosition } from '../orders/checkin-positions';
+import { CheckinPositions, RedeemPosition } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
 import { CheckinListsService } from './checkin-lists.service';

@@ -1,7 +1,7 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { UsersService } from '../auth/users.service';
 import { GiftCardAcceptancesService } from '../giftcards/giftcard-acceptances.service';
-import { QuotaCountCheck } from '../orders/quota-count-check';
+import { QuotaCountCheck } from '../orders/quota-engine/quota-count-check';
 import { OrganizersService } from '../organizers/organizers.service';
 import { TeamsService } from '../teams/teams.service';
 

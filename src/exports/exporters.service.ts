@@ -8,7 +8,7 @@ import { QUOTA_AVAILABILITY, QuotaAvailability } from '../catalogue/quotas/quota
 import { QuotaLookup } from '../catalogue/quotas/quota-lookup.service';
 import { CheckinExport } from '../checkin/checkin-export';
 import { GiftCardExportRows } from '../giftcards/giftcard-export-rows';
-import { OrderExportRows } from '../orders/order-export-rows';
+import { OrderExportRows } from '../orders/presentation/order-export-rows';
 import { TenancyQueries } from '../organizers/tenancy-queries';
 import { TaskError } from '../tasks/task-executor';
 import type { ExportFormat } from './export-forms.rules';

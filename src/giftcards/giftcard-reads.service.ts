@@ -6,7 +6,7 @@ import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne, Related, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import { OrderPositionReads } from '../orders/order-position-reads.service';
+import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
 import { OrganizerRef, organizerSlugs } from '../organizers/organizer-scope';
 import { TenancyQueries } from '../organizers/tenancy-queries';
 import { GiftCardTransaction } from './giftcard-transaction.entity';

@@ -1,7 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { isoUtc } from '../common/values/datetime';
 import { toMoney } from '../common/values/money';
-import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
+import { NestedOrderPositionJson } from '../orders/presentation/nested-order-position.presenter';
 import type { GiftCardAcceptance } from './giftcard-acceptance.entity';
 import type { GiftCardTransaction } from './giftcard-transaction.entity';
 import type { GiftCard } from './giftcard.entity';

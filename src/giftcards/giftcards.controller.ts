@@ -8,7 +8,7 @@ import { ApiPaginatedResponse } from '../common/http/openapi';
 import { filter, ListFilters, QueryParamDoc } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
-import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
+import { NestedOrderPositionJson } from '../orders/presentation/nested-order-position.presenter';
 import { Organizer } from '../organizers/organizer.entity';
 import { GIFTCARD_EXPANDS, GiftCardReads } from './giftcard-reads.service';
 import { CreateGiftCardDto, GiftCardTransactDto, UpdateGiftCardDto } from './giftcard.dto';

@@ -9,7 +9,7 @@ import { uniqueAsValidation } from '../common/persistence/unique';
 import { WriteMode } from '../common/persistence/write';
 import { parseDateTimeOrNull } from '../common/values/datetime';
 import { Decimal, toMoney } from '../common/values/money';
-import { OrderPositionReads } from '../orders/order-position-reads.service';
+import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
 import type { OrganizerRef } from '../organizers/organizer-scope';
 import { GiftCardReads, reachCondition } from './giftcard-reads.service';
 import { GiftCardTransaction } from './giftcard-transaction.entity';

@@ -1,6 +1,6 @@
 import { i18nText, type I18nString } from '../common/values/i18n';
 import { Decimal, toMoney } from '../common/values/money';
-import type { InvoiceAddressJson, OrderJson } from '../orders/order.presenter';
+import type { InvoiceAddressJson, OrderJson } from '../orders/presentation/order.presenter';
 import type { InvoiceLineData } from './invoice.entity';
 import type { EventSettings } from './invoice-settings.rules';
 

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import type { Order } from '../orders/order.entity';
-import { OrderReads } from '../orders/order-reads.service';
+import { OrderReads } from '../orders/presentation/order-reads.service';
 import type { Event } from '../organizers/event.entity';
 import { subeventLabels } from '../organizers/subevents/subevent-scope';
 import { Invoice, type InvoiceLineData } from './invoice.entity';

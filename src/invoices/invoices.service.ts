@@ -6,7 +6,7 @@ import { InvalidRequest, NotFound } from '../common/errors';
 import { setLockTimeout } from '../common/persistence/lock-timeout';
 import { AppConfig } from '../config/app-config';
 import { AfterCommit, OrderHooks, OrderTransitionContext } from '../orders/order-hooks';
-import { OrderReads } from '../orders/order-reads.service';
+import { OrderReads } from '../orders/presentation/order-reads.service';
 import type { Order } from '../orders/order.entity';
 import type { Event } from '../organizers/event.entity';
 import { TenancyQueries } from '../organizers/tenancy-queries';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { GiftCardReads } from '../giftcards/giftcard-reads.service';
-import { OrderPositionReads } from '../orders/order-position-reads.service';
+import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
 import { OrganizerRef, organizerSlugs } from '../organizers/organizer-scope';
 import type { ReusableMedium } from './reusable-medium.entity';
 import { ReusableMediumJson, toReusableMediumJson } from './reusable-medium.presenter';

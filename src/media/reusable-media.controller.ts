@@ -11,7 +11,7 @@ import { PageRequest, Paginated, Pagination } from '../common/listing/pagination
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
 import { GiftCardJson } from '../giftcards/giftcard.presenter';
-import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
+import { NestedOrderPositionJson } from '../orders/presentation/nested-order-position.presenter';
 import { Organizer } from '../organizers/organizer.entity';
 import {
   CreateReusableMediumDto,

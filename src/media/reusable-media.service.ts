@@ -14,7 +14,7 @@ import { Complete, WriteMode } from '../common/persistence/write';
 import { isoUtc, parseDateTimeOrNull } from '../common/values/datetime';
 import { GiftCardAcceptancesService } from '../giftcards/giftcard-acceptances.service';
 import { GiftCardReads } from '../giftcards/giftcard-reads.service';
-import { OrderPositionReads } from '../orders/order-position-reads.service';
+import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
 import type { OrganizerRef } from '../organizers/organizer-scope';
 import { MEDIUM_EXPANDS, ReusableMediaPresentation } from './reusable-media-presentation';
 import type {

@@ -1,7 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { isoUtc } from '../common/values/datetime';
 import { GiftCardJson } from '../giftcards/giftcard.presenter';
-import { NestedOrderPositionJson } from '../orders/nested-order-position.presenter';
+import { NestedOrderPositionJson } from '../orders/presentation/nested-order-position.presenter';
 import { MEDIUM_TYPES, type MediumType, type ReusableMedium } from './reusable-medium.entity';
 import { ApiDateTime, ApiInt } from '../common/http/api-schemas';
 

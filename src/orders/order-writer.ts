@@ -8,7 +8,7 @@ import { InvoiceAddress } from './invoice-address.entity';
 import { OrderFee } from './order-fee.entity';
 import { OrderPayment } from './order-payment.entity';
 import { OrderPosition } from './order-position.entity';
-import { isSeatIndexViolation, SeatTakenError } from './seat-taken';
+import { isSeatIndexViolation, SeatTakenError } from './seats/seat-taken';
 import { Order, OrderStatus } from './order.entity';
 import { throwPositions } from './sales.rules';
 

@@ -10,10 +10,10 @@ import { PageRequest, Paginated, Pagination } from '../common/listing/pagination
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
 import { Event } from '../organizers/event.entity';
-import { ORDER_DETAIL_FILTERS, ORDER_LIST_FILTERS } from './order-filters';
-import { OrderCreator } from './order-create.service';
-import { CreateOrderDto, UpdateOrderDto } from './order.dto';
-import { OrderJson } from './order.presenter';
+import { ORDER_DETAIL_FILTERS, ORDER_LIST_FILTERS } from './presentation/order-filters';
+import { OrderCreator } from './create/order-creator.service';
+import { CreateOrderDto, UpdateOrderDto } from './create/order.dto';
+import { OrderJson } from './presentation/order.presenter';
 import { OrdersService } from './orders.service';
 import { NoStore } from '../common/http/no-store';
 

@@ -15,14 +15,15 @@ import { findOrNotFound } from '../common/persistence/find';
 import { sentKeys } from '../common/persistence/write';
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
-import { INVOICE_NAME_TWICE, invoiceAddressValues, invoiceNameSentTwice } from './order-create.rules';
-import type { UpdateOrderDto } from './order.dto';
+import { invoiceAddressValues, invoiceNameSentTwice } from './create/invoice-address.rules';
+import { INVOICE_NAME_TWICE } from './create/order-create.messages';
+import type { UpdateOrderDto } from './create/order.dto';
 import { logOrder } from './order-log';
 import { OrderPosition } from './order-position.entity';
-import { OrderPresentation } from './order-presentation.service';
+import { OrderPresentation } from './presentation/order-presentation.service';
 import { OrderWriter } from './order-writer';
 import { Order } from './order.entity';
-import { OrderJson, toOrderJson } from './order.presenter';
+import { OrderJson, toOrderJson } from './presentation/order.presenter';
 
 export const ONLY_TESTMODE_DELETE = 'Only test mode orders can be deleted.';
 

@@ -11,7 +11,7 @@ import {
 } from 'typeorm';
 import { QuestionOption } from '../catalogue/questions/question-option.entity';
 import { Question } from '../catalogue/questions/question.entity';
-import { CartPosition } from './cart-position.entity';
+import { CartPosition } from './carts/cart-position.entity';
 import { OrderPosition } from './order-position.entity';
 
 /**

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MailOutboxService } from '../mail/mail-outbox.service';
-import { MailRecipient, mailRecipients } from '../orders/mail-recipients';
+import { MailRecipient, mailRecipients } from '../orders/presentation/mail-recipients';
 import { activeSubeventDates } from '../organizers/subevents/subevent-scope';
 import type { Event } from '../organizers/event.entity';
 import { SendmailRule } from './sendmail-rule.entity';

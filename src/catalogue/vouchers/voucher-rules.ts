@@ -15,7 +15,7 @@ export function generateVoucherCode(): string {
   return randomString(CODE_ALPHABET, GENERATED_CODE_LENGTH);
 }
 
-/** What decides whether a voucher holds quota places: the engine's rule (src/orders/quota-engine.service.ts). */
+/** What decides whether a voucher holds quota places: the engine's rule (src/orders/quota-engine/quota-engine.service.ts). */
 export interface BlockingState {
   blockQuota: boolean;
   validUntil: Date | null;

@@ -1,0 +1,377 @@
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager, In } from 'typeorm';
+import { byOptionPosition, OptionTriple, questionQueries } from '../../catalogue/questions/question-queries';
+import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
+import { Related, relatedRow, relatedRows, RelatedSpec } from '../../common/listing/page-query';
+import { RowMapper } from '../../common/persistence/row-mapper';
+import { TenancyQueries } from '../../organizers/tenancy-queries';
+import { positionSeatSql, SeatSales } from '../../seating/seat-sales.service';
+import type { PositionSeatJson } from './order-parts.presenter';
+import { groupBy } from '../../common/values/collections';
+import { isoUtc } from '../../common/values/datetime';
+import type { CartPosition } from '../carts/cart-position.entity';
+import { checkinsSql, successfulCheckins } from '../checkin-seam/checkin-seam';
+import { InvoiceAddress } from '../invoice-address.entity';
+import { OrderFee } from '../order-fee.entity';
+import { OrderPayment } from '../order-payment.entity';
+import { OrderPosition } from '../order-position.entity';
+import type { Order } from '../order.entity';
+import {
+  AnswerJson,
+  CartPositionJson,
+  CheckinJson,
+  OrderExtras,
+  OrderJson,
+  OrderPositionJson,
+  PositionExtras,
+  toCartPositionJson,
+  toOrderJson,
+  toOrderPositionJson,
+} from './order.presenter';
+
+interface AnswerRow {
+  position_id: number;
+  question_id: number;
+  answer: string;
+  option_ids: number[];
+}
+
+/** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
+export interface ListPositionExtras extends PositionExtras {
+  orderAttention: boolean;
+  parentNameParts: Record<string, string> | null;
+}
+
+/**
+ * Turns orders, order positions and cart positions into their wire form, loading everything they show for the
+ * whole batch at once: presenting 1 or 50 orders costs the same fixed number of SQL statements (style.md "Data
+ * access"). Positions are ordered by `positionid`, answers by id, their options by the options' position,
+ * check-ins by time. Question and option identifiers come from the catalogue ({@link SalesCatalogue}), check-ins
+ * through the check-in seam.
+ */
+@Injectable()
+export class OrderPresentation {
+  private readonly positionRows: RowMapper<OrderPosition>;
+  private orderSpec?: RelatedSpec<OrderExtras>;
+  private positionSpec?: RelatedSpec<PositionExtras>;
+  private cartSpec?: RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }>;
+
+  constructor(
+    private readonly catalogue: SalesCatalogue,
+    @InjectEntityManager() private readonly em: EntityManager,
+    private readonly tenancy: TenancyQueries,
+    private readonly seatSales: SeatSales,
+  ) {
+    this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
+  }
+
+  /**
+   * Completes the `seat` objects of presented positions (name and guid from the seating context, compat §3.2), in
+   * place: one statement for the whole batch, none when no position has a seat. Every presentation of order or
+   * cart positions ends with it.
+   * @returns `items`, for chaining
+   */
+  async fillSeats<T extends { seat: PositionSeatJson | null }>(em: EntityManager, items: T[]): Promise<T[]> {
+    const seated = items.filter((i) => i.seat !== null);
+    if (seated.length === 0) return items;
+    const seats = await this.seatSales.describe(
+      em,
+      seated.map((i) => i.seat!.id),
+    );
+    for (const item of seated) item.seat = seats.get(item.seat!.id) ?? null;
+    return items;
+  }
+
+  /**
+   * Everything an order's wire form shows besides its row (alias `o`), as subqueries of the order's own
+   * statement: a page of orders, its count and all their positions, answers, check-ins, fees, payments and
+   * invoice addresses in ONE statement (issue 7).
+   */
+  orderRelated(): RelatedSpec<OrderExtras> {
+    return (this.orderSpec ??= {
+      eventSlug: { sql: this.tenancy.eventSlugOf('o.event_id'), read: (v) => (v as string | null) ?? '' },
+      positions: this.positionsOfOrder(),
+      fees: relatedRows<OrderFee>(
+        this.em.connection.getMetadata(OrderFee),
+        'f',
+        'FROM order_fee f WHERE f.order_id = o.id',
+        'f.id',
+      ),
+      payments: relatedRows<OrderPayment>(
+        this.em.connection.getMetadata(OrderPayment),
+        'pay',
+        'FROM order_payment pay WHERE pay.order_id = o.id',
+        'pay.local_id',
+      ),
+      invoiceAddress: relatedRow<InvoiceAddress>(
+        this.em.connection.getMetadata(InvoiceAddress),
+        'ia',
+        'FROM invoice_address ia WHERE ia.order_id = o.id',
+      ),
+    });
+  }
+
+  /** What a cart position's wire form shows besides its row (alias `c`): its answers (issue 7). */
+  cartRelated(): RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }> {
+    return (this.cartSpec ??= {
+      answers: { sql: answersSql('c.id', 'cart_position_id'), read: readAnswers },
+      seat: { sql: positionSeatSql('c.seat_id'), read: readSeat },
+    });
+  }
+
+  /** What a position's wire form shows besides its row (alias `p`), as subqueries of its own statement. */
+  positionRelated(): RelatedSpec<PositionExtras> {
+    return (this.positionSpec ??= {
+      orderCode: {
+        sql: '(SELECT po.code FROM orders po WHERE po.id = p.order_id)',
+        read: (v) => v as string,
+      },
+      answers: { sql: answersSql('p.id'), read: readAnswers },
+      checkins: { sql: checkinsSql('p.id'), read: readCheckins },
+      seat: { sql: positionSeatSql('p.seat_id'), read: readSeat },
+    });
+  }
+
+  /**
+   * What a position shown on a check-in list needs besides its row (alias `p`, compat §3.21): the order's code,
+   * status and attention flag, answers, the check-ins of that list only, and the parent position's attendee name
+   * (the fallback of an add-on without one).
+   */
+  listPositionRelated(listIds: number | readonly number[]): RelatedSpec<ListPositionExtras> {
+    return {
+      ...this.positionRelated(),
+      checkins: { sql: checkinsSql('p.id', listIds), read: readCheckins },
+      orderAttention: {
+        sql: '(SELECT po.checkin_attention FROM orders po WHERE po.id = p.order_id)',
+        read: (v) => v === true,
+      },
+      parentNameParts: {
+        sql: '(SELECT pp.attendee_name_parts FROM order_position pp WHERE pp.id = p.addon_to_id)',
+        read: (v) => (v as Record<string, string> | null) ?? null,
+      },
+    };
+  }
+
+  /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
+  private positionsOfOrder(): Related<OrderPositionJson[]> {
+    const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
+        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')},
+        'seat', ${positionSeatSql('op.seat_id')}) ORDER BY op.positionid, op.id),
+        '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
+    return {
+      sql,
+      read: (value) =>
+        (
+          value as {
+            row: Record<string, unknown>;
+            code: string;
+            answers: unknown;
+            checkins: unknown;
+            seat: unknown;
+          }[]
+        ).map((j) =>
+          toOrderPositionJson(this.positionRows.fromJson(j.row), {
+            orderCode: j.code,
+            answers: readAnswers(j.answers),
+            checkins: readCheckins(j.checkins),
+            seat: readSeat(j.seat),
+          }),
+        ),
+    };
+  }
+
+  /** Orders with positions, fees, payments, invoice address and seats (eight statements for any number of orders). */
+  async orders(
+    em: EntityManager,
+    orders: Order[],
+    eventSlugs: ReadonlyMap<number, string>,
+  ): Promise<OrderJson[]> {
+    if (orders.length === 0) return [];
+    const ids = orders.map((o) => o.id);
+    // Sequential on purpose: inside a transaction all statements share one connection.
+    const positions = await em.find(OrderPosition, {
+      where: { orderId: In(ids) },
+      order: { positionid: 'ASC', id: 'ASC' },
+    });
+    const fees = await em.find(OrderFee, { where: { orderId: In(ids) }, order: { id: 'ASC' } });
+    const payments = await em.find(OrderPayment, { where: { orderId: In(ids) }, order: { localId: 'ASC' } });
+    const addresses = await em.find(InvoiceAddress, { where: { orderId: In(ids) } });
+    const codes = new Map(orders.map((o) => [o.id, o.code]));
+    const presented = await this.positions(em, positions, codes);
+    const orderOf = new Map(positions.map((p) => [p.id, p.orderId]));
+    const positionsByOrder = groupBy(presented, (p) => orderOf.get(p.id)!);
+    const feesByOrder = groupBy(fees, (f) => f.orderId);
+    const paymentsByOrder = groupBy(payments, (p) => p.orderId);
+    const addressByOrder = new Map(addresses.map((a) => [a.orderId, a]));
+    const json = orders.map((o) =>
+      toOrderJson(o, {
+        eventSlug: eventSlugs.get(o.eventId) ?? '',
+        positions: positionsByOrder.get(o.id) ?? [],
+        fees: feesByOrder.get(o.id) ?? [],
+        payments: paymentsByOrder.get(o.id) ?? [],
+        invoiceAddress: addressByOrder.get(o.id) ?? null,
+      }),
+    );
+    return json;
+  }
+
+  /** Order positions with answers, check-ins and seats (four statements at most), given the codes of their orders. */
+  async positions(
+    em: EntityManager,
+    positions: OrderPosition[],
+    orderCodes: ReadonlyMap<number, string>,
+  ): Promise<OrderPositionJson[]> {
+    if (positions.length === 0) return [];
+    const ids = positions.map((p) => p.id);
+    const answers = await this.answers(em, 'order', ids);
+    const checkins = await this.checkins(em, ids);
+    return this.fillSeats(
+      em,
+      positions.map((p) =>
+        toOrderPositionJson(p, {
+          orderCode: orderCodes.get(p.orderId) ?? '',
+          answers: answers.get(p.id) ?? [],
+          checkins: checkins.get(p.id) ?? [],
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Cart positions with answers and seats (three statements at most).
+   * @param answered when given, the ids of the positions that may have answers: the others are known to have
+   *   none (the caller has just written them), and without any the answers are not read at all
+   */
+  async carts(
+    em: EntityManager,
+    carts: CartPosition[],
+    answered?: readonly number[],
+  ): Promise<CartPositionJson[]> {
+    if (carts.length === 0) return [];
+    const ids = answered ?? carts.map((c) => c.id);
+    const answers =
+      ids.length > 0 ? await this.answers(em, 'cart', [...ids]) : new Map<number, AnswerJson[]>();
+    return this.fillSeats(
+      em,
+      carts.map((c) => toCartPositionJson(c, answers.get(c.id) ?? [])),
+    );
+  }
+
+  /**
+   * Answers of order or cart positions, with question and option identifiers, per position id: the answers and
+   * their options (one statement), then the identifiers and option positions from the catalogue (one more).
+   */
+  private async answers(
+    em: EntityManager,
+    kind: 'order' | 'cart',
+    ids: number[],
+  ): Promise<Map<number, AnswerJson[]>> {
+    const column = kind === 'order' ? 'order_position_id' : 'cart_position_id';
+    const rows: AnswerRow[] = await em.query(
+      `SELECT a.${column} AS position_id, a.question_id, a.answer,
+              COALESCE(array_agg(ao.option_id) FILTER (WHERE ao.option_id IS NOT NULL), '{}') AS option_ids
+         FROM question_answer a
+         LEFT JOIN question_answer_option ao ON ao.answer_id = a.id
+        WHERE a.${column} = ANY($1)
+        GROUP BY a.id
+        ORDER BY a.id`,
+      [ids],
+    );
+    const { questions, options } = await this.catalogue.questions(
+      em,
+      rows.map((r) => r.question_id),
+      rows.flatMap((r) => r.option_ids),
+      true,
+    );
+    const sorted = (optionIds: number[]) =>
+      optionIds
+        .filter((id) => options.has(id))
+        .map((id) => options.get(id)!)
+        .sort((a, b) => a.position - b.position || a.id - b.id);
+    return groupBy(
+      rows.filter((r) => questions.has(r.question_id)),
+      (r) => r.position_id,
+      (r): AnswerJson => ({
+        question: r.question_id,
+        answer: r.answer,
+        question_identifier: questions.get(r.question_id)!.identifier,
+        options: sorted(r.option_ids).map((o) => o.id),
+        option_identifiers: sorted(r.option_ids).map((o) => o.identifier),
+      }),
+    );
+  }
+
+  private async checkins(em: EntityManager, positionIds: number[]): Promise<Map<number, CheckinJson[]>> {
+    const rows = await successfulCheckins(em, positionIds);
+    return groupBy(
+      rows,
+      (r) => r.position_id,
+      (r): CheckinJson => ({
+        id: r.id,
+        list: r.list_id,
+        type: r.type,
+        datetime: isoUtc(r.datetime),
+        gate: null,
+        device: null,
+        auto_checked_in: false,
+      }),
+    );
+  }
+}
+
+/** JSON array of the options (`[id, identifier, position]`) of the answer with id `answerId` (SQL). */
+function optionsOfAnswer(answerId: string): string {
+  return `coalesce((SELECT jsonb_agg(${questionQueries.optionOf('ao.option_id')})
+    FROM question_answer_option ao WHERE ao.answer_id = ${answerId}), '[]'::jsonb)`;
+}
+
+/** JSON array of the answers of the order (or cart) position with id `positionId` (SQL), by answer id. */
+function answersSql(positionId: string, column = 'order_position_id'): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer,
+      'i', ${questionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
+    FROM question_answer a WHERE a.${column} = ${positionId})`;
+}
+
+function toAnswerJson(
+  question: number,
+  answer: string,
+  identifier: string,
+  options: OptionTriple[],
+): AnswerJson {
+  const sorted = [...options].sort(byOptionPosition);
+  return {
+    question,
+    answer,
+    question_identifier: identifier,
+    options: sorted.map((o) => o[0]),
+    option_identifiers: sorted.map((o) => o[1]),
+  };
+}
+
+/** Reads the answers array of a position's subquery. */
+export function readAnswers(value: unknown): AnswerJson[] {
+  return (value as { q: number; a: string; i: string; o: OptionTriple[] }[]).map((r) =>
+    toAnswerJson(r.q, r.a, r.i, r.o),
+  );
+}
+
+/** Reads {@link checkinsSql}'s array (rows of older statements may lack `auto_checked_in`). */
+export function readCheckins(value: unknown): CheckinJson[] {
+  return (value as [number, number | null, string, string, boolean?][]).map(
+    ([id, list, type, datetime, auto]) => ({
+      id,
+      list,
+      type,
+      datetime: isoUtc(new Date(datetime)),
+      gate: null,
+      device: null,
+      auto_checked_in: auto ?? false,
+    }),
+  );
+}
+
+/** The seat object of a position as {@link positionSeatSql} gives it (jsonb or NULL). */
+function readSeat(value: unknown): PositionSeatJson | null {
+  return (value as PositionSeatJson | null) ?? null;
+}

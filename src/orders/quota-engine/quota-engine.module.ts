@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { QUOTA_AVAILABILITY } from '../../catalogue/quotas/quota-availability';
+import { CatalogueReadsModule } from '../../catalogue/sales/catalogue-reads.module';
+import { QuotaCountCheck } from './quota-count-check';
+import { QuotaEngine } from './quota-engine.service';
+
+/**
+ * The quota engine of the orders context (issue 7 "Availability from maintained counts"; issue 23 item 1): the
+ * availability of quotas from the maintained `product_sales` counts ({@link QuotaEngine}, which answers the
+ * catalogue's `QUOTA_AVAILABILITY` port) and the check that recomputes those counts from the rows
+ * ({@link QuotaCountCheck}). Needs only the catalogue's port-free reads (voucher blocking); `OrdersCoreModule`
+ * imports and re-exports it, so the port keeps reaching `CatalogueModule.register(OrdersCoreModule)`.
+ */
+@Module({
+  imports: [CatalogueReadsModule],
+  providers: [QuotaEngine, QuotaCountCheck, { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine }],
+  exports: [QuotaEngine, QuotaCountCheck, QUOTA_AVAILABILITY],
+})
+export class QuotaEngineModule {}
