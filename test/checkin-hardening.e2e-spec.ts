@@ -65,8 +65,14 @@ describe('check-in hardening', () => {
       ];
       const cases: [object, RegExp][] = [
         [ATTACK, /^Iterations .* are nested 3 deep in the rules, at most 2 are allowed\.$/],
-        [nested(2, 400), /^Rules are too costly to evaluate: up to \d+ operations per scan, at most 50000 are allowed\.$/],
-        [{ inList: [{ var: 'product' }, range(2001)] }, /^A list in the rules has 2001 entries, at most 2000/],
+        [
+          nested(2, 400),
+          /^Rules are too costly to evaluate: up to \d+ operations per scan, at most 50000 are allowed\.$/,
+        ],
+        [
+          { inList: [{ var: 'product' }, range(2001)] },
+          /^A list in the rules has 2001 entries, at most 2000/,
+        ],
       ];
       for (const [rules, message] of cases) {
         for (const res of await Promise.all(writes(rules))) {
@@ -74,9 +80,13 @@ describe('check-in hardening', () => {
           expect(res.body).toEqual({ rules: [expect.stringMatching(message)] });
         }
       }
-      const stored = await t.db.query<{ rules: object }[]>('SELECT rules FROM checkin_list WHERE id = $1', [l]);
+      const stored = await t.db.query<{ rules: object }[]>('SELECT rules FROM checkin_list WHERE id = $1', [
+        l,
+      ]);
       expect(stored).toEqual([{ rules: { '==': [{ var: 'product' }, ticket] } }]);
-      const lists = await t.db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM checkin_list WHERE name = 'Bad'`);
+      const lists = await t.db.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM checkin_list WHERE name = 'Bad'`,
+      );
       expect(lists[0].n).toBe(0);
     });
 
@@ -85,7 +95,12 @@ describe('check-in hardening', () => {
         or: [
           {
             and: [
-              { inList: [{ var: 'product' }, { objectList: [{ lookup: ['product', String(ticket), 'Ticket'] }] }] },
+              {
+                inList: [
+                  { var: 'product' },
+                  { objectList: [{ lookup: ['product', String(ticket), 'Ticket'] }] },
+                ],
+              },
               { isAfter: [{ var: 'now' }, { buildTime: ['customtime', '00:00'] }, 10] },
               { '<': [{ var: 'entries_today' }, 1] },
             ],
@@ -121,7 +136,10 @@ describe('check-in hardening', () => {
         const heavy = await list({ rules: worst });
         // A list stored before the bounds (or behind the API's back) with the attack: stopped by the budget.
         const stored = await list({});
-        await t.db.query('UPDATE checkin_list SET rules = $2 WHERE id = $1', [stored, JSON.stringify(ATTACK)]);
+        await t.db.query('UPDATE checkin_list SET rules = $2 WHERE id = $1', [
+          stored,
+          JSON.stringify(ATTACK),
+        ]);
         const { id, secret } = (await order({ status: 'p' })).positions[0];
         const scan = (l: number) =>
           http()
@@ -179,7 +197,11 @@ describe('check-in hardening', () => {
       const first = await redeem(l, paid.secret, { nonce });
       expect([first.status, first.body.status]).toEqual([201, 'ok']);
       const c = await redeem(l, canceled.positions[0].secret, { nonce, canceled_supported: true });
-      expect([c.status, c.body.reason, c.body.position.id]).toEqual([400, 'canceled', canceled.positions[0].id]);
+      expect([c.status, c.body.reason, c.body.position.id]).toEqual([
+        400,
+        'canceled',
+        canceled.positions[0].id,
+      ]);
       const p = await redeem(l, pending.secret, { nonce });
       expect([p.status, p.body.reason]).toEqual([400, 'unpaid']);
       const o = await redeem(l, other.secret, { nonce });

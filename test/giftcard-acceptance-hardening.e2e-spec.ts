@@ -16,8 +16,16 @@ describe('gift card acceptance hardening (issue 22 item 13)', () => {
 
   const G = (org: string) => `/api/v1/organizers/${org}/giftcards`;
   const send = (org: string, path: string, body: object) =>
-    t.http().post(`${G(org)}${path}`).set('Authorization', auth(tokens[org])).send(body);
-  const get = (org: string, path: string) => t.http().get(`${G(org)}${path}`).set('Authorization', auth(tokens[org]));
+    t
+      .http()
+      .post(`${G(org)}${path}`)
+      .set('Authorization', auth(tokens[org]))
+      .send(body);
+  const get = (org: string, path: string) =>
+    t
+      .http()
+      .get(`${G(org)}${path}`)
+      .set('Authorization', auth(tokens[org]));
   const cardState = async () => {
     const [row] = await t.db.query<{ value: string; n: string }[]>(
       'SELECT g.value::text AS value, (SELECT count(*) FROM giftcard_transaction x WHERE x.giftcard_id = g.id) AS n FROM giftcard g WHERE g.id = $1',
@@ -29,7 +37,12 @@ describe('gift card acceptance hardening (issue 22 item 13)', () => {
   const txsOf = async (org: string, query: string): Promise<Tx[]> => {
     const res = await get(org, `/${cardId}/transactions/?ordering=id${query}`);
     expect(res.status).toBe(200);
-    return (res.body.results as Tx[]).map(({ value, text, info, acceptor }) => ({ value, text, info, acceptor }));
+    return (res.body.results as Tx[]).map(({ value, text, info, acceptor }) => ({
+      value,
+      text,
+      info,
+      acceptor,
+    }));
   };
 
   beforeAll(async () => {
@@ -60,7 +73,10 @@ describe('gift card acceptance hardening (issue 22 item 13)', () => {
     'refuses an acceptor crediting the issuer card with %p: 403, value and transactions unchanged',
     async (value) => {
       const before = await cardState();
-      const res = await send('shop', `/${cardId}/transact/?include_accepted=true`, { value, text: 'free money' });
+      const res = await send('shop', `/${cardId}/transact/?include_accepted=true`, {
+        value,
+        text: 'free money',
+      });
       expect([res.status, res.body]).toEqual([403, CREDIT_REFUSED]);
       expect(await cardState()).toEqual(before);
     },

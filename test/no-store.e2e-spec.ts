@@ -51,7 +51,12 @@ describe('Cache-Control: no-store on answers with secrets (issue 22 item 11)', (
     const order = await post(`${E}/orders/`, {
       email: 'ann@example.org',
       status: 'p',
-      invoice_address: { name_parts: { full_name: 'Ann Buyer' }, street: 'Main 1', city: 'Berlin', country: 'DE' },
+      invoice_address: {
+        name_parts: { full_name: 'Ann Buyer' },
+        street: 'Main 1',
+        city: 'Berlin',
+        country: 'DE',
+      },
       positions: [{ item: item.body.id, attendee_name: 'Ann' }],
     });
     expect(caching(order)).toEqual(noStore(201));
@@ -137,10 +142,18 @@ describe('Cache-Control: no-store on answers with secrets (issue 22 item 11)', (
     const basic = `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`;
     const exchange = (form: Record<string, string>) =>
       t.http().post('/api/v1/oauth/token').set('Authorization', basic).type('form').send(form);
-    const ok = await exchange({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb' });
+    const ok = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+    });
     expect(ok.body.access_token).toEqual(expect.any(String));
     expect(caching(ok)).toEqual(noStore(200));
-    const bad = await exchange({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb' });
+    const bad = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+    });
     expect([bad.status, bad.headers['cache-control']]).toEqual([400, 'no-store']);
   });
 

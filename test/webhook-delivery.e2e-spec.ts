@@ -35,7 +35,8 @@ describe('webhook delivery', () => {
     SCHEDULER_INTERVAL_MS: '1000',
     JOB_LOCK_MS: '5000',
   });
-  const post = (path: string, body: object) => t.http().post(path).set('Authorization', auth(token)).send(body);
+  const post = (path: string, body: object) =>
+    t.http().post(path).set('Authorization', auth(token)).send(body);
   const get = (path: string) => t.http().get(path).set('Authorization', auth(token));
 
   /** A webhook to `path` of the receiver; @returns its id and full secret */
@@ -99,7 +100,13 @@ describe('webhook delivery', () => {
         code,
         action: 'pretix.event.order.placed',
       },
-      { notification_id: expect.any(Number), organizer: 'org', event: 'sample', code, action: 'pretix.event.order.paid' },
+      {
+        notification_id: expect.any(Number),
+        organizer: 'org',
+        event: 'sample',
+        code,
+        action: 'pretix.event.order.paid',
+      },
     ]);
     expect(Object.keys(payloads[0])).toEqual(['notification_id', 'organizer', 'event', 'code', 'action']);
     expect(placed.headers['content-type']).toBe('application/json');
@@ -123,7 +130,12 @@ describe('webhook delivery', () => {
       placed.headers['webhook-id'],
     ]);
     expect(await deliveries(id, '&status=failed')).toEqual([]);
-    expect(await deliveries(id, `&created_since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+    expect(
+      await deliveries(
+        id,
+        `&created_since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      ),
+    ).toEqual([]);
     expect((await get(`${O}/webhooks/${id}/deliveries/?status=nope`)).body).toEqual({
       status: ['Select a valid choice. nope is not one of the available choices.'],
     });
@@ -189,7 +201,9 @@ describe('webhook delivery', () => {
     await hook('/limited', { limit_events: ['other'] });
     await hook('/paid-only', { action_types: ['pretix.event.order.paid'] });
     const off = await hook('/disabled');
-    expect((await t.http().delete(`${O}/webhooks/${off.id}/`).set('Authorization', auth(token))).status).toBe(204);
+    expect((await t.http().delete(`${O}/webhooks/${off.id}/`).set('Authorization', auth(token))).status).toBe(
+      204,
+    );
     await hook('/wanted', { limit_events: ['sample'], action_types: ['pretix.event.order.placed'] });
     await order();
     await eventually(arrived('/wanted', 1));
@@ -211,9 +225,13 @@ describe('webhook delivery', () => {
   it('100 orders placed in parallel give 100 deliveries: none lost, none duplicated with different bodies', async () => {
     await hook('/bulk', { action_types: ['pretix.event.order.placed'] });
     const codes = await Promise.all(Array.from({ length: 100 }, () => order()));
-    await eventually(async () => new Set(rx.on('/bulk').map((r) => r.headers['webhook-id'])).size >= 100, 60_000);
+    await eventually(
+      async () => new Set(rx.on('/bulk').map((r) => r.headers['webhook-id'])).size >= 100,
+      60_000,
+    );
     const byId = new Map<string, Set<string>>();
-    for (const r of rx.on('/bulk')) byId.set(r.headers['webhook-id'], (byId.get(r.headers['webhook-id']) ?? new Set()).add(r.body));
+    for (const r of rx.on('/bulk'))
+      byId.set(r.headers['webhook-id'], (byId.get(r.headers['webhook-id']) ?? new Set()).add(r.body));
     expect(byId.size).toBe(100);
     expect([...byId.values()].every((bodies) => bodies.size === 1)).toBe(true);
     const received = [...byId.values()].map((b) => (JSON.parse([...b][0]) as { code: string }).code).sort();
@@ -237,7 +255,10 @@ describe('webhook delivery', () => {
     expect(second.body).toBe(first.body);
     expect(second.headers['webhook-timestamp']).not.toBe(first.headers['webhook-timestamp']);
     expect(verify(secret, second)).toEqual(JSON.parse(first.body));
-    expect((await post(`${O}/webhooks/${id}/deliveries/00000000-0000-0000-0000-000000000000/redeliver/`, {})).status).toBe(404);
+    expect(
+      (await post(`${O}/webhooks/${id}/deliveries/00000000-0000-0000-0000-000000000000/redeliver/`, {}))
+        .status,
+    ).toBe(404);
     expect((await post(`${O}/webhooks/999999/deliveries/${d.id}/redeliver/`, {})).status).toBe(403);
   });
 

@@ -13,7 +13,9 @@ import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor 
 
 const O = '/api/v1/organizers/org';
 const E = `${O}/events/sample`;
-const REFUSED = { target_url: ['Webhook targets on private, link-local or loopback addresses are not allowed.'] };
+const REFUSED = {
+  target_url: ['Webhook targets on private, link-local or loopback addresses are not allowed.'],
+};
 const BODY = { action_types: ['pretix.event.order.placed'] };
 
 interface DeliveryJson {
@@ -58,13 +60,17 @@ describe('webhook targets by default (WEBHOOK_ALLOW_PRIVATE_TARGETS unset)', () 
     ['100::/64 (discard)', 'http://[100::1]/'],
   ];
 
-  it.each(targets)('refuses a webhook to %s (%s): 400 naming target_url, nothing stored', async (_range, url) => {
-    const post = (body: object) => t.http().post(`${O}/webhooks/`).set('Authorization', auth(token)).send(body);
-    const before = await t.db.query<{ count: string }[]>('SELECT count(*) FROM webhook');
-    const res = await post({ ...BODY, target_url: url });
-    expect([res.status, res.body]).toEqual([400, REFUSED]);
-    expect(await t.db.query('SELECT count(*) FROM webhook')).toEqual(before);
-  });
+  it.each(targets)(
+    'refuses a webhook to %s (%s): 400 naming target_url, nothing stored',
+    async (_range, url) => {
+      const post = (body: object) =>
+        t.http().post(`${O}/webhooks/`).set('Authorization', auth(token)).send(body);
+      const before = await t.db.query<{ count: string }[]>('SELECT count(*) FROM webhook');
+      const res = await post({ ...BODY, target_url: url });
+      expect([res.status, res.body]).toEqual([400, REFUSED]);
+      expect(await t.db.query('SELECT count(*) FROM webhook')).toEqual(before);
+    },
+  );
 
   it('refuses them on PATCH and PUT too; a public target is accepted', async () => {
     const created = await t
@@ -77,7 +83,11 @@ describe('webhook targets by default (WEBHOOK_ALLOW_PRIVATE_TARGETS unset)', () 
     for (const [, url] of targets) {
       const patch = await t.http().patch(path).set('Authorization', auth(token)).send({ target_url: url });
       expect([url, patch.status, patch.body]).toEqual([url, 400, REFUSED]);
-      const put = await t.http().put(path).set('Authorization', auth(token)).send({ ...BODY, target_url: url });
+      const put = await t
+        .http()
+        .put(path)
+        .set('Authorization', auth(token))
+        .send({ ...BODY, target_url: url });
       expect([url, put.status, put.body]).toEqual([url, 400, REFUSED]);
     }
     const after = await t.http().get(path).set('Authorization', auth(token));
@@ -90,14 +100,16 @@ describe('delivery log of unreachable targets (private targets allowed, as in de
   let rx: WebhookReceiver;
   let token: string;
   let itemId: number;
-  const post = (path: string, body: object) => t.http().post(path).set('Authorization', auth(token)).send(body);
+  const post = (path: string, body: object) =>
+    t.http().post(path).set('Authorization', auth(token)).send(body);
 
   beforeAll(async () => {
     rx = await startWebhookReceiver();
     t = await startTestApp({ webhookAllowPrivateTargets: true });
     ({ token } = await bootstrapOrganizer(t, 'org'));
     await createEvent(t, token, 'org', { slug: 'sample' });
-    itemId = (await post(`${E}/items/`, { name: { en: 'Ticket' }, default_price: '10.00' })).body.id as number;
+    itemId = (await post(`${E}/items/`, { name: { en: 'Ticket' }, default_price: '10.00' })).body
+      .id as number;
     expect((await post(`${E}/quotas/`, { name: 'Q', size: 100, items: [itemId] })).status).toBe(201);
     await startWorker({
       ...workerEnvFor(t),
@@ -137,10 +149,7 @@ describe('delivery log of unreachable targets (private targets allowed, as in de
     const firstAttempts: Record<string, [number | null, string | null]> = {};
     for (const [name, id] of Object.entries(ids)) {
       const [d] = await eventually(async () => {
-        const res = await t
-          .http()
-          .get(`${O}/webhooks/${id}/deliveries/`)
-          .set('Authorization', auth(token));
+        const res = await t.http().get(`${O}/webhooks/${id}/deliveries/`).set('Authorization', auth(token));
         const list = res.body.results as DeliveryJson[];
         return list[0]?.attempts.length > 0 && list;
       }, 20_000);

@@ -270,7 +270,9 @@ describe('scopeNeeded (issue 22 item 5)', () => {
     expect(scopeNeeded('HEAD', ['event.orders:read'])).toBe('read');
     expect(scopeNeeded('GET', ['event.orders:read', 'event.orders:checkin'])).toBe('read');
     expect(scopeNeeded('GET', ['organizer.teams:write'])).toBe('write');
-    expect(scopeNeeded('GET', ['organizer.seatingplans:write', 'organizer.settings.general:write'])).toBe('write');
+    expect(scopeNeeded('GET', ['organizer.seatingplans:write', 'organizer.settings.general:write'])).toBe(
+      'write',
+    );
     expect(scopeNeeded('GET', ['organizer.events:create'])).toBe('write');
     expect(scopeNeeded('GET', ['event:cancel'])).toBe('write');
     expect(scopeNeeded('POST', ['event.orders:read'])).toBe('write');

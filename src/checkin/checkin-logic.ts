@@ -128,7 +128,12 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
 function dayOf(d: Date, zone: string): string {
   let format = dayFormats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     dayFormats.set(zone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(d).map((p) => [p.type, p.value]));

@@ -83,7 +83,9 @@ describe('check-in rule bounds (issue 22 item 1)', () => {
       `Iterations (some, all, none, map, filter, reduce) are nested 3 deep in the rules, at most ${RULE_MAX_ITERATION_NESTING} are allowed.`,
     );
     expect(rulesProblem(nested(2, 300))).toMatch(
-      new RegExp(`^Rules are too costly to evaluate: up to \\d+ operations per scan, at most ${RULE_OP_BUDGET} `),
+      new RegExp(
+        `^Rules are too costly to evaluate: up to \\d+ operations per scan, at most ${RULE_OP_BUDGET} `,
+      ),
     );
     expect(rulesProblem({ inList: [1, range(RULE_MAX_LIST + 1)] })).toBe(
       `A list in the rules has ${RULE_MAX_LIST + 1} entries, at most ${RULE_MAX_LIST} are allowed.`,
@@ -91,7 +93,9 @@ describe('check-in rule bounds (issue 22 item 1)', () => {
     expect(rulesProblem({ '==': ['x'.repeat(RULE_MAX_STRING + 1), 1] })).toMatch(/at most 1000 are allowed/);
     const pair = () => ({ and: [{ '!': [true] }, { '!': [true] }] }); // 8 values
     const big = { or: range(RULE_MAX_NODES / 8).map(pair) };
-    expect(rulesProblem(big)).toMatch(new RegExp(`^Rules are too large: \\d+ values, at most ${RULE_MAX_NODES}`));
+    expect(rulesProblem(big)).toMatch(
+      new RegExp(`^Rules are too large: \\d+ values, at most ${RULE_MAX_NODES}`),
+    );
     // A default value of `var` is evaluated, so it is checked too.
     expect(rulesProblem({ var: ['product', { log: 1 }] })).toBe('Unknown operation "log".');
     expect(rulesProblem({ var: ['product', nested(3, 2)] })).toMatch(/nested 3 deep/);

@@ -103,7 +103,8 @@ export function countNodes(node: unknown): number {
     const value = stack.pop();
     count += 1;
     if (Array.isArray(value)) stack.push(...(value as unknown[]));
-    else if (typeof value === 'object' && value !== null) stack.push(...Object.values(value as Record<string, unknown>));
+    else if (typeof value === 'object' && value !== null)
+      stack.push(...Object.values(value as Record<string, unknown>));
   }
   return count;
 }

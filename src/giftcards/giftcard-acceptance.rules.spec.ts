@@ -3,7 +3,12 @@ import { mayBook, visibleTransactionDetails } from './giftcards.rules';
 describe('gift card acceptance rules (issue 22 item 13)', () => {
   it('lets the issuer book anything and an acceptor only debit', () => {
     expect(['10.00', '0.00', '-1.00'].map((v) => mayBook(true, v))).toEqual([true, true, true]);
-    expect(['10.00', '0.00', '-0.00', '-0.01'].map((v) => mayBook(false, v))).toEqual([false, false, false, true]);
+    expect(['10.00', '0.00', '-0.00', '-0.01'].map((v) => mayBook(false, v))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it("hides text and info of other organizers' transactions from an acceptor", () => {

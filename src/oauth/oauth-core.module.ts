@@ -13,9 +13,7 @@ import { OAuthTokensService } from './oauth-tokens.service';
  * `ACCESS_TOKEN_RESOLVER` port, and is what the CLI and the worker's pruning ({@link OAuthHousekeeping}) use.
  */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken]),
-  ],
+  imports: [TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken])],
   providers: [
     OAuthApplicationsService,
     OAuthTokensService,

@@ -5,7 +5,7 @@ import { ServiceUnavailable } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import type { EnqueueOptions } from './job';
 import type { QueueName } from './queues';
-import { redisOptions } from './redis-options';
+import { redisOptions } from '../common/persistence/redis-options';
 
 /** State of a job as the queue knows it; `missing` when Redis has no such job (never added, removed, or lost). */
 export type JobState = 'waiting' | 'active' | 'delayed' | 'completed' | 'failed' | 'missing';

@@ -4,7 +4,7 @@ import { ConnectionOptions, Job, UnrecoverableError, Worker } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { GiveUp, JobProcessor, QUEUE_PROCESSOR, QueuedJob, RetryLater } from './job';
 import type { QueueName } from './queues';
-import { redisOptions } from './redis-options';
+import { redisOptions } from '../common/persistence/redis-options';
 
 interface Running {
   job: Job;

@@ -104,7 +104,8 @@ export class TasksService {
     }
     if (task.state === 'waiting' || task.state === 'running')
       throw new TaskNotReady(task.state, POLL_RETRY_AFTER);
-    if (task.state === 'failed') throw new TaskFailed(task.message ?? 'Internal error', 'failed', answers.failed);
+    if (task.state === 'failed')
+      throw new TaskFailed(task.message ?? 'Internal error', 'failed', answers.failed);
     return task;
   }
 

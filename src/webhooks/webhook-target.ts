@@ -69,7 +69,11 @@ export class PrivateTargetError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for `http.request` that refuses private addresses after resolution, so the address connected to is

@@ -31,7 +31,10 @@ export class WebhooksController {
   @RequirePermission('organizer.settings.general:write')
   @ApiPaginatedResponse(WebhookJson)
   @ListFilters({})
-  list(@CurrentOrganizer() organizer: Organizer, @Pagination() page: PageRequest): Promise<Paginated<WebhookJson>> {
+  list(
+    @CurrentOrganizer() organizer: Organizer,
+    @Pagination() page: PageRequest,
+  ): Promise<Paginated<WebhookJson>> {
     return this.webhooks.list(organizer, page);
   }
 
@@ -126,7 +129,11 @@ export class WebhooksController {
   @Post(':webhook/deliveries/:delivery/redeliver')
   @HttpCode(202)
   @RequirePermission('organizer.settings.general:write')
-  @ApiParam({ name: 'delivery', description: 'The delivery id (`webhook-id`)', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({
+    name: 'delivery',
+    description: 'The delivery id (`webhook-id`)',
+    schema: { type: 'string', format: 'uuid' },
+  })
   @ApiResponse({ status: 202, type: WebhookDeliveryJson })
   redeliver(
     @CurrentOrganizer() organizer: Organizer,

@@ -26,7 +26,10 @@ export class NoStoreInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (
       context.getType() === 'http' &&
-      this.reflector.getAllAndOverride<boolean | undefined>(NO_STORE, [context.getHandler(), context.getClass()])
+      this.reflector.getAllAndOverride<boolean | undefined>(NO_STORE, [
+        context.getHandler(),
+        context.getClass(),
+      ])
     ) {
       const res = context.switchToHttp().getResponse<Response>();
       res.setHeader('Cache-Control', 'no-store');

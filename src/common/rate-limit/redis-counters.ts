@@ -1,6 +1,7 @@
 import { Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { redisOptions } from '../persistence/redis-options';
 
 /** One counter to bump: its key (without the process prefix) and the length of its window, milliseconds. */
 export interface CounterHit {
@@ -52,11 +53,9 @@ export class RedisCounters implements OnApplicationShutdown {
   private readonly prefix: string;
 
   constructor(private readonly config: AppConfig) {
-    this.redis = new Redis(config.redisUrl, {
-      connectTimeout: 2000,
-      maxRetriesPerRequest: 1,
-      retryStrategy: (times: number) => Math.min(200 * times, 2000),
-    });
+    // Commands wait for the connection (so the first login after boot is counted, not refused); `within` bounds
+    // the wait by QUEUE_TIMEOUT_MS.
+    this.redis = new Redis({ ...redisOptions(config.redisUrl, 'producer'), enableOfflineQueue: true });
     this.redis.on('error', (err: Error) => this.logger.debug(`redis: ${err.message}`));
     this.prefix = `${config.queuePrefix}:rl:`;
   }

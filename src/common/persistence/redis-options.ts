@@ -3,7 +3,7 @@ import type { RedisOptions } from 'ioredis';
 /**
  * ioredis options for one role of a process, from `REDIS_URL` (`redis://[user:pass@]host:port[/db]`, `rediss://`
  * for TLS).
- * - `producer` (the API and the worker when they enqueue): no offline queue and one retry per command, so a
+ * - `producer` (the API and the worker when they enqueue; the rate-limit counters): no offline queue and one retry per command, so a
  *   command fails at once while Redis is down instead of waiting (the write then answers 503).
  * - `worker` (blocking job fetches): commands wait for the reconnection (BullMQ requires
  *   `maxRetriesPerRequest: null`); ioredis reconnects by itself with a capped back-off.
