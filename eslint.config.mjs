@@ -19,6 +19,26 @@ export default tseslint.config(
     },
   },
   {
+    // One query layer per context (issue 23 item 2, style.md "SQL"): every SQL statement and query builder of a
+    // context lives in its `<resource>.queries.ts` classes, called with the caller's EntityManager; services
+    // hold rules and transactions.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.queries.ts', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'SQL belongs in a *.queries.ts class of this context (query layer).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='createQueryBuilder']",
+          message: 'Query builders belong in a *.queries.ts class of this context (query layer).',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
