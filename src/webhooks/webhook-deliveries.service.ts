@@ -7,21 +7,22 @@ import { QueryFilters } from '../common/listing/query-filters';
 import { findParentOr403 } from '../common/persistence/find';
 import type { Organizer } from '../organizers/organizer.entity';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
-import { returning } from '../tasks/sql';
+import { WebhookDeliveryQueries } from './webhook-delivery.queries';
 import { Webhook } from './webhook.entity';
 import { toDeliveryJson, WebhookDeliveryJson } from './webhook.presenter';
 
+/** The statuses a delivery can have (`status` filter of the delivery log). */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
-
-/** The channel the outbox trigger and a redelivery notify; the worker listens on it. */
-export const DELIVERY_CHANNEL = 'webhook_delivery';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The delivery log of a webhook (`O/webhooks/{id}/deliveries/`) and manual redelivery (issue 14). */
 @Injectable()
 export class WebhookDeliveriesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly deliveries: WebhookDeliveryQueries,
+  ) {}
 
   /**
    * Deliveries of one webhook, newest first. Filters: `status` (`pending|succeeded|failed`), `action` (exact),
@@ -36,25 +37,18 @@ export class WebhookDeliveriesService {
     page: PageRequest,
   ): Promise<Paginated<WebhookDeliveryJson>> {
     await findParentOr403(this.db.manager, Webhook, { id: webhookId, organizerId: organizer.id });
-    const qb = this.db
-      .getRepository(WebhookDelivery)
-      .createQueryBuilder('d')
-      .where('d.webhook_id = :webhook', { webhook: webhookId })
-      .orderBy('d.created', 'DESC')
-      .addOrderBy('d.id', 'DESC');
     const status = filters.str('status');
-    if (status !== undefined) {
-      if (!DELIVERY_STATUSES.includes(status as DeliveryStatus))
-        throw ValidationFailed.field(
-          'status',
-          `Select a valid choice. ${status} is not one of the available choices.`,
-        );
-      qb.andWhere('d.status = :status', { status });
-    }
+    if (status !== undefined && !DELIVERY_STATUSES.includes(status as DeliveryStatus))
+      throw ValidationFailed.field(
+        'status',
+        `Select a valid choice. ${status} is not one of the available choices.`,
+      );
     const action = filters.str('action');
-    if (action !== undefined) qb.andWhere('d.action = :action', { action: action.slice(0, 100) });
-    const since = filters.datetime('created_since');
-    if (since !== undefined) qb.andWhere('d.created >= :since', { since });
+    const qb = this.deliveries.logOfWebhook(this.db.manager, webhookId, {
+      status: status as DeliveryStatus | undefined,
+      action: action?.slice(0, 100),
+      createdSince: filters.datetime('created_since'),
+    });
     return paginate(qb, page, (rows) => rows.map(toDeliveryJson));
   }
 
@@ -67,17 +61,10 @@ export class WebhookDeliveriesService {
     await findParentOr403(this.db.manager, Webhook, { id: webhookId, organizerId: organizer.id });
     if (!UUID.test(uid)) throw new NotFound();
     const rows: WebhookDelivery[] = await this.db.manager.transaction(async (em) => {
-      const updated = await returning<{ id: string }>(
-        em,
-        `UPDATE webhook_delivery
-            SET status = 'pending', next_attempt = now(), give_up_at = now() + interval '3 days'
-          WHERE uid = $1 AND webhook_id = $2
-          RETURNING id`,
-        [uid, webhookId],
-      );
-      if (updated.length === 0) return [];
-      await em.query(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
-      return em.find(WebhookDelivery, { where: { id: updated[0].id } });
+      const id = await this.deliveries.makePendingAgain(em, uid, webhookId);
+      if (id === null) return [];
+      await this.deliveries.notifyWorker(em);
+      return em.find(WebhookDelivery, { where: { id } });
     });
     if (rows.length === 0) throw new NotFound();
     return toDeliveryJson(rows[0]);

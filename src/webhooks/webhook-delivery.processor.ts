@@ -5,29 +5,16 @@ import { AuditLogService } from '../audit/audit-log.service';
 import { AppConfig } from '../config/app-config';
 import { JobProcessor, ProcessesQueue, QueuedJob, RetryLater } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
-import { returning } from '../tasks/sql';
 import type { DeliveryAttempt } from './webhook-delivery.entity';
+import { ClaimedDelivery, WebhookDeliveryQueries } from './webhook-delivery.queries';
 import { WebhookDispatch } from './webhook-dispatch.service';
 import { postWebhook, PostOutcome } from './webhook-http';
 import { isDelivered, webhookRetryDelayMs } from './webhook-retry.rules';
 import { signWebhook } from './webhook-secret';
+import { WebhookQueries } from './webhook.queries';
 
 /** The `User-Agent` of every delivery. */
 export const WEBHOOK_USER_AGENT = 'ticketing-webhooks/1.0 (pretix-compatible)';
-
-interface Claimed {
-  id: string;
-  uid: string;
-  webhook_id: number;
-  organizer_id: number;
-  order_code: string | null;
-  body: string;
-  attempts: number;
-  give_up_at: Date;
-  target_url: string;
-  secret: string;
-  enabled: boolean;
-}
 
 /**
  * Sends one delivery (worker only, queue `webhooks`; issue 14 "Delivery"). The row is claimed first (held for
@@ -49,28 +36,23 @@ export class WebhookDeliveryProcessor implements JobProcessor {
     private readonly audit: AuditLogService,
     private readonly dispatch: WebhookDispatch,
     private readonly config: AppConfig,
+    private readonly deliveries: WebhookDeliveryQueries,
+    private readonly webhooks: WebhookQueries,
   ) {
     this.concurrency = config.webhookConcurrency;
   }
 
   async process(job: QueuedJob): Promise<{ status: string }> {
     const id = String(job.data.deliveryId);
-    const [d] = await returning<Claimed>(
-      this.db,
-      `UPDATE webhook_delivery d SET claimed_until = now() + $2 * interval '1 millisecond'
-         FROM webhook w
-        WHERE d.id = $1 AND w.id = d.webhook_id AND d.status = 'pending'
-          AND (d.claimed_until IS NULL OR d.claimed_until < now())
-          AND NOT EXISTS (SELECT 1 FROM webhook_delivery p
-                           WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id
-                             AND p.order_code = d.order_code AND p.id < d.id)
-        RETURNING d.id, d.uid, d.webhook_id, w.organizer_id, d.order_code, d.payload::text AS body,
-                  jsonb_array_length(d.attempts) AS attempts, d.give_up_at, w.target_url, w.secret, w.enabled`,
-      [id, this.config.webhookTimeoutMs + 15_000],
-    );
+    const d = await this.deliveries.claim(this.db.manager, id, this.config.webhookTimeoutMs + 15_000);
     if (!d) return { status: 'skipped' };
     if (!d.enabled) {
-      await this.finish(d, 'failed', { status: null, error: 'The webhook is disabled.', durationMs: 0, refused: true });
+      await this.finish(d, 'failed', {
+        status: null,
+        error: 'The webhook is disabled.',
+        durationMs: 0,
+        refused: true,
+      });
       return { status: 'failed' };
     }
     const timestamp = Math.floor(Date.now() / 1000);
@@ -102,36 +84,24 @@ export class WebhookDeliveryProcessor implements JobProcessor {
       this.logger.warn(`delivery ${d.uid} to webhook ${d.webhook_id} failed for good: ${outcome.error}`);
       return { status: 'failed' };
     }
-    await this.db.query(
-      `UPDATE webhook_delivery
-          SET attempts = attempts || $2::jsonb, claimed_until = NULL,
-              next_attempt = now() + $3 * interval '1 millisecond'
-        WHERE id = $1 AND status = 'pending'`,
-      [d.id, JSON.stringify([attempt(outcome)]), delay],
-    );
+    await this.deliveries.scheduleRetry(this.db.manager, d.id, attempt(outcome), delay);
     throw new RetryLater(delay, outcome.error ?? 'failed');
   }
 
   /** Records the final attempt and status, then lets the next delivery of the same order code go. */
-  private async finish(d: Claimed, status: 'succeeded' | 'failed', outcome: PostOutcome): Promise<void> {
-    await this.db.query(
-      `UPDATE webhook_delivery
-          SET status = $2::varchar, attempts = attempts || $3::jsonb, claimed_until = NULL, next_attempt = NULL
-        WHERE id = $1 AND status = 'pending'`,
-      [d.id, status, JSON.stringify([attempt(outcome)])],
-    );
+  private async finish(
+    d: ClaimedDelivery,
+    status: 'succeeded' | 'failed',
+    outcome: PostOutcome,
+  ): Promise<void> {
+    await this.deliveries.finish(this.db.manager, d.id, status, attempt(outcome));
     if (d.order_code !== null) this.dispatch.sweepSoon();
   }
 
   /** 410 Gone: the receiver asks to stop; the webhook is disabled and the change logged. */
-  private async disableGone(d: Claimed): Promise<void> {
+  private async disableGone(d: ClaimedDelivery): Promise<void> {
     await this.db.transaction(async (em) => {
-      const rows = await returning<{ id: number }>(
-        em,
-        'UPDATE webhook SET enabled = false WHERE id = $1 AND enabled RETURNING id',
-        [d.webhook_id],
-      );
-      if (rows.length === 0) return;
+      if (!(await this.webhooks.disableEnabled(em, d.webhook_id))) return;
       await this.audit.record(em, null, {
         organizerId: d.organizer_id,
         eventId: null,

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { JobQueues } from '../tasks/job-queues.service';
 import { QUEUES } from '../tasks/queues';
-import { DELIVERY_CHANNEL } from './webhook-deliveries.service';
+import { WebhookDeliveryQueries } from './webhook-delivery.queries';
 
 /** Name of the job that sends one delivery (`{deliveryId}`), queue `webhooks`. */
 export const SEND_WEBHOOK_JOB = 'send';
@@ -38,6 +38,8 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
     @InjectDataSource() private readonly db: DataSource,
     private readonly queues: JobQueues,
     private readonly config: AppConfig,
+    // Stateless: a caller that builds the dispatch itself (the scheduler's e2e test) gets its own instance.
+    private readonly deliveries: WebhookDeliveryQueries = new WebhookDeliveryQueries(),
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -75,18 +77,9 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
    * @returns how many were enqueued
    */
   async sweep(): Promise<number> {
-    const due: { id: string }[] = await this.db.query(
-      `SELECT d.id FROM webhook_delivery d
-        WHERE d.status = 'pending' AND d.next_attempt <= now()
-          AND (d.claimed_until IS NULL OR d.claimed_until < now())
-          AND NOT EXISTS (SELECT 1 FROM webhook_delivery p
-                           WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id
-                             AND p.order_code = d.order_code AND p.id < d.id)
-        ORDER BY d.id LIMIT $1`,
-      [BATCH],
-    );
+    const due = await this.deliveries.dueIds(this.db.manager, BATCH);
     let done = 0;
-    for (const { id } of due) {
+    for (const id of due) {
       try {
         await this.queues.enqueue(
           QUEUES.webhooks,
@@ -106,14 +99,7 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
 
   /** Deletes deliveries older than 30 days (the log's retention), in batches. @returns how many */
   async prune(): Promise<number> {
-    const rows: { n: string }[] = await this.db.query(
-      `WITH gone AS (
-         DELETE FROM webhook_delivery WHERE id IN (
-           SELECT id FROM webhook_delivery WHERE created < now() - interval '30 days' LIMIT 5000)
-         RETURNING 1)
-       SELECT count(*) AS n FROM gone`,
-    );
-    return Number(rows[0]?.n ?? 0);
+    return this.deliveries.pruneOld(this.db.manager);
   }
 
   /** Opens the LISTEN connection (reconnecting after a second when it drops) and sweeps once connected. */
@@ -135,7 +121,7 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
     client.on('notification', () => this.sweepSoon());
     try {
       await client.connect();
-      await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
+      await this.deliveries.listen(client);
       this.logger.log('listening for new deliveries');
       this.sweepSoon();
     } catch (err) {

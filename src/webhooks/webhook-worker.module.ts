@@ -3,6 +3,8 @@ import { AuditModule } from '../audit/audit.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookDispatch } from './webhook-dispatch.service';
+import { WebhookDeliveryQueries } from './webhook-delivery.queries';
+import { WebhookQueries } from './webhook.queries';
 
 /**
  * Webhooks (worker side): the listener and sweep that enqueue due deliveries, and the sender of the `webhooks`
@@ -10,7 +12,7 @@ import { WebhookDispatch } from './webhook-dispatch.service';
  */
 @Module({
   imports: [AuditModule, TasksModule],
-  providers: [WebhookDispatch, WebhookDeliveryProcessor],
+  providers: [WebhookDispatch, WebhookDeliveryProcessor, WebhookQueries, WebhookDeliveryQueries],
   exports: [WebhookDispatch],
 })
 export class WebhookWorkerModule {}

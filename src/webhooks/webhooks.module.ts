@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { WebhookDeliveryQueries } from './webhook-delivery.queries';
+import { WebhookQueries } from './webhook.queries';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
@@ -12,6 +14,6 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [AuditModule, TenancyModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDeliveriesService],
+  providers: [WebhooksService, WebhookDeliveriesService, WebhookQueries, WebhookDeliveryQueries],
 })
 export class WebhooksModule {}

@@ -16,6 +16,7 @@ import type { CreateWebhookDto } from './webhook.dto';
 import { Webhook } from './webhook.entity';
 import { toWebhookJson, WebhookJson } from './webhook.presenter';
 import { newWebhookSecret } from './webhook-secret';
+import { WebhookQueries } from './webhook.queries';
 import { isPrivateUrl, PRIVATE_TARGET } from './webhook-target';
 
 /** The merged input of a create, PUT or PATCH. */
@@ -41,17 +42,17 @@ export class WebhooksService {
     private readonly audit: AuditLogService,
     private readonly tenancy: TenancyQueries,
     private readonly config: AppConfig,
+    private readonly webhooks: WebhookQueries,
   ) {}
 
   /** One page, ordered by id. Three statements whatever the page size (rows, count, event slugs). */
   async list(organizer: Organizer, page: PageRequest): Promise<Paginated<WebhookJson>> {
-    const qb = this.db
-      .getRepository(Webhook)
-      .createQueryBuilder('w')
-      .where('w.organizer_id = :org', { org: organizer.id })
-      .orderBy('w.id', 'ASC');
+    const qb = this.webhooks.listOfOrganizer(this.db.manager, organizer.id);
     return paginate(qb, page, async (rows) => {
-      const slugs = await eventSlugs(this.db.manager, rows.flatMap((w) => w.limitEventIds));
+      const slugs = await eventSlugs(
+        this.db.manager,
+        rows.flatMap((w) => w.limitEventIds),
+      );
       return rows.map((w) => toWebhookJson(w, slugs));
     });
   }
@@ -121,7 +122,12 @@ export class WebhooksService {
       for (const key of Object.keys(base) as (keyof WebhookInput)[]) {
         if (body[key] !== undefined) (input as unknown as Record<string, unknown>)[key] = body[key];
       }
-      if (mode === 'patch' && body.limit_events && body.limit_events.length > 0 && body.all_events === undefined)
+      if (
+        mode === 'patch' &&
+        body.limit_events &&
+        body.limit_events.length > 0 &&
+        body.all_events === undefined
+      )
         input.all_events = false;
       const eventIds = await this.validate(em, organizer, input);
       this.apply(webhook, input, eventIds);
@@ -174,7 +180,8 @@ export class WebhooksService {
       url = null;
     }
     if (!url || !['http:', 'https:'].includes(url.protocol)) errors.add('target_url', 'Enter a valid URL.');
-    else if (!this.config.webhookAllowPrivateTargets && isPrivateUrl(url)) errors.add('target_url', PRIVATE_TARGET);
+    else if (!this.config.webhookAllowPrivateTargets && isPrivateUrl(url))
+      errors.add('target_url', PRIVATE_TARGET);
     const unknown = input.action_types.find((t) => !WEBHOOK_ACTION_TYPES.includes(t));
     if (unknown !== undefined) errors.add('action_types', invalidActionType(unknown));
     let ids: number[] = [];
