@@ -14,8 +14,8 @@ export interface DeliveryAttempt {
 
 /**
  * The webhook outbox: one row per (audit log entry, matching enabled webhook), written by the trigger on
- * `log_entry` inside the transaction of the change itself (migration `Webhooks`), sent by the worker's `webhooks`
- * queue. `uid` is the `webhook-id` header (stable across retries and redeliveries); `id` orders the deliveries of
+ * `log_entry` inside the transaction of the change itself (`src/webhooks/sql/webhook-outbox.sql`), sent by the
+ * worker's `webhooks` queue. `uid` is the `webhook-id` header (stable across retries and redeliveries); `id` orders the deliveries of
  * one webhook and order code. Kept 30 days.
  */
 @Entity('webhook_delivery')

@@ -4,7 +4,8 @@ import { Organizer } from '../organizers/organizer.entity';
 /**
  * A webhook of an organizer (compat §3.27): where to POST notifications about which audit log actions. Never
  * deleted (DELETE only disables it). `action_types` may hold wildcards (`pretix.event.order.changed.*`).
- * The outbox trigger on `log_entry` (migration `Webhooks`) reads this table to fan an entry out into deliveries.
+ * The outbox trigger on `log_entry` (`src/webhooks/sql/webhook-outbox.sql`) reads this table to fan an entry out
+ * into deliveries.
  */
 @Entity('webhook')
 export class Webhook {
