@@ -27,7 +27,10 @@ export class InvoiceSettingsController {
   @Patch()
   @RequirePermission('event.settings.invoicing:write')
   @ApiOkResponse({ type: EventSettingsDto })
-  settingsEventWithPatch(@CurrentEvent() event: Event, @Body() body: EventSettingsDto): Promise<EventSettings> {
+  settingsEventWithPatch(
+    @CurrentEvent() event: Event,
+    @Body() body: EventSettingsDto,
+  ): Promise<EventSettings> {
     return this.settings.update(event, body);
   }
 }

@@ -75,7 +75,10 @@ export class InvoicesController {
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiConflictResponse({ description: `Not rendered yet: ${PDF_NOT_READY}` })
-  async getInvoiceDownload(@CurrentEvent() event: Event, @Param('number') number: string): Promise<StreamableFile> {
+  async getInvoiceDownload(
+    @CurrentEvent() event: Event,
+    @Param('number') number: string,
+  ): Promise<StreamableFile> {
     const pdf = await this.reads.download(event, number);
     return new StreamableFile(pdf.content, {
       type: 'application/pdf',

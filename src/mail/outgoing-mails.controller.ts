@@ -40,7 +40,10 @@ export class OutgoingMailsController {
 
   @Get(':id')
   @RequirePermission('organizer.outgoingmails:read')
-  retrieveOutgoingMail(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<OutgoingMailJson> {
+  retrieveOutgoingMail(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<OutgoingMailJson> {
     return this.mails.get(organizer, id);
   }
 }

@@ -39,7 +39,10 @@ export class AccountPagesController {
 
   @Get('applications')
   @Public()
-  @ApiOperation({ summary: 'Own applications page (HTML)', description: 'The applications the user registered, and the form to register one.' })
+  @ApiOperation({
+    summary: 'Own applications page (HTML)',
+    description: 'The applications the user registered, and the form to register one.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page (HTML).', content: HTML })
   async showOAuthApplications(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -82,10 +85,17 @@ export class AccountPagesController {
   @ApiConsumes(FORM)
   @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer' })
-  @ApiOperation({ summary: 'Generate a new client secret (HTML form)', description: 'A new client secret, shown once; the old one stops working at once.' })
+  @ApiOperation({
+    summary: 'Generate a new client secret (HTML form)',
+    description: 'A new client secret, shown once; the old one stops working at once.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page with the new secret.', content: HTML })
-  async regenerateOAuthApplicationSecret(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async regenerateOAuthApplicationSecret(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
     try {
@@ -102,10 +112,17 @@ export class AccountPagesController {
   @ApiConsumes(FORM)
   @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer' })
-  @ApiOperation({ summary: 'Delete an application (HTML form)', description: 'Deletes the application with all its tokens; 303 to the list.' })
+  @ApiOperation({
+    summary: 'Delete an application (HTML form)',
+    description: 'Deletes the application with all its tokens; 303 to the list.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
-  async deleteOAuthApplication(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async deleteOAuthApplication(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
     try {
@@ -160,10 +177,17 @@ export class AccountPagesController {
   @ApiConsumes(FORM)
   @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer', description: 'The application id.' })
-  @ApiOperation({ summary: 'Revoke an application and all its tokens (HTML form)', description: 'Revokes every token the user granted to the application; 303 to the list.' })
+  @ApiOperation({
+    summary: 'Revoke an application and all its tokens (HTML form)',
+    description: 'Revokes every token the user granted to the application; 303 to the list.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
-  async revokeOAuthAuthorization(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async revokeOAuthAuthorization(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const userId = this.userOrLogin(req, res, AUTHORIZED_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
     await this.tokens.revokeAuthorization(userId, Number.parseInt(id, 10) || 0);

@@ -182,7 +182,10 @@ export class AuthorizeController {
   @Get('login')
   @NoTrailingSlash()
   @Public()
-  @ApiOperation({ summary: 'Login page (HTML)', description: 'The login form (`email`, `password`, `next`).' })
+  @ApiOperation({
+    summary: 'Login page (HTML)',
+    description: 'The login form (`email`, `password`, `next`).',
+  })
   @ApiQuery({
     name: 'next',
     required: false,

@@ -123,7 +123,10 @@ export class TokenController {
   @Get('revoke_token')
   @NoTrailingSlash()
   @Public()
-  @ApiOperation({ summary: 'Revoke a token (query string)', description: 'As `POST`, with `token` (and `token_type_hint`) in the query string.' })
+  @ApiOperation({
+    summary: 'Revoke a token (query string)',
+    description: 'As `POST`, with `token` (and `token_type_hint`) in the query string.',
+  })
   @ApiQuery({ name: 'token', required: true, type: String, description: 'An access or refresh token.' })
   @ApiQuery({
     name: 'token_type_hint',

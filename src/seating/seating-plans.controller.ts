@@ -36,7 +36,10 @@ export class SeatingPlansController {
 
   @Get(':id')
   @RequirePermission('organizer.seatingplans:write', 'organizer.settings.general:write')
-  retrieveSeatingPlan(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<SeatingPlanJson> {
+  retrieveSeatingPlan(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<SeatingPlanJson> {
     return this.plans.get(organizer, id);
   }
 

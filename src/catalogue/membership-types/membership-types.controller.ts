@@ -36,7 +36,10 @@ export class MembershipTypesController {
 
   @Get(':id')
   @RequirePermission('organizer.settings.general:write')
-  retrieveMembershipType(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<MembershipTypeJson> {
+  retrieveMembershipType(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<MembershipTypeJson> {
     return this.types.get(organizer, id);
   }
 

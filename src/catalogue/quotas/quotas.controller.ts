@@ -65,7 +65,10 @@ export class QuotasController {
 
   @Get('quotas/:id/availability')
   @RequireEventAccess()
-  getQuotaAvailability(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<QuotaAvailabilityJson> {
+  getQuotaAvailability(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+  ): Promise<QuotaAvailabilityJson> {
     return this.quotas.availability(event, id);
   }
 

@@ -85,9 +85,13 @@ export function nameOperations(document: OpenAPIObject): OpenAPIObject {
       if (!operation) continue;
       const id = operation.operationId ?? '';
       const where = `${method.toUpperCase()} ${path}`;
-      if (!IDENTIFIER.test(id)) throw new Error(`OpenAPI: ${where} has no method-name operationId ("${id}").`);
+      if (!IDENTIFIER.test(id)) {
+        throw new Error(`OpenAPI: ${where} has no method-name operationId ("${id}").`);
+      }
       const other = seen.get(id);
-      if (other !== undefined) throw new Error(`OpenAPI: ${other} and ${where} share the operationId "${id}".`);
+      if (other !== undefined) {
+        throw new Error(`OpenAPI: ${other} and ${where} share the operationId "${id}".`);
+      }
       seen.set(id, where);
       const own = operation.summary;
       const keep = own !== undefined && /^[A-Z]/.test(own) && own.length <= 80;

@@ -36,7 +36,10 @@ export class EventMetaPropertiesController {
 
   @Get(':id')
   @RequirePermission('organizer.settings.general:write')
-  retrieveEventMetaProperty(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<EventMetaPropertyJson> {
+  retrieveEventMetaProperty(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<EventMetaPropertyJson> {
     return this.properties.get(organizer, id);
   }
 
