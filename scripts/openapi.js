@@ -30,7 +30,7 @@ async function main() {
   const { createApiApp } = require(join(ROOT, 'dist/src/app.factory'));
   const { OpenApiController } = require(join(ROOT, 'dist/src/common/http/openapi'));
   const app = await createApiApp({ logLevel: 'error' });
-  const text = `${JSON.stringify(sorted(app.get(OpenApiController).document()), null, 2)}\n`;
+  const text = `${JSON.stringify(sorted(app.get(OpenApiController).getOpenApiDocument()), null, 2)}\n`;
   await app.close();
   if (!process.argv.includes('--check')) {
     writeFileSync(FILE, text);

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NotAuthenticated } from '../common/errors';
 import { AcceptsProfileScope, NoTrailingSlash, RequireAuthentication } from './access.decorators';
 import { MeJson } from './me.presenter';
@@ -17,7 +17,8 @@ export class MeController {
   @NoTrailingSlash()
   @RequireAuthentication()
   @AcceptsProfileScope()
-  async me(@CurrentPrincipal() principal: Principal): Promise<MeJson> {
+  @ApiOperation({ summary: 'Who the credential is' })
+  async retrieveMe(@CurrentPrincipal() principal: Principal): Promise<MeJson> {
     if (principal.kind === 'user' && principal.identity.userId !== undefined) {
       const user = await this.users.find(principal.identity.userId);
       if (!user) throw new NotAuthenticated('Invalid token.');

@@ -48,7 +48,7 @@ export class CheckinListsController {
     ordering: ['id', 'name', 'subevent__date_from'],
     expand: ['subevent'],
   })
-  list(
+  listCheckinLists(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -58,19 +58,19 @@ export class CheckinListsController {
 
   @Get(':id')
   @RequirePermission(...READ)
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CheckinListJson> {
+  retrieveCheckinList(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CheckinListJson> {
     return this.lists.get(event, id);
   }
 
   @Get(':id/status')
   @RequirePermission(...READ)
-  status(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CheckinListStatus> {
+  getCheckinListStatus(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CheckinListStatus> {
     return this.lists.status(event, id);
   }
 
   @Post()
   @RequirePermission(WRITE)
-  create(
+  createCheckinList(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateCheckinListDto,
@@ -80,7 +80,7 @@ export class CheckinListsController {
 
   @Put(':id')
   @RequirePermission(WRITE)
-  replace(
+  updateCheckinList(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -91,7 +91,7 @@ export class CheckinListsController {
 
   @Patch(':id')
   @RequirePermission(WRITE)
-  update(
+  partialUpdateCheckinList(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -104,7 +104,7 @@ export class CheckinListsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission(WRITE)
-  async remove(
+  async destroyCheckinList(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -115,7 +115,7 @@ export class CheckinListsController {
   /** Stores a scan refused offline by a scanner (201; a repeated nonce is stored once). */
   @Post(':id/failed_checkins')
   @RequirePermission('event.orders:checkin', 'event.orders:write')
-  failed(
+  failedCheckinListCheckins(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @Body() body: FailedCheckinDto,
@@ -134,7 +134,7 @@ export class CheckinListSingularController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission(WRITE)
-  async remove(
+  async destroyCheckinlistByAlias(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

@@ -69,7 +69,7 @@ export class CheckinPositionsController {
   @RequirePermission('event.orders:read', 'event.orders:checkin')
   @ApiPaginatedResponse(CheckinPositionJson)
   @ListFilters({ filters: CHECKIN_POSITION_FILTERS, ordering: CHECKIN_POSITION_ORDERING })
-  async list(
+  async listPositions(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('list') listId: number,
@@ -93,7 +93,7 @@ export class CheckinPositionsController {
   @ListFilters({
     filters: { untrusted_input: filter.bool('Look the ticket up by secret only, never by position id.') },
   })
-  redeem(
+  redeemPosition(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('list') listId: number,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EntityManager } from 'typeorm';
 import { RequireOrganizerAccess } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
@@ -202,7 +202,8 @@ export class CheckinRpcController {
   @HttpCode(201)
   @RequireOrganizerAccess()
   @ApiRedeemResponses()
-  redeem(
+  @ApiOperation({ summary: 'Redeem a ticket on one of several check-in lists' })
+  redeemCheckinRpc(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: RpcRedeemDto,
@@ -215,7 +216,7 @@ export class CheckinRpcController {
   @HttpCode(200)
   @RequireOrganizerAccess()
   @ApiOkResponse({ type: CheckinRecordJson })
-  annul(
+  createAnnul(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: RpcAnnulDto,
@@ -236,7 +237,8 @@ export class CheckinRpcController {
     },
     ordering: CHECKIN_POSITION_ORDERING,
   })
-  search(
+  @ApiOperation({ summary: 'Search the positions of several check-in lists' })
+  searchCheckinRpc(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,

@@ -33,7 +33,7 @@ export class CheckinsController {
     },
     ordering: ['id', 'created', 'datetime'],
   })
-  list(
+  listCheckins(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -43,7 +43,7 @@ export class CheckinsController {
 
   @Get(':id')
   @RequirePermission('event.orders:read', 'event.orders:checkin')
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CheckinRecordJson> {
+  retrieveCheckin(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CheckinRecordJson> {
     return this.checkins.get(event, id);
   }
 }

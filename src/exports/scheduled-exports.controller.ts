@@ -32,7 +32,7 @@ export class EventScheduledExportsController {
   @RequireEventAccess()
   @ApiPaginatedResponse(ScheduledExportJson)
   @ListFilters({ ordering: ORDERING })
-  list(
+  scheduledEventExports(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -44,7 +44,7 @@ export class EventScheduledExportsController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(
+  retrieveScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -55,7 +55,7 @@ export class EventScheduledExportsController {
 
   @Post()
   @RequireEventAccess()
-  create(
+  scheduledEventExports2(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -66,7 +66,7 @@ export class EventScheduledExportsController {
 
   @Put(':id')
   @RequireEventAccess()
-  replace(
+  updateScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -78,7 +78,7 @@ export class EventScheduledExportsController {
 
   @Patch(':id')
   @RequireEventAccess()
-  update(
+  partialUpdateScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -91,7 +91,7 @@ export class EventScheduledExportsController {
   @Delete(':id')
   @HttpCode(204)
   @RequireEventAccess()
-  async remove(
+  async destroyScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -112,7 +112,7 @@ export class OrganizerScheduledExportsController {
   @RequireOrganizerAccess()
   @ApiPaginatedResponse(ScheduledExportJson)
   @ListFilters({ ordering: ORDERING })
-  list(
+  scheduledOrganizerOrganizerExports(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,
@@ -123,7 +123,7 @@ export class OrganizerScheduledExportsController {
 
   @Get(':id')
   @RequireOrganizerAccess()
-  get(
+  retrieveOrganizerScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
@@ -133,7 +133,7 @@ export class OrganizerScheduledExportsController {
 
   @Post()
   @RequireOrganizerAccess()
-  create(
+  scheduledOrganizerOrganizerExports2(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateScheduledExportDto,
@@ -143,7 +143,7 @@ export class OrganizerScheduledExportsController {
 
   @Put(':id')
   @RequireOrganizerAccess()
-  replace(
+  updateOrganizerScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
@@ -154,7 +154,7 @@ export class OrganizerScheduledExportsController {
 
   @Patch(':id')
   @RequireOrganizerAccess()
-  update(
+  partialUpdateOrganizerScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
@@ -166,7 +166,7 @@ export class OrganizerScheduledExportsController {
   @Delete(':id')
   @HttpCode(204)
   @RequireOrganizerAccess()
-  async remove(
+  async destroyOrganizerScheduledExport(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,

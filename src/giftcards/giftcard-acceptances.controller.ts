@@ -31,7 +31,7 @@ export class GiftCardAcceptancesController {
     filters: { active: filter.bool('Only active (`true`) or only inactive (`false`) acceptances.') },
     ordering: ['id'],
   })
-  list(
+  listAcceptances(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -41,7 +41,7 @@ export class GiftCardAcceptancesController {
 
   @Get(':issuer')
   @RequirePermission('organizer.giftcards:read')
-  get(
+  retrieveAcceptance(
     @CurrentOrganizer() organizer: Organizer,
     @Param('issuer') issuer: string,
   ): Promise<GiftCardAcceptanceJson> {
@@ -50,7 +50,7 @@ export class GiftCardAcceptancesController {
 
   @Post()
   @RequirePermission('organizer.giftcards:write')
-  create(
+  createAcceptance(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateGiftCardAcceptanceDto,
@@ -60,7 +60,7 @@ export class GiftCardAcceptancesController {
 
   @Patch(':issuer')
   @RequirePermission('organizer.giftcards:write')
-  update(
+  partialUpdateAcceptance(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Param('issuer') issuer: string,
@@ -72,7 +72,7 @@ export class GiftCardAcceptancesController {
   @Delete(':issuer')
   @HttpCode(204)
   @RequirePermission('organizer.giftcards:write')
-  async remove(
+  async destroyAcceptance(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Param('issuer') issuer: string,

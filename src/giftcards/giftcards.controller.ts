@@ -54,7 +54,7 @@ export class GiftCardsController {
     ordering: ['id', 'issuance', 'secret', 'value', 'expires'],
     expand: GIFTCARD_EXPANDS,
   })
-  list(
+  listGiftCards(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -65,7 +65,7 @@ export class GiftCardsController {
   @Get(':id')
   @RequirePermission('organizer.giftcards:read')
   @ListFilters({ filters: INCLUDE_ACCEPTED, expand: GIFTCARD_EXPANDS })
-  get(
+  retrieveGiftCard(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,
@@ -75,7 +75,7 @@ export class GiftCardsController {
 
   @Post()
   @RequirePermission('organizer.giftcards:write')
-  create(
+  createGiftCard(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateGiftCardDto,
@@ -86,7 +86,7 @@ export class GiftCardsController {
   @Put(':id')
   @RequirePermission('organizer.giftcards:write')
   @ListFilters({ filters: NOT_ACCEPTED })
-  replace(
+  updateGiftCard(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -99,7 +99,7 @@ export class GiftCardsController {
   @Patch(':id')
   @RequirePermission('organizer.giftcards:write')
   @ListFilters({ filters: NOT_ACCEPTED })
-  update(
+  partialUpdateGiftCard(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -115,7 +115,7 @@ export class GiftCardsController {
   @RequirePermission('organizer.giftcards:write')
   @ApiOkResponse({ type: GiftCardJson })
   @ListFilters({ filters: INCLUDE_ACCEPTED })
-  transact(
+  transactGiftCard(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -129,7 +129,7 @@ export class GiftCardsController {
   @RequirePermission('organizer.giftcards:read')
   @ApiPaginatedResponse(GiftCardTransactionJson)
   @ListFilters({ filters: INCLUDE_ACCEPTED, ordering: ['datetime', 'id'] })
-  transactions(
+  listTransactions(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,

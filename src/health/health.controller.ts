@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { NoTrailingSlash, Public } from '../common/http/access-rule';
@@ -45,7 +45,8 @@ export class HealthController {
     description: 'The process is alive.',
     schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } } },
   })
-  liveness(): { status: 'ok' } {
+  @ApiOperation({ summary: 'Liveness probe' })
+  checkLiveness(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
@@ -57,7 +58,8 @@ export class HealthController {
     description: 'A dependency is down (named in `error`).',
     schema: PROBE_SCHEMA,
   })
-  async readiness(@Res({ passthrough: true }) res: Response): Promise<unknown> {
+  @ApiOperation({ summary: 'Readiness probe (PostgreSQL and Redis)' })
+  async checkReadiness(@Res({ passthrough: true }) res: Response): Promise<unknown> {
     try {
       return await this.health.check([
         () => this.database.pingCheck('database', { timeout: PROBE_TIMEOUT_MS }),

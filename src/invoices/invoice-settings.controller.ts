@@ -20,14 +20,17 @@ export class InvoiceSettingsController {
   @Get()
   @RequireEventAccess()
   @ApiOkResponse({ type: EventSettingsDto })
-  get(@CurrentEvent() event: Event): Promise<EventSettings> {
+  getEventSettings(@CurrentEvent() event: Event): Promise<EventSettings> {
     return this.settings.get(event.id);
   }
 
   @Patch()
   @RequirePermission('event.settings.invoicing:write')
   @ApiOkResponse({ type: EventSettingsDto })
-  update(@CurrentEvent() event: Event, @Body() body: EventSettingsDto): Promise<EventSettings> {
+  settingsEventWithPatch(
+    @CurrentEvent() event: Event,
+    @Body() body: EventSettingsDto,
+  ): Promise<EventSettings> {
     return this.settings.update(event, body);
   }
 }

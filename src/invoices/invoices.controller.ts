@@ -50,7 +50,7 @@ export class InvoicesController {
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(InvoiceJson)
   @ListFilters(INVOICE_LIST_FILTERS)
-  list(
+  getEventInvoices(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -61,7 +61,7 @@ export class InvoicesController {
   @Get(':number')
   @RequirePermission('event.orders:read')
   @ApiOkResponse({ type: InvoiceJson })
-  get(@CurrentEvent() event: Event, @Param('number') number: string): Promise<InvoiceJson> {
+  retrieveInvoice(@CurrentEvent() event: Event, @Param('number') number: string): Promise<InvoiceJson> {
     return this.reads.get(event, number);
   }
 
@@ -75,7 +75,10 @@ export class InvoicesController {
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiConflictResponse({ description: `Not rendered yet: ${PDF_NOT_READY}` })
-  async download(@CurrentEvent() event: Event, @Param('number') number: string): Promise<StreamableFile> {
+  async getInvoiceDownload(
+    @CurrentEvent() event: Event,
+    @Param('number') number: string,
+  ): Promise<StreamableFile> {
     const pdf = await this.reads.download(event, number);
     return new StreamableFile(pdf.content, {
       type: 'application/pdf',
@@ -89,7 +92,7 @@ export class InvoicesController {
   @HttpCode(204)
   @RequirePermission('event.orders:write')
   @ApiNoContentResponse({ description: 'Reissued.' })
-  reissue(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
+  reissueInvoice(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
     return this.invoices.reissue(event, number);
   }
 
@@ -98,7 +101,7 @@ export class InvoicesController {
   @HttpCode(204)
   @RequirePermission('event.orders:write')
   @ApiNoContentResponse({ description: 'Regenerated.' })
-  regenerate(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
+  regenerateInvoice(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
     return this.invoices.regenerate(event, number);
   }
 }
@@ -116,7 +119,7 @@ export class OrganizerInvoicesController {
   @RequireOrganizerAccess()
   @ApiPaginatedResponse(InvoiceJson)
   @ListFilters(INVOICE_LIST_FILTERS)
-  list(
+  getOrganizerInvoices(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
@@ -21,7 +21,8 @@ export class OrderInvoiceController {
   @HttpCode(201)
   @RequirePermission('event.orders:write')
   @ApiCreatedResponse({ type: InvoiceJson })
-  createInvoice(
+  @ApiOperation({ summary: 'Create order invoice' })
+  createOrderInvoice(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,

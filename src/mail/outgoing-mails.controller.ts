@@ -30,7 +30,7 @@ export class OutgoingMailsController {
       created_since: filter.datetime('Mails created at or after this time.'),
     },
   })
-  list(
+  listOutgoingMails(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -40,7 +40,10 @@ export class OutgoingMailsController {
 
   @Get(':id')
   @RequirePermission('organizer.outgoingmails:read')
-  get(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<OutgoingMailJson> {
+  retrieveOutgoingMail(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<OutgoingMailJson> {
     return this.mails.get(organizer, id);
   }
 }

@@ -56,7 +56,7 @@ export class ReusableMediaController {
     ordering: ['created', 'updated', 'identifier', 'type', 'id'],
     expand: MEDIUM_EXPANDS,
   })
-  list(
+  listReusableMedia(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -72,7 +72,7 @@ export class ReusableMediaController {
   @RequirePermission('organizer.reusablemedia:write')
   @ApiOkResponse({ type: ReusableMediumLookupJson })
   @ListFilters({ expand: MEDIUM_EXPANDS })
-  lookup(
+  lookupReusableMedia(
     @CurrentOrganizer() organizer: Organizer,
     @Body() body: LookupReusableMediumDto,
     @Filters() filters: QueryFilters,
@@ -83,7 +83,7 @@ export class ReusableMediaController {
   @Get(':id')
   @RequirePermission('organizer.reusablemedia:read')
   @ListFilters({ expand: MEDIUM_EXPANDS })
-  get(
+  retrieveReusableMedium(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,
@@ -94,7 +94,7 @@ export class ReusableMediaController {
   @Post()
   @RequirePermission('organizer.reusablemedia:write')
   @ListFilters({ expand: MEDIUM_EXPANDS })
-  create(
+  createReusableMedium(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateReusableMediumDto,
@@ -106,7 +106,7 @@ export class ReusableMediaController {
   @Put(':id')
   @RequirePermission('organizer.reusablemedia:write')
   @ListFilters({ expand: MEDIUM_EXPANDS })
-  replace(
+  updateReusableMedium(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -119,7 +119,7 @@ export class ReusableMediaController {
   @Patch(':id')
   @RequirePermission('organizer.reusablemedia:write')
   @ListFilters({ expand: MEDIUM_EXPANDS })
-  update(
+  partialUpdateReusableMedium(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

@@ -39,10 +39,13 @@ export class AccountPagesController {
 
   @Get('applications')
   @Public()
-  @ApiOperation({ description: 'The applications the user registered, and the form to register one.' })
+  @ApiOperation({
+    summary: 'Own applications page (HTML)',
+    description: 'The applications the user registered, and the form to register one.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page (HTML).', content: HTML })
-  async applications(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async showOAuthApplications(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId !== null) await this.applicationsPage(req, res, userId, 200);
   }
@@ -52,6 +55,7 @@ export class AccountPagesController {
   @ApiConsumes(FORM)
   @ApiBody({ type: RegisterApplicationForm })
   @ApiOperation({
+    summary: 'Register an application (HTML form)',
     description:
       'Registers an application: `name`, `redirect_uris` (one per line). The page shows the secret once.',
   })
@@ -60,7 +64,7 @@ export class AccountPagesController {
     description: 'The page with the new client id and secret, or with the errors.',
     content: HTML,
   })
-  async register(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async registerOAuthApplication(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -81,10 +85,17 @@ export class AccountPagesController {
   @ApiConsumes(FORM)
   @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer' })
-  @ApiOperation({ description: 'A new client secret, shown once; the old one stops working at once.' })
+  @ApiOperation({
+    summary: 'Generate a new client secret (HTML form)',
+    description: 'A new client secret, shown once; the old one stops working at once.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page with the new secret.', content: HTML })
-  async regenerate(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async regenerateOAuthApplicationSecret(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
     try {
@@ -101,10 +112,17 @@ export class AccountPagesController {
   @ApiConsumes(FORM)
   @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer' })
-  @ApiOperation({ description: 'Deletes the application with all its tokens; 303 to the list.' })
+  @ApiOperation({
+    summary: 'Delete an application (HTML form)',
+    description: 'Deletes the application with all its tokens; 303 to the list.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
-  async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async deleteOAuthApplication(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
     try {
@@ -119,11 +137,12 @@ export class AccountPagesController {
   @Get('authorized')
   @Public()
   @ApiOperation({
+    summary: 'Authorized applications page (HTML)',
     description: 'The applications the user authorized, with the organizers and scopes granted.',
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page (HTML).', content: HTML })
-  async authorized(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async showOAuthAuthorized(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, AUTHORIZED_PATH);
     if (userId === null) return;
     const granted = await this.tokens.authorizedBy(userId);
@@ -158,10 +177,17 @@ export class AccountPagesController {
   @ApiConsumes(FORM)
   @ApiBody({ type: CsrfForm })
   @ApiParam({ name: 'id', type: 'integer', description: 'The application id.' })
-  @ApiOperation({ description: 'Revokes every token the user granted to the application; 303 to the list.' })
+  @ApiOperation({
+    summary: 'Revoke an application and all its tokens (HTML form)',
+    description: 'Revokes every token the user granted to the application; 303 to the list.',
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
-  async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async revokeOAuthAuthorization(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const userId = this.userOrLogin(req, res, AUTHORIZED_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
     await this.tokens.revokeAuthorization(userId, Number.parseInt(id, 10) || 0);

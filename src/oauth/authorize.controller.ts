@@ -82,6 +82,7 @@ export class AuthorizeController {
   @NoTrailingSlash()
   @Public()
   @ApiOperation({
+    summary: 'Authorization page (HTML)',
     description:
       '`response_type=code`, `client_id`, `redirect_uri` (exactly as registered), `scope` (`read`, `write`, ' +
       '`profile`, space separated; default `read write`), `state`, optional PKCE `code_challenge` with ' +
@@ -118,7 +119,7 @@ export class AuthorizeController {
   @ApiQuery({ name: 'code_challenge_method', required: false, type: String, description: '`S256` (only).' })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The consent page (HTML).', content: HTML })
-  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async showOAuthConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
     const request = await this.check(req.query, res);
     if (!request) return;
     const userId = this.sessions.userOf(req);
@@ -133,6 +134,7 @@ export class AuthorizeController {
   @NoTrailingSlash()
   @Public()
   @ApiOperation({
+    summary: 'Allow or deny an application (HTML form)',
     description:
       'The consent form: the request as hidden inputs, `organizers` (checkbox per organizer slug), and ' +
       '`allow=1` (302 to the redirect URI with `code` and `state`) or `deny=1` (302 with `error=access_denied`).',
@@ -141,7 +143,7 @@ export class AuthorizeController {
   @ApiBody({ type: ConsentForm })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The consent page again, with an error.', content: HTML })
-  async consent(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async submitOAuthConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const request = await this.check(body, res);
     if (!request) return;
@@ -180,7 +182,10 @@ export class AuthorizeController {
   @Get('login')
   @NoTrailingSlash()
   @Public()
-  @ApiOperation({ description: 'The login form (`email`, `password`, `next`).' })
+  @ApiOperation({
+    summary: 'Login page (HTML)',
+    description: 'The login form (`email`, `password`, `next`).',
+  })
   @ApiQuery({
     name: 'next',
     required: false,
@@ -189,7 +194,7 @@ export class AuthorizeController {
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The login page (HTML).', content: HTML })
-  login(@Req() req: Request, @Res() res: Response): void {
+  showOAuthLogin(@Req() req: Request, @Res() res: Response): void {
     this.loginPage(req, res, 200, safeNext(req.query.next));
   }
 
@@ -197,6 +202,7 @@ export class AuthorizeController {
   @NoTrailingSlash()
   @Public()
   @ApiOperation({
+    summary: 'Log in (HTML form)',
     description:
       'Logs in: 303 to `next` (a path of this service) with a session cookie. Wrong credentials: the form again. ' +
       'Every attempt counts before the password is checked: past 10 attempts for an account or 50 from a client ' +
@@ -206,7 +212,7 @@ export class AuthorizeController {
   @ApiBody({ type: LoginForm })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The login page again, with an error.', content: HTML })
-  async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async submitOAuthLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const next = safeNext(body.next);
     if (!this.sessions.valid(req)) return this.csrfFailed(res);
@@ -235,12 +241,12 @@ export class AuthorizeController {
   @Post('logout')
   @NoTrailingSlash()
   @Public()
-  @ApiOperation({ description: 'Ends the session; 303 to the login page.' })
+  @ApiOperation({ summary: 'Log out (HTML form)', description: 'Ends the session; 303 to the login page.' })
   @ApiConsumes(FORM)
   @ApiBody({ type: CsrfForm })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'Not sent: the answer is a redirect.', content: HTML })
-  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async submitOAuthLogout(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (!this.sessions.valid(req)) return this.csrfFailed(res);
     await this.sessions.logout(req, res);
     res.redirect(303, LOGIN_PATH);

@@ -53,6 +53,7 @@ export class TokenController {
   @Public()
   @HttpCode(200)
   @ApiOperation({
+    summary: 'Exchange a code or a refresh token for tokens',
     description:
       'Client authentication with HTTP Basic (client id as user name, client secret as password) or ' +
       '`client_id` + `client_secret` in the form body; a public client sends `client_id` alone (with ' +
@@ -72,7 +73,7 @@ export class TokenController {
       '`redirect_uri`), `invalid_request`, `unsupported_grant_type`, `invalid_scope`.',
   })
   @ApiUnauthorizedResponse({ type: OAuthErrorJson, description: '`invalid_client`: bad client credentials.' })
-  async token(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async createOAuthToken(@Req() req: Request, @Res() res: Response): Promise<void> {
     const grantType = (req.body as Record<string, unknown> | undefined)?.grant_type;
     if (typeof grantType === 'string' && grantType !== '' && !GRANT_TYPES.includes(grantType)) {
       return sendError(res, 400, 'unsupported_grant_type', 'Supported: authorization_code, refresh_token.');
@@ -103,6 +104,7 @@ export class TokenController {
   @Public()
   @HttpCode(200)
   @ApiOperation({
+    summary: 'Revoke an access or refresh token',
     description:
       'RFC 7009. Same client authentication as the token endpoint; form body `token` (access or refresh ' +
       'token), optional `token_type_hint`. Revoking an access token leaves its refresh token usable; revoking a ' +
@@ -114,14 +116,17 @@ export class TokenController {
   @ApiOkResponse({ description: 'Revoked (or nothing to revoke); empty body.' })
   @ApiBadRequestResponse({ type: OAuthErrorJson, description: '`invalid_request`: no `token`.' })
   @ApiUnauthorizedResponse({ type: OAuthErrorJson, description: '`invalid_client`: bad client credentials.' })
-  revoke(@Req() req: Request, @Res() res: Response): Promise<void> {
+  revokeOAuthToken(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.revokeFrom(req, res, (req.body ?? {}) as Record<string, unknown>);
   }
 
   @Get('revoke_token')
   @NoTrailingSlash()
   @Public()
-  @ApiOperation({ description: 'As `POST`, with `token` (and `token_type_hint`) in the query string.' })
+  @ApiOperation({
+    summary: 'Revoke a token (query string)',
+    description: 'As `POST`, with `token` (and `token_type_hint`) in the query string.',
+  })
   @ApiQuery({ name: 'token', required: true, type: String, description: 'An access or refresh token.' })
   @ApiQuery({
     name: 'token_type_hint',
@@ -132,7 +137,7 @@ export class TokenController {
   @ApiOkResponse({ description: 'Revoked (or nothing to revoke); empty body.' })
   @ApiBadRequestResponse({ type: OAuthErrorJson, description: '`invalid_request`: no `token`.' })
   @ApiUnauthorizedResponse({ type: OAuthErrorJson, description: '`invalid_client`: bad client credentials.' })
-  revokeByQuery(@Req() req: Request, @Res() res: Response): Promise<void> {
+  revokeOAuthTokenByQuery(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.revokeFrom(req, res, req.query);
   }
 

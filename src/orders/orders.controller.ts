@@ -35,7 +35,7 @@ export class OrdersController {
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(OrderJson)
   @ListFilters(ORDER_LIST_FILTERS)
-  list(
+  listOrders(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -48,7 +48,7 @@ export class OrdersController {
   @Get(':code')
   @RequirePermission('event.orders:read')
   @ListFilters(ORDER_DETAIL_FILTERS)
-  get(
+  retrieveOrder(
     @CurrentEvent() event: Event,
     @Param('code') code: string,
     @Filters() filters: QueryFilters,
@@ -58,7 +58,7 @@ export class OrdersController {
 
   @Post()
   @RequirePermission('event.orders:write')
-  create(
+  createOrder(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateOrderDto,
@@ -68,7 +68,7 @@ export class OrdersController {
 
   @Patch(':code')
   @RequirePermission('event.orders:write')
-  update(
+  partialUpdateOrder(
     @CurrentEvent() event: Event,
     @Param('code') code: string,
     @CurrentPrincipal() principal: Principal,
@@ -80,7 +80,7 @@ export class OrdersController {
   @Delete(':code')
   @HttpCode(204)
   @RequirePermission('event.orders:write')
-  async remove(
+  async destroyOrder(
     @CurrentEvent() event: Event,
     @Param('code') code: string,
     @CurrentPrincipal() principal: Principal,

@@ -34,7 +34,7 @@ export class EventsController {
     },
     ordering: ['date_from', 'slug'],
   })
-  list(
+  listEvents(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,
@@ -45,13 +45,13 @@ export class EventsController {
 
   @Get(':event')
   @RequireEventAccess()
-  get(@CurrentEvent() event: Event): EventJson {
+  retrieveEvent(@CurrentEvent() event: Event): EventJson {
     return this.events.get(event);
   }
 
   @Post()
   @RequirePermission('organizer.events:create')
-  create(
+  createEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateEventDto,
@@ -61,7 +61,7 @@ export class EventsController {
 
   @Put(':event')
   @RequirePermission('event.settings.general:write')
-  replace(
+  updateEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -72,7 +72,7 @@ export class EventsController {
 
   @Patch(':event')
   @RequirePermission('event.settings.general:write')
-  update(
+  partialUpdateEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -84,7 +84,7 @@ export class EventsController {
   @Delete(':event')
   @HttpCode(204)
   @RequirePermission('event.settings.general:write')
-  async remove(
+  async destroyEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,

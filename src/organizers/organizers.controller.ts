@@ -21,7 +21,7 @@ export class OrganizersController {
   @RequireAuthentication()
   @ApiPaginatedResponse(OrganizerJson)
   @ListFilters({ ordering: ['name', 'slug'] })
-  list(
+  listOrganizers(
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -31,7 +31,7 @@ export class OrganizersController {
 
   @Get(':organizer')
   @RequireOrganizerAccess()
-  get(@CurrentOrganizer() organizer: Organizer): OrganizerJson {
+  retrieveOrganizer(@CurrentOrganizer() organizer: Organizer): OrganizerJson {
     return toOrganizerJson(organizer);
   }
 }

@@ -26,7 +26,7 @@ export class SeatingPlansController {
   @RequirePermission('organizer.seatingplans:write', 'organizer.settings.general:write')
   @ApiPaginatedResponse(SeatingPlanJson)
   @ListFilters({ ordering: ['name', 'id'] })
-  list(
+  listSeatingPlans(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -36,13 +36,16 @@ export class SeatingPlansController {
 
   @Get(':id')
   @RequirePermission('organizer.seatingplans:write', 'organizer.settings.general:write')
-  get(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<SeatingPlanJson> {
+  retrieveSeatingPlan(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<SeatingPlanJson> {
     return this.plans.get(organizer, id);
   }
 
   @Post()
   @RequirePermission('organizer.seatingplans:write', 'organizer.settings.general:write')
-  create(
+  createSeatingPlan(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateSeatingPlanDto,
@@ -52,7 +55,7 @@ export class SeatingPlansController {
 
   @Put(':id')
   @RequirePermission('organizer.seatingplans:write', 'organizer.settings.general:write')
-  replace(
+  updateSeatingPlan(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -63,7 +66,7 @@ export class SeatingPlansController {
 
   @Patch(':id')
   @RequirePermission('organizer.seatingplans:write', 'organizer.settings.general:write')
-  update(
+  partialUpdateSeatingPlan(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -75,7 +78,7 @@ export class SeatingPlansController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('organizer.seatingplans:write', 'organizer.settings.general:write')
-  async remove(
+  async destroySeatingPlan(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

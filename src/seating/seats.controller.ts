@@ -33,7 +33,7 @@ export class SeatsController {
   @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @ApiPaginatedResponse(SeatJson)
   @ListFilters(SEAT_LIST_FILTERS)
-  list(
+  listSeats(
     @CurrentEvent() event: Event,
     @CurrentAccess() access: RequestAccess,
     @Filters() filters: QueryFilters,
@@ -47,7 +47,7 @@ export class SeatsController {
   @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @HttpCode(200)
   @RequirePermission('event.settings.general:write')
-  async bulkBlock(
+  async bulkBlockSeats(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
@@ -60,19 +60,19 @@ export class SeatsController {
   @Patch('bulk_block')
   @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @RequirePermission('event.settings.general:write')
-  bulkBlockPatch(
+  bulkBlockSeatsWithPatch(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
   ): Promise<Record<string, never>> {
-    return this.bulkBlock(event, principal, body);
+    return this.bulkBlockSeats(event, principal, body);
   }
 
   @Post('bulk_unblock')
   @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @HttpCode(200)
   @RequirePermission('event.settings.general:write')
-  async bulkUnblock(
+  async bulkUnblockSeats(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
@@ -84,19 +84,19 @@ export class SeatsController {
   @Patch('bulk_unblock')
   @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @RequirePermission('event.settings.general:write')
-  bulkUnblockPatch(
+  bulkUnblockSeatsWithPatch(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
   ): Promise<Record<string, never>> {
-    return this.bulkUnblock(event, principal, body);
+    return this.bulkUnblockSeats(event, principal, body);
   }
 
   @Get(':id')
   @RequireEventAccess()
   @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @ListFilters(SEAT_DETAIL_FILTERS)
-  get(
+  retrieveSeat(
     @CurrentEvent() event: Event,
     @CurrentAccess() access: RequestAccess,
     @Filters() filters: QueryFilters,
@@ -109,7 +109,7 @@ export class SeatsController {
   @Patch(':id')
   @ApiNotFoundResponse(SERIES_NOT_FOUND)
   @RequirePermission('event.settings.general:write')
-  update(
+  partialUpdateSeat(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

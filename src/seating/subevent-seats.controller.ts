@@ -36,7 +36,7 @@ export class SubEventSeatsController {
   @ApiNotFoundResponse(WRONG_FORM)
   @ApiPaginatedResponse(SeatJson)
   @ListFilters(SEAT_LIST_FILTERS)
-  list(
+  listSeats2(
     @CurrentEvent() event: Event,
     @IdParam('subevent') subevent: number,
     @CurrentAccess() access: RequestAccess,
@@ -51,7 +51,7 @@ export class SubEventSeatsController {
   @ApiNotFoundResponse(WRONG_FORM)
   @HttpCode(200)
   @RequirePermission('event.settings.general:write')
-  async bulkBlock(
+  async bulkBlockSeats2(
     @CurrentEvent() event: Event,
     @IdParam('subevent') subevent: number,
     @CurrentPrincipal() principal: Principal,
@@ -65,20 +65,20 @@ export class SubEventSeatsController {
   @Patch('bulk_block')
   @ApiNotFoundResponse(WRONG_FORM)
   @RequirePermission('event.settings.general:write')
-  bulkBlockPatch(
+  bulkBlockSeatsWithPatch2(
     @CurrentEvent() event: Event,
     @IdParam('subevent') subevent: number,
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
   ): Promise<Record<string, never>> {
-    return this.bulkBlock(event, subevent, principal, body);
+    return this.bulkBlockSeats2(event, subevent, principal, body);
   }
 
   @Post('bulk_unblock')
   @ApiNotFoundResponse(WRONG_FORM)
   @HttpCode(200)
   @RequirePermission('event.settings.general:write')
-  async bulkUnblock(
+  async bulkUnblockSeats2(
     @CurrentEvent() event: Event,
     @IdParam('subevent') subevent: number,
     @CurrentPrincipal() principal: Principal,
@@ -91,20 +91,20 @@ export class SubEventSeatsController {
   @Patch('bulk_unblock')
   @ApiNotFoundResponse(WRONG_FORM)
   @RequirePermission('event.settings.general:write')
-  bulkUnblockPatch(
+  bulkUnblockSeatsWithPatch2(
     @CurrentEvent() event: Event,
     @IdParam('subevent') subevent: number,
     @CurrentPrincipal() principal: Principal,
     @Body() body: BulkSeatsDto,
   ): Promise<Record<string, never>> {
-    return this.bulkUnblock(event, subevent, principal, body);
+    return this.bulkUnblockSeats2(event, subevent, principal, body);
   }
 
   @Get(':id')
   @RequireEventAccess()
   @ApiNotFoundResponse(WRONG_FORM)
   @ListFilters(SEAT_DETAIL_FILTERS)
-  get(
+  retrieveSeat2(
     @CurrentEvent() event: Event,
     @IdParam('subevent') subevent: number,
     @CurrentAccess() access: RequestAccess,
@@ -118,7 +118,7 @@ export class SubEventSeatsController {
   @Patch(':id')
   @ApiNotFoundResponse(WRONG_FORM)
   @RequirePermission('event.settings.general:write')
-  update(
+  partialUpdateSeat2(
     @CurrentEvent() event: Event,
     @IdParam('subevent') subevent: number,
     @IdParam('id') id: number,

@@ -39,7 +39,7 @@ export class SendmailRulesController {
     },
     ordering: ['id'],
   })
-  list(
+  sendmailEventRules(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -49,13 +49,13 @@ export class SendmailRulesController {
 
   @Get(':id')
   @RequirePermission(PERMISSION)
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<SendmailRuleJson> {
+  retrieveSendmailRule(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<SendmailRuleJson> {
     return this.rules.get(event, id);
   }
 
   @Post()
   @RequirePermission(PERMISSION)
-  create(
+  sendmailEventRules2(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateSendmailRuleDto,
@@ -65,7 +65,7 @@ export class SendmailRulesController {
 
   @Put(':id')
   @RequirePermission(PERMISSION)
-  replace(
+  updateSendmailRule(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -76,7 +76,7 @@ export class SendmailRulesController {
 
   @Patch(':id')
   @RequirePermission(PERMISSION)
-  update(
+  partialUpdateSendmailRule(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -88,7 +88,7 @@ export class SendmailRulesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission(PERMISSION)
-  async remove(
+  async destroySendmailRule(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

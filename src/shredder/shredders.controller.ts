@@ -45,7 +45,7 @@ export class ShreddersController {
   @Get()
   @RequirePermission(PERMISSION)
   @ApiOkResponse({ type: ShredderListJson })
-  list(): ShredderListJson {
+  getEventShredders(): ShredderListJson {
     return this.shredders.list();
   }
 
@@ -54,7 +54,7 @@ export class ShreddersController {
   @HttpCode(202)
   @RequirePermission(PERMISSION)
   @ApiAcceptedResponse({ type: ShredderExportJson })
-  startExport(
+  createExport(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('organizer') organizer: string,
@@ -81,7 +81,7 @@ export class ShreddersController {
     type: TaskFailedJson,
   })
   @ApiNotFoundResponse({ description: 'Unknown, expired, shredded, or started by another credential.' })
-  async download(
+  async retrieveDownload(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('task') task: string,
@@ -106,7 +106,7 @@ export class ShreddersController {
     type: TaskFailedJson,
   })
   @ApiNotFoundResponse({ description: 'Unknown, expired, already shredded, or another credential’s export.' })
-  startShred(
+  createShred(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('organizer') organizer: string,
@@ -133,7 +133,7 @@ export class ShreddersController {
     description: '`{"status": "gone", ...}`: unknown, older than an hour, or another credential’s.',
     type: TaskFailedJson,
   })
-  status(
+  retrieveStatu(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('task') task: string,
@@ -146,7 +146,7 @@ export class ShreddersController {
   @RequirePermission(PERMISSION)
   @ApiOkResponse({ type: ShredderJson })
   @ApiNotFoundResponse({ description: 'Unknown shredder.' })
-  get(@Param('identifier') identifier: string): ShredderJson {
+  retrieveShredder(@Param('identifier') identifier: string): ShredderJson {
     return this.shredders.get(identifier);
   }
 }

@@ -20,7 +20,7 @@ export class InvitesController {
   @Get()
   @RequirePermission('organizer.teams:write')
   @ApiPaginatedResponse(TeamInviteJson)
-  list(
+  listInvites(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @Pagination() page: PageRequest,
@@ -30,7 +30,7 @@ export class InvitesController {
 
   @Get(':id')
   @RequirePermission('organizer.teams:write')
-  get(
+  retrieveInvite(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @IdParam('id') id: number,
@@ -45,7 +45,7 @@ export class InvitesController {
   @ApiCreatedResponse({
     schema: { anyOf: [{ $ref: getSchemaPath(TeamInviteJson) }, { $ref: getSchemaPath(AddedMemberJson) }] },
   })
-  create(
+  createInvite(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @CurrentPrincipal() principal: Principal,
@@ -57,7 +57,7 @@ export class InvitesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('organizer.teams:write')
-  async remove(
+  async destroyInvite(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @IdParam('id') id: number,

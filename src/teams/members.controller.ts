@@ -22,7 +22,7 @@ export class MembersController {
   @Get()
   @RequirePermission('organizer.teams:write')
   @ApiPaginatedResponse(TeamMemberJson)
-  list(
+  listMembers(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @Pagination() page: PageRequest,
@@ -32,7 +32,7 @@ export class MembersController {
 
   @Get(':id')
   @RequirePermission('organizer.teams:write')
-  get(
+  retrieveMember(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @IdParam('id') id: number,
@@ -43,7 +43,7 @@ export class MembersController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('organizer.teams:write')
-  async remove(
+  async destroyMember(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @IdParam('id') id: number,

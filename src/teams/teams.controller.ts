@@ -23,7 +23,7 @@ export class TeamsController {
   @RequirePermission('organizer.teams:write')
   @ApiPaginatedResponse(TeamJson)
   @ListFilters({ ordering: ['id', 'name'] })
-  list(
+  listTeams(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -33,13 +33,13 @@ export class TeamsController {
 
   @Get(':id')
   @RequirePermission('organizer.teams:write')
-  get(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<TeamJson> {
+  retrieveTeam(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<TeamJson> {
     return this.teams.get(organizer, id);
   }
 
   @Post()
   @RequirePermission('organizer.teams:write')
-  create(
+  createTeam(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateTeamDto,
@@ -49,7 +49,7 @@ export class TeamsController {
 
   @Put(':id')
   @RequirePermission('organizer.teams:write')
-  replace(
+  updateTeam(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -60,7 +60,7 @@ export class TeamsController {
 
   @Patch(':id')
   @RequirePermission('organizer.teams:write')
-  update(
+  partialUpdateTeam(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -72,7 +72,7 @@ export class TeamsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('organizer.teams:write')
-  async remove(
+  async destroyTeam(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

@@ -24,7 +24,7 @@ export class TokensController {
   @Get()
   @RequirePermission('organizer.teams:write')
   @ApiPaginatedResponse(TeamApiTokenJson)
-  list(
+  listTokens(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @Pagination() page: PageRequest,
@@ -34,7 +34,7 @@ export class TokensController {
 
   @Get(':id')
   @RequirePermission('organizer.teams:write')
-  get(
+  retrieveToken(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @IdParam('id') id: number,
@@ -45,7 +45,7 @@ export class TokensController {
   @NoStore()
   @Post()
   @RequirePermission('organizer.teams:write')
-  create(
+  createToken(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @CurrentPrincipal() principal: Principal,
@@ -57,7 +57,7 @@ export class TokensController {
   @Delete(':id')
   @HttpCode(200)
   @RequirePermission('organizer.teams:write')
-  remove(
+  destroyToken(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('team') team: number,
     @IdParam('id') id: number,

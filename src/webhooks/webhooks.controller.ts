@@ -31,7 +31,7 @@ export class WebhooksController {
   @RequirePermission('organizer.settings.general:write')
   @ApiPaginatedResponse(WebhookJson)
   @ListFilters({})
-  list(
+  getOrganizerWebhooks(
     @CurrentOrganizer() organizer: Organizer,
     @Pagination() page: PageRequest,
   ): Promise<Paginated<WebhookJson>> {
@@ -40,7 +40,7 @@ export class WebhooksController {
 
   @Get(':id')
   @RequirePermission('organizer.settings.general:write')
-  get(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<WebhookJson> {
+  retrieveWebhook(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<WebhookJson> {
     return this.webhooks.get(organizer, id);
   }
 
@@ -48,7 +48,7 @@ export class WebhooksController {
   @NoStore()
   @Post()
   @RequirePermission('organizer.settings.general:write')
-  create(
+  webhooksOrganizer(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateWebhookDto,
@@ -58,7 +58,7 @@ export class WebhooksController {
 
   @Put(':id')
   @RequirePermission('organizer.settings.general:write')
-  replace(
+  updateWebhook(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -69,7 +69,7 @@ export class WebhooksController {
 
   @Patch(':id')
   @RequirePermission('organizer.settings.general:write')
-  update(
+  partialUpdateWebhook(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -82,7 +82,7 @@ export class WebhooksController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('organizer.settings.general:write')
-  async remove(
+  async destroyWebhook(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -95,7 +95,7 @@ export class WebhooksController {
   @Post(':id/rotate_secret')
   @HttpCode(200)
   @RequirePermission('organizer.settings.general:write')
-  rotateSecret(
+  rotateWebhookSecret(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -116,7 +116,7 @@ export class WebhooksController {
       created_since: filter.datetime('Deliveries created at or after this time.'),
     },
   })
-  listDeliveries(
+  getWebhookDeliveries(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('webhook') webhook: number,
     @Filters() filters: QueryFilters,
@@ -135,7 +135,7 @@ export class WebhooksController {
     schema: { type: 'string', format: 'uuid' },
   })
   @ApiResponse({ status: 202, type: WebhookDeliveryJson })
-  redeliver(
+  redeliverDelivery(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('webhook') webhook: number,
     @Param('delivery') delivery: string,

@@ -27,7 +27,7 @@ export class AddonsController {
   @RequireEventAccess()
   @ApiPaginatedResponse(AddonJson)
   @ListFilters({ ordering: ['id', 'position'] })
-  list(
+  listAddons(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,
     @Filters() filters: QueryFilters,
@@ -38,7 +38,7 @@ export class AddonsController {
 
   @Get('addons/:id')
   @RequireEventAccess()
-  get(
+  retrieveAddon(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,
     @IdParam('id') id: number,
@@ -48,7 +48,7 @@ export class AddonsController {
 
   @Post('addons')
   @RequirePermission('event.items:write')
-  create(
+  createAddon(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -59,7 +59,7 @@ export class AddonsController {
 
   @Put('addons/:id')
   @RequirePermission('event.items:write')
-  replace(
+  updateAddon(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -72,7 +72,7 @@ export class AddonsController {
   /** The spec's singular form of {@link replace}. */
   @Put('addon/:id')
   @RequirePermission('event.items:write')
-  replaceSingular(
+  updateAddonByAlias(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -84,7 +84,7 @@ export class AddonsController {
 
   @Patch('addons/:id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateAddon(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -97,7 +97,7 @@ export class AddonsController {
   /** The spec's singular form of {@link update}. */
   @Patch('addon/:id')
   @RequirePermission('event.items:write')
-  updateSingular(
+  partialUpdateAddonByAlias(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -110,7 +110,7 @@ export class AddonsController {
   @Delete('addons/:id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyAddon(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,

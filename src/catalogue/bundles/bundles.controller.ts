@@ -26,7 +26,7 @@ export class BundlesController {
   @RequireEventAccess()
   @ApiPaginatedResponse(BundleJson)
   @ListFilters({ ordering: ['id'] })
-  list(
+  listBundles(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,
     @Filters() filters: QueryFilters,
@@ -37,7 +37,7 @@ export class BundlesController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(
+  retrieveBundle(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,
     @IdParam('id') id: number,
@@ -47,7 +47,7 @@ export class BundlesController {
 
   @Post()
   @RequirePermission('event.items:write')
-  create(
+  createBundle(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -58,7 +58,7 @@ export class BundlesController {
 
   @Put(':id')
   @RequirePermission('event.items:write')
-  replace(
+  updateBundle(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -70,7 +70,7 @@ export class BundlesController {
 
   @Patch(':id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateBundle(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -83,7 +83,7 @@ export class BundlesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyBundle(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,

@@ -30,7 +30,7 @@ export class CategoriesController {
     filters: { is_addon: filter.bool('Only add-on categories (`true`) or only ordinary ones (`false`).') },
     ordering: ['id', 'position'],
   })
-  list(
+  listCategories(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -40,13 +40,13 @@ export class CategoriesController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CategoryJson> {
+  retrieveCategory(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CategoryJson> {
     return this.categories.get(event, id);
   }
 
   @Post()
   @RequirePermission('event.items:write')
-  create(
+  createCategory(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateCategoryDto,
@@ -56,7 +56,7 @@ export class CategoriesController {
 
   @Put(':id')
   @RequirePermission('event.items:write')
-  replace(
+  updateCategory(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -67,7 +67,7 @@ export class CategoriesController {
 
   @Patch(':id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateCategory(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -79,7 +79,7 @@ export class CategoriesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyCategory(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

@@ -29,7 +29,7 @@ export class DiscountsController {
     filters: { active: filter.bool('Only active (`true`) or only inactive (`false`) discounts.') },
     ordering: ['id', 'position'],
   })
-  list(
+  listDiscounts(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -39,13 +39,13 @@ export class DiscountsController {
 
   @Get('discounts/:id')
   @RequireEventAccess()
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<DiscountJson> {
+  retrieveDiscount(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<DiscountJson> {
     return this.discounts.get(event, id);
   }
 
   @Post('discounts')
   @RequirePermission('event.items:write')
-  create(
+  createDiscount(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateDiscountDto,
@@ -55,7 +55,7 @@ export class DiscountsController {
 
   @Put('discounts/:id')
   @RequirePermission('event.items:write')
-  replace(
+  updateDiscount(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -66,7 +66,7 @@ export class DiscountsController {
 
   @Patch('discounts/:id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateDiscount(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -78,7 +78,7 @@ export class DiscountsController {
   @Delete('discounts/:id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyDiscount(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -90,7 +90,7 @@ export class DiscountsController {
   @Delete('discount/:id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async removeSingular(
+  async destroyDiscountByAlias(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

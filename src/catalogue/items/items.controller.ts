@@ -43,7 +43,7 @@ export class ItemsController {
     },
     ordering: ['id', 'position'],
   })
-  list(
+  listItems(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -53,13 +53,13 @@ export class ItemsController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<ItemJson> {
+  retrieveItem(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<ItemJson> {
     return this.items.get(event, id);
   }
 
   @Post()
   @RequirePermission('event.items:write')
-  create(
+  createItem(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateItemDto,
@@ -69,7 +69,7 @@ export class ItemsController {
 
   @Put(':id')
   @RequirePermission('event.items:write')
-  replace(
+  updateItem(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -80,7 +80,7 @@ export class ItemsController {
 
   @Patch(':id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateItem(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -92,7 +92,7 @@ export class ItemsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyItem(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

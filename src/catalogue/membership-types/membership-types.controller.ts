@@ -26,7 +26,7 @@ export class MembershipTypesController {
   @RequirePermission('organizer.settings.general:write')
   @ApiPaginatedResponse(MembershipTypeJson)
   @ListFilters({ ordering: ['id'] })
-  list(
+  listMembershipTypes(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -36,13 +36,16 @@ export class MembershipTypesController {
 
   @Get(':id')
   @RequirePermission('organizer.settings.general:write')
-  get(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<MembershipTypeJson> {
+  retrieveMembershipType(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<MembershipTypeJson> {
     return this.types.get(organizer, id);
   }
 
   @Post()
   @RequirePermission('organizer.settings.general:write')
-  create(
+  createMembershipType(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateMembershipTypeDto,
@@ -52,7 +55,7 @@ export class MembershipTypesController {
 
   @Put(':id')
   @RequirePermission('organizer.settings.general:write')
-  replace(
+  updateMembershipType(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -63,7 +66,7 @@ export class MembershipTypesController {
 
   @Patch(':id')
   @RequirePermission('organizer.settings.general:write')
-  update(
+  partialUpdateMembershipType(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -75,7 +78,7 @@ export class MembershipTypesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('organizer.settings.general:write')
-  async remove(
+  async destroyMembershipType(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

@@ -31,7 +31,7 @@ export class QuestionOptionsController {
     },
     ordering: ['id', 'position'],
   })
-  list(
+  listOptions(
     @CurrentEvent() event: Event,
     @IdParam('question') question: number,
     @Filters() filters: QueryFilters,
@@ -42,7 +42,7 @@ export class QuestionOptionsController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(
+  retrieveOption(
     @CurrentEvent() event: Event,
     @IdParam('question') question: number,
     @IdParam('id') id: number,
@@ -52,7 +52,7 @@ export class QuestionOptionsController {
 
   @Post()
   @RequirePermission('event.items:write')
-  create(
+  createOption(
     @CurrentEvent() event: Event,
     @IdParam('question') question: number,
     @CurrentPrincipal() principal: Principal,
@@ -63,7 +63,7 @@ export class QuestionOptionsController {
 
   @Put(':id')
   @RequirePermission('event.items:write')
-  replace(
+  updateOption(
     @CurrentEvent() event: Event,
     @IdParam('question') question: number,
     @IdParam('id') id: number,
@@ -75,7 +75,7 @@ export class QuestionOptionsController {
 
   @Patch(':id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateOption(
     @CurrentEvent() event: Event,
     @IdParam('question') question: number,
     @IdParam('id') id: number,
@@ -88,7 +88,7 @@ export class QuestionOptionsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyOption(
     @CurrentEvent() event: Event,
     @IdParam('question') question: number,
     @IdParam('id') id: number,

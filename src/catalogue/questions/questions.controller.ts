@@ -32,7 +32,7 @@ export class QuestionsController {
     },
     ordering: ['id', 'position'],
   })
-  list(
+  listQuestions(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -42,13 +42,13 @@ export class QuestionsController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<QuestionJson> {
+  retrieveQuestion(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<QuestionJson> {
     return this.questions.get(event, id);
   }
 
   @Post()
   @RequirePermission('event.items:write')
-  create(
+  createQuestion(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateQuestionDto,
@@ -58,7 +58,7 @@ export class QuestionsController {
 
   @Put(':id')
   @RequirePermission('event.items:write')
-  replace(
+  updateQuestion(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -69,7 +69,7 @@ export class QuestionsController {
 
   @Patch(':id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateQuestion(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -81,7 +81,7 @@ export class QuestionsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyQuestion(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

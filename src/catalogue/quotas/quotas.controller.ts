@@ -38,7 +38,7 @@ export class QuotasController {
     },
     ordering: ['id', 'position', 'size'],
   })
-  list(
+  listQuotas(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -55,7 +55,7 @@ export class QuotasController {
       ),
     },
   })
-  get(
+  retrieveQuota(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,
@@ -65,13 +65,16 @@ export class QuotasController {
 
   @Get('quotas/:id/availability')
   @RequireEventAccess()
-  availability(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<QuotaAvailabilityJson> {
+  getQuotaAvailability(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+  ): Promise<QuotaAvailabilityJson> {
     return this.quotas.availability(event, id);
   }
 
   @Post('quotas')
   @RequirePermission('event.items:write')
-  create(
+  createQuota(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateQuotaDto,
@@ -81,7 +84,7 @@ export class QuotasController {
 
   @Put('quotas/:id')
   @RequirePermission('event.items:write')
-  replace(
+  updateQuota(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -92,7 +95,7 @@ export class QuotasController {
 
   @Patch('quotas/:id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateQuota(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -105,7 +108,7 @@ export class QuotasController {
   @Delete('quota/:id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyQuotaByAlias(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -117,7 +120,7 @@ export class QuotasController {
   @Delete('quotas/:id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async removePlural(
+  async destroyQuota(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

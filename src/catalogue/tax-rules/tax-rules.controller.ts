@@ -30,7 +30,7 @@ export class TaxRulesController {
   @RequireEventAccess()
   @ApiPaginatedResponse(TaxRuleJson)
   @ListFilters({ ordering: ['id'] })
-  list(
+  listTaxRules(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -40,13 +40,13 @@ export class TaxRulesController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<TaxRuleJson> {
+  retrieveTaxRule(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<TaxRuleJson> {
     return this.taxRules.get(event, id);
   }
 
   @Post()
   @RequirePermission('event.settings.tax:write')
-  create(
+  createTaxRule(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateTaxRuleDto,
@@ -56,7 +56,7 @@ export class TaxRulesController {
 
   @Put(':id')
   @RequirePermission('event.settings.tax:write')
-  replace(
+  updateTaxRule(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -67,7 +67,7 @@ export class TaxRulesController {
 
   @Patch(':id')
   @RequirePermission('event.settings.tax:write')
-  update(
+  partialUpdateTaxRule(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -79,7 +79,7 @@ export class TaxRulesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.settings.tax:write')
-  async remove(
+  async destroyTaxRule(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

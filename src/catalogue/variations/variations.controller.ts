@@ -33,7 +33,7 @@ export class VariationsController {
     },
     ordering: ['id', 'position'],
   })
-  list(
+  listVariations(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,
     @Filters() filters: QueryFilters,
@@ -44,7 +44,7 @@ export class VariationsController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(
+  retrieveVariation(
     @CurrentEvent() event: Event,
     @IdParam('item') itemId: number,
     @IdParam('id') id: number,
@@ -54,7 +54,7 @@ export class VariationsController {
 
   @Post()
   @RequirePermission('event.items:write')
-  create(
+  createVariation(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -65,7 +65,7 @@ export class VariationsController {
 
   @Put(':id')
   @RequirePermission('event.items:write')
-  replace(
+  updateVariation(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -77,7 +77,7 @@ export class VariationsController {
 
   @Patch(':id')
   @RequirePermission('event.items:write')
-  update(
+  partialUpdateVariation(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,
@@ -90,7 +90,7 @@ export class VariationsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.items:write')
-  async remove(
+  async destroyVariation(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('item') itemId: number,

@@ -47,7 +47,7 @@ export class VouchersController {
     },
     ordering: ['id', 'code', 'max_usages', 'valid_until', 'value'],
   })
-  list(
+  listVouchers(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -57,13 +57,13 @@ export class VouchersController {
 
   @Get(':id')
   @RequirePermission('event.vouchers:read')
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<VoucherJson> {
+  retrieveVoucher(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<VoucherJson> {
     return this.vouchers.get(event, id);
   }
 
   @Post()
   @RequirePermission('event.vouchers:write')
-  create(
+  createVoucher(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateVoucherDto,
@@ -76,7 +76,7 @@ export class VouchersController {
   @RequirePermission('event.vouchers:write')
   @ApiBody({ type: CreateVoucherDto, isArray: true })
   @ApiCreatedResponse({ type: VoucherJson, isArray: true })
-  batchCreate(
+  batchCreateVouchers(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body(VoucherListPipe) body: CreateVoucherDto[],
@@ -86,7 +86,7 @@ export class VouchersController {
 
   @Put(':id')
   @RequirePermission('event.vouchers:write')
-  replace(
+  updateVoucher(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -97,7 +97,7 @@ export class VouchersController {
 
   @Patch(':id')
   @RequirePermission('event.vouchers:write')
-  update(
+  partialUpdateVoucher(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -109,7 +109,7 @@ export class VouchersController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.vouchers:write')
-  async remove(
+  async destroyVoucher(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

@@ -2,6 +2,7 @@ import { applyDecorators, Controller, Get, INestApplication, Injectable, Type } 
 import {
   ApiExtraModels,
   ApiOkResponse,
+  ApiOperation,
   ApiQuery,
   ApiTags,
   DocumentBuilder,
@@ -16,7 +17,7 @@ import type {
 import { NoTrailingSlash, Public } from './access-rule';
 import { documentErrors } from './openapi-errors';
 import { normalizeSchemas, optionalBodies } from './openapi-normalize';
-import { nameOperations } from './openapi-operations';
+import { methodNameOperationIds, nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
 /**
@@ -65,7 +66,11 @@ export class OpenApiDocumentHolder {
   document: OpenAPIObject | null = null;
 }
 
-/** Builds the OpenAPI 3 document from the code (controllers, DTOs, presenters via the swagger CLI plugin). */
+/**
+ * Builds the OpenAPI 3 document from the code (controllers, DTOs, presenters via the swagger CLI plugin). Each
+ * operationId is the name of the controller method serving it ({@link methodNameOperationIds}).
+ * @throws Error when two controllers have a method of the same name
+ */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Event ticketing management API')
@@ -106,9 +111,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     name: 'UNLICENSED (proprietary, no rights granted)',
     url: 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license',
   };
-  return SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
-  });
+  // An operation's id is its controller method's name; a name two controllers share fails here.
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: methodNameOperationIds() });
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -165,7 +169,7 @@ export function setupApiPage(app: INestApplication): void {
     API_PAGE,
     app,
     // The page embeds the served document itself (built on first use, as `GET /api/v1/openapi.json` answers it).
-    () => app.get(OpenApiController, { strict: false }).document() as OpenAPIObject,
+    () => app.get(OpenApiController, { strict: false }).getOpenApiDocument() as OpenAPIObject,
     {
       raw: false,
       customSiteTitle: 'Event ticketing management API',
@@ -193,7 +197,8 @@ export class OpenApiController {
   @Public()
   @NoTrailingSlash()
   @ApiOkResponse({ description: 'This OpenAPI 3 document.', schema: { type: 'object' } })
-  document(): OpenAPIObject | Record<string, never> {
+  @ApiOperation({ summary: 'This OpenAPI document' })
+  getOpenApiDocument(): OpenAPIObject | Record<string, never> {
     const source = this.holder.document;
     if (!source) return {};
     if (this.served?.source !== source) {

@@ -32,7 +32,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  markPaid(
+  markOrderPaid(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -46,7 +46,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  markPending(
+  markOrderPending(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -59,7 +59,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  markExpired(
+  markOrderExpired(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -72,7 +72,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  markCanceled(
+  markOrderCanceled(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -86,7 +86,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  reactivate(
+  reactivateOrder(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -99,7 +99,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  extend(
+  extendOrder(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -113,7 +113,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  approve(
+  approveOrder(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -127,7 +127,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  deny(
+  denyOrder(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,
@@ -141,7 +141,7 @@ export class OrderActionsController {
   @HttpCode(200)
   @RequirePermission('event.orders:write')
   @ApiOkResponse({ type: OrderJson })
-  regenerateSecrets(
+  regenerateOrderSecrets(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Param('code') code: string,

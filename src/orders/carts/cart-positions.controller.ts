@@ -60,7 +60,7 @@ export class CartPositionsController {
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(CartPositionJson)
   @ListFilters({ ordering: ['id', 'datetime', 'expires', 'cart_id'] })
-  list(
+  listCartPositions(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -72,14 +72,14 @@ export class CartPositionsController {
 
   @Get(':id')
   @RequirePermission('event.orders:read')
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CartPositionJson> {
+  retrieveCartPosition(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<CartPositionJson> {
     return this.carts.get(event, id);
   }
 
   /** 201 with the position (and empty `addons`/`bundled`); 400 also when quota is lacking (bare list). */
   @Post()
   @RequirePermission('event.orders:write')
-  create(
+  createCartPosition(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateCartPositionDto,
@@ -93,7 +93,7 @@ export class CartPositionsController {
   @RequirePermission('event.orders:write')
   @ApiBody({ type: CreateCartPositionDto, isArray: true })
   @ApiOkResponse({ type: CartPositionBulkJson })
-  bulkCreate(
+  bulkCreateCartPositions(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @Body(CartPositionListPipe) body: unknown[],
@@ -104,7 +104,7 @@ export class CartPositionsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.orders:write')
-  async remove(
+  async destroyCartPosition(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

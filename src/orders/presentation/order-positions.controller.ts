@@ -41,7 +41,7 @@ export class OrderPositionsController {
     },
     ordering: ['id', 'positionid'],
   })
-  list(
+  listOrderPositions(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -52,7 +52,7 @@ export class OrderPositionsController {
   @Get(':id')
   @RequirePermission('event.orders:read')
   @ListFilters({ filters: POSITION_CANCELED_FILTERS })
-  get(
+  retrieveOrderPosition(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,

@@ -30,7 +30,7 @@ export class OrganizerOrdersController {
   @RequireOrganizerAccess()
   @ApiPaginatedResponse(OrderJson)
   @ListFilters(ORDER_LIST_FILTERS)
-  list(
+  listOrganizerOrders(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,

@@ -26,7 +26,7 @@ export class EventMetaPropertiesController {
   @RequirePermission('organizer.settings.general:write')
   @ApiPaginatedResponse(EventMetaPropertyJson)
   @ListFilters({ ordering: ['id', 'name'] })
-  list(
+  listEventMetaProperties(
     @CurrentOrganizer() organizer: Organizer,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -36,13 +36,16 @@ export class EventMetaPropertiesController {
 
   @Get(':id')
   @RequirePermission('organizer.settings.general:write')
-  get(@CurrentOrganizer() organizer: Organizer, @IdParam('id') id: number): Promise<EventMetaPropertyJson> {
+  retrieveEventMetaProperty(
+    @CurrentOrganizer() organizer: Organizer,
+    @IdParam('id') id: number,
+  ): Promise<EventMetaPropertyJson> {
     return this.properties.get(organizer, id);
   }
 
   @Post()
   @RequirePermission('organizer.settings.general:write')
-  create(
+  createEventMetaProperty(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateEventMetaPropertyDto,
@@ -52,7 +55,7 @@ export class EventMetaPropertiesController {
 
   @Put(':id')
   @RequirePermission('organizer.settings.general:write')
-  replace(
+  updateEventMetaProperty(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -63,7 +66,7 @@ export class EventMetaPropertiesController {
 
   @Patch(':id')
   @RequirePermission('organizer.settings.general:write')
-  update(
+  partialUpdateEventMetaProperty(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -75,7 +78,7 @@ export class EventMetaPropertiesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('organizer.settings.general:write')
-  async remove(
+  async destroyEventMetaProperty(
     @CurrentOrganizer() organizer: Organizer,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,

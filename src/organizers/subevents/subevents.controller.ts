@@ -44,7 +44,7 @@ export class SubEventsController {
   @RequireEventAccess()
   @ApiPaginatedResponse(SubEventJson)
   @ListFilters({ filters: COMMON_FILTERS, ordering: SUBEVENT_ORDERING })
-  list(
+  listSubEvents(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -54,13 +54,13 @@ export class SubEventsController {
 
   @Get(':id')
   @RequireEventAccess()
-  get(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<SubEventJson> {
+  retrieveSubEvent(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<SubEventJson> {
     return this.queries.get(event, id);
   }
 
   @Post()
   @RequirePermission('organizer.events:create')
-  create(
+  createSubEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -71,7 +71,7 @@ export class SubEventsController {
 
   @Put(':id')
   @RequirePermission('event.subevents:write')
-  replace(
+  updateSubEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
@@ -83,7 +83,7 @@ export class SubEventsController {
 
   @Patch(':id')
   @RequirePermission('event.subevents:write')
-  update(
+  partialUpdateSubEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
@@ -96,7 +96,7 @@ export class SubEventsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('event.subevents:write')
-  async remove(
+  async destroySubEvent(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
@@ -121,7 +121,7 @@ export class OrganizerSubEventsController {
     },
     ordering: SUBEVENT_ORDERING,
   })
-  list(
+  listOrganizerSubEvents(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,
