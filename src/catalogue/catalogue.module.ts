@@ -11,6 +11,7 @@ import { ItemsService } from './items/items.service';
 import { MembershipTypesModule } from './membership-types/membership-types.module';
 import { QuestionsModule } from './questions/questions.module';
 import { QuotaGoLiveCheck } from './quota-go-live-check';
+import { QuotaQueries } from './quotas/quota.queries';
 import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
 import { VariationsModule } from './variations/variations.module';
@@ -47,7 +48,7 @@ export class CatalogueModule {
         MembershipTypesModule.register(ports),
       ],
       controllers: [CategoriesController, ItemsController],
-      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck],
+      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck, QuotaQueries],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
+import { QuotaQueries } from '../quotas/quota.queries';
 import { VoucherBlocking } from '../vouchers/voucher-blocking.service';
 import { VoucherSeatHolds } from '../vouchers/voucher-seat-holds';
 import { CatalogueExportRows } from './catalogue-export-rows';
@@ -17,11 +18,19 @@ import { SubEventPricesService } from '../subevent-prices/subevent-prices.servic
   providers: [
     SalesCatalogue,
     QuotaLookup,
+    QuotaQueries,
     VoucherBlocking,
     SubEventPricesService,
     VoucherSeatHolds,
     CatalogueExportRows,
   ],
-  exports: [SalesCatalogue, QuotaLookup, VoucherBlocking, VoucherSeatHolds, CatalogueExportRows],
+  exports: [
+    SalesCatalogue,
+    QuotaLookup,
+    VoucherBlocking,
+    VoucherSeatHolds,
+    CatalogueExportRows,
+    QuotaQueries,
+  ],
 })
 export class CatalogueReadsModule {}
