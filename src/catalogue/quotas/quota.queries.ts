@@ -140,6 +140,11 @@ export class QuotaQueries {
     );
   }
 
+  /** Ids of the event's quotas, ascending; one statement. */
+  async eventQuotaIds(em: EntityManager, eventId: number): Promise<{ id: number }[]> {
+    return em.query('SELECT id FROM quota WHERE event_id = $1 ORDER BY id', [eventId]);
+  }
+
   /** Whether the event has any quota (compat §4.2 go-live check); one statement. */
   async eventHasQuota(em: EntityManager, eventId: number): Promise<boolean> {
     const rows: { any: boolean }[] = await em.query(
