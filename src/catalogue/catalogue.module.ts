@@ -7,6 +7,7 @@ import { CategoriesController } from './categories/categories.controller';
 import { CategoriesService } from './categories/categories.service';
 import { DiscountsModule } from './discounts/discounts.module';
 import { ItemsController } from './items/items.controller';
+import { ItemQueries } from './items/item.queries';
 import { ItemsService } from './items/items.service';
 import { MembershipTypesModule } from './membership-types/membership-types.module';
 import { QuestionsModule } from './questions/questions.module';
@@ -48,7 +49,7 @@ export class CatalogueModule {
         MembershipTypesModule.register(ports),
       ],
       controllers: [CategoriesController, ItemsController],
-      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck, QuotaQueries],
+      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck, QuotaQueries, ItemQueries],
     };
   }
 }
