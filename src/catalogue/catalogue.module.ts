@@ -5,6 +5,7 @@ import { BundlesModule } from './bundles/bundles.module';
 import type { PortsModule } from './catalogue-ports';
 import { CategoriesController } from './categories/categories.controller';
 import { CategoriesService } from './categories/categories.service';
+import { CategoryQueries } from './categories/category.queries';
 import { DiscountsModule } from './discounts/discounts.module';
 import { ItemsController } from './items/items.controller';
 import { ItemQueries } from './items/item.queries';
@@ -49,7 +50,14 @@ export class CatalogueModule {
         MembershipTypesModule.register(ports),
       ],
       controllers: [CategoriesController, ItemsController],
-      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck, QuotaQueries, ItemQueries],
+      providers: [
+        CategoriesService,
+        ItemsService,
+        QuotaGoLiveCheck,
+        CategoryQueries,
+        ItemQueries,
+        QuotaQueries,
+      ],
     };
   }
 }
