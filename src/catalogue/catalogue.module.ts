@@ -5,12 +5,15 @@ import { BundlesModule } from './bundles/bundles.module';
 import type { PortsModule } from './catalogue-ports';
 import { CategoriesController } from './categories/categories.controller';
 import { CategoriesService } from './categories/categories.service';
+import { CategoryQueries } from './categories/category.queries';
 import { DiscountsModule } from './discounts/discounts.module';
 import { ItemsController } from './items/items.controller';
+import { ItemQueries } from './items/item.queries';
 import { ItemsService } from './items/items.service';
 import { MembershipTypesModule } from './membership-types/membership-types.module';
 import { QuestionsModule } from './questions/questions.module';
 import { QuotaGoLiveCheck } from './quota-go-live-check';
+import { QuotaQueries } from './quotas/quota.queries';
 import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
 import { VariationsModule } from './variations/variations.module';
@@ -47,7 +50,14 @@ export class CatalogueModule {
         MembershipTypesModule.register(ports),
       ],
       controllers: [CategoriesController, ItemsController],
-      providers: [CategoriesService, ItemsService, QuotaGoLiveCheck],
+      providers: [
+        CategoriesService,
+        ItemsService,
+        QuotaGoLiveCheck,
+        CategoryQueries,
+        ItemQueries,
+        QuotaQueries,
+      ],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventHooks } from '../organizers/event-hooks';
+import { QuotaQueries } from './quotas/quota.queries';
 
 /**
  * An event can go live only once it has a quota (compat §4.2: "You need to configure at least one quota to sell
@@ -7,15 +8,14 @@ import { EventHooks } from '../organizers/event-hooks';
  */
 @Injectable()
 export class QuotaGoLiveCheck implements OnModuleInit {
-  constructor(private readonly hooks: EventHooks) {}
+  constructor(
+    private readonly hooks: EventHooks,
+    private readonly quotas: QuotaQueries,
+  ) {}
 
   onModuleInit(): void {
     this.hooks.setGoLiveCheck(async (em, event) => {
-      const rows: { any: boolean }[] = await em.query(
-        'SELECT EXISTS (SELECT 1 FROM quota WHERE event_id = $1) AS any',
-        [event.id],
-      );
-      return rows[0].any ? null : 'You need to configure at least one quota to sell anything.';
+      return (await this.quotas.eventHasQuota(em, event.id)) ? null : 'You need to configure at least one quota to sell anything.';
     });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { eventItemIds } from '../catalogue/items/item-lookup';
+import { ItemQueries } from '../catalogue/items/item.queries';
 import { FieldErrors, invalidPk, ValidationFailed } from '../common/errors';
 import type { EventSeating } from '../organizers/event-seating.port';
 import { SeatingPlansService } from './seating-plans.service';
@@ -41,7 +41,7 @@ export class EventSeatingService implements EventSeating {
       add('seat_category_mapping', 'Item IDs must be integers or null.');
     } else if (ids.length > 0 && eventId !== null) {
       // On creation the tenancy roots refuse any mapping (the event has no items yet).
-      const known = await eventItemIds(em, eventId, ids);
+      const known = await new ItemQueries().eventItemIds(em, eventId, ids);
       for (const id of ids) if (!known.has(id)) add('seat_category_mapping', `Item '${id}' does not exist.`);
     }
     return Object.keys(errors).length > 0 ? errors : null;

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { eventItemIds } from '../catalogue/items/item-lookup';
+import { ItemQueries } from '../catalogue/items/item.queries';
 import { invalidPk, ValidationFailed } from '../common/errors';
 import { applyOrdering } from '../common/listing/ordering';
 import { paginateRows } from '../common/listing/page-query';
@@ -141,7 +141,7 @@ export class SendmailRulesService {
   /** @throws ValidationFailed on `limit_products` when an id is no item of the event */
   private async checkProducts(em: EntityManager, event: Event, input: SendmailRuleInput): Promise<void> {
     const ids = [...new Set(input.limit_products)];
-    const found = await eventItemIds(em, event.id, ids);
+    const found = await new ItemQueries().eventItemIds(em, event.id, ids);
     const missing = ids.find((i) => !found.has(i));
     if (missing !== undefined) throw ValidationFailed.field('limit_products', invalidPk(missing));
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AddonsController } from './addons.controller';
+import { AddonQueries } from './addon.queries';
 import { AddonsService } from './addons.service';
 import { AuditModule } from '../../audit/audit.module';
 
@@ -7,7 +8,7 @@ import { AuditModule } from '../../audit/audit.module';
 @Module({
   imports: [AuditModule],
   controllers: [AddonsController],
-  providers: [AddonsService],
+  providers: [AddonsService, AddonQueries],
   exports: [AddonsService],
 })
 export class AddonsModule {}

@@ -1,4 +1,4 @@
-import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
+import type { Related } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -7,7 +7,6 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
@@ -17,6 +16,7 @@ import { findEventItem } from '../items/item-lookup';
 import type { Item } from '../items/item.entity';
 import { CreateAddonDto } from './addon.dto';
 import { AddonJson, toAddonJson } from './addon.presenter';
+import { AddonQueries } from './addon.queries';
 import { ItemAddon } from './item-addon.entity';
 
 /** The merged input a write applies. */
@@ -72,6 +72,7 @@ export class AddonsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly queries: AddonQueries,
   ) {}
 
   /**
@@ -86,12 +87,7 @@ export class AddonsService {
     page: PageRequest,
   ): Promise<Paginated<AddonJson>> {
     const item = await findEventItem(this.db, event.id, itemId);
-    const qb = this.db
-      .getRepository(ItemAddon)
-      .createQueryBuilder('a')
-      .where('a.base_item_id = :item', { item: item.id });
-    applyOrdering(qb, filters, { id: 'a.id', position: 'a.position' }, ['position', 'id']);
-    return paginateRows(qb, page, (rows) => rows.map(toAddonJson));
+    return this.queries.page(this.db, item.id, filters, page, (rows) => rows.map(toAddonJson));
   }
 
   /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for an add-on of another item */
@@ -207,12 +203,7 @@ export class AddonsService {
 
   /** The add-ons of the item whose id is the SQL expression `itemId`, by position then id (issue 7). */
   relatedToItem(itemId: string): Related<ItemAddon[]> {
-    return relatedRows(
-      this.db.connection.getMetadata(ItemAddon),
-      'a',
-      `FROM item_addon a WHERE a.base_item_id = ${itemId}`,
-      'a.position, a.id',
-    );
+    return this.queries.relatedToItem(this.db, itemId);
   }
 
   private inlineInputs(bodies: CreateAddonDto[]): AddonInput[] {
@@ -229,10 +220,7 @@ export class AddonsService {
    */
   private async categoriesOfEvent(em: EntityManager, eventId: number, ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows: { id: number }[] = await em.query(
-      'SELECT id FROM item_category WHERE event_id = $1 AND id = ANY($2) ORDER BY id FOR KEY SHARE',
-      [eventId, [...new Set(ids)]],
-    );
+    const rows = await this.queries.categoriesOfEvent(em, eventId, [...new Set(ids)]);
     return new Set(rows.map((r) => Number(r.id)));
   }
 
@@ -247,11 +235,7 @@ export class AddonsService {
     const ofEvent = (await this.categoriesOfEvent(em, event.id, [input.addon_category])).size > 0;
     let duplicate = false;
     if (ofEvent) {
-      const rows: unknown[] = await em.query(
-        'SELECT 1 FROM item_addon WHERE base_item_id = $1 AND addon_category_id = $2 AND id <> $3',
-        [item.id, input.addon_category, addonId ?? 0],
-      );
-      duplicate = rows.length > 0;
+      duplicate = await this.queries.categoryTaken(em, item.id, input.addon_category, addonId ?? 0);
     }
     const errors = new ErrorCollector();
     for (const problem of addonProblems(input, ofEvent, duplicate)) {

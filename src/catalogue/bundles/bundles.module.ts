@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BundlesController } from './bundles.controller';
+import { ItemQueries } from '../items/item.queries';
+import { BundleQueries } from './bundle.queries';
 import { BundlesService } from './bundles.service';
 import { AuditModule } from '../../audit/audit.module';
 
@@ -7,7 +9,7 @@ import { AuditModule } from '../../audit/audit.module';
 @Module({
   imports: [AuditModule],
   controllers: [BundlesController],
-  providers: [BundlesService],
+  providers: [BundlesService, BundleQueries, ItemQueries],
   exports: [BundlesService],
 })
 export class BundlesModule {}

@@ -1,4 +1,4 @@
-import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
+import type { Related } from '../../common/listing/page-query';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -7,16 +7,17 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
-import { findEventItem, lockItems } from '../items/item-lookup';
+import { findEventItem } from '../items/item-lookup';
+import { ItemQueries } from '../items/item.queries';
 import type { Item } from '../items/item.entity';
 import { CreateBundleDto } from './bundle.dto';
 import { BundleJson, toBundleJson } from './bundle.presenter';
+import { BundleQueries } from './bundle.queries';
 import { ItemBundle } from './item-bundle.entity';
 
 /** The merged input a write applies. */
@@ -75,6 +76,8 @@ export class BundlesService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly queries: BundleQueries,
+    private readonly items: ItemQueries,
   ) {}
 
   /**
@@ -89,12 +92,7 @@ export class BundlesService {
     page: PageRequest,
   ): Promise<Paginated<BundleJson>> {
     const item = await findEventItem(this.db, event.id, itemId);
-    const qb = this.db
-      .getRepository(ItemBundle)
-      .createQueryBuilder('b')
-      .where('b.base_item_id = :item', { item: item.id });
-    applyOrdering(qb, filters, { id: 'b.id' }, ['id']);
-    return paginateRows(qb, page, (rows) => rows.map(toBundleJson));
+    return this.queries.page(this.db, item.id, filters, page, (rows) => rows.map(toBundleJson));
   }
 
   /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for a bundle of another item */
@@ -117,7 +115,7 @@ export class BundlesService {
     return this.db.transaction(async (em) => {
       const item = await findEventItem(em, event.id, itemId);
       const input = mergeInput(body, { ...BUNDLE_DEFAULTS } as BundleInput);
-      await lockItems(em, [item.id, input.bundled_item]);
+      await this.items.lockItems(em, [item.id, input.bundled_item]);
       await this.validate(em, event, item, input);
       const bundle = em.create(ItemBundle, { baseItemId: item.id });
       this.apply(bundle, input);
@@ -150,11 +148,11 @@ export class BundlesService {
         mergeInput(body, mode === 'patch' ? current : ({ ...BUNDLE_DEFAULTS } as BundleInput));
       // Lock both items in id order first, then the bundle row; the bundled item is known only from the merge.
       const preliminary = merge(toBundleJson(await this.load(em, item.id, id, false)));
-      await lockItems(em, [item.id, preliminary.bundled_item]);
+      await this.items.lockItems(em, [item.id, preliminary.bundled_item]);
       const bundle = await this.load(em, item.id, id, true);
       const before = toBundleJson(bundle);
       const input = merge(before);
-      if (input.bundled_item !== preliminary.bundled_item) await lockItems(em, [input.bundled_item]);
+      if (input.bundled_item !== preliminary.bundled_item) await this.items.lockItems(em, [input.bundled_item]);
       await this.validate(em, event, item, input);
       this.apply(bundle, input);
       const after = toBundleJson(bundle);
@@ -191,7 +189,7 @@ export class BundlesService {
    */
   async checkInline(em: EntityManager, event: Event, bodies: CreateBundleDto[]): Promise<string[]> {
     const inputs = this.inlineInputs(bodies);
-    await lockItems(
+    await this.items.lockItems(
       em,
       inputs.map((input) => input.bundled_item),
     );
@@ -217,12 +215,7 @@ export class BundlesService {
 
   /** The bundles of the item whose id is the SQL expression `itemId`, by id (issue 7). */
   relatedToItem(itemId: string): Related<ItemBundle[]> {
-    return relatedRows(
-      this.db.connection.getMetadata(ItemBundle),
-      'b',
-      `FROM item_bundle b WHERE b.base_item_id = ${itemId}`,
-      'b.id',
-    );
+    return this.queries.relatedToItem(this.db, itemId);
   }
 
   private inlineInputs(bodies: CreateBundleDto[]): BundleInput[] {
@@ -241,16 +234,8 @@ export class BundlesService {
         inputs.flatMap((input) => (input.bundled_variation === null ? [] : [input.bundled_variation])),
       ),
     ];
-    const items: { id: number; has_variations: boolean; has_bundles: boolean }[] = await em.query(
-      `SELECT i.id, i.has_variations, EXISTS (SELECT 1 FROM item_bundle b WHERE b.base_item_id = i.id) AS has_bundles
-       FROM item i WHERE i.event_id = $1 AND i.id = ANY($2)`,
-      [event.id, itemIds],
-    );
-    const variations: { id: number; item_id: number }[] = await em.query(
-      `SELECT v.id, v.item_id FROM item_variation v JOIN item i ON i.id = v.item_id
-       WHERE i.event_id = $1 AND v.id = ANY($2)`,
-      [event.id, variationIds],
-    );
+    const items = await this.queries.bundledItems(em, event.id, itemIds);
+    const variations = await this.queries.bundledVariations(em, event.id, variationIds);
     return {
       items: new Map(
         items.map((r) => [Number(r.id), { hasVariations: r.has_variations, hasBundles: r.has_bundles }]),

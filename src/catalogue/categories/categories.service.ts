@@ -6,15 +6,14 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
-import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
 import type { Event } from '../../organizers/event.entity';
 import type { CreateCategoryDto } from './category.dto';
 import { CategoryJson, toCategoryJson } from './category.presenter';
+import { CategoryQueries } from './category.queries';
 import { ItemCategory } from './item-category.entity';
 
 /** Defaults of optional category fields (compat §3.9); PUT resets omitted ones to these. */
@@ -42,6 +41,7 @@ export class CategoriesService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly queries: CategoryQueries,
   ) {}
 
   /**
@@ -49,14 +49,7 @@ export class CategoriesService {
    * (default `position,id`). Two SQL statements whatever the page size.
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CategoryJson>> {
-    const qb = this.db
-      .getRepository(ItemCategory)
-      .createQueryBuilder('c')
-      .where('c.event_id = :event', { event: event.id });
-    const isAddon = filters.bool('is_addon');
-    if (isAddon !== undefined) qb.andWhere('c.is_addon = :isAddon', { isAddon });
-    applyOrdering(qb, filters, { id: 'c.id', position: 'c.position' }, ['position', 'id']);
-    return paginateRows(qb, page, (rows) => rows.map(toCategoryJson));
+    return this.queries.page(this.db, event.id, filters, page, (rows) => rows.map(toCategoryJson));
   }
 
   /** @throws NotFound for an id that is not a category of this event */
@@ -148,20 +141,12 @@ export class CategoriesService {
    * until the caller's transaction ends, so a concurrent delete cannot slip in between check and write.
    */
   async belongsToEvent(em: EntityManager, eventId: number, id: number): Promise<boolean> {
-    const rows: unknown[] = await em.query(
-      'SELECT 1 FROM item_category WHERE id = $1 AND event_id = $2 FOR KEY SHARE',
-      [id, eventId],
-    );
-    return rows.length > 0;
+    return this.queries.belongsToEvent(em, eventId, id);
   }
 
   /** Removes a deleted item from the cross-selling lists of the event's categories (same transaction). */
   async forgetItem(em: EntityManager, eventId: number, itemId: number): Promise<void> {
-    await em.query(
-      `UPDATE item_category SET cross_selling_match_products = array_remove(cross_selling_match_products, $2)
-       WHERE event_id = $1 AND $2 = ANY(cross_selling_match_products)`,
-      [eventId, itemId],
-    );
+    await this.queries.forgetItem(em, eventId, itemId);
   }
 
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<ItemCategory> {
@@ -173,10 +158,7 @@ export class CategoriesService {
     const wanted = [...new Set(input.cross_selling_match_products)];
     if (wanted.length > 0) {
       // Share-locked: a concurrent item delete waits and then removes the id from this list (forgetItem).
-      const found: { id: number }[] = await em.query(
-        'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2) FOR KEY SHARE',
-        [event.id, wanted],
-      );
+      const found = await this.queries.itemsOfEventForWrite(em, event.id, wanted);
       const known = new Set(found.map((r) => Number(r.id)));
       const missing = wanted.find((x) => !known.has(x));
       if (missing !== undefined) errors.add('cross_selling_match_products', invalidPk(missing));

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PortsModule, withPorts } from '../catalogue-ports';
 import { DiscountsController } from './discounts.controller';
+import { DiscountQueries } from './discount.queries';
 import { DiscountsService } from './discounts.service';
 import { AuditModule } from '../../audit/audit.module';
 
@@ -12,7 +13,7 @@ export class DiscountsModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(DiscountsModule, ports, {
       controllers: [DiscountsController],
-      providers: [DiscountsService],
+      providers: [DiscountsService, DiscountQueries],
     });
   }
 }

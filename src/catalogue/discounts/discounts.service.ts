@@ -6,8 +6,6 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk, ResourceInUse } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
@@ -18,6 +16,7 @@ import { DISCOUNT_USAGE, DiscountUsage } from './discount-usage.port';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import type { CreateDiscountDto } from './discount.dto';
 import { Discount } from './discount.entity';
+import { DiscountQueries } from './discount.queries';
 import { DiscountJson, DiscountProducts, toDiscountJson } from './discount.presenter';
 import { discountConfigErrors } from './discount.rules';
 
@@ -55,16 +54,6 @@ const CONTENT_TYPE = 'discount';
 export const DISCOUNT_IN_USE =
   'You cannot delete this discount because it already has been used as part of an order.';
 
-/** Condition and benefit item ids of discount `d`, ascending, as subqueries of its own statement (issue 7). */
-const DISCOUNT_PRODUCTS: RelatedSpec<DiscountProducts> = {
-  condition: relatedValue<number[]>(
-    "SELECT coalesce(array_agg(c.item_id ORDER BY c.item_id), '{}') FROM discount_condition_item c WHERE c.discount_id = d.id",
-  ),
-  benefit: relatedValue<number[]>(
-    "SELECT coalesce(array_agg(b.item_id ORDER BY b.item_id), '{}') FROM discount_benefit_item b WHERE b.discount_id = d.id",
-  ),
-};
-
 /**
  * Automatic discounts of one event: list, detail, create, update, delete (compat §3.25, spec "Discount"). Every
  * query is scoped by the event resolved by the permission guard. The product lists live in the join tables
@@ -76,6 +65,7 @@ export class DiscountsService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(DISCOUNT_USAGE) private readonly usage: DiscountUsage,
+    private readonly queries: DiscountQueries,
   ) {}
 
   /**
@@ -83,23 +73,12 @@ export class DiscountsService {
    * (default `position,id`). One SQL statement whatever the page size (rows, count and product lists).
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<DiscountJson>> {
-    const qb = this.db
-      .getRepository(Discount)
-      .createQueryBuilder('d')
-      .where('d.event_id = :event', { event: event.id });
-    const active = filters.bool('active');
-    if (active !== undefined) qb.andWhere('d.active = :active', { active });
-    applyOrdering(qb, filters, { id: 'd.id', position: 'd.position' }, ['position', 'id']);
-    return paginateInOne(qb, page, DISCOUNT_PRODUCTS, toDiscountJson);
+    return this.queries.page(this.db, event.id, filters, page, toDiscountJson);
   }
 
   /** @throws NotFound for an id that is not a discount of this event */
   async get(event: Event, id: number): Promise<DiscountJson> {
-    const qb = this.db
-      .getRepository(Discount)
-      .createQueryBuilder('d')
-      .where('d.id = :id AND d.event_id = :event', { id, event: event.id });
-    return findOneInOne(qb, DISCOUNT_PRODUCTS, toDiscountJson);
+    return this.queries.one(this.db, event.id, id, toDiscountJson);
   }
 
   /**
@@ -210,31 +189,19 @@ export class DiscountsService {
   private async products(em: EntityManager, ids: number[]): Promise<Map<number, DiscountProducts>> {
     const out = new Map<number, DiscountProducts>(ids.map((id) => [id, { condition: [], benefit: [] }]));
     if (ids.length === 0) return out;
-    const rows: { kind: 'condition' | 'benefit'; discount_id: number; item_id: number }[] = await em.query(
-      `SELECT 'condition' AS kind, discount_id, item_id FROM discount_condition_item WHERE discount_id = ANY($1)
-       UNION ALL
-       SELECT 'benefit' AS kind, discount_id, item_id FROM discount_benefit_item WHERE discount_id = ANY($1)
-       ORDER BY item_id`,
-      [ids],
-    );
+    const rows = await this.queries.productRows(em, ids);
     for (const row of rows) out.get(Number(row.discount_id))?.[row.kind].push(Number(row.item_id));
     return out;
   }
 
   /** Replaces the rows of both join tables of a discount with the input's lists. */
   private async writeProducts(em: EntityManager, discountId: number, input: DiscountInput): Promise<void> {
-    for (const [table, ids] of [
-      ['discount_condition_item', input.condition_limit_products],
-      ['discount_benefit_item', input.benefit_limit_products],
-    ] as const) {
-      await em.query(`DELETE FROM ${table} WHERE discount_id = $1`, [discountId]);
-      if (ids.length > 0) {
-        await em.query(`INSERT INTO ${table} (discount_id, item_id) SELECT $1, unnest($2::int[])`, [
-          discountId,
-          ids,
-        ]);
-      }
-    }
+    await this.queries.writeProducts(
+      em,
+      discountId,
+      input.condition_limit_products,
+      input.benefit_limit_products,
+    );
   }
 
   /**
@@ -265,10 +232,7 @@ export class DiscountsService {
   ): Promise<void> {
     const wanted = [...new Set([...input.condition_limit_products, ...input.benefit_limit_products])];
     if (wanted.length > 0) {
-      const found: { id: number }[] = await em.query(
-        'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2) ORDER BY id FOR KEY SHARE',
-        [event.id, wanted],
-      );
+      const found = await this.queries.itemsOfEventForWrite(em, event.id, wanted);
       const known = new Set(found.map((r) => Number(r.id)));
       for (const field of ['condition_limit_products', 'benefit_limit_products'] as const) {
         const missing = input[field].find((x) => !known.has(x));

@@ -6,8 +6,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, ResourceInUse, ValidationFailed } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../../common/listing/page-query';
+import type { RelatedSpec } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
@@ -20,11 +19,11 @@ import { BundlesService } from '../bundles/bundles.service';
 import { CategoriesService } from '../categories/categories.service';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import { VariationsService } from '../variations/variations.service';
-import { existingMembershipTypes } from './item-lookup';
 import { ITEM_IN_USE, ITEM_USAGE } from './item-usage.port';
 import type { ItemUsage } from './item-usage.port';
 import { CreateItemDto, ReplaceItemDto } from './item.dto';
 import { Item } from './item.entity';
+import { ItemQueries } from './item.queries';
 import { ItemJson, ItemRelated, toItemJson } from './item.presenter';
 
 export type { ItemUsage };
@@ -111,6 +110,7 @@ export class ItemsService {
     private readonly addons: AddonsService,
     private readonly bundles: BundlesService,
     @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
+    private readonly queries: ItemQueries,
   ) {}
 
   /**
@@ -121,44 +121,12 @@ export class ItemsService {
    * statements whatever the page size.
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<ItemJson>> {
-    const qb = this.db
-      .getRepository(Item)
-      .createQueryBuilder('i')
-      .where('i.event_id = :event', { event: event.id });
-    for (const [param, column] of [
-      ['active', 'active'],
-      ['admission', 'admission'],
-      ['free_price', 'free_price'],
-    ] as const) {
-      const value = filters.bool(param);
-      if (value !== undefined) qb.andWhere(`i.${column} = :${param}`, { [param]: value });
-    }
-    const category = filters.int('category');
-    if (category !== undefined) qb.andWhere('i.category_id = :category', { category });
-    const taxRate = filters.raw('tax_rate') === 'None' ? '0' : filters.decimal('tax_rate');
-    if (taxRate !== undefined) {
-      const rate =
-        'EXISTS (SELECT 1 FROM tax_rule t WHERE t.id = i.tax_rule_id AND t.rate = :taxRate::numeric)';
-      qb.andWhere(new Decimal(taxRate).isZero() ? `(i.tax_rule_id IS NULL OR ${rate})` : rate, { taxRate });
-    }
-    const pattern = filters.contains('search');
-    if (pattern !== undefined) {
-      qb.andWhere(
-        '(upper(i.internal_name) LIKE upper(:search) OR EXISTS (SELECT 1 FROM jsonb_each_text(i.name) AS n WHERE upper(n.value) LIKE upper(:search)))',
-        { search: pattern },
-      );
-    }
-    applyOrdering(qb, filters, { id: 'i.id', position: 'i.position' }, ['position', 'id']);
-    return paginateInOne(qb, page, this.related(), toItemJson);
+    return this.queries.page(this.db, event.id, filters, page, this.related(), toItemJson);
   }
 
   /** @throws NotFound for an id that is not an item of this event */
   async get(event: Event, id: number): Promise<ItemJson> {
-    const qb = this.db
-      .getRepository(Item)
-      .createQueryBuilder('i')
-      .where('i.id = :id AND i.event_id = :event', { id, event: event.id });
-    return findOneInOne(qb, this.related(), toItemJson);
+    return this.queries.one(this.db, event.id, id, this.related(), toItemJson);
   }
 
   /**
@@ -293,7 +261,7 @@ export class ItemsService {
    */
   private related(): RelatedSpec<ItemRelated> {
     return (this.relatedSpec ??= {
-      taxRate: relatedValue<string | null>('SELECT t.rate::text FROM tax_rule t WHERE t.id = i.tax_rule_id'),
+      taxRate: this.queries.taxRateOfItem(),
       variations: this.variations.relatedToItem('i.id'),
       addons: this.addons.relatedToItem('i.id'),
       bundles: this.bundles.relatedToItem('i.id'),
@@ -302,17 +270,7 @@ export class ItemsService {
 
   /** {@link related} of one loaded item, in one statement. */
   private relatedOf(em: EntityManager, item: Item): Promise<ItemRelated> {
-    const qb = em.getRepository(Item).createQueryBuilder('i').where('i.id = :id', { id: item.id });
-    return findOneInOne(qb, this.related(), (_row, related) => related);
-  }
-
-  /** Whether `id` is an item of the event; share-locks it so a concurrent delete waits for this write. */
-  private async itemExists(em: EntityManager, eventId: number, id: number): Promise<boolean> {
-    const rows: unknown[] = await em.query(
-      'SELECT 1 FROM item WHERE id = $1 AND event_id = $2 FOR KEY SHARE',
-      [id, eventId],
-    );
-    return rows.length > 0;
+    return this.queries.relatedOf(em, item.id, this.related());
   }
 
   /**
@@ -345,10 +303,7 @@ export class ItemsService {
     }
     let taxRate: string | null = null;
     if (input.tax_rule !== null) {
-      const rows: { rate: string }[] = await em.query(
-        'SELECT rate FROM tax_rule WHERE id = $1 AND event_id = $2 FOR KEY SHARE',
-        [input.tax_rule, event.id],
-      );
+      const rows = await this.queries.taxRuleRateForWrite(em, event.id, input.tax_rule);
       if (rows.length === 0) {
         errors.add('tax_rule', "The item's tax rule must belong to the same event as the item.");
       } else {
@@ -356,15 +311,12 @@ export class ItemsService {
       }
     }
     if (input.hidden_if_available !== null) {
-      const rows: unknown[] = await em.query(
-        'SELECT 1 FROM quota WHERE id = $1 AND event_id = $2 FOR KEY SHARE',
-        [input.hidden_if_available, event.id],
-      );
-      if (rows.length === 0) errors.add('hidden_if_available', invalidPk(input.hidden_if_available));
+      if (!(await this.queries.quotaOfEventForWrite(em, event.id, input.hidden_if_available)))
+        errors.add('hidden_if_available', invalidPk(input.hidden_if_available));
     }
     if (
       input.hidden_if_item_available !== null &&
-      !(await this.itemExists(em, event.id, input.hidden_if_item_available))
+      !(await this.queries.itemOfEventForWrite(em, event.id, input.hidden_if_item_available))
     ) {
       errors.add('hidden_if_item_available', invalidPk(input.hidden_if_item_available));
     }
@@ -372,7 +324,7 @@ export class ItemsService {
       ...input.require_membership_types,
       ...(input.grant_membership_type === null ? [] : [input.grant_membership_type]),
     ];
-    const knownTypes = await existingMembershipTypes(em, event.organizerId, wantedTypes);
+    const knownTypes = await this.queries.existingMembershipTypes(em, event.organizerId, wantedTypes);
     const unknownType = input.require_membership_types.find((t) => !knownTypes.has(t));
     if (unknownType !== undefined) errors.add('require_membership_types', invalidPk(unknownType));
     if (input.grant_membership_type !== null && !knownTypes.has(input.grant_membership_type)) {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PortsModule, withPorts } from '../catalogue-ports';
 import { MembershipTypesController } from './membership-types.controller';
+import { MembershipTypeQueries } from './membership-type.queries';
 import { MembershipTypesService } from './membership-types.service';
 import { AuditModule } from '../../audit/audit.module';
 
@@ -12,7 +13,7 @@ export class MembershipTypesModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(MembershipTypesModule, ports, {
       controllers: [MembershipTypesController],
-      providers: [MembershipTypesService],
+      providers: [MembershipTypesService, MembershipTypeQueries],
     });
   }
 }

@@ -6,9 +6,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ResourceInUse } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
-import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -17,6 +15,7 @@ import { MEMBERSHIP_TYPE_USAGE, MembershipTypeUsage } from './membership-type-us
 import type { CreateMembershipTypeDto } from './membership-type.dto';
 import { MembershipType } from './membership-type.entity';
 import { MembershipTypeJson, toMembershipTypeJson } from './membership-type.presenter';
+import { MembershipTypeQueries } from './membership-type.queries';
 
 type MembershipTypeInput = Complete<CreateMembershipTypeDto>;
 
@@ -42,6 +41,7 @@ export class MembershipTypesService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(MEMBERSHIP_TYPE_USAGE) private readonly usage: MembershipTypeUsage,
+    private readonly queries: MembershipTypeQueries,
   ) {}
 
   /** One page of the organizer's types; ordering `id` (the default). Two SQL statements whatever the page size. */
@@ -50,12 +50,7 @@ export class MembershipTypesService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<MembershipTypeJson>> {
-    const qb = this.db
-      .getRepository(MembershipType)
-      .createQueryBuilder('m')
-      .where('m.organizer_id = :organizer', { organizer: organizer.id });
-    applyOrdering(qb, filters, { id: 'm.id' }, ['id']);
-    return paginateRows(qb, page, (rows) => rows.map(toMembershipTypeJson));
+    return this.queries.page(this.db, organizer.id, filters, page, (rows) => rows.map(toMembershipTypeJson));
   }
 
   /** @throws NotFound for an id that is not a membership type of this organizer */
@@ -130,12 +125,7 @@ export class MembershipTypesService {
     await this.db.transaction(async (em) => {
       const type = await this.load(em, organizer, id, true);
       // Items and variations can only reference types of their organizer; any reference blocks the delete.
-      const rows: { used: boolean }[] = await em.query(
-        `SELECT EXISTS (SELECT 1 FROM item WHERE grant_membership_type = $1 OR $1 = ANY(require_membership_types))
-             OR EXISTS (SELECT 1 FROM item_variation WHERE $1 = ANY(require_membership_types)) AS used`,
-        [type.id],
-      );
-      if (rows[0].used) throw new ResourceInUse(MEMBERSHIP_TYPE_IN_USE);
+      if (await this.queries.usedByCatalogue(em, type.id)) throw new ResourceInUse(MEMBERSHIP_TYPE_IN_USE);
       if (await this.usage.isUsed(em, type.id)) throw new ResourceInUse(MEMBERSHIP_TYPE_IN_USE);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,

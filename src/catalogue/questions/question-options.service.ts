@@ -5,9 +5,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ValidationFailed } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
-import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { uniqueAsValidation } from '../../common/persistence/unique';
@@ -16,6 +14,7 @@ import type { Event } from '../../organizers/event.entity';
 import type { CreateQuestionOptionDto } from './question-option.dto';
 import { QuestionOption } from './question-option.entity';
 import { QuestionOptionJson, toQuestionOptionJson } from './question-option.presenter';
+import { QuestionOptionQueries } from './question-option.queries';
 import { optionIdentifierTaken, QuestionsService } from './questions.service';
 
 type OptionInput = Complete<CreateQuestionOptionDto>;
@@ -36,6 +35,7 @@ export class QuestionOptionsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly questions: QuestionsService,
+    private readonly queries: QuestionOptionQueries,
   ) {}
 
   /**
@@ -51,12 +51,9 @@ export class QuestionOptionsService {
   ): Promise<Paginated<QuestionOptionJson>> {
     await this.questions.findParentQuestion(this.db, event, questionId, false);
     filters.bool('active');
-    const qb = this.db
-      .getRepository(QuestionOption)
-      .createQueryBuilder('o')
-      .where('o.question_id = :question AND o.event_id = :event', { question: questionId, event: event.id });
-    applyOrdering(qb, filters, { id: 'o.id', position: 'o.position' }, ['position', 'id']);
-    return paginateRows(qb, page, (rows) => rows.map(toQuestionOptionJson));
+    return this.queries.page(this.db, event.id, questionId, filters, page, (rows) =>
+      rows.map(toQuestionOptionJson),
+    );
   }
 
   /** @throws ParentNotFound (403) for an unknown question of the event; NotFound for an option not of that question */

@@ -10,7 +10,8 @@ import {
   dependencyValuesError,
 } from './question-rules';
 import type { ReplaceQuestionDto } from './question.dto';
-import { Question } from './question.entity';
+import type { Question } from './question.entity';
+import type { DependencyQuestionRow, QuestionQueries } from './question.queries';
 
 export const QUESTION_IDENTIFIER_TAKEN = 'This identifier is already used for a different question.';
 
@@ -25,9 +26,11 @@ export type ValuesKey = 'dependency_values' | 'dependency_value';
  * `dependency_question` (self, unknown, wrong type), `dependency_values`/`dependency_value` (not matching the
  * dependency question), `type` (a question others depend on must keep its kind). Non-field errors: check-in
  * and dependency conflicts, cycles, unsupported check-in type, foreign items.
+ * @param queries the statements (the caller's {@link QuestionQueries})
  * @param self the stored question on update, null on create
  */
 export async function validateQuestion(
+  queries: QuestionQueries,
   em: EntityManager,
   event: Event,
   input: QuestionInput,
@@ -37,22 +40,16 @@ export async function validateQuestion(
   const errors = new ErrorCollector();
 
   if (input.identifier !== null) {
-    const taken: unknown[] = await em.query(
-      'SELECT 1 FROM question WHERE event_id = $1 AND identifier = $2 AND id <> $3 LIMIT 1',
-      [event.id, input.identifier, self?.id ?? 0],
-    );
-    if (taken.length > 0) errors.add('identifier', QUESTION_IDENTIFIER_TAKEN);
+    if (await queries.questionIdentifierTaken(em, event.id, input.identifier, self?.id ?? 0))
+      errors.add('identifier', QUESTION_IDENTIFIER_TAKEN);
   }
 
-  let dependency: { id: number; type: string; ask_during_checkin: boolean } | null = null;
+  let dependency: DependencyQuestionRow | null = null;
   if (input.dependency_question !== null) {
     if (self && input.dependency_question === self.id) {
       errors.add('dependency_question', 'A question cannot depend on itself.');
     } else {
-      const rows: { id: number; type: string; ask_during_checkin: boolean }[] = await em.query(
-        'SELECT id, type, ask_during_checkin FROM question WHERE id = $1 AND event_id = $2',
-        [input.dependency_question, event.id],
-      );
+      const rows = await queries.dependencyQuestion(em, event.id, input.dependency_question);
       if (rows.length === 0) {
         errors.add('dependency_question', invalidPk(input.dependency_question));
       } else if (!DEPENDENCY_TYPES.includes(rows[0].type)) {
@@ -71,7 +68,7 @@ export async function validateQuestion(
     if (input.ask_during_checkin) conflict = 'Dependencies are not supported during check-in.';
     else if (dependency.ask_during_checkin)
       conflict = 'Question cannot depend on a question asked during check-in.';
-    else if (self && (await chainReaches(em, dependency.id, self.id)))
+    else if (self && (await queries.chainReaches(em, dependency.id, self.id)))
       conflict = 'Circular dependency between questions detected.';
     if (conflict) {
       errors.addNonField(conflict);
@@ -79,7 +76,7 @@ export async function validateQuestion(
       const identifiers: { identifier: string }[] =
         dependency.type === 'B'
           ? []
-          : await em.query('SELECT identifier FROM question_option WHERE question_id = $1', [dependency.id]);
+          : await queries.optionIdentifiers(em, dependency.id);
       const problem = dependencyValuesError(
         dependency.type,
         input.dependency_values,
@@ -96,19 +93,12 @@ export async function validateQuestion(
   const wanted = [...new Set(input.items)];
   if (wanted.length > 0) {
     // Share-locked: a concurrent item delete waits until this write has committed.
-    const found: unknown[] = await em.query(
-      'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2) FOR KEY SHARE',
-      [event.id, wanted],
-    );
+    const found = await queries.itemsOfEventForWrite(em, event.id, wanted);
     if (found.length < wanted.length) errors.addNonField('One or more items do not belong to this event.');
   }
 
   if (self) {
-    const dependents: unknown[] = await em.query(
-      'SELECT 1 FROM question WHERE event_id = $1 AND dependency_question_id = $2 LIMIT 1',
-      [event.id, self.id],
-    );
-    if (dependents.length > 0) {
+    if (await queries.hasDependents(em, event.id, self.id)) {
       const typeProblem = dependedOnTypeError(self.type, input.type);
       if (typeProblem) errors.add('type', typeProblem);
       if (input.ask_during_checkin) {
@@ -117,18 +107,4 @@ export async function validateQuestion(
     }
   }
   return errors;
-}
-
-/** Whether following `dependency_question` links from `start` reaches `target` (bounded walk). */
-async function chainReaches(em: EntityManager, start: number, target: number): Promise<boolean> {
-  const rows: unknown[] = await em.query(
-    `WITH RECURSIVE chain(id, next, depth) AS (
-       SELECT id, dependency_question_id, 1 FROM question WHERE id = $1
-       UNION ALL
-       SELECT q.id, q.dependency_question_id, c.depth + 1 FROM question q JOIN chain c ON q.id = c.next
-       WHERE c.depth < 10000
-     ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
-    [start, target],
-  );
-  return rows.length > 0;
 }

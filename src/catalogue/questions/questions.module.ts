@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { QuestionOptionsController } from './question-options.controller';
+import { QuestionOptionQueries } from './question-option.queries';
 import { QuestionOptionsService } from './question-options.service';
+import { QuestionQueries } from './question.queries';
 import { QuestionsController } from './questions.controller';
 import { QuestionsService } from './questions.service';
 import { AuditModule } from '../../audit/audit.module';
@@ -9,7 +11,7 @@ import { AuditModule } from '../../audit/audit.module';
 @Module({
   imports: [AuditModule],
   controllers: [QuestionsController, QuestionOptionsController],
-  providers: [QuestionsService, QuestionOptionsService],
+  providers: [QuestionsService, QuestionOptionsService, QuestionQueries, QuestionOptionQueries],
   exports: [QuestionsService],
 })
 export class QuestionsModule {}

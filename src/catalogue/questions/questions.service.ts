@@ -6,14 +6,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { FieldErrors, ValidationFailed } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
-import {
-  findOneInOne,
-  paginateInOne,
-  relatedRows,
-  relatedValue,
-  RelatedSpec,
-} from '../../common/listing/page-query';
+import type { RelatedSpec } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { mergeInput, WriteMode } from '../../common/persistence/write';
@@ -28,6 +21,7 @@ import type { CreateQuestionDto, ReplaceQuestionDto } from './question.dto';
 import { Question } from './question.entity';
 import { QUESTION_IDENTIFIER_TAKEN, QuestionInput, validateQuestion, ValuesKey } from './question-validation';
 import { decimal6OrNull, QuestionJson, toQuestionJson } from './question.presenter';
+import { IdentifierTable, QuestionQueries, QuestionRelated } from './question.queries';
 
 /** Defaults of optional question fields (compat §3.15); PUT resets omitted ones to these. */
 const QUESTION_DEFAULTS: Omit<QuestionInput, 'question' | 'type' | 'items'> = {
@@ -52,12 +46,6 @@ const QUESTION_DEFAULTS: Omit<QuestionInput, 'question' | 'type' | 'items'> = {
   dependency_values: [],
 };
 
-/** What a question's wire form needs besides its row. */
-interface QuestionRelated {
-  items: number[];
-  options: QuestionOption[];
-}
-
 const present = (q: Question, r: QuestionRelated): QuestionJson => toQuestionJson(q, r.items, r.options);
 
 /** Audit content type of questions and (with the question as object) of their options. */
@@ -70,9 +58,6 @@ export const OPTIONS_NOT_UPDATABLE =
 export const optionIdentifierTaken = (identifier: string): string =>
   `The identifier "${identifier}" is already used for a different option.`;
 
-/** Tables whose `identifier` is generated per event. */
-type IdentifierTable = 'question' | 'question_option';
-
 /**
  * Questions of one event: list, detail, create (with inline options), update, delete (compat §3.15, spec
  * "Question"). Every query is scoped by the event resolved by the permission guard. All question and option writes
@@ -84,6 +69,7 @@ export class QuestionsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly queries: QuestionQueries,
   ) {}
 
   /**
@@ -92,30 +78,12 @@ export class QuestionsService {
    * `position,id`). One SQL statement whatever the page size (rows, count, item ids and options).
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuestionJson>> {
-    const qb = this.db
-      .getRepository(Question)
-      .createQueryBuilder('q')
-      .where('q.event_id = :event', { event: event.id });
-    const identifier = filters.str('identifier');
-    if (identifier !== undefined) qb.andWhere('q.identifier = :identifier', { identifier });
-    for (const [param, column] of [
-      ['ask_during_checkin', 'ask_during_checkin'],
-      ['required', 'required'],
-    ] as const) {
-      const value = filters.bool(param);
-      if (value !== undefined) qb.andWhere(`q.${column} = :${param}`, { [param]: value });
-    }
-    applyOrdering(qb, filters, { id: 'q.id', position: 'q.position' }, ['position', 'id']);
-    return paginateInOne(qb, page, this.related(), present);
+    return this.queries.page(this.db, event.id, filters, page, this.related(), present);
   }
 
   /** @throws NotFound for an id that is not a question of this event */
   async get(event: Event, id: number): Promise<QuestionJson> {
-    const qb = this.db
-      .getRepository(Question)
-      .createQueryBuilder('q')
-      .where('q.id = :id AND q.event_id = :event', { id, event: event.id });
-    return findOneInOne(qb, this.related(), present);
+    return this.queries.one(this.db, event.id, id, this.related(), present);
   }
 
   /**
@@ -123,20 +91,7 @@ export class QuestionsService {
    * position then id (compat §3.21 `incomplete`); one statement.
    */
   async checkinQuestions(em: EntityManager, eventId: number, itemId: number): Promise<QuestionJson[]> {
-    const qb = em
-      .getRepository(Question)
-      .createQueryBuilder('q')
-      .where('q.event_id = :event AND q.ask_during_checkin', { event: eventId })
-      .andWhere(
-        'EXISTS (SELECT 1 FROM question_item qi WHERE qi.question_id = q.id AND qi.item_id = :item)',
-        {
-          item: itemId,
-        },
-      )
-      .orderBy('q.position')
-      .addOrderBy('q.id');
-    const page = await paginateInOne(qb, new PageRequest(1, 200), this.related(), present);
-    return page.items;
+    return this.queries.checkinQuestions(em, eventId, itemId, this.related(), present);
   }
 
   /**
@@ -151,7 +106,7 @@ export class QuestionsService {
     return this.db.transaction(async (em) => {
       await this.lockEvent(em, event.id);
       const errors: FieldErrors = (
-        await validateQuestion(em, event, input, null, valuesKey(legacy))
+        await validateQuestion(this.queries, em, event, input, null, valuesKey(legacy))
       ).toJSON();
       const prepared = await this.prepareInlineOptions(em, event.id, inline);
       if (prepared.errors) errors.options = prepared.errors;
@@ -199,13 +154,12 @@ export class QuestionsService {
       const question = await this.findQuestion(em, event, id, true);
       if (body.options !== undefined) throw ValidationFailed.nonField(OPTIONS_NOT_UPDATABLE);
       const { options: _options, dependency_value: legacy, ...rest } = body;
-      const qb = em.getRepository(Question).createQueryBuilder('q').where('q.id = :id', { id: question.id });
-      const related = await findOneInOne(qb, this.related(), (_q, r) => r);
+      const related = await this.queries.relatedOf(em, question.id, this.related());
       const storedOptions = related.options;
       const before = toQuestionJson(question, related.items, storedOptions);
       const base: QuestionInput = mode === 'patch' ? before : ({ ...QUESTION_DEFAULTS } as QuestionInput);
       const input = this.resolveInput(rest, legacy, base);
-      (await validateQuestion(em, event, input, question, valuesKey(legacy))).throwIfAny();
+      (await validateQuestion(this.queries, em, event, input, question, valuesKey(legacy))).throwIfAny();
 
       const items = [...new Set(input.items)].sort((a, b) => a - b);
       this.apply(question, input, input.identifier ?? question.identifier);
@@ -233,13 +187,7 @@ export class QuestionsService {
     await this.db.transaction(async (em) => {
       await this.lockEvent(em, event.id);
       const question = await this.findQuestion(em, event, id, true);
-      const dependents: { id: number }[] = await em.query(
-        `WITH changed AS (
-           UPDATE question SET dependency_question_id = NULL, dependency_values = '{}'
-           WHERE event_id = $1 AND dependency_question_id = $2 RETURNING id
-         ) SELECT id FROM changed ORDER BY id`,
-        [event.id, question.id],
-      );
+      const dependents = await this.queries.clearDependents(em, event.id, question.id);
       for (const dependent of dependents) {
         await this.log(em, principal, event, Number(dependent.id), 'pretix.event.question.changed', {
           dependency_question: null,
@@ -258,7 +206,7 @@ export class QuestionsService {
    * identifiers are checked against a stable state).
    */
   async lockEvent(em: EntityManager, eventId: number): Promise<void> {
-    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`questions:${eventId}`]);
+    await this.queries.lockEvent(em, eventId);
   }
 
   /**
@@ -284,11 +232,7 @@ export class QuestionsService {
     identifier: string,
     exceptId: number | null,
   ): Promise<boolean> {
-    const rows: unknown[] = await em.query(
-      'SELECT 1 FROM question_option WHERE event_id = $1 AND identifier = $2 AND id <> $3 LIMIT 1',
-      [eventId, identifier, exceptId ?? 0],
-    );
-    return rows.length > 0;
+    return this.queries.optionIdentifierUsed(em, eventId, identifier, exceptId ?? 0);
   }
 
   /**
@@ -304,11 +248,7 @@ export class QuestionsService {
     for (;;) {
       const candidate = randomIdentifier();
       if (taken.has(candidate)) continue;
-      const rows: unknown[] = await em.query(
-        `SELECT 1 FROM ${table} WHERE event_id = $1 AND identifier = $2 LIMIT 1`,
-        [eventId, candidate],
-      );
-      if (rows.length === 0) return candidate;
+      if (!(await this.queries.identifierUsed(em, table, eventId, candidate))) return candidate;
     }
   }
 
@@ -325,16 +265,7 @@ export class QuestionsService {
     from: string,
     to: string | null,
   ): Promise<void> {
-    const changed: { id: number; dependency_values: string[] }[] = await em.query(
-      `WITH changed AS (
-         UPDATE question
-         SET dependency_values = CASE WHEN $4::text IS NULL THEN array_remove(dependency_values, $3)
-                                      ELSE array_replace(dependency_values, $3, $4::text) END
-         WHERE event_id = $1 AND dependency_question_id = $2 AND $3 = ANY(dependency_values)
-         RETURNING id, dependency_values
-       ) SELECT id, dependency_values FROM changed ORDER BY id`,
-      [event.id, questionId, from, to],
-    );
+    const changed = await this.queries.followOptionIdentifier(em, event.id, questionId, from, to);
     for (const row of changed) {
       await this.log(em, principal, event, Number(row.id), 'pretix.event.question.changed', {
         dependency_values: row.dependency_values,
@@ -367,17 +298,7 @@ export class QuestionsService {
 
   /** Item ids and options of a question, as subqueries of the question's own statement (issue 7). */
   private related(): RelatedSpec<QuestionRelated> {
-    return (this.relatedSpec ??= {
-      items: relatedValue<number[]>(
-        "SELECT coalesce(array_agg(qi.item_id), '{}') FROM question_item qi WHERE qi.question_id = q.id",
-      ),
-      options: relatedRows<QuestionOption>(
-        this.db.connection.getMetadata(QuestionOption),
-        'o',
-        'FROM question_option o WHERE o.question_id = q.id',
-        'o.position, o.id',
-      ),
-    });
+    return (this.relatedSpec ??= this.queries.related(this.db));
   }
 
   /**
@@ -409,10 +330,7 @@ export class QuestionsService {
     const explicit = [...new Set(given.filter((x): x is string => x !== null))];
     const used = new Set<string>();
     if (explicit.length > 0) {
-      const rows: { identifier: string }[] = await em.query(
-        'SELECT identifier FROM question_option WHERE event_id = $1 AND identifier = ANY($2)',
-        [eventId, explicit],
-      );
+      const rows = await this.queries.usedOptionIdentifiers(em, eventId, explicit);
       for (const row of rows) used.add(row.identifier);
     }
     const seen = new Set<string>();
@@ -438,13 +356,7 @@ export class QuestionsService {
 
   /** Replaces the item assignments of a question (ids already checked to be items of the event). */
   private async setItems(em: EntityManager, questionId: number, items: number[]): Promise<void> {
-    await em.query('DELETE FROM question_item WHERE question_id = $1', [questionId]);
-    if (items.length > 0) {
-      await em.query(
-        'INSERT INTO question_item (question_id, item_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
-        [questionId, items],
-      );
-    }
+    await this.queries.setItems(em, questionId, items);
   }
 
   /** Writes the merged input onto the entity. */

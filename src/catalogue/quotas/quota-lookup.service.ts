@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { preparedQuery } from '../../common/persistence/prepared';
 import { RowMapper } from '../../common/persistence/row-mapper';
 import type { QuotaProducts } from './quota-availability';
 import { Quota } from './quota.entity';
 import type { QuotaRefs } from './quota.presenter';
+import { QuotaQueries } from './quota.queries';
 
 /** A product something draws quota for (compat §3.14): an item, its variation (null when none), a sub-event. */
 export interface Product {
@@ -27,6 +27,8 @@ export type ProductQuota = Quota & QuotaProducts;
  */
 @Injectable()
 export class QuotaLookup {
+  constructor(private readonly queries: QuotaQueries) {}
+
   /**
    * The quotas of the event each product draws on, ids ascending.
    * @returns quota ids per {@link productKey}; a product without quota maps to `[]`
@@ -40,23 +42,7 @@ export class QuotaLookup {
     const itemIds = distinct(products.filter((p) => p.variationId === null).map((p) => p.itemId));
     const variationIds = distinct(products.map((p) => p.variationId));
     if (itemIds.length === 0 && variationIds.length === 0) return out;
-    const rows = await preparedQuery<{
-      quota_id: number;
-      subevent_id: number | null;
-      item_id: number | null;
-      variation_id: number | null;
-    }>(
-      em,
-      `SELECT q.id AS quota_id, q.subevent_id, qi.item_id, NULL::int AS variation_id
-           FROM quota q JOIN quota_item qi ON qi.quota_id = q.id
-          WHERE q.event_id = $1 AND qi.item_id = ANY($2)
-         UNION ALL
-         SELECT q.id, q.subevent_id, NULL, qv.variation_id
-           FROM quota q JOIN quota_variation qv ON qv.quota_id = q.id
-          WHERE q.event_id = $1 AND qv.variation_id = ANY($3)
-         ORDER BY 1`,
-      [eventId, itemIds, variationIds],
-    );
+    const rows = await this.queries.productRows(em, eventId, itemIds, variationIds);
     for (const p of products) {
       const ids = rows
         .filter(
@@ -74,13 +60,7 @@ export class QuotaLookup {
   async refsOf(em: EntityManager, quotaIds: readonly number[]): Promise<Map<number, QuotaRefs>> {
     const out = new Map<number, QuotaRefs>(quotaIds.map((id) => [id, { items: [], variations: [] }]));
     if (quotaIds.length === 0) return out;
-    const rows: { quota_id: number; kind: 'i' | 'v'; ref: number }[] = await em.query(
-      `SELECT quota_id, 'i' AS kind, item_id AS ref FROM quota_item WHERE quota_id = ANY($1)
-       UNION ALL
-       SELECT quota_id, 'v' AS kind, variation_id AS ref FROM quota_variation WHERE quota_id = ANY($1)
-       ORDER BY quota_id, kind, ref`,
-      [[...quotaIds]],
-    );
+    const rows = await this.queries.refRows(em, quotaIds);
     for (const row of rows) {
       const refs = out.get(row.quota_id);
       if (refs) (row.kind === 'i' ? refs.items : refs.variations).push(row.ref);
@@ -97,11 +77,7 @@ export class QuotaLookup {
   async load(em: EntityManager, ids: readonly number[], lock: boolean): Promise<ProductQuota[]> {
     if (ids.length === 0) return [];
     const mapper = RowMapper.of<ProductQuota>(em.connection.getMetadata(Quota));
-    const sql = `SELECT ${mapper.selectSql('q')},
-              ARRAY(SELECT qi.item_id FROM quota_item qi WHERE qi.quota_id = q.id ORDER BY 1) AS "itemIds",
-              ARRAY(SELECT qv.variation_id FROM quota_variation qv WHERE qv.quota_id = q.id ORDER BY 1) AS "variationIds"
-         FROM quota q WHERE q.id = ANY($1::int[]) ORDER BY q.id${lock ? ' FOR UPDATE' : ''}`;
-    const rows = await preparedQuery<Record<string, unknown>>(em, sql, [distinct(ids)]);
+    const rows = await this.queries.productQuotaRows(em, mapper.selectSql('q'), distinct(ids), lock);
     return rows.map((row) => mapper.fromRow(row));
   }
 }

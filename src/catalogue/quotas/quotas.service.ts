@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { findOrNotFound } from '../../common/persistence/find';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk, NotFound, ValidationFailed } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
@@ -19,6 +17,7 @@ import { QuotaReservations } from './quota-reservations.service';
 import type { CreateQuotaDto } from './quota.dto';
 import { subeventsByIds, SUBEVENT_OF_OTHER_EVENT } from '../../organizers/subevents/subevent-scope';
 import { Quota } from './quota.entity';
+import { QuotaQueries } from './quota.queries';
 import {
   QuotaAvailabilityJson,
   QuotaJson,
@@ -59,16 +58,6 @@ function wantsAvailability(filters: QueryFilters): boolean {
   return filters.raw('with_availability') === 'true';
 }
 
-/** Item and variation ids of quota `q`, ascending, as subqueries of the quota's own statement (issue 7). */
-const QUOTA_REFS = {
-  items: relatedValue<number[]>(
-    "SELECT coalesce(array_agg(qi.item_id ORDER BY qi.item_id), '{}') FROM quota_item qi WHERE qi.quota_id = q.id",
-  ),
-  variations: relatedValue<number[]>(
-    "SELECT coalesce(array_agg(qv.variation_id ORDER BY qv.variation_id), '{}') FROM quota_variation qv WHERE qv.quota_id = q.id",
-  ),
-};
-
 /**
  * Quotas of one event: list, detail, availability, create, update, delete (spec "Quota", "States and
  * transitions"; compat §3.14). Every query is scoped by the event resolved by the permission guard. Availability
@@ -79,7 +68,7 @@ const QUOTA_REFS = {
 export class QuotasService {
   constructor(
     @InjectEntityManager() private readonly em: EntityManager,
-    @InjectRepository(Quota) private readonly quotas: Repository<Quota>,
+    private readonly queries: QuotaQueries,
     private readonly audit: AuditLogService,
     private readonly lookup: QuotaLookup,
     private readonly reservations: QuotaReservations,
@@ -94,20 +83,7 @@ export class QuotasService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuotaJson>> {
     const withAvailability = wantsAvailability(filters);
-    const qb = this.quotas.createQueryBuilder('q').where('q.event_id = :event', { event: event.id });
-    const subevent = filters.int('subevent');
-    if (subevent !== undefined) qb.andWhere('q.subevent_id = :subevent', { subevent });
-    const subevents = filters.intList('subevent__in');
-    if (subevents !== undefined) qb.andWhere('q.subevent_id = ANY(:subevents)', { subevents });
-    const items = filters.intList('items__in');
-    if (items !== undefined) {
-      qb.andWhere(
-        'EXISTS (SELECT 1 FROM quota_item qi WHERE qi.quota_id = q.id AND qi.item_id = ANY(:items))',
-        { items },
-      );
-    }
-    applyOrdering(qb, filters, { id: 'q.id', position: 'q.id', size: 'q.size' }, ['position']);
-    const result = await paginateInOne(qb, page, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
+    const result = await this.queries.page(this.em, event.id, filters, page);
     return new Paginated(await this.present(result.items, withAvailability), result.total, result.page);
   }
 
@@ -116,10 +92,7 @@ export class QuotasService {
    * @throws NotFound for an id that is not a quota of this event
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<QuotaJson> {
-    const qb = this.quotas
-      .createQueryBuilder('q')
-      .where('q.id = :id AND q.event_id = :event', { id, event: event.id });
-    const row = await findOneInOne(qb, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
+    const row = await this.queries.one(this.em, event.id, id);
     const [json] = await this.present([row], wantsAvailability(filters));
     return json;
   }
@@ -150,7 +123,7 @@ export class QuotasService {
       this.apply(quota, input);
       await em.save(quota);
       const refs: QuotaRefs = { items: sortedIds(input.items), variations: sortedIds(input.variations) };
-      await this.writeRefs(em, quota.id, refs);
+      await this.queries.writeRefs(em, quota.id, refs, false);
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
         eventId: event.id,
@@ -205,7 +178,7 @@ export class QuotasService {
           ignoreForEventAvailability: quota.ignoreForEventAvailability,
         },
       );
-      if (!isDeepStrictEqual(beforeRefs, refs)) await this.writeRefs(em, quota.id, refs, true);
+      if (!isDeepStrictEqual(beforeRefs, refs)) await this.queries.writeRefs(em, quota.id, refs, true);
       const reopened = before.closed && !quota.closed;
       const log = (action: string, data: Record<string, unknown> = {}) =>
         this.audit.record(em, principal, {
@@ -267,31 +240,6 @@ export class QuotasService {
     return rows.map((r) => toQuotaJson(r.quota, r.refs, availability?.get(r.quota.id)));
   }
 
-  /** Writes the item/variation links of a quota (replacing the old ones when `replace`). */
-  private async writeRefs(
-    em: EntityManager,
-    quotaId: number,
-    refs: QuotaRefs,
-    replace = false,
-  ): Promise<void> {
-    if (replace) {
-      await em.query('DELETE FROM quota_item WHERE quota_id = $1', [quotaId]);
-      await em.query('DELETE FROM quota_variation WHERE quota_id = $1', [quotaId]);
-    }
-    if (refs.items.length > 0) {
-      await em.query('INSERT INTO quota_item (quota_id, item_id) SELECT $1, unnest($2::int[])', [
-        quotaId,
-        refs.items,
-      ]);
-    }
-    if (refs.variations.length > 0) {
-      await em.query('INSERT INTO quota_variation (quota_id, variation_id) SELECT $1, unnest($2::int[])', [
-        quotaId,
-        refs.variations,
-      ]);
-    }
-  }
-
   /**
    * Closes a quota with `close_when_sold_out` that has no place left (spec "States and transitions"); logged
    * `pretix.event.quota.closed` by {@link QuotaReservations.close}. Unlimited and closed quotas are left alone.
@@ -319,21 +267,8 @@ export class QuotasService {
     const errors = new ErrorCollector();
     const itemIds = [...new Set(input.items)];
     const variationIds = [...new Set(input.variations)];
-    const itemRows: { id: number; event_id: number; has_variations: boolean }[] =
-      itemIds.length === 0
-        ? []
-        : await em.query(
-            'SELECT id, event_id, has_variations FROM item WHERE id = ANY($1) ORDER BY id FOR KEY SHARE',
-            [itemIds],
-          );
-    const variationRows: { id: number; item_id: number; event_id: number }[] =
-      variationIds.length === 0
-        ? []
-        : await em.query(
-            `SELECT v.id, v.item_id, i.event_id FROM item_variation v JOIN item i ON i.id = v.item_id
-              WHERE v.id = ANY($1) ORDER BY v.id FOR KEY SHARE OF v`,
-            [variationIds],
-          );
+    const itemRows = await this.queries.itemsForWrite(em, itemIds);
+    const variationRows = await this.queries.variationsForWrite(em, variationIds);
     // Items and variations of any event of the organizer are known; others are unknown ids.
     const foreign = [...itemRows, ...variationRows].map((r) => r.event_id).filter((id) => id !== event.id);
     const organizerEvents = await eventsOfOrganizer(em, event.organizerId, foreign);
@@ -362,7 +297,7 @@ export class QuotasService {
     if (violation) throw ValidationFailed.nonField(violation);
   }
 
-  /** Writes the merged scalar fields onto the entity (links are written by {@link writeRefs}). */
+  /** Writes the merged scalar fields onto the entity (links are written by {@link QuotaQueries.writeRefs}). */
   private apply(quota: Quota, input: QuotaInput): void {
     quota.name = input.name;
     quota.size = input.size;

@@ -1,24 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { QuotaQueries } from '../quotas/quota.queries';
+import { VoucherExportRow, VoucherQueries } from '../vouchers/voucher.queries';
 
-/** One exported voucher (money as strings). */
-export interface VoucherExportRow {
-  id: number;
-  code: string;
-  max_usages: number;
-  redeemed: number;
-  valid_until: Date | null;
-  block_quota: boolean;
-  price_mode: string;
-  value: string | null;
-  item_id: number | null;
-  variation_id: number | null;
-  quota_id: number | null;
-  subevent_id: number | null;
-  tag: string | null;
-  comment: string | null;
-}
+export type { VoucherExportRow };
 
 /**
  * The catalogue's reads for exports (issue 13 `voucherlist`, `quotas`): an event's vouchers in batches by id
@@ -26,18 +12,17 @@ export interface VoucherExportRow {
  */
 @Injectable()
 export class CatalogueExportRows {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly voucherQueries: VoucherQueries,
+    private readonly quotaQueries: QuotaQueries,
+  ) {}
 
   /** Batches of the event's vouchers in id order. */
   async *vouchers(eventId: number, batchSize = 2000): AsyncGenerator<VoucherExportRow[]> {
     let after = 0;
     for (;;) {
-      const rows: VoucherExportRow[] = await this.db.query(
-        `SELECT id, code, max_usages, redeemed, valid_until, block_quota, price_mode, value::text AS value,
-                item_id, variation_id, quota_id, subevent_id, tag, comment
-           FROM voucher WHERE event_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
-        [eventId, after, batchSize],
-      );
+      const rows = await this.voucherQueries.exportBatch(this.db.manager, eventId, after, batchSize);
       if (rows.length === 0) return;
       yield rows;
       if (rows.length < batchSize) return;
@@ -47,10 +32,7 @@ export class CatalogueExportRows {
 
   /** Ids of the event's quotas, ascending. One statement. */
   async quotaIds(eventId: number): Promise<number[]> {
-    const rows: { id: number }[] = await this.db.query(
-      'SELECT id FROM quota WHERE event_id = $1 ORDER BY id',
-      [eventId],
-    );
+    const rows = await this.quotaQueries.eventQuotaIds(this.db.manager, eventId);
     return rows.map((r) => r.id);
   }
 }

@@ -7,47 +7,11 @@ import type { I18nString } from '../../common/values/i18n';
 import type { Event } from '../../organizers/event.entity';
 import { eventsOfOrganizer } from '../../organizers/event-scope';
 import type { QuotaProducts } from '../quotas/quota-availability';
-import { preparedQuery } from '../../common/persistence/prepared';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
 import type { SaleVoucher } from '../vouchers/voucher-redemption.rules';
-import { Voucher } from '../vouchers/voucher.entity';
+import { SaleItem, SalesCatalogueQueries, SaleTaxRule, SaleVariation } from './sales-catalogue.queries';
 
-/** An item as the sales path reads it (spec "Item"): prices are money strings. */
-export interface SaleItem {
-  id: number;
-  eventId: number;
-  active: boolean;
-  hasVariations: boolean;
-  name: I18nString;
-  defaultPrice: string;
-  taxRuleId: number | null;
-  categoryId: number | null;
-  /** Whether its category is an add-on category. */
-  isAddon: boolean;
-  validityMode: string | null;
-  validityFixedFrom: Date | null;
-  validityFixedUntil: Date | null;
-  validityDynamicDurationMinutes: number | null;
-  validityDynamicDurationHours: number | null;
-  validityDynamicDurationDays: number | null;
-  validityDynamicDurationMonths: number | null;
-}
-
-/** A variation as the sales path reads it; `eventId` is its item's event. */
-export interface SaleVariation {
-  id: number;
-  itemId: number;
-  eventId: number;
-  defaultPrice: string | null;
-}
-
-/** The tax-relevant part of a tax rule (spec "Tax rule"): rate in percent. */
-export interface SaleTaxRule {
-  id: number;
-  eventId: number;
-  rate: string;
-  priceIncludesTax: boolean;
-}
+export type { SaleItem, SaleTaxRule, SaleVariation };
 
 /** A question an answer refers to (spec "Question"), with its one-letter type. */
 export interface SaleQuestion {
@@ -137,6 +101,7 @@ export class SalesCatalogue {
   constructor(
     private readonly quotaLookup: QuotaLookup,
     private readonly subeventPrices: SubEventPricesService,
+    private readonly queries: SalesCatalogueQueries,
   ) {}
 
   /** Loads what `query` names for a request in `event`. */
@@ -213,15 +178,7 @@ export class SalesCatalogue {
       question_id: number | null;
       answer: I18nString | null;
       position: number | null;
-    }[] = await em.query(
-      `SELECT 'q' AS kind, id, event_id, type, identifier, NULL::int AS question_id, NULL::jsonb AS answer,
-              NULL::int AS position
-         FROM question WHERE id = ANY($1)
-       UNION ALL
-       SELECT 'o', id, event_id, NULL, identifier, question_id, answer, position
-         FROM question_option WHERE id = ANY($2)`,
-      [[...new Set(questionIds)], [...new Set(optionIds)]],
-    );
+    }[] = await this.queries.questionRows(em, [...new Set(questionIds)], [...new Set(optionIds)]);
     const foreign = distinct(rows.map((r) => r.event_id).filter((id) => scope && id !== scope.id));
     const reachable = scope ? await eventsOfOrganizer(em, scope.organizerId, foreign) : new Set<number>();
     for (const r of rows) {
@@ -247,31 +204,20 @@ export class SalesCatalogue {
    */
   async includedAddons(em: EntityManager, baseItemIds: readonly number[]): Promise<Set<string>> {
     if (baseItemIds.length === 0) return new Set();
-    const rows: { key: string }[] = await em.query(
-      `SELECT base_item_id || '/' || addon_category_id AS key FROM item_addon
-        WHERE price_included AND base_item_id = ANY($1)`,
-      [[...new Set(baseItemIds)]],
-    );
+    const rows = await this.queries.includedAddonKeys(em, [...new Set(baseItemIds)]);
     return new Set(rows.map((r) => r.key));
   }
 
   /** The event's default tax rule (compat §3.19 `default`), or null; one statement. */
   async defaultTaxRule(em: EntityManager, eventId: number): Promise<SaleTaxRule | null> {
-    const rows: SaleTaxRule[] = await em.query(
-      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
-         FROM tax_rule WHERE event_id = $1 AND is_default LIMIT 1`,
-      [eventId],
-    );
+    const rows = await this.queries.defaultTaxRules(em, eventId);
     return rows[0] ?? null;
   }
 
   /** The ids among `ids` that are items of the event (check-in lists' `limit_products`); one statement. */
   async itemIdsOfEvent(em: EntityManager, eventId: number, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows: { id: number }[] = await em.query(
-      'SELECT id FROM item WHERE event_id = $1 AND id = ANY($2)',
-      [eventId, [...new Set(ids)]],
-    );
+    const rows = await this.queries.itemsOfEvent(em, eventId, [...new Set(ids)]);
     return new Set(rows.map((r) => r.id));
   }
 
@@ -285,13 +231,7 @@ export class SalesCatalogue {
   ): Promise<
     { id: number; name: I18nString; admission: boolean; variations: { id: number; value: I18nString }[] }[]
   > {
-    return em.query(
-      `SELECT i.id, i.name, i.admission,
-              coalesce((SELECT jsonb_agg(jsonb_build_object('id', v.id, 'value', v.value) ORDER BY v.position, v.id)
-                          FROM item_variation v WHERE v.item_id = i.id), '[]'::jsonb) AS variations
-         FROM item i WHERE i.event_id = $1 ORDER BY i.position, i.id`,
-      [eventId],
-    );
+    return this.queries.statusCatalogue(em, eventId);
   }
 
   /** Names of items by id (messages such as "not assigned to a quota"); one statement. */
@@ -318,11 +258,11 @@ export class SalesCatalogue {
       taxRules: new Map<number, I18nString>(),
     };
     if (ids.items.length + ids.variations.length + ids.taxRules.length === 0) return out;
-    const rows: { kind: 'i' | 'v' | 't'; id: number; name: I18nString }[] = await em.query(
-      `SELECT 'i' AS kind, id, name FROM item WHERE id = ANY($1)
-       UNION ALL SELECT 'v', id, value FROM item_variation WHERE id = ANY($2)
-       UNION ALL SELECT 't', id, name FROM tax_rule WHERE id = ANY($3)`,
-      [distinct(ids.items), distinct(ids.variations), distinct(ids.taxRules)],
+    const rows = await this.queries.documentLabelRows(
+      em,
+      distinct(ids.items),
+      distinct(ids.variations),
+      distinct(ids.taxRules),
     );
     for (const r of rows) {
       const target = r.kind === 'i' ? out.items : r.kind === 'v' ? out.variations : out.taxRules;
@@ -333,29 +273,13 @@ export class SalesCatalogue {
 
   private async items(em: EntityManager, ids: number[]): Promise<Map<number, SaleItem>> {
     if (ids.length === 0) return new Map();
-    const rows = await preparedQuery<SaleItem>(
-      em,
-      `SELECT i.id, i.event_id AS "eventId", i.active, i.has_variations AS "hasVariations", i.name,
-              i.default_price AS "defaultPrice", i.tax_rule_id AS "taxRuleId", i.category_id AS "categoryId",
-              COALESCE(c.is_addon, false) AS "isAddon", i.validity_mode AS "validityMode",
-              i.validity_fixed_from AS "validityFixedFrom", i.validity_fixed_until AS "validityFixedUntil",
-              i.validity_dynamic_duration_minutes AS "validityDynamicDurationMinutes",
-              i.validity_dynamic_duration_hours AS "validityDynamicDurationHours",
-              i.validity_dynamic_duration_days AS "validityDynamicDurationDays",
-              i.validity_dynamic_duration_months AS "validityDynamicDurationMonths"
-         FROM item i LEFT JOIN item_category c ON c.id = i.category_id WHERE i.id = ANY($1)`,
-      [ids],
-    );
+    const rows = await this.queries.items(em, ids);
     return new Map(rows.map((r) => [r.id, r]));
   }
 
   private async variations(em: EntityManager, ids: number[]): Promise<Map<number, SaleVariation>> {
     if (ids.length === 0) return new Map();
-    const rows: SaleVariation[] = await em.query(
-      `SELECT v.id, v.item_id AS "itemId", i.event_id AS "eventId", v.default_price AS "defaultPrice"
-         FROM item_variation v JOIN item i ON i.id = v.item_id WHERE v.id = ANY($1)`,
-      [ids],
-    );
+    const rows = await this.queries.variations(em, ids);
     return new Map(rows.map((r) => [r.id, r]));
   }
 
@@ -365,11 +289,7 @@ export class SalesCatalogue {
     ids: number[],
   ): Promise<Map<number, SaleTaxRule>> {
     if (ids.length === 0) return new Map();
-    const rows: SaleTaxRule[] = await em.query(
-      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
-         FROM tax_rule WHERE id = ANY($1) AND event_id = $2`,
-      [ids, eventId],
-    );
+    const rows = await this.queries.taxRules(em, eventId, ids);
     return new Map(rows.map((r) => [r.id, r]));
   }
 
@@ -380,21 +300,12 @@ export class SalesCatalogue {
     codes: string[],
   ): Promise<SaleVoucher[]> {
     if (ids.length === 0 && codes.length === 0) return [];
-    return em
-      .getRepository(Voucher)
-      .createQueryBuilder('v')
-      .where('v.event_id = :event', { event: eventId })
-      .andWhere('(v.id = ANY(:ids) OR upper(v.code) = ANY(:codes))', { ids, codes })
-      .orderBy('v.id', 'ASC')
-      .getMany();
+    return this.queries.vouchers(em, eventId, ids, codes);
   }
 
   private async quotasOfEvent(em: EntityManager, eventId: number, ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows: { id: number }[] = await em.query(
-      'SELECT id FROM quota WHERE event_id = $1 AND id = ANY($2)',
-      [eventId, ids],
-    );
+    const rows = await this.queries.quotasOfEvent(em, eventId, ids);
     return new Set(rows.map((r) => r.id));
   }
 }

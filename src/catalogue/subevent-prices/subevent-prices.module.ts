@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SUBEVENT_PRICES } from '../../organizers/subevents/subevent-prices.port';
+import { SubEventPriceQueries } from './subevent-price.queries';
 import { SubEventPricesService } from './subevent-prices.service';
 
 /**
@@ -7,7 +8,7 @@ import { SubEventPricesService } from './subevent-prices.service';
  * `OrganizersModule.register` by the composition roots) and of the override prices the sales side applies.
  */
 @Module({
-  providers: [SubEventPricesService, { provide: SUBEVENT_PRICES, useExisting: SubEventPricesService }],
+  providers: [SubEventPricesService, SubEventPriceQueries, { provide: SUBEVENT_PRICES, useExisting: SubEventPricesService }],
   exports: [SubEventPricesService, SUBEVENT_PRICES],
 })
 export class SubEventPricesModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { FieldErrors, invalidPk } from '../../common/errors';
 import type { PriceOverrides, SubEventPrices } from '../../organizers/subevents/subevent-prices.port';
+import { SubEventPriceQueries } from './subevent-price.queries';
 
 /** pretix's messages for overrides of items of another event (compat §3.17). */
 export const OVERRIDE_MESSAGES = {
@@ -18,6 +19,8 @@ export const OVERRIDE_MESSAGES = {
  */
 @Injectable()
 export class SubEventPricesService implements SubEventPrices {
+  constructor(private readonly queries: SubEventPriceQueries) {}
+
   async check(
     em: EntityManager,
     eventId: number,
@@ -30,7 +33,7 @@ export class SubEventPricesService implements SubEventPrices {
         field: 'item_price_overrides',
         key: 'item',
         ids: overrides.item_price_overrides?.map((o) => o.item),
-        sql: 'SELECT id, event_id FROM item WHERE id = ANY($1)',
+        read: (ids: number[]) => this.queries.itemEvents(em, ids),
         foreign: OVERRIDE_MESSAGES.foreignItems,
         duplicate: OVERRIDE_MESSAGES.duplicateItem,
       },
@@ -38,14 +41,14 @@ export class SubEventPricesService implements SubEventPrices {
         field: 'variation_price_overrides',
         key: 'variation',
         ids: overrides.variation_price_overrides?.map((o) => o.variation),
-        sql: 'SELECT v.id, i.event_id FROM item_variation v JOIN item i ON i.id = v.item_id WHERE v.id = ANY($1)',
+        read: (ids: number[]) => this.queries.variationEvents(em, ids),
         foreign: OVERRIDE_MESSAGES.foreignVariations,
         duplicate: OVERRIDE_MESSAGES.duplicateVariation,
       },
     ];
     for (const list of lists) {
       if (!list.ids || list.ids.length === 0) continue;
-      const rows: { id: number; event_id: number }[] = await em.query(list.sql, [list.ids]);
+      const rows = await list.read(list.ids);
       const eventOf = new Map(rows.map((r) => [r.id, r.event_id]));
       if (list.ids.some((id) => !eventOf.has(id))) {
         errors[list.field] = list.ids.map((id) => (eventOf.has(id) ? {} : { [list.key]: [invalidPk(id)] }));
@@ -62,25 +65,21 @@ export class SubEventPricesService implements SubEventPrices {
   async replace(em: EntityManager, subeventId: number, overrides: Partial<PriceOverrides>): Promise<void> {
     if (overrides.item_price_overrides) {
       const list = overrides.item_price_overrides;
-      await em.query('DELETE FROM subevent_item_price WHERE subevent_id = $1', [subeventId]);
-      if (list.length > 0) {
-        await em.query(
-          `INSERT INTO subevent_item_price (subevent_id, item_id, price)
-           SELECT $1, k.item_id, k.price FROM unnest($2::int[], $3::numeric[]) AS k(item_id, price)`,
-          [subeventId, list.map((o) => o.item), list.map((o) => o.price)],
-        );
-      }
+      await this.queries.replaceItemPrices(
+        em,
+        subeventId,
+        list.map((o) => o.item),
+        list.map((o) => o.price),
+      );
     }
     if (overrides.variation_price_overrides) {
       const list = overrides.variation_price_overrides;
-      await em.query('DELETE FROM subevent_variation_price WHERE subevent_id = $1', [subeventId]);
-      if (list.length > 0) {
-        await em.query(
-          `INSERT INTO subevent_variation_price (subevent_id, variation_id, price)
-           SELECT $1, k.variation_id, k.price FROM unnest($2::int[], $3::numeric[]) AS k(variation_id, price)`,
-          [subeventId, list.map((o) => o.variation), list.map((o) => o.price)],
-        );
-      }
+      await this.queries.replaceVariationPrices(
+        em,
+        subeventId,
+        list.map((o) => o.variation),
+        list.map((o) => o.price),
+      );
     }
   }
 
@@ -89,14 +88,7 @@ export class SubEventPricesService implements SubEventPrices {
       subeventIds.map((id) => [id, { item_price_overrides: [], variation_price_overrides: [] }]),
     );
     if (subeventIds.length === 0) return out;
-    const rows: { kind: 'i' | 'v'; subevent_id: number; ref: number; price: string | null }[] =
-      await em.query(
-        `SELECT 'i' AS kind, subevent_id, item_id AS ref, price FROM subevent_item_price WHERE subevent_id = ANY($1)
-       UNION ALL
-       SELECT 'v', subevent_id, variation_id, price FROM subevent_variation_price WHERE subevent_id = ANY($1)
-       ORDER BY kind, subevent_id, ref`,
-        [[...subeventIds]],
-      );
+    const rows = await this.queries.overrides(em, subeventIds);
     for (const r of rows) {
       const entry = out.get(r.subevent_id)!;
       if (r.kind === 'i') entry.item_price_overrides.push({ item: r.ref, price: r.price });
@@ -114,14 +106,7 @@ export class SubEventPricesService implements SubEventPrices {
     const out = new Map<string, string>();
     const ids = [...new Set(subeventIds)];
     if (ids.length === 0) return out;
-    const rows: { key: string; price: string }[] = await em.query(
-      `SELECT 's' || subevent_id || '/i' || item_id AS key, price FROM subevent_item_price
-        WHERE subevent_id = ANY($1) AND price IS NOT NULL
-       UNION ALL
-       SELECT 's' || subevent_id || '/v' || variation_id, price FROM subevent_variation_price
-        WHERE subevent_id = ANY($1) AND price IS NOT NULL`,
-      [ids],
-    );
+    const rows = await this.queries.overridePrices(em, ids);
     for (const r of rows) out.set(r.key, r.price);
     return out;
   }

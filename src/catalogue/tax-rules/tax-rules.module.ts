@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PortsModule, withPorts } from '../catalogue-ports';
 import { TaxRulesController } from './tax-rules.controller';
+import { TaxRuleQueries } from './tax-rule.queries';
 import { TaxRulesService } from './tax-rules.service';
 import { AuditModule } from '../../audit/audit.module';
 
@@ -12,7 +13,7 @@ export class TaxRulesModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(TaxRulesModule, ports, {
       controllers: [TaxRulesController],
-      providers: [TaxRulesService],
+      providers: [TaxRulesService, TaxRuleQueries],
     });
   }
 }

@@ -6,9 +6,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, ResourceInUse } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
-import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { toI18n } from '../../common/values/i18n';
@@ -18,6 +16,7 @@ import { TAX_RULE_USAGE, TaxRuleUsage } from './tax-rule-usage.port';
 import { CreateTaxRuleDto } from './tax-rule.dto';
 import { TaxRule } from './tax-rule.entity';
 import { TaxRuleJson, toTaxRuleJson } from './tax-rule.presenter';
+import { TaxRuleQueries } from './tax-rule.queries';
 import { normalizeCustomRules, taxCodeRateError } from './tax-rule.rules';
 
 /** The merged input a write applies: every writable field. */
@@ -53,16 +52,12 @@ export class TaxRulesService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(TAX_RULE_USAGE) private readonly usage: TaxRuleUsage,
+    private readonly queries: TaxRuleQueries,
   ) {}
 
   /** One page of the event's tax rules; ordering `id` (the default). Two SQL statements whatever the page size. */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<TaxRuleJson>> {
-    const qb = this.db
-      .getRepository(TaxRule)
-      .createQueryBuilder('t')
-      .where('t.event_id = :event', { event: event.id });
-    applyOrdering(qb, filters, { id: 't.id' }, ['id']);
-    return paginateRows(qb, page, (rows) => rows.map(toTaxRuleJson));
+    return this.queries.page(this.db, event.id, filters, page, (rows) => rows.map(toTaxRuleJson));
   }
 
   /** @throws NotFound for an id that is not a tax rule of this event */
@@ -81,13 +76,10 @@ export class TaxRulesService {
     return this.db.transaction(async (em) => {
       await this.lockEventRules(em, event);
       this.validate(input, null);
-      const others: { n: number }[] = await em.query(
-        'SELECT count(*)::int AS n FROM tax_rule WHERE event_id = $1',
-        [event.id],
-      );
+      const others = await this.queries.countOfEvent(em, event.id);
       const rule = em.create(TaxRule, { eventId: event.id });
       this.apply(rule, input);
-      rule.isDefault = input.default || others[0].n === 0;
+      rule.isDefault = input.default || others === 0;
       await em.save(rule);
       if (rule.isDefault) await this.clearOtherDefaults(em, event, rule.id);
       await this.audit.record(em, principal, {
@@ -156,12 +148,7 @@ export class TaxRulesService {
     await this.db.transaction(async (em) => {
       await this.lockEventRules(em, event);
       const rule = await this.load(em, event, id, true);
-      const usage: { items: boolean; others: boolean }[] = await em.query(
-        `SELECT EXISTS (SELECT 1 FROM item WHERE tax_rule_id = $2) AS items,
-                EXISTS (SELECT 1 FROM tax_rule WHERE event_id = $1 AND id <> $2) AS others`,
-        [event.id, rule.id],
-      );
-      const { items, others } = usage[0];
+      const { items, others } = await this.queries.use(em, event.id, rule.id);
       if (items || (rule.isDefault && others)) throw new ResourceInUse(TAX_RULE_IN_USE);
       if (await this.usage.isUsed(em, rule.id)) throw new ResourceInUse(TAX_RULE_IN_USE);
       await this.audit.record(em, principal, {
@@ -178,14 +165,11 @@ export class TaxRulesService {
 
   /** Serializes the writes to one event's tax rules until the transaction ends (the default invariant). */
   private async lockEventRules(em: EntityManager, event: Event): Promise<void> {
-    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`taxrule:${event.id}`]);
+    await this.queries.lockEventRules(em, event.id);
   }
 
   private async clearOtherDefaults(em: EntityManager, event: Event, keepId: number): Promise<void> {
-    await em.query('UPDATE tax_rule SET is_default = false WHERE event_id = $1 AND id <> $2 AND is_default', [
-      event.id,
-      keepId,
-    ]);
+    await this.queries.clearOtherDefaults(em, event.id, keepId);
   }
 
   private async load(em: EntityManager, event: Event, id: number, lock: boolean): Promise<TaxRule> {

@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PortsModule, withPorts } from '../catalogue-ports';
 import { VariationsController } from './variations.controller';
+import { ItemQueries } from '../items/item.queries';
+import { VariationQueries } from './variation.queries';
 import { VariationsService } from './variations.service';
 import { AuditModule } from '../../audit/audit.module';
 
@@ -12,7 +14,7 @@ export class VariationsModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(VariationsModule, ports, {
       controllers: [VariationsController],
-      providers: [VariationsService],
+      providers: [VariationsService, VariationQueries, ItemQueries],
       exports: [VariationsService],
     });
   }

@@ -1,4 +1,4 @@
-import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
+import type { Related } from '../../common/listing/page-query';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -7,7 +7,6 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, Refused, ResourceInUse } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
@@ -15,11 +14,13 @@ import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { moneyOrNull } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
-import { existingMembershipTypes, findEventItem } from '../items/item-lookup';
+import { findEventItem } from '../items/item-lookup';
+import { ItemQueries } from '../items/item.queries';
 import { ITEM_USAGE, ItemUsage, VARIATION_IN_USE } from '../items/item-usage.port';
 import type { Item } from '../items/item.entity';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import { ItemVariation } from './item-variation.entity';
+import { VariationQueries } from './variation.queries';
 import { CreateVariationDto } from './variation.dto';
 import { toVariationJson, VariationJson } from './variation.presenter';
 
@@ -71,6 +72,8 @@ export class VariationsService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
+    private readonly queries: VariationQueries,
+    private readonly items: ItemQueries,
   ) {}
 
   /**
@@ -86,23 +89,9 @@ export class VariationsService {
     page: PageRequest,
   ): Promise<Paginated<VariationJson>> {
     const item = await findEventItem(this.db, event.id, itemId);
-    const qb = this.db
-      .getRepository(ItemVariation)
-      .createQueryBuilder('v')
-      .where('v.item_id = :item', { item: item.id });
-    const active = filters.bool('active');
-    if (active !== undefined) qb.andWhere('v.active = :active', { active });
-    const pattern = filters.contains('search');
-    if (pattern !== undefined) {
-      qb.andWhere(
-        'EXISTS (SELECT 1 FROM jsonb_each_text(v.value) AS t WHERE upper(t.value) LIKE upper(:search))',
-        {
-          search: pattern,
-        },
-      );
-    }
-    applyOrdering(qb, filters, { id: 'v.id', position: 'v.position' }, ['position', 'id']);
-    return paginateRows(qb, page, (rows) => rows.map((v) => toVariationJson(v, item.defaultPrice)));
+    return this.queries.page(this.db, item.id, filters, page, (rows) =>
+      rows.map((v) => toVariationJson(v, item.defaultPrice)),
+    );
   }
 
   /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for a variation of another item */
@@ -217,7 +206,7 @@ export class VariationsService {
     const inputs = bodies.map((body, i) =>
       mergeInput(translateSalesChannels(body, collectors[i]), { ...VARIATION_DEFAULTS } as VariationInput),
     );
-    const known = await existingMembershipTypes(
+    const known = await this.items.existingMembershipTypes(
       em,
       event.organizerId,
       inputs.flatMap((input) => input.require_membership_types),
@@ -243,12 +232,7 @@ export class VariationsService {
    * statement of the item's page (issue 7).
    */
   relatedToItem(itemId: string): Related<ItemVariation[]> {
-    return relatedRows(
-      this.db.connection.getMetadata(ItemVariation),
-      'v',
-      `FROM item_variation v WHERE v.item_id = ${itemId}`,
-      'v.position, v.id',
-    );
+    return this.queries.relatedToItem(this.db, itemId);
   }
 
   private async load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemVariation> {
@@ -261,7 +245,7 @@ export class VariationsService {
     input: VariationInput,
     errors: ErrorCollector,
   ): Promise<void> {
-    const known = await existingMembershipTypes(em, event.organizerId, input.require_membership_types);
+    const known = await this.items.existingMembershipTypes(em, event.organizerId, input.require_membership_types);
     this.check(input, known, errors);
   }
 

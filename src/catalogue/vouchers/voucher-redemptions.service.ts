@@ -3,6 +3,7 @@ import { EntityManager, In } from 'typeorm';
 import { VOUCHER_CART_HOLDS, VoucherCartHolds } from './voucher-cart-holds.port';
 import { RedoProblem, redoProblem, SaleVoucher, VoucherUse } from './voucher-redemption.rules';
 import { Voucher } from './voucher.entity';
+import { VoucherQueries } from './voucher.queries';
 
 /** A voucher with the live cart positions holding it: what a usage check under the lock reads. */
 export interface VoucherInUse {
@@ -20,7 +21,10 @@ export interface VoucherInUse {
  */
 @Injectable()
 export class VoucherRedemptions {
-  constructor(@Inject(VOUCHER_CART_HOLDS) private readonly holds: VoucherCartHolds) {}
+  constructor(
+    @Inject(VOUCHER_CART_HOLDS) private readonly holds: VoucherCartHolds,
+    private readonly queries: VoucherQueries,
+  ) {}
 
   /**
    * Vouchers by id (any event: callers pass ids they resolved within their event), in id order; `lock` takes
@@ -97,12 +101,12 @@ export class VoucherRedemptions {
   ): Promise<void> {
     if (uses.size === 0) return;
     const ids = [...uses.keys()].sort((a, b) => a - b);
-    await em.query(
-      `UPDATE voucher v SET redeemed = GREATEST(0, v.redeemed + $4 * u.n),
-              budget_used = GREATEST(0, v.budget_used + $4 * u.b)
-         FROM unnest($1::int[], $2::int[], $3::numeric[]) AS u(id, n, b)
-        WHERE v.id = u.id`,
-      [ids, ids.map((id) => uses.get(id)!.count), ids.map((id) => uses.get(id)!.budget.toFixed(2)), sign],
+    await this.queries.adjustRedemptions(
+      em,
+      ids,
+      ids.map((id) => uses.get(id)!.count),
+      ids.map((id) => uses.get(id)!.budget.toFixed(2)),
+      sign,
     );
   }
 }

@@ -1,14 +1,13 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Injectable } from '@nestjs/common';
-import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
+import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { EntityManager, QueryFailedError } from 'typeorm';
 import { chunkByParameters } from '../../common/persistence/chunked-insert';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, invalidPk, ResourceInUse, ValidationFailed } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
-import { PageRequest, Paginated, paginate } from '../../common/listing/pagination';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { findOrNotFound } from '../../common/persistence/find';
 import { setLockTimeout } from '../../common/persistence/lock-timeout';
@@ -21,6 +20,7 @@ import { QuotaExceeded, QuotaReservations } from '../quotas/quota-reservations.s
 import { SalesCatalogue, SalesCatalogueRows } from '../sales/sales-catalogue.service';
 import type { CreateVoucherDto } from './voucher.dto';
 import { Voucher } from './voucher.entity';
+import { VoucherQueries } from './voucher.queries';
 import {
   applyVoucherInput,
   checkVoucherInput,
@@ -56,7 +56,7 @@ export const VOUCHER_IN_USE = 'This voucher can not be deleted as it has already
 export class VouchersService {
   constructor(
     @InjectEntityManager() private readonly em: EntityManager,
-    @InjectRepository(Voucher) private readonly vouchers: Repository<Voucher>,
+    private readonly queries: VoucherQueries,
     private readonly config: AppConfig,
     private readonly audit: AuditLogService,
     private readonly catalogue: SalesCatalogue,
@@ -73,57 +73,7 @@ export class VouchersService {
    * (default), `code`, `max_usages`, `valid_until`, `value`. Two SQL statements whatever the page size.
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<VoucherJson>> {
-    const qb = this.vouchers.createQueryBuilder('v').where('v.event_id = :event', { event: event.id });
-    const code = filters.str('code');
-    if (code !== undefined) qb.andWhere('upper(v.code) = upper(:code)', { code });
-    for (const [param, column] of [
-      ['max_usages', 'max_usages'],
-      ['redeemed', 'redeemed'],
-      ['item', 'item_id'],
-      ['variation', 'variation_id'],
-      ['quota', 'quota_id'],
-      ['subevent', 'subevent_id'],
-    ] as const) {
-      const value = filters.int(param);
-      if (value !== undefined) qb.andWhere(`v.${column} = :${param}`, { [param]: value });
-    }
-    for (const param of ['block_quota', 'allow_ignore_quota'] as const) {
-      const value = filters.bool(param);
-      if (value !== undefined) qb.andWhere(`v.${param} = :${param}`, { [param]: value });
-    }
-    for (const param of ['price_mode', 'tag'] as const) {
-      const value = filters.str(param);
-      if (value !== undefined) qb.andWhere(`v.${param} = :${param}`, { [param]: value });
-    }
-    const value = filters.decimal('value');
-    if (value !== undefined) qb.andWhere('v.value = CAST(:value AS numeric)', { value });
-    const active = filters.bool('active');
-    if (active !== undefined) {
-      const condition = 'v.redeemed < v.max_usages AND (v.valid_until IS NULL OR v.valid_until >= :now)';
-      qb.andWhere(active ? `(${condition})` : `NOT (${condition})`, { now: new Date() });
-    }
-    const pattern = filters.contains('search');
-    if (pattern !== undefined) {
-      qb.andWhere(
-        '(upper(v.code) LIKE upper(:search) OR upper(v.tag) LIKE upper(:search) OR upper(v.comment) LIKE upper(:search))',
-        {
-          search: pattern,
-        },
-      );
-    }
-    applyOrdering(
-      qb,
-      filters,
-      {
-        id: 'v.id',
-        code: 'v.code',
-        max_usages: 'v.max_usages',
-        valid_until: 'v.valid_until',
-        value: 'v.value',
-      },
-      ['id'],
-    );
-    const result = await paginate(qb, page, (rows) => rows);
+    const result = await this.queries.page(this.em, event.id, filters, page);
     return new Paginated(await this.seats.present(this.em, result.items), result.total, result.page);
   }
 
@@ -144,7 +94,7 @@ export class VouchersService {
       const refs = await this.loadReferences(em, event, [input]);
       const errors = new ErrorCollector();
       checkVoucherInput(event, input, refs, 0, errors);
-      if (await this.codeTaken(em, event.id, input.code, null)) errors.add('code', DUPLICATE_CODE);
+      if (await this.queries.codeTaken(em, event.id, input.code, null)) errors.add('code', DUPLICATE_CODE);
       const seatId = await this.seats.bind(em, event, input, refs, null, errors, now);
       errors.throwIfAny();
       const voucher = em.create(Voucher, { eventId: event.id, redeemed: 0, budgetUsed: '0.00' });
@@ -175,7 +125,7 @@ export class VouchersService {
       const errors = inputs.map(() => new ErrorCollector());
       const refs = await this.loadReferences(em, event, inputs);
       inputs.forEach((input, i) => checkVoucherInput(event, input, refs, 0, errors[i]));
-      const taken = await this.takenCodes(
+      const taken = await this.queries.takenCodes(
         em,
         event.id,
         inputs.map((input) => input.code),
@@ -279,7 +229,7 @@ export class VouchersService {
       const refs = await this.loadReferences(em, event, [input]);
       const errors = new ErrorCollector();
       checkVoucherInput(event, input, refs, voucher.redeemed, errors);
-      if (await this.codeTaken(em, event.id, input.code, voucher.id)) errors.add('code', DUPLICATE_CODE);
+      if (await this.queries.codeTaken(em, event.id, input.code, voucher.id)) errors.add('code', DUPLICATE_CODE);
       const seatId = await this.seats.bind(em, event, input, refs, voucher.id, errors, now);
       errors.throwIfAny();
       applyVoucherInput(voucher, input, seatId);
@@ -344,30 +294,6 @@ export class VouchersService {
       quotaIds: inputs.map((input) => input.quota),
       subeventIds: inputs.map((input) => input.subevent),
     });
-  }
-
-  /** Whether another voucher of the event has this code (case-insensitive). */
-  private async codeTaken(
-    em: EntityManager,
-    eventId: number,
-    code: string,
-    exceptId: number | null,
-  ): Promise<boolean> {
-    const rows: unknown[] = await em.query(
-      'SELECT 1 FROM voucher WHERE event_id = $1 AND upper(code) = upper($2) AND ($3::int IS NULL OR id <> $3::int)',
-      [eventId, code, exceptId],
-    );
-    return rows.length > 0;
-  }
-
-  /** The upper-cased codes among `codes` that vouchers of the event already use (one statement). */
-  private async takenCodes(em: EntityManager, eventId: number, codes: string[]): Promise<Set<string>> {
-    if (codes.length === 0) return new Set();
-    const rows: { code: string }[] = await em.query(
-      'SELECT upper(code) AS code FROM voucher WHERE event_id = $1 AND upper(code) = ANY($2)',
-      [eventId, codes.map((c) => c.toUpperCase())],
-    );
-    return new Set(rows.map((r) => r.code));
   }
 
   /**

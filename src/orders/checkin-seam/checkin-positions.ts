@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, SelectQueryBuilder } from 'typeorm';
-import { questionQueries } from '../../catalogue/questions/question-queries';
+import { QuestionQueries } from '../../catalogue/questions/question.queries';
 import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne, paginateWithSeparateCount } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
@@ -279,7 +279,7 @@ export class CheckinPositions {
               p.subevent_id AS "subeventId", p.addon_to_id AS "addonToId", p.canceled, p.secret,
               p.valid_from AS "validFrom", p.valid_until AS "validUntil",
               (p.secret <> $2 AND p.id IS DISTINCT FROM $3::int) AS revoked,
-              ${questionQueries.hasCheckinQuestions('p.item_id')} AS "hasCheckinQuestions",
+              ${QuestionQueries.hasCheckinQuestions('p.item_id')} AS "hasCheckinQuestions",
               (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'itemId', a.item_id, 'canceled', a.canceled)
                        ORDER BY a.positionid), '[]'::jsonb)
                  FROM order_position a WHERE a.addon_to_id = p.id) AS addons

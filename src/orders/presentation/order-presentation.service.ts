@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, In } from 'typeorm';
-import { byOptionPosition, OptionTriple, questionQueries } from '../../catalogue/questions/question-queries';
+import { byOptionPosition, OptionTriple, QuestionQueries } from '../../catalogue/questions/question.queries';
 import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../../common/listing/page-query';
 import { RowMapper } from '../../common/persistence/row-mapper';
@@ -322,14 +322,14 @@ export class OrderPresentation {
 
 /** JSON array of the options (`[id, identifier, position]`) of the answer with id `answerId` (SQL). */
 function optionsOfAnswer(answerId: string): string {
-  return `coalesce((SELECT jsonb_agg(${questionQueries.optionOf('ao.option_id')})
+  return `coalesce((SELECT jsonb_agg(${QuestionQueries.optionOf('ao.option_id')})
     FROM question_answer_option ao WHERE ao.answer_id = ${answerId}), '[]'::jsonb)`;
 }
 
 /** JSON array of the answers of the order (or cart) position with id `positionId` (SQL), by answer id. */
 function answersSql(positionId: string, column = 'order_position_id'): string {
   return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer,
-      'i', ${questionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
+      'i', ${QuestionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
     FROM question_answer a WHERE a.${column} = ${positionId})`;
 }
 

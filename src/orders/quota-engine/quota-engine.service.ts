@@ -8,6 +8,7 @@ import {
   QuotaAvailabilityResult,
 } from '../../catalogue/quotas/quota-availability';
 import { BlockingRow, VoucherBlocking } from '../../catalogue/vouchers/voucher-blocking.service';
+import { VoucherQueries } from '../../catalogue/vouchers/voucher.queries';
 import { preparedQuery } from '../../common/persistence/prepared';
 import { ProductSales, sumQuotaCounts } from './quota-engine.rules';
 
@@ -72,7 +73,7 @@ export class QuotaEngine implements QuotaAvailability {
    * $1 event ids, $2 item ids, $3 variation ids, $4 now, $5 cart ids left out, $6 quota ids, $7 voucher left out.
    */
   private statement(): string {
-    const blockingSql = this.blocking.placesSql({
+    const blockingSql = VoucherQueries.blockingPlaces({
       quotaIds: '$6::int[]',
       eventIds: '$1::int[]',
       now: '$4::timestamptz',

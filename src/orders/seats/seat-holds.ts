@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import type { VoucherSeat, VoucherSeats } from '../../catalogue/vouchers/voucher-seats.port';
-import { VoucherSeatHolds, voucherSeatHoldsSql } from '../../catalogue/vouchers/voucher-seat-holds';
+import { VoucherSeatHolds } from '../../catalogue/vouchers/voucher-seat-holds';
+import { VoucherQueries } from '../../catalogue/vouchers/voucher.queries';
 import { toVoucherJson } from '../../catalogue/vouchers/voucher.presenter';
 import type { SeatHolder, SeatHolders } from '../../seating/seat-holders.port';
 import type { SeatScope } from '../../seating/seat-scope';
@@ -77,7 +78,7 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
        UNION
        SELECT seat_id FROM cart_position WHERE seat_id = ANY($1) AND expires >= $2 AND NOT (id = ANY($3))
        UNION
-       SELECT seat FROM (${voucherSeatHoldsSql('seat_id = ANY($1) AND NOT (id = ANY($4))')}) v`,
+       SELECT seat FROM (${VoucherQueries.seatHolds('seat_id = ANY($1) AND NOT (id = ANY($4))')}) v`,
       [[...seatIds], now, [...except], [...exceptVouchers]],
     );
     return new Set(rows.map((r) => r.seat));
@@ -127,7 +128,7 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
        SELECT seat_id, 'c', id FROM cart_position
         WHERE event_id = $1 AND ${sub} AND seat_id IS NOT NULL AND expires >= $2
        UNION ALL
-       SELECT seat, 'v', id FROM (${voucherSeatHoldsSql(`event_id = $1 AND ${sub}`)}) v`,
+       SELECT seat, 'v', id FROM (${VoucherQueries.seatHolds(`event_id = $1 AND ${sub}`)}) v`,
       scope.subeventId === null ? [scope.eventId, now] : [scope.eventId, now, scope.subeventId],
     );
     const out = new Map<number, SeatHolder>();
