@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { PageName, PageModels, renderPage } from './page-templates';
 
 /** The pages' only stylesheet; allowed by its hash in the CSP (no inline script, no external resource). */
-export const STYLE = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
 label{display:block;margin:.6rem 0}input[type=text],input[type=email],input[type=password],textarea{width:100%}
 .error{color:#a00}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left}
 code{background:#f3f3f3;padding:0 .2rem}form.inline{display:inline}`;
