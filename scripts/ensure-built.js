@@ -13,7 +13,7 @@ function newest(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) latest = Math.max(latest, newest(full));
-    else if (/\.(ts|sql)$/.test(entry.name)) latest = Math.max(latest, fs.statSync(full).mtimeMs);
+    else if (/\.(ts|sql|hbs)$/.test(entry.name)) latest = Math.max(latest, fs.statSync(full).mtimeMs);
   }
   return latest;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
-import { preparedQuery } from '../common/persistence/prepared';
+import { LogEntryQueries } from './log-entry.queries';
 
 export interface AuditRecord {
   organizerId: number;
@@ -35,14 +35,13 @@ function entryParams(actor: Principal | null, record: AuditRecord): unknown[] {
 
 @Injectable()
 export class AuditLogService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queries: LogEntryQueries,
+  ) {}
 
   async record(em: EntityManager, actor: Principal | null, record: AuditRecord): Promise<void> {
-    await em.query(
-      `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
-      entryParams(actor, record),
-    );
+    await this.queries.insert(em, entryParams(actor, record));
   }
 
   /**
@@ -51,25 +50,14 @@ export class AuditLogService {
    * touched a row (e.g. not when `ON CONFLICT DO NOTHING` skipped it). For hot paths (a redeem at the door).
    * @returns whether the change touched a row
    */
-  async recordAlong(
+  recordAlong(
     em: EntityManager,
     actor: Principal | null,
     record: AuditRecord,
     change: string,
     params: readonly unknown[],
   ): Promise<boolean> {
-    const n = params.length;
-    const at = (i: number) => `$${n + i}`;
-    const rows: { changed: boolean }[] = await em.query(
-      `WITH change AS (${change} RETURNING 1),
-            entry AS (
-              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
-              SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, ${at(4)}::int, ${at(5)}::text, ${at(6)}::jsonb, ${at(7)}::int, ${at(8)}::int
-               WHERE EXISTS (SELECT 1 FROM change))
-       SELECT EXISTS (SELECT 1 FROM change) AS changed`,
-      [...params, ...entryParams(actor, record)],
-    );
-    return rows[0]?.changed === true;
+    return this.queries.insertAlong(em, change, params, entryParams(actor, record));
   }
 
   /**
@@ -82,7 +70,7 @@ export class AuditLogService {
    *   recurs, not for one whose text varies with its number of rows
    * @returns the rows `change` returned
    */
-  async recordEach<T>(
+  recordEach<T>(
     em: EntityManager,
     actor: Principal | null,
     entry: Omit<AuditRecord, 'objectId' | 'data'> & { objectId: string; data: string },
@@ -90,25 +78,21 @@ export class AuditLogService {
     params: readonly unknown[],
     prepared = false,
   ): Promise<T[]> {
-    const n = params.length;
-    const at = (i: number) => `$${n + i}`;
-    const sql = `WITH change AS (${change}),
-            entry AS (
-              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
-              SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, c.${entry.objectId}, ${at(4)}::text, ${entry.data},
-                     ${at(5)}::int, ${at(6)}::int
-                FROM change c)
-       SELECT * FROM change`;
-    const all = [
-      ...params,
-      entry.organizerId,
-      entry.eventId ?? null,
-      entry.contentType,
-      entry.action,
-      actor?.identity.userId ?? null,
-      actor?.identity.tokenId ?? null,
-    ];
-    return prepared ? preparedQuery<T>(em, sql, all) : em.query(sql, all);
+    return this.queries.insertEach<T>(
+      em,
+      { objectId: entry.objectId, data: entry.data },
+      change,
+      params,
+      [
+        entry.organizerId,
+        entry.eventId ?? null,
+        entry.contentType,
+        entry.action,
+        actor?.identity.userId ?? null,
+        actor?.identity.tokenId ?? null,
+      ],
+      prepared,
+    );
   }
 
   /**
@@ -117,35 +101,25 @@ export class AuditLogService {
    */
   async recordMany(em: EntityManager, actor: Principal | null, records: AuditRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await em.query(
-      `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
-       SELECT r.organizer_id, r.event_id, r.content_type, r.object_id, r.action, r.data, $2, $3
-         FROM jsonb_to_recordset($1::jsonb)
-           AS r(organizer_id int, event_id int, content_type text, object_id bigint, action text, data jsonb)`,
-      [
-        JSON.stringify(
-          records.map((r) => ({
-            organizer_id: r.organizerId,
-            event_id: r.eventId ?? null,
-            content_type: r.contentType,
-            object_id: r.objectId,
-            action: r.action,
-            data: r.data ?? {},
-          })),
-        ),
-        actor?.identity.userId ?? null,
-        actor?.identity.tokenId ?? null,
-      ],
+    await this.queries.insertMany(
+      em,
+      JSON.stringify(
+        records.map((r) => ({
+          organizer_id: r.organizerId,
+          event_id: r.eventId ?? null,
+          content_type: r.contentType,
+          object_id: r.objectId,
+          action: r.action,
+          data: r.data ?? {},
+        })),
+      ),
+      actor?.identity.userId ?? null,
+      actor?.identity.tokenId ?? null,
     );
   }
 
   /** Time of the newest log entry of a content type within an event (UTC), or null. */
-  async lastModified(eventId: number, contentTypes: string[]): Promise<Date | null> {
-    const rows = await preparedQuery<{ last: Date | null }>(
-      this.db.manager,
-      'SELECT max(datetime) AS last FROM log_entry WHERE event_id = $1 AND content_type = ANY($2)',
-      [eventId, contentTypes],
-    );
-    return rows[0]?.last ?? null;
+  lastModified(eventId: number, contentTypes: string[]): Promise<Date | null> {
+    return this.queries.lastModified(this.db.manager, eventId, contentTypes);
   }
 }

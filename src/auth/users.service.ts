@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import bcrypt from 'bcryptjs';
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
-import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
+import type { SqlFragment } from '../common/persistence/sql-fragment';
 import { User } from './user.entity';
+import { UserQueries } from './user.queries';
 
 /** bcrypt hash (cost 10, like real accounts) of a random password nobody knows; see {@link UsersService.verify}. */
 const DUMMY_HASH = '$2b$10$afERyTqqLHjvME4ctFBkX.JUaLnJg2.E4VXv6WuRaZep6ODZjJ1AO';
@@ -12,7 +13,10 @@ const DUMMY_HASH = '$2b$10$afERyTqqLHjvME4ctFBkX.JUaLnJg2.E4VXv6WuRaZep6ODZjJ1AO
 /** User accounts (created by the CLI; OAuth and team invites refer to them). */
 @Injectable()
 export class UsersService {
-  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly queries: UserQueries,
+  ) {}
 
   /**
    * Creates a user with a bcrypt-hashed password.
@@ -22,10 +26,7 @@ export class UsersService {
     const normalized = email.trim();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) throw new Error('Enter a valid email address.');
     if (password.length < 8) throw new Error('The password must have at least 8 characters.');
-    const taken = await this.users
-      .createQueryBuilder('u')
-      .where('lower(u.email) = lower(:e)', { e: normalized })
-      .getExists();
+    const taken = await this.queries.emailTaken(this.users.manager, normalized);
     if (taken) throw new Error('A user with this e-mail address already exists.');
     const user = this.users.create({
       email: normalized,
@@ -41,20 +42,14 @@ export class UsersService {
    * @returns the user, or null for a wrong password or an unknown account
    */
   async verify(email: string, password: string): Promise<User | null> {
-    const user = await this.users
-      .createQueryBuilder('u')
-      .where('lower(u.email) = lower(:e) AND u.is_active', { e: email.trim() })
-      .getOne();
+    const user = await this.queries.activeByEmail(this.users.manager, email.trim());
     const matches = await bcrypt.compare(password, user?.passwordHash || DUMMY_HASH);
     return user && matches ? user : null;
   }
 
   /** The active user with this e-mail address (case-insensitive); null when none. */
   findActiveByEmail(email: string): Promise<User | null> {
-    return this.users
-      .createQueryBuilder('u')
-      .where('lower(u.email) = lower(:e) AND u.is_active', { e: email.trim() })
-      .getOne();
+    return this.queries.activeByEmail(this.users.manager, email.trim());
   }
 
   /** @returns null for an unknown id */
@@ -65,46 +60,37 @@ export class UsersService {
   /** E-mail addresses of users by id (unknown ids are absent). One statement. */
   async emailsByIds(ids: readonly number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.users
-      .createQueryBuilder('u')
-      .select(['u.id', 'u.email'])
-      .where('u.id IN (:...ids)', { ids: [...new Set(ids)] })
-      .getMany();
+    const rows = await this.queries.emailsByIds(this.users.manager, [...new Set(ids)]);
     return new Map(rows.map((u) => [u.id, u.email]));
   }
 
   /**
    * A page of users (by id) whose row `u` satisfies `condition`, a SQL condition the calling context owns (for
-   * example team membership: `EXISTS (SELECT 1 FROM team_member tm WHERE tm.user_id = u.id AND …)`), in one
+   * example the teams context's `TeamQueries.memberOf()`), in one
    * statement with the total.
    * @throws NotFound "Invalid page." past the last page
    */
   pageWhere(
     em: EntityManager,
-    condition: string,
+    condition: SqlFragment,
     params: ObjectLiteral,
     page: PageRequest,
   ): Promise<Paginated<User>> {
-    const qb = em.getRepository(User).createQueryBuilder('u').where(condition, params).orderBy('u.id', 'ASC');
-    return paginateRows(qb, page, (rows) => rows);
+    return this.queries.pageWhere(em, condition, params, page);
   }
 
   /** The user with id `id` whose row `u` satisfies `condition` (see {@link pageWhere}); null when none. */
-  findWhere(em: EntityManager, id: number, condition: string, params: ObjectLiteral): Promise<User | null> {
-    return em
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where(condition, params)
-      .andWhere('u.id = :userId', { userId: id })
-      .getOne();
+  findWhere(
+    em: EntityManager,
+    id: number,
+    condition: SqlFragment,
+    params: ObjectLiteral,
+  ): Promise<User | null> {
+    return this.queries.findWhere(em, id, condition, params);
   }
 
   /** The user with this e-mail address (case-insensitive), inside `em`'s transaction; null when none. */
   findByEmail(em: EntityManager, email: string): Promise<User | null> {
-    return em
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where('lower(u.email) = lower(:email)', { email })
-      .getOne();
+    return this.queries.byEmail(em, email);
   }
 }

@@ -18,11 +18,8 @@ import { findOrNotFound } from '../common/persistence/find';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import { CheckinPositions, ListScope } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
-import {
-  SUBEVENT_OF_OTHER_EVENT,
-  subeventQueries,
-  subeventsByIds,
-} from '../organizers/subevents/subevent-scope';
+import { SUBEVENT_OF_OTHER_EVENT } from '../organizers/subevents/subevent-scope';
+import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import type { CreateCheckinListDto } from './checkin-list.dto';
 import { CheckinListJson, toCheckinListJson } from './checkin-list.presenter';
@@ -127,16 +124,19 @@ export class CheckinListsService {
     // Lists of no date always match `ends_after` (pretix); lists of a date when it ends (or starts) then or later.
     const endsAfter = filters.datetime('ends_after');
     if (endsAfter !== undefined) {
-      qb.andWhere(`(l.subevent_id IS NULL OR ${subeventQueries.endsAfter('l.subevent_id', ':endsAfter')})`, {
-        endsAfter,
-      });
+      qb.andWhere(
+        `(l.subevent_id IS NULL OR ${new SubEventQueries().endsAfter('l.subevent_id', ':endsAfter')})`,
+        {
+          endsAfter,
+        },
+      );
     }
     filters.expand(['subevent']);
     const exclude = new Set(filters.all('exclude'));
     applyOrdering(
       qb,
       filters,
-      { id: 'l.id', name: 'l.name', subevent__date_from: subeventQueries.dateFromOf('l.subevent_id') },
+      { id: 'l.id', name: 'l.name', subevent__date_from: new SubEventQueries().dateFromOf('l.subevent_id') },
       ['subevent__date_from', 'name', 'id'],
     );
     const counts = this.positions.listCountsSql();
@@ -323,7 +323,7 @@ export class CheckinListsService {
     if (wanted.some((id) => !known.has(id))) errors.addNonField(ITEMS_OF_OTHER_EVENT);
     // A list of a series may be of one date or of all (null); a single event's lists take no date (compat §3.20).
     if (input.subevent !== null) {
-      const found = await subeventsByIds(em, [input.subevent]);
+      const found = await new SubEventQueries().subeventsByIds(em, [input.subevent]);
       if (!event.hasSubevents || found.get(input.subevent)?.eventId !== event.id) {
         errors.addNonField(SUBEVENT_OF_OTHER_EVENT);
       }

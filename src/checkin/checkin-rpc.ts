@@ -13,7 +13,7 @@ import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import { CheckinListsService } from './checkin-lists.service';
 import {
   CHECKIN_POSITION_FILTERS,

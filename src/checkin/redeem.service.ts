@@ -13,7 +13,7 @@ import { CheckinListsService } from './checkin-lists.service';
 import type { RedeemDto } from './redeem.dto';
 import { QuestionsService } from '../catalogue/questions/questions.service';
 import type { QuestionJson } from '../catalogue/questions/question.presenter';
-import { subeventTimes } from '../organizers/subevents/subevent-scope';
+import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import { readCheckinAnswers } from './checkin-answers';
 import { RuleContext, rulesAdmit, RuleScan } from './checkin-logic';
 import { RedeemOkJson, toListJson } from './redeem.presenter';
@@ -224,7 +224,9 @@ export class RedeemService {
     scans: RuleScan[],
   ): Promise<RuleContext> {
     const times =
-      (ticket.subeventId !== null ? await subeventTimes(em, event.id, ticket.subeventId) : null) ?? event;
+      (ticket.subeventId !== null
+        ? await new SubEventQueries().subeventTimes(em, event.id, ticket.subeventId)
+        : null) ?? event;
     return {
       itemId: ticket.itemId,
       variationId: ticket.variationId,

@@ -9,7 +9,7 @@ import { QuotaLookup } from '../catalogue/quotas/quota-lookup.service';
 import { CheckinExport } from '../checkin/checkin-export';
 import { GiftCardExportRows } from '../giftcards/giftcard-export-rows';
 import { OrderExportRows } from '../orders/presentation/order-export-rows';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import { TaskError } from '../tasks/task-executor';
 import type { ExportFormat } from './export-forms.rules';
 import { coverage, frameBounds, ScopeEvent } from './export-scope.rules';

@@ -12,7 +12,7 @@ import { findOrNotFound } from '../common/persistence/find';
 import { mergeInput, WriteMode } from '../common/persistence/write';
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import { coverage } from './export-scope.rules';
 import { nextRun, parseSchedule } from './schedule.rules';
 import type { CreateScheduledExportDto } from './scheduled-export.dto';

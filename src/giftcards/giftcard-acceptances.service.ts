@@ -9,8 +9,7 @@ import { paginateInOne, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { uniqueAsValidation } from '../common/persistence/unique';
-import { OrganizerRef, organizerBySlug } from '../organizers/organizer-scope';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { OrganizerRef, TenancyQueries } from '../organizers/tenancy.queries';
 import type { CreateGiftCardAcceptanceDto, UpdateGiftCardAcceptanceDto } from './giftcard-acceptance.dto';
 import { GiftCardAcceptance } from './giftcard-acceptance.entity';
 import { GiftCardAcceptanceJson, toGiftCardAcceptanceJson } from './giftcard.presenter';
@@ -75,7 +74,7 @@ export class GiftCardAcceptancesService {
     principal: Principal | null,
     body: CreateGiftCardAcceptanceDto,
   ): Promise<GiftCardAcceptanceJson> {
-    const issuer = await organizerBySlug(this.db.manager, body.issuer);
+    const issuer = await this.tenancy.organizerRefBySlug(this.db.manager, body.issuer);
     this.checkIssuer(principal, issuer);
     if (issuer.id === acceptor.id) throw ValidationFailed.field('issuer', OWN_CARDS);
     const acceptance = await uniqueAsValidation(
@@ -162,9 +161,9 @@ export class GiftCardAcceptancesService {
     issuerSlug: string,
     flags: { active: boolean; reusableMedia: boolean },
   ): Promise<GiftCardAcceptanceJson & { acceptor: string; created: boolean }> {
-    const acceptor = await organizerBySlug(this.db.manager, acceptorSlug);
+    const acceptor = await this.tenancy.organizerRefBySlug(this.db.manager, acceptorSlug);
     if (!acceptor) throw new Error(`Unknown organizer "${acceptorSlug}" (--acceptor)`);
-    const issuer = await organizerBySlug(this.db.manager, issuerSlug);
+    const issuer = await this.tenancy.organizerRefBySlug(this.db.manager, issuerSlug);
     if (!issuer) throw new Error(`Unknown organizer "${issuerSlug}" (--issuer)`);
     if (issuer.id === acceptor.id) throw new Error(OWN_CARDS);
     const existing = await this.db.manager.exists(GiftCardAcceptance, {
@@ -207,7 +206,7 @@ export class GiftCardAcceptancesService {
     issuerSlug: string,
     lock: boolean,
   ): Promise<{ acceptance: GiftCardAcceptance; issuer: OrganizerRef }> {
-    const issuer = await organizerBySlug(em, issuerSlug);
+    const issuer = await this.tenancy.organizerRefBySlug(em, issuerSlug);
     if (!issuer) throw new NotFound();
     const acceptance = await em.findOne(GiftCardAcceptance, {
       where: { issuerId: issuer.id, acceptorId: acceptor.id },

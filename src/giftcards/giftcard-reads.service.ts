@@ -7,8 +7,7 @@ import { findOneInOne, paginateInOne, Related, relatedValue } from '../common/li
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
-import { OrganizerRef, organizerSlugs } from '../organizers/organizer-scope';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { OrganizerRef, TenancyQueries } from '../organizers/tenancy.queries';
 import { GiftCardTransaction } from './giftcard-transaction.entity';
 import { GiftCard } from './giftcard.entity';
 import {
@@ -280,7 +279,7 @@ export class GiftCardReads {
     ids: readonly number[],
     viewer: OrganizerRef,
   ): Promise<Map<number, string>> {
-    const slugs = await organizerSlugs(
+    const slugs = await this.tenancy.organizerSlugs(
       em,
       ids.filter((id) => id !== viewer.id),
     );

@@ -10,7 +10,7 @@ import { WriteMode } from '../common/persistence/write';
 import { parseDateTimeOrNull } from '../common/values/datetime';
 import { Decimal, toMoney } from '../common/values/money';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
-import type { OrganizerRef } from '../organizers/organizer-scope';
+import type { OrganizerRef } from '../organizers/tenancy.queries';
 import { GiftCardReads, reachCondition } from './giftcard-reads.service';
 import { GiftCardTransaction } from './giftcard-transaction.entity';
 import type { CreateGiftCardDto, GiftCardTransactDto } from './giftcard.dto';

@@ -9,7 +9,7 @@ import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import { StoredFiles } from '../tasks/stored-files.service';
 import { Invoice } from './invoice.entity';
 import { InvoicePdfJobs } from './invoice-pdf-jobs';

@@ -6,7 +6,7 @@ import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import type { Order } from '../orders/order.entity';
 import { OrderReads } from '../orders/presentation/order-reads.service';
 import type { Event } from '../organizers/event.entity';
-import { subeventLabels } from '../organizers/subevents/subevent-scope';
+import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import { Invoice, type InvoiceLineData } from './invoice.entity';
 import {
   invoiceLines,
@@ -142,7 +142,7 @@ export class InvoiceWriter {
       variations: json.positions.flatMap((p) => (p.variation === null ? [] : [p.variation])),
       taxRules: [...json.positions, ...json.fees].flatMap((x) => (x.tax_rule === null ? [] : [x.tax_rule])),
     });
-    const dates = await subeventLabels(
+    const dates = await new SubEventQueries().subeventLabels(
       em,
       json.positions.flatMap((p) => (p.subevent === null ? [] : [p.subevent])),
     );

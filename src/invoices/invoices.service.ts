@@ -9,7 +9,7 @@ import { AfterCommit, OrderHooks, OrderTransitionContext } from '../orders/order
 import { OrderReads } from '../orders/presentation/order-reads.service';
 import type { Order } from '../orders/order.entity';
 import type { Event } from '../organizers/event.entity';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import { StoredFiles } from '../tasks/stored-files.service';
 import { Invoice } from './invoice.entity';
 import { InvoicePdfJobs, PdfRequest } from './invoice-pdf-jobs';

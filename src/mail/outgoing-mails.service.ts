@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { NotFound, ValidationFailed } from '../common/errors';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import { eventSlugs } from '../organizers/event-scope';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import type { Organizer } from '../organizers/organizer.entity';
 import { OutgoingMail } from './outgoing-mail.entity';
 import { OutgoingMailJson, toOutgoingMailJson } from './outgoing-mail.presenter';
@@ -47,7 +47,7 @@ export class OutgoingMailsService {
     const since = filters.datetime('created_since');
     if (since !== undefined) qb.andWhere('m.created >= :since', { since });
     return paginate(qb, page, async (rows) => {
-      const slugs = await eventSlugs(
+      const slugs = await new TenancyQueries().eventSlugs(
         this.db.manager,
         rows.flatMap((m) => (m.eventId === null ? [] : [m.eventId])),
       );
@@ -61,7 +61,10 @@ export class OutgoingMailsService {
       .getRepository(OutgoingMail)
       .findOne({ where: { id, organizerId: organizer.id } });
     if (!mail) throw new NotFound();
-    const slugs = await eventSlugs(this.db.manager, mail.eventId === null ? [] : [mail.eventId]);
+    const slugs = await new TenancyQueries().eventSlugs(
+      this.db.manager,
+      mail.eventId === null ? [] : [mail.eventId],
+    );
     return toOutgoingMailJson(mail, slugs);
   }
 }

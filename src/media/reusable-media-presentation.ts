@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { GiftCardReads } from '../giftcards/giftcard-reads.service';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
-import { OrganizerRef, organizerSlugs } from '../organizers/organizer-scope';
+import { OrganizerRef, TenancyQueries } from '../organizers/tenancy.queries';
 import type { ReusableMedium } from './reusable-medium.entity';
 import { ReusableMediumJson, toReusableMediumJson } from './reusable-medium.presenter';
 
@@ -35,7 +35,7 @@ export class ReusableMediaPresentation {
     expand: ReadonlySet<string>,
   ): Promise<ReusableMediumJson[]> {
     if (media.length === 0) return [];
-    const slugs = await organizerSlugs(
+    const slugs = await new TenancyQueries().organizerSlugs(
       em,
       media.map((m) => m.organizerId).filter((id) => id !== viewer.id),
     );

@@ -15,7 +15,7 @@ import { isoUtc, parseDateTimeOrNull } from '../common/values/datetime';
 import { GiftCardAcceptancesService } from '../giftcards/giftcard-acceptances.service';
 import { GiftCardReads } from '../giftcards/giftcard-reads.service';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
-import type { OrganizerRef } from '../organizers/organizer-scope';
+import type { OrganizerRef } from '../organizers/tenancy.queries';
 import { MEDIUM_EXPANDS, ReusableMediaPresentation } from './reusable-media-presentation';
 import type {
   CreateReusableMediumDto,

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -11,16 +11,14 @@ import {
 import { CsrfForm, RegisterApplicationForm } from './page-forms.dto';
 import type { Request, Response } from 'express';
 import { Public } from '../auth/access.decorators';
-import { CREDENTIAL_RESOLVER, CredentialResolver } from '../auth/credential-resolver';
-import { NotFound, ValidationFailed } from '../common/errors';
-import { esc, hidden, HTML, sendPage } from './html';
-import { ApplicationWithSecret, OAuthApplicationsService } from './oauth-applications.service';
-import { CSRF_FIELD, OAuthSessions } from './oauth-sessions';
-import { OAuthTokensService } from './oauth-tokens.service';
+import { HTML, sendMessage, sendPage } from './html';
+import { ApplicationsView, OAuthPages } from './oauth-pages.service';
+import { OAuthSessions } from './oauth-sessions';
 
 const FORM = 'application/x-www-form-urlencoded';
 const APPS_PATH = '/api/v1/oauth/applications/';
 const AUTHORIZED_PATH = '/api/v1/oauth/authorized/';
+const NO_SUCH_APPLICATION = 'No such application.';
 
 /**
  * The user's account pages (issue 12): own applications (`applications/`: list, register, regenerate secret,
@@ -31,10 +29,8 @@ const AUTHORIZED_PATH = '/api/v1/oauth/authorized/';
 @Controller('oauth')
 export class AccountPagesController {
   constructor(
-    private readonly apps: OAuthApplicationsService,
-    private readonly tokens: OAuthTokensService,
+    private readonly pages: OAuthPages,
     private readonly sessions: OAuthSessions,
-    @Inject(CREDENTIAL_RESOLVER) private readonly teams: CredentialResolver,
   ) {}
 
   @Get('applications')
@@ -47,7 +43,7 @@ export class AccountPagesController {
   @ApiOkResponse({ description: 'The page (HTML).', content: HTML })
   async showOAuthApplications(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
-    if (userId !== null) await this.applicationsPage(req, res, userId, 200);
+    if (userId !== null) this.applicationsPage(req, res, 200, await this.pages.applications(userId));
   }
 
   @Post('applications')
@@ -70,14 +66,8 @@ export class AccountPagesController {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const name = typeof body.name === 'string' ? body.name : '';
     const uris = typeof body.redirect_uris === 'string' ? body.redirect_uris.split(/\s+/) : [];
-    try {
-      const created = await this.apps.register(userId, name, uris);
-      await this.applicationsPage(req, res, userId, 201, { created });
-    } catch (err) {
-      if (!(err instanceof ValidationFailed)) throw err;
-      const messages = Object.values(err.errors as Record<string, string[]>).flat();
-      await this.applicationsPage(req, res, userId, 400, { errors: messages });
-    }
+    const registered = await this.pages.register(userId, name, uris);
+    this.applicationsPage(req, res, registered.ok ? 201 : 400, registered.view);
   }
 
   @Post('applications/:id/secret')
@@ -98,13 +88,9 @@ export class AccountPagesController {
   ): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
-    try {
-      const created = await this.apps.regenerateSecret(userId, Number.parseInt(id, 10) || 0);
-      await this.applicationsPage(req, res, userId, 200, { created });
-    } catch (err) {
-      if (!(err instanceof NotFound)) throw err;
-      sendPage(res, 404, 'Not found', '<p class="error">No such application.</p>');
-    }
+    const view = await this.pages.regenerateSecret(userId, Number.parseInt(id, 10) || 0);
+    if (view) this.applicationsPage(req, res, 200, view);
+    else sendMessage(res, 404, 'Not found', NO_SUCH_APPLICATION);
   }
 
   @Post('applications/:id/delete')
@@ -125,13 +111,9 @@ export class AccountPagesController {
   ): Promise<void> {
     const userId = this.userOrLogin(req, res, APPS_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
-    try {
-      await this.apps.delete(userId, Number.parseInt(id, 10) || 0);
+    if (await this.pages.deleteApplication(userId, Number.parseInt(id, 10) || 0))
       res.redirect(303, APPS_PATH);
-    } catch (err) {
-      if (!(err instanceof NotFound)) throw err;
-      sendPage(res, 404, 'Not found', '<p class="error">No such application.</p>');
-    }
+    else sendMessage(res, 404, 'Not found', NO_SUCH_APPLICATION);
   }
 
   @Get('authorized')
@@ -145,31 +127,11 @@ export class AccountPagesController {
   async showOAuthAuthorized(@Req() req: Request, @Res() res: Response): Promise<void> {
     const userId = this.userOrLogin(req, res, AUTHORIZED_PATH);
     if (userId === null) return;
-    const granted = await this.tokens.authorizedBy(userId);
-    const names = await this.apps.namesOf(granted.map((g) => g.applicationId));
-    const slugs = new Map(
-      (await this.teams.grantsOfUser(userId)).map((g) => [g.organizerId, g.organizerSlug]),
-    );
-    const csrf = this.sessions.token(req, res);
-    const rows = granted
-      .map(
-        (g) =>
-          `<tr><td>${esc(names.get(g.applicationId) ?? g.applicationId)}</td>` +
-          `<td>${g.organizerIds.map((o) => esc(slugs.get(o) ?? `#${o}`)).join(', ')}</td>` +
-          `<td>${g.scopes.map(esc).join(' ')}</td>` +
-          `<td><form class="inline" method="post" action="${AUTHORIZED_PATH}${g.applicationId}/revoke/">` +
-          `${hidden(CSRF_FIELD, csrf)}<button type="submit">Revoke</button></form></td></tr>`,
-      )
-      .join('');
-    const body = granted.length
-      ? `<table><tr><th>Application</th><th>Organizers</th><th>Scopes</th><th></th></tr>${rows}</table>`
-      : '<p>You have not authorized any application.</p>';
-    sendPage(
-      res,
-      200,
-      'Authorized applications',
-      body + `<p><a href="${APPS_PATH}">Your own applications</a></p>`,
-    );
+    const view = await this.pages.authorized(userId);
+    sendPage(res, 200, 'Authorized applications', 'authorized', {
+      ...view,
+      csrf: this.sessions.token(req, res),
+    });
   }
 
   @Post('authorized/:id/revoke')
@@ -190,7 +152,7 @@ export class AccountPagesController {
   ): Promise<void> {
     const userId = this.userOrLogin(req, res, AUTHORIZED_PATH);
     if (userId === null || !this.csrfOk(req, res)) return;
-    await this.tokens.revokeAuthorization(userId, Number.parseInt(id, 10) || 0);
+    await this.pages.revoke(userId, Number.parseInt(id, 10) || 0);
     res.redirect(303, AUTHORIZED_PATH);
   }
 
@@ -204,53 +166,15 @@ export class AccountPagesController {
 
   private csrfOk(req: Request, res: Response): boolean {
     if (this.sessions.valid(req)) return true;
-    sendPage(
-      res,
-      403,
-      'Form expired',
-      '<p class="error">The form has expired. Reload the page and try again.</p>',
-    );
+    sendMessage(res, 403, 'Form expired', 'The form has expired. Reload the page and try again.');
     return false;
   }
 
-  private async applicationsPage(
-    req: Request,
-    res: Response,
-    userId: number,
-    status: number,
-    extra: { created?: ApplicationWithSecret; errors?: string[] } = {},
-  ): Promise<void> {
-    const list = await this.apps.listOf(userId);
-    const csrf = this.sessions.token(req, res);
-    const shown = extra.created
-      ? `<p>Client id: <code id="client-id">${esc(extra.created.clientId)}</code><br>` +
-        `Client secret: <code id="client-secret">${esc(extra.created.clientSecret)}</code><br>` +
-        'Copy the secret now: it is not shown again.</p>'
-      : '';
-    const errors = (extra.errors ?? []).map((e) => `<p class="error">${esc(e)}</p>`).join('');
-    const rows = list
-      .map(
-        (a) =>
-          `<tr><td>${esc(a.name)}</td><td><code>${esc(a.clientId)}</code></td>` +
-          `<td>${a.redirectUris.map(esc).join('<br>')}</td><td>` +
-          `<form class="inline" method="post" action="${APPS_PATH}${a.id}/secret/">${hidden(CSRF_FIELD, csrf)}` +
-          '<button type="submit">New secret</button></form> ' +
-          `<form class="inline" method="post" action="${APPS_PATH}${a.id}/delete/">${hidden(CSRF_FIELD, csrf)}` +
-          '<button type="submit">Delete</button></form></td></tr>',
-      )
-      .join('');
-    const body =
-      shown +
-      errors +
-      (list.length
-        ? `<table><tr><th>Name</th><th>Client id</th><th>Redirect URIs</th><th></th></tr>${rows}</table>`
-        : '<p>You have not registered any application.</p>') +
-      `<h2>Register an application</h2><form method="post" action="${APPS_PATH}">${hidden(CSRF_FIELD, csrf)}` +
-      '<label>Name <input type="text" name="name" required maxlength="255"></label>' +
-      '<label>Redirect URIs (one per line; https, or http for 127.0.0.1/localhost) ' +
-      '<textarea name="redirect_uris" rows="3" required></textarea></label>' +
-      '<p><button type="submit">Register</button></p></form>' +
-      `<p><a href="${AUTHORIZED_PATH}">Authorized applications</a></p>`;
-    sendPage(res, status, 'Your applications', body);
+  /** The user's applications page with status `status`. */
+  private applicationsPage(req: Request, res: Response, status: number, view: ApplicationsView): void {
+    sendPage(res, status, 'Your applications', 'applications', {
+      ...view,
+      csrf: this.sessions.token(req, res),
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -11,14 +11,10 @@ import {
 import { ConsentForm, CsrfForm, LoginForm } from './page-forms.dto';
 import type { Request, Response } from 'express';
 import { NoTrailingSlash, Public } from '../auth/access.decorators';
-import { CREDENTIAL_RESOLVER, CredentialResolver } from '../auth/credential-resolver';
-import { UsersService } from '../auth/users.service';
-import { AuthorizationRequest, checkAuthorization, requestParams } from './authorization-request';
-import { esc, hidden, HTML, sendPage } from './html';
-import { LoginThrottle } from './login-throttle';
-import { OAuthApplicationsService } from './oauth-applications.service';
-import { CSRF_FIELD, OAuthSessions } from './oauth-sessions';
-import { OAuthTokensService } from './oauth-tokens.service';
+import { AuthorizationRequest, requestParams } from './authorization-request';
+import { HTML, sendMessage, sendPage } from './html';
+import { ConsentView, OAuthPages } from './oauth-pages.service';
+import { OAuthSessions } from './oauth-sessions';
 import { withQuery } from './redirect-uris';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -26,11 +22,8 @@ const AUTHORIZE_PATH = '/api/v1/oauth/authorize';
 const LOGIN_PATH = '/api/v1/oauth/login';
 const HOME_PATH = '/api/v1/oauth/authorized/';
 
-const SCOPE_TEXT: Record<string, string> = {
-  read: 'read the data of the organizers you choose',
-  write: 'change the data of the organizers you choose',
-  profile: 'read your profile (name, e-mail address)',
-};
+const FORM_EXPIRED =
+  'The form has expired or was not sent from this site. Go back, reload the page and try again.';
 
 /** Longest `next` accepted (characters); a longer one falls back to the home page. */
 const NEXT_MAX_LENGTH = 2048;
@@ -70,12 +63,8 @@ const many = (v: unknown): string[] =>
 @Controller('oauth')
 export class AuthorizeController {
   constructor(
-    private readonly apps: OAuthApplicationsService,
-    private readonly tokens: OAuthTokensService,
-    private readonly users: UsersService,
+    private readonly pages: OAuthPages,
     private readonly sessions: OAuthSessions,
-    private readonly throttle: LoginThrottle,
-    @Inject(CREDENTIAL_RESOLVER) private readonly teams: CredentialResolver,
   ) {}
 
   @Get('authorize')
@@ -127,7 +116,7 @@ export class AuthorizeController {
       res.redirect(302, `${LOGIN_PATH}?next=${encodeURIComponent(req.originalUrl)}`);
       return;
     }
-    await this.consentPage(req, res, userId, request, 200);
+    this.consentPage(req, res, request, await this.pages.consent(userId, request), null);
   }
 
   @Post('authorize')
@@ -160,23 +149,14 @@ export class AuthorizeController {
       res.redirect(302, withQuery(request.redirectUri, { error: 'access_denied', state: request.state }));
       return;
     }
-    const reachable = await this.organizersOf(userId);
-    const chosen = many(body.organizers);
-    const organizerIds = [...reachable.entries()]
-      .filter(([slug]) => chosen.includes(slug))
-      .map(([, id]) => id);
-    if (body.allow === undefined || organizerIds.length === 0) {
-      return this.consentPage(req, res, userId, request, 200, 'Choose at least one organizer.');
-    }
-    const code = await this.tokens.createCode({
-      applicationId: request.client.id,
+    const decision = await this.pages.decide(
       userId,
-      redirectUri: request.redirectUri,
-      scopes: request.scopes,
-      organizerIds,
-      codeChallenge: request.codeChallenge,
-    });
-    res.redirect(302, withQuery(request.redirectUri, { code, state: request.state }));
+      request,
+      many(body.organizers),
+      body.allow !== undefined,
+    );
+    if (decision.kind === 'again') return this.consentPage(req, res, request, decision.view, decision.error);
+    res.redirect(302, withQuery(request.redirectUri, { code: decision.code, state: request.state }));
   }
 
   @Get('login')
@@ -195,7 +175,7 @@ export class AuthorizeController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The login page (HTML).', content: HTML })
   showOAuthLogin(@Req() req: Request, @Res() res: Response): void {
-    this.loginPage(req, res, 200, safeNext(req.query.next));
+    this.loginPage(req, res, safeNext(req.query.next), null);
   }
 
   @Post('login')
@@ -218,23 +198,20 @@ export class AuthorizeController {
     if (!this.sessions.valid(req)) return this.csrfFailed(res);
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    if (!email || !password)
-      return this.loginPage(req, res, 200, next, 'Enter your e-mail address and password.');
-    const address = req.ip ?? 'unknown';
-    const wait = await this.throttle.attempt(email, address);
-    if (wait !== null) {
+    if (!email || !password) return this.loginPage(req, res, next, 'Enter your e-mail address and password.');
+    const outcome = await this.pages.login(email, password, req.ip ?? 'unknown');
+    if (outcome.kind === 'throttled') {
+      const wait = outcome.retryAfterSeconds;
       res.setHeader('Retry-After', String(wait));
-      return sendPage(
+      return sendMessage(
         res,
         429,
         'Too many failed logins',
-        `<p class="error">Too many failed logins. Try again in ${wait} seconds.</p>`,
+        `Too many failed logins. Try again in ${wait} seconds.`,
       );
     }
-    const user = await this.users.verify(email, password);
-    if (!user) return this.loginPage(req, res, 200, next, 'Wrong e-mail address or password.');
-    await this.throttle.succeeded(email, address);
-    await this.sessions.login(req, user.id);
+    if (outcome.kind === 'wrong') return this.loginPage(req, res, next, 'Wrong e-mail address or password.');
+    await this.sessions.login(req, outcome.userId);
     res.redirect(303, next);
   }
 
@@ -254,12 +231,10 @@ export class AuthorizeController {
 
   /** Checks the request; answers the 400 page or the error redirect itself and returns null then. */
   private async check(params: Record<string, unknown>, res: Response): Promise<AuthorizationRequest | null> {
-    const clientId = typeof params.client_id === 'string' ? params.client_id : '';
-    const client = clientId ? await this.apps.findClient(clientId) : null;
-    const checked = checkAuthorization(params, client);
+    const checked = await this.pages.checkRequest(params);
     if (checked.kind === 'ok') return checked.request;
     if (checked.kind === 'page') {
-      sendPage(res, 400, 'Invalid authorization request', `<p class="error">${esc(checked.message)}</p>`);
+      sendMessage(res, 400, 'Invalid authorization request', checked.message);
       return null;
     }
     res.redirect(
@@ -273,67 +248,30 @@ export class AuthorizeController {
     return null;
   }
 
-  /** Organizers the user reaches through a team: slug -> id. */
-  private async organizersOf(userId: number): Promise<Map<string, number>> {
-    const grants = await this.teams.grantsOfUser(userId);
-    return new Map(
-      grants
-        .map((g) => [g.organizerSlug, g.organizerId] as [string, number])
-        .sort(([a], [b]) => a.localeCompare(b)),
+  /** The consent page (200), posting back to the service and to the client's redirect origin. */
+  private consentPage(
+    req: Request,
+    res: Response,
+    request: AuthorizationRequest,
+    view: ConsentView,
+    error: string | null,
+  ): void {
+    sendPage(
+      res,
+      200,
+      `Authorize ${request.client.name}`,
+      'consent',
+      { ...view, error, csrf: this.sessions.token(req, res) },
+      [new URL(request.redirectUri).origin],
     );
   }
 
-  private async consentPage(
-    req: Request,
-    res: Response,
-    userId: number,
-    request: AuthorizationRequest,
-    status: number,
-    error?: string,
-  ): Promise<void> {
-    const organizers = [...(await this.organizersOf(userId)).keys()];
-    const params = requestParams(request);
-    const boxes = organizers.length
-      ? organizers
-          .map(
-            (slug) =>
-              `<label><input type="checkbox" name="organizers" value="${esc(slug)}"> ${esc(slug)}</label>`,
-          )
-          .join('')
-      : '<p class="error">You are not a member of any organizer team.</p>';
-    const body =
-      `<p>The application <strong>${esc(request.client.name)}</strong> asks to act as you. It may:</p>` +
-      `<ul>${request.scopes.map((s) => `<li><code>${esc(s)}</code>: ${esc(SCOPE_TEXT[s])}</li>`).join('')}</ul>` +
-      (error ? `<p class="error">${esc(error)}</p>` : '') +
-      `<form method="post" action="${AUTHORIZE_PATH}">` +
-      Object.entries(params)
-        .map(([k, v]) => hidden(k, v))
-        .join('') +
-      hidden(CSRF_FIELD, this.sessions.token(req, res)) +
-      `<fieldset><legend>Organizers it may access</legend>${boxes}</fieldset>` +
-      '<p><button type="submit" name="allow" value="1">Allow</button> ' +
-      '<button type="submit" name="deny" value="1">Deny</button></p></form>';
-    sendPage(res, status, `Authorize ${request.client.name}`, body, [new URL(request.redirectUri).origin]);
-  }
-
-  private loginPage(req: Request, res: Response, status: number, next: string, error?: string): void {
-    const body =
-      (error ? `<p class="error">${esc(error)}</p>` : '') +
-      `<form method="post" action="${LOGIN_PATH}">` +
-      hidden('next', next) +
-      hidden(CSRF_FIELD, this.sessions.token(req, res)) +
-      '<label>E-mail address <input type="email" name="email" autocomplete="username" required></label>' +
-      '<label>Password <input type="password" name="password" autocomplete="current-password" required></label>' +
-      '<p><button type="submit">Log in</button></p></form>';
-    sendPage(res, status, 'Log in', body);
+  /** The login page (200). */
+  private loginPage(req: Request, res: Response, next: string, error: string | null): void {
+    sendPage(res, 200, 'Log in', 'login', { next, error, csrf: this.sessions.token(req, res) });
   }
 
   private csrfFailed(res: Response): void {
-    sendPage(
-      res,
-      403,
-      'Form expired',
-      '<p class="error">The form has expired or was not sent from this site. Go back, reload the page and try again.</p>',
-    );
+    sendMessage(res, 403, 'Form expired', FORM_EXPIRED);
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import type { Response } from 'express';
+import { PageName, PageModels, renderPage } from './page-templates';
 
 /** The pages' only stylesheet; allowed by its hash in the CSP (no inline script, no external resource). */
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -11,30 +12,18 @@ const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
 /** OpenAPI content of an HTML page. */
 export const HTML = { 'text/html': { schema: { type: 'string' as const } } };
 
-/** HTML-escapes text for element content and attribute values. */
-export function esc(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-/** A hidden input. */
-export const hidden = (name: string, value: string | undefined): string =>
-  value === undefined ? '' : `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`;
-
 /**
- * Sends a server-rendered page (no JavaScript) with a strict Content-Security-Policy: nothing loads, only the
- * page's own stylesheet applies, forms post to this service (and, on the consent page, to the client's redirect
- * origin, which the post redirects to), and no framing. `Cache-Control: no-store`: pages carry CSRF tokens.
+ * Sends a server-rendered page (no JavaScript; the template `page` of `templates/` with `model`, inside the
+ * layout titled `title`) with a strict Content-Security-Policy: nothing loads, only the page's own stylesheet
+ * applies, forms post to this service (and, on the consent page, to the client's redirect origin, which the post
+ * redirects to), and no framing. `Cache-Control: no-store`: pages carry CSRF tokens.
  */
-export function sendPage(
+export function sendPage<P extends PageName>(
   res: Response,
   status: number,
   title: string,
-  body: string,
+  page: P,
+  model: PageModels[P],
   formTargets: string[] = [],
 ): void {
   const formAction = ["'self'", ...formTargets].join(' ');
@@ -47,9 +36,10 @@ export function sendPage(
   res
     .status(status)
     .type('html')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>` +
-        `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>` +
-        `<body><h1>${esc(title)}</h1>${body}</body></html>`,
-    );
+    .send(renderPage(page, title, STYLE, model));
+}
+
+/** Sends a page that only shows `message` as an error (400, 403, 404, 429 answers of the pages). */
+export function sendMessage(res: Response, status: number, title: string, message: string): void {
+  sendPage(res, status, title, 'message', { message });
 }

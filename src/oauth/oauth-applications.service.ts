@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import { NotFound, ValidationFailed } from '../common/errors';
 import { OAuthApplication } from './oauth-application.entity';
+import { OAuthApplicationQueries } from './oauth-application.queries';
 import { redirectUriProblem } from './redirect-uris';
 
 /** An application as its owner sees it (never the secret's hash). */
@@ -59,7 +60,10 @@ export function sameHash(a: string, b: string): boolean {
  */
 @Injectable()
 export class OAuthApplicationsService {
-  constructor(@InjectRepository(OAuthApplication) private readonly apps: Repository<OAuthApplication>) {}
+  constructor(
+    @InjectRepository(OAuthApplication) private readonly apps: Repository<OAuthApplication>,
+    private readonly queries: OAuthApplicationQueries,
+  ) {}
 
   /**
    * Registers an application for `userId`; `confidential: false` makes a public client (its `clientSecret` is
@@ -143,11 +147,7 @@ export class OAuthApplicationsService {
   /** Names of applications by id (the authorized-applications page). */
   async namesOf(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.apps
-      .createQueryBuilder('a')
-      .select(['a.id', 'a.name'])
-      .where('a.id IN (:...ids)', { ids })
-      .getMany();
+    const rows = await this.queries.namesOf(this.apps.manager, ids);
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 }

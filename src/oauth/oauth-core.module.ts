@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ACCESS_TOKEN_RESOLVER } from '../auth/access-token-resolver';
 import { OAuthApplication } from './oauth-application.entity';
+import { OAuthApplicationQueries } from './oauth-application.queries';
+import { OAuthAuthorizationCodeQueries } from './oauth-authorization-code.queries';
+import { OAuthSessionQueries } from './oauth-session.queries';
+import { OAuthTokenQueries } from './oauth-token.queries';
 import { OAuthHousekeeping } from './oauth-housekeeping';
 import { OAuthApplicationsService } from './oauth-applications.service';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
@@ -15,6 +19,10 @@ import { OAuthTokensService } from './oauth-tokens.service';
 @Module({
   imports: [TypeOrmModule.forFeature([OAuthApplication, OAuthAuthorizationCode, OAuthToken])],
   providers: [
+    OAuthApplicationQueries,
+    OAuthAuthorizationCodeQueries,
+    OAuthTokenQueries,
+    OAuthSessionQueries,
     OAuthApplicationsService,
     OAuthTokensService,
     OAuthHousekeeping,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { OAuthSessionQueries } from './oauth-session.queries';
 import { OAuthTokensService } from './oauth-tokens.service';
 
 /** What one pruning removed. */
@@ -20,13 +21,12 @@ export class OAuthHousekeeping {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly tokens: OAuthTokensService,
+    private readonly sessionQueries: OAuthSessionQueries,
   ) {}
 
   async prune(): Promise<OAuthPruned> {
     const { codes, tokens } = await this.tokens.prune();
-    const [, sessions] = await this.db.query<[unknown, number]>(
-      'DELETE FROM oauth_session WHERE expire < now()',
-    );
+    const sessions = await this.sessionQueries.prune(this.db.manager);
     return { codes, tokens, sessions };
   }
 }

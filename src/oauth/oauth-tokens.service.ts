@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AccessTokenResolver, ResolvedAccessToken } from '../auth/access-token-resolver';
-import { userIsActiveSql } from '../auth/user-sql';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
+import { OAuthAuthorizationCodeQueries } from './oauth-authorization-code.queries';
 import { OAuthToken } from './oauth-token.entity';
+import { OAuthTokenQueries } from './oauth-token.queries';
 
 /** Access token lifetime (spec "Authentication" 5: one day), seconds. */
 export const ACCESS_TOKEN_LIFETIME_S = 86_400;
@@ -59,6 +60,8 @@ export class OAuthTokensService implements AccessTokenResolver {
   constructor(
     @InjectRepository(OAuthAuthorizationCode) private readonly codes: Repository<OAuthAuthorizationCode>,
     @InjectRepository(OAuthToken) private readonly tokens: Repository<OAuthToken>,
+    private readonly codeQueries: OAuthAuthorizationCodeQueries,
+    private readonly tokenQueries: OAuthTokenQueries,
   ) {}
 
   /** Stores a new code (valid {@link CODE_LIFETIME_S}) and returns its secret. */
@@ -106,13 +109,7 @@ export class OAuthTokensService implements AccessTokenResolver {
    * revoked).
    */
   async consumeCode(id: number): Promise<boolean> {
-    const res = await this.codes
-      .createQueryBuilder()
-      .update()
-      .set({ used: true })
-      .where('id = :id AND NOT used', { id })
-      .execute();
-    if (res.affected === 1) return true;
+    if ((await this.codeQueries.consume(this.codes.manager, id)) === 1) return true;
     await this.revokeIssuedWith(id);
     return false;
   }
@@ -167,25 +164,14 @@ export class OAuthTokensService implements AccessTokenResolver {
    * concurrent refresh used it first: that is a reuse too, and its family is revoked (RFC 9700 §4.14.2).
    */
   async useRefreshToken(tokenId: number): Promise<boolean> {
-    const res = await this.tokens
-      .createQueryBuilder()
-      .update()
-      .set({ refreshRevoked: true, accessRevoked: true })
-      .where('id = :id AND NOT refresh_revoked', { id: tokenId })
-      .execute();
-    if (res.affected === 1) return true;
+    if ((await this.tokenQueries.useRefreshToken(this.tokens.manager, tokenId)) === 1) return true;
     await this.revokeFamily(tokenId);
     return false;
   }
 
   /** Revokes token row `tokenId` and every token of its family (same authorization code), in one statement. */
   private async revokeFamily(tokenId: number): Promise<void> {
-    await this.tokens.query(
-      `UPDATE oauth_token SET access_revoked = true, refresh_revoked = true
-        WHERE id = $1
-           OR authorization_code_id = (SELECT authorization_code_id FROM oauth_token WHERE id = $1)`,
-      [tokenId],
-    );
+    await this.tokenQueries.revokeFamily(this.tokens.manager, tokenId);
   }
 
   /**
@@ -211,36 +197,20 @@ export class OAuthTokensService implements AccessTokenResolver {
    * deactivated); null when unknown. One statement.
    */
   async resolveAccessToken(tokenHash: string): Promise<ResolvedAccessToken | null> {
-    const { entities, raw } = await this.tokens
-      .createQueryBuilder('t')
-      .addSelect(userIsActiveSql('t.user_id'), 'user_active')
-      .where('t.access_token_hash = :tokenHash', { tokenHash })
-      .getRawAndEntities<{ user_active: boolean }>();
-    const row = entities[0];
-    if (!row) return null;
+    const found = await this.tokenQueries.byAccessHash(this.tokens.manager, tokenHash);
+    if (!found) return null;
+    const row = found.token;
     return {
       userId: row.userId,
       scopes: row.scopes,
       organizerIds: row.organizerIds,
-      usable: raw[0].user_active && !row.accessRevoked && row.accessExpires.getTime() > Date.now(),
+      usable: found.userActive && !row.accessRevoked && row.accessExpires.getTime() > Date.now(),
     };
   }
 
   /** Applications `userId` has authorized (a live refresh token), with the scopes and organizers granted. */
   async authorizedBy(userId: number): Promise<AuthorizedApplication[]> {
-    const rows: { application_id: number; scopes: string[]; organizer_ids: number[] }[] =
-      await this.tokens.query(
-        `SELECT application_id,
-                ARRAY(SELECT DISTINCT s FROM oauth_token t2, unnest(t2.scopes) s
-                       WHERE t2.user_id = $1 AND t2.application_id = t.application_id AND NOT t2.refresh_revoked
-                       ORDER BY s) AS scopes,
-                ARRAY(SELECT DISTINCT o FROM oauth_token t3, unnest(t3.organizer_ids) o
-                       WHERE t3.user_id = $1 AND t3.application_id = t.application_id AND NOT t3.refresh_revoked
-                       ORDER BY o) AS organizer_ids
-           FROM oauth_token t WHERE t.user_id = $1 AND NOT t.refresh_revoked
-          GROUP BY application_id ORDER BY application_id`,
-        [userId],
-      );
+    const rows = await this.tokenQueries.authorizedBy(this.tokens.manager, userId);
     return rows.map((r) => ({
       applicationId: r.application_id,
       scopes: r.scopes,
@@ -250,16 +220,7 @@ export class OAuthTokensService implements AccessTokenResolver {
 
   /** Revokes every token `userId` granted to application `applicationId`; false when there was none. */
   async revokeAuthorization(userId: number, applicationId: number): Promise<boolean> {
-    const res = await this.tokens
-      .createQueryBuilder()
-      .update()
-      .set({ accessRevoked: true, refreshRevoked: true })
-      .where('user_id = :userId AND application_id = :applicationId AND NOT refresh_revoked', {
-        userId,
-        applicationId,
-      })
-      .execute();
-    return (res.affected ?? 0) > 0;
+    return (await this.tokenQueries.revokeAuthorization(this.tokens.manager, userId, applicationId)) > 0;
   }
 
   /**
@@ -268,16 +229,8 @@ export class OAuthTokensService implements AccessTokenResolver {
    * @returns rows deleted
    */
   async prune(): Promise<{ codes: number; tokens: number }> {
-    const codes = await this.codes
-      .createQueryBuilder()
-      .delete()
-      .where(`expires < now() - interval '1 day'`)
-      .execute();
-    const tokens = await this.tokens
-      .createQueryBuilder()
-      .delete()
-      .where('refresh_revoked AND access_expires < now()')
-      .execute();
-    return { codes: codes.affected ?? 0, tokens: tokens.affected ?? 0 };
+    const codes = await this.codeQueries.prune(this.codes.manager);
+    const tokens = await this.tokenQueries.prune(this.tokens.manager);
+    return { codes, tokens };
   }
 }

@@ -6,6 +6,7 @@ import { AccountPagesController } from './account-pages.controller';
 import { AuthorizeController } from './authorize.controller';
 import { LoginThrottle } from './login-throttle';
 import { OAuthCoreModule } from './oauth-core.module';
+import { OAuthPages } from './oauth-pages.service';
 import { chain, OAuthSessions } from './oauth-sessions';
 import { TokenController } from './token.controller';
 
@@ -16,7 +17,7 @@ import { TokenController } from './token.controller';
 @Module({
   imports: [OAuthCoreModule, UsersModule, TeamsModule, RateLimitModule],
   controllers: [TokenController, AuthorizeController, AccountPagesController],
-  providers: [OAuthSessions, LoginThrottle],
+  providers: [OAuthSessions, LoginThrottle, OAuthPages],
 })
 export class OAuthModule implements NestModule {
   constructor(private readonly sessions: OAuthSessions) {}

@@ -6,9 +6,7 @@ import type { Principal } from '../auth/principal';
 import { ErrorCollector, NotFound, Refused } from '../common/errors';
 import { EVENT_SEATING, EventSeating } from './event-seating.port';
 import { uniqueAsValidation } from '../common/persistence/unique';
-import { applyOrdering } from '../common/listing/ordering';
 import { PageRequest, Paginated } from '../common/listing/pagination';
-import { paginateRows } from '../common/listing/page-query';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import { parseDateTime, parseDateTimeOrNull } from '../common/values/datetime';
@@ -16,6 +14,7 @@ import { toI18n, toI18nOrNull } from '../common/values/i18n';
 import type { CreateEventDto } from './event.dto';
 import { Event } from './event.entity';
 import { EventHooks } from './event-hooks';
+import { EventQueries } from './event.queries';
 import { EventJson, toEventJson } from './event.presenter';
 import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
@@ -60,6 +59,7 @@ export class EventsService {
     private readonly hooks: EventHooks,
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
     @Inject(EVENT_SEATING) private readonly seating: EventSeating,
+    private readonly queries: EventQueries,
   ) {}
 
   /**
@@ -72,39 +72,9 @@ export class EventsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<EventJson>> {
-    const qb = this.db
-      .getRepository(Event)
-      .createQueryBuilder('e')
-      .where('e.organizer_id = :org', { org: organizer.id });
-    const reachable = principal.reachableEvents(organizer.id);
-    if (reachable !== 'all') qb.andWhere('e.id = ANY(:ids)', { ids: reachable });
-    for (const [param, column] of [
-      ['live', 'live'],
-      ['has_subevents', 'has_subevents'],
-      ['is_public', 'is_public'],
-      ['testmode', 'testmode'],
-    ] as const) {
-      const value = filters.bool(param);
-      if (value !== undefined) qb.andWhere(`e.${column} = :${param}`, { [param]: value });
-    }
-    const now = new Date();
-    const future =
-      '((e.date_to IS NULL AND e.date_from >= :now) OR (e.date_to IS NOT NULL AND e.date_to >= :now))';
-    const isFuture = filters.bool('is_future');
-    if (isFuture !== undefined) qb.andWhere(isFuture ? future : `NOT ${future}`, { now });
-    const isPast = filters.bool('is_past');
-    if (isPast !== undefined) qb.andWhere(isPast ? `NOT ${future}` : future, { now });
-    const endsAfter = filters.datetime('ends_after');
-    if (endsAfter) {
-      qb.andWhere(
-        '((e.date_to IS NULL AND e.date_from >= :ea) OR (e.date_to IS NOT NULL AND e.date_to >= :ea))',
-        {
-          ea: endsAfter,
-        },
-      );
-    }
-    applyOrdering(qb, filters, { date_from: 'e.date_from', slug: 'e.slug' }, ['slug']);
-    return paginateRows(qb, page, (rows) => rows.map(toEventJson));
+    return this.queries.page(this.db, organizer.id, principal, filters, page, (rows) =>
+      rows.map(toEventJson),
+    );
   }
 
   /** @throws NotFound never for a guard-resolved event; kept for symmetry with other resources. */
@@ -185,8 +155,7 @@ export class EventsService {
     await this.db.transaction(async (em) => {
       // The row lock first: sales share-lock the event (TenancyQueries.lockEventForSale), so an order being
       // created commits before this check sees it, and none starts until this transaction ends.
-      const locked: unknown[] = await em.query('SELECT id FROM event WHERE id = $1 FOR UPDATE', [event.id]);
-      if (locked.length === 0) throw new NotFound();
+      if (!(await this.queries.lockForDelete(em, event.id))) throw new NotFound();
       if (await this.usage.hasOrders(em, event.id)) throw new Refused(HAS_ORDERS);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
@@ -233,23 +202,13 @@ export class EventsService {
       if (refusal) errors.add('live', refusal);
     }
     if (existing && input.has_subevents !== existing.hasSubevents) {
-      const dates: unknown[] = await em.query('SELECT 1 FROM subevent WHERE event_id = $1 LIMIT 1', [
-        existing.id,
-      ]);
-      if (dates.length > 0 || (await this.usage.hasOrders(em, existing.id)))
+      if ((await this.queries.hasDates(em, existing.id)) || (await this.usage.hasOrders(em, existing.id)))
         errors.add('has_subevents', SERIES_FIXED);
     }
     if (existing && input.slug !== existing.slug) {
       errors.add('slug', 'The event slug cannot be changed.');
     } else if (!existing) {
-      const clash = await em
-        .getRepository(Event)
-        .createQueryBuilder('e')
-        .where('e.organizer_id = :org AND lower(e.slug) = lower(:slug)', {
-          org: organizer.id,
-          slug: input.slug,
-        })
-        .getExists();
+      const clash = await this.queries.slugTaken(em, organizer.id, input.slug);
       if (clash) errors.add('slug', DUPLICATE_SLUG);
     }
     const from = parseDateTime(input.date_from);

@@ -1,12 +1,15 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { EventsController } from './events.controller';
+import { EventQueries } from './event.queries';
 import { EventsService } from './events.service';
 import { EventMetaPropertiesController } from './meta-properties/event-meta-properties.controller';
 import { EventMetaPropertiesService } from './meta-properties/event-meta-properties.service';
+import { EventMetaPropertyQueries } from './meta-properties/event-meta-property.queries';
 import { OrganizerSubEventsController, SubEventsController } from './subevents/subevents.controller';
-import { SubEventQueries } from './subevents/subevent-queries';
+import { SubEventReads } from './subevents/subevent-reads.service';
 import { SubEventsService } from './subevents/subevents.service';
 import { OrganizersController } from './organizers.controller';
+import { OrganizerQueries } from './organizer.queries';
 import { OrganizersService } from './organizers.service';
 import { TenancyModule } from './tenancy.module';
 import { AuditModule } from '../audit/audit.module';
@@ -34,10 +37,13 @@ export class OrganizersModule {
         OrganizerSubEventsController,
       ],
       providers: [
+        OrganizerQueries,
+        EventQueries,
+        EventMetaPropertyQueries,
         OrganizersService,
         EventsService,
         EventMetaPropertiesService,
-        SubEventQueries,
+        SubEventReads,
         SubEventsService,
       ],
       exports: [OrganizersService, EventsService, TenancyModule],

@@ -3,18 +3,19 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Event } from './event.entity';
 import { EventHooks } from './event-hooks';
 import { Organizer } from './organizer.entity';
-import { TenancyQueries } from './tenancy-queries';
+import { SubEventQueries } from './subevents/subevent.queries';
+import { TenancyQueries } from './tenancy.queries';
 import { AuditModule } from '../audit/audit.module';
 
 /**
  * The port-free part of the tenancy roots that other contexts embed or register with: the SQL of organizers and
- * events for one-statement reads (`TenancyQueries`) and the event write hooks (`EventHooks`). Separate from
+ * events for other contexts (`TenancyQueries`) and of dates (`SubEventQueries`) and the event write hooks (`EventHooks`). Separate from
  * `OrganizersModule.register(ports)` so that the sales core, which provides that module's ports, can import it
  * without a cycle.
  */
 @Module({
   imports: [AuditModule, TypeOrmModule.forFeature([Organizer, Event])],
-  providers: [TenancyQueries, EventHooks],
-  exports: [TenancyQueries, EventHooks],
+  providers: [TenancyQueries, SubEventQueries, EventHooks],
+  exports: [TenancyQueries, SubEventQueries, EventHooks],
 })
 export class TenancyModule {}

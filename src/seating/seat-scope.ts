@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { NotFound } from '../common/errors';
 import type { Event } from '../organizers/event.entity';
-import { subeventsByIds } from '../organizers/subevents/subevent-scope';
+import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 
 /**
  * Where seats live (compat §3.18): an event without dates (`subeventId` null) or one date of a series. Every seat
@@ -39,7 +39,7 @@ export async function subeventSeatScope(
   subeventId: number,
 ): Promise<SeatScope> {
   if (!event.hasSubevents) throw new NotFound(SEAT_FORM_MESSAGES.noSubevents);
-  const found = (await subeventsByIds(em, [subeventId])).get(subeventId);
+  const found = (await new SubEventQueries().subeventsByIds(em, [subeventId])).get(subeventId);
   if (!found || found.eventId !== event.id) throw new NotFound(SEAT_FORM_MESSAGES.unknownSubevent);
   return { eventId: event.id, subeventId };
 }

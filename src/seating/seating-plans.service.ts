@@ -10,7 +10,7 @@ import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { findOrNotFound } from '../common/persistence/find';
 import type { Organizer } from '../organizers/organizer.entity';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import type { CreateSeatingPlanDto } from './seating-plan.dto';
 import { SeatingPlan } from './seating-plan.entity';
 import { SeatingPlanJson, toSeatingPlanJson } from './seating-plan.presenter';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import { MailRecipient, mailRecipients } from '../orders/presentation/mail-recipients';
-import { activeSubeventDates } from '../organizers/subevents/subevent-scope';
+import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import type { Event } from '../organizers/event.entity';
 import { SendmailRule } from './sendmail-rule.entity';
 import { fillPlaceholders, localized, ruleSendTime } from './sendmail-schedule.rules';
@@ -61,7 +61,7 @@ export class SendmailRuleRunner {
     let subeventIds: number[] | null = null;
     let placedBefore: Date;
     if (event.hasSubevents) {
-      const due = (await activeSubeventDates(this.db.manager, event.id))
+      const due = (await new SubEventQueries().activeSubeventDates(this.db.manager, event.id))
         .map((d) => ({ id: d.id, at: ruleSendTime(rule, d.dateFrom, d.dateTo, event.timezone) }))
         .filter((d): d is { id: number; at: Date } => d.at !== null && d.at <= now);
       if (due.length === 0) return 0;

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { NotFound, TaskFailed, ValidationFailed } from '../common/errors';
 import type { Event } from '../organizers/event.entity';
-import { lastSubeventEnd } from '../organizers/subevents/subevent-scope';
+import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import type { AsyncTask } from '../tasks/async-task.entity';
 import { QUEUES } from '../tasks/queues';
 import type { StoredFile } from '../tasks/stored-file.entity';
@@ -158,7 +158,7 @@ export class ShreddersService {
   /** @throws ValidationFailed bare list with the reason the event may not be shredded */
   private async checkConstraints(event: Event): Promise<void> {
     const lastEnd = event.hasSubevents
-      ? await lastSubeventEnd(this.db.manager, event.id)
+      ? await new SubEventQueries().lastSubeventEnd(this.db.manager, event.id)
       : (event.dateTo ?? event.dateFrom);
     const reason = shredConstraint({ live: event.live, lastEnd: lastEnd ?? new Date(8.64e15) });
     if (reason) throw ValidationFailed.bare(reason);

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventHooks } from '../organizers/event-hooks';
+import { TeamQueries } from './team.queries';
 
 /**
  * An event created through a team token whose team does not reach all events is added to that team's
@@ -8,17 +9,17 @@ import { EventHooks } from '../organizers/event-hooks';
  */
 @Injectable()
 export class CreatorEventAccess implements OnModuleInit {
-  constructor(private readonly hooks: EventHooks) {}
+  constructor(
+    private readonly hooks: EventHooks,
+    private readonly queries: TeamQueries,
+  ) {}
 
   onModuleInit(): void {
     this.hooks.onEventCreated(async (em, event, principal) => {
       if (principal.kind !== 'team_token') return;
       const grant = principal.grantsFor(event.organizerId)[0];
       if (grant && !grant.allEvents) {
-        await em.query(
-          'INSERT INTO team_limit_event (team_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-          [grant.teamId, event.id],
-        );
+        await this.queries.addLimitEvent(em, grant.teamId, event.id);
       }
     });
   }

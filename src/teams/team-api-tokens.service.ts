@@ -6,10 +6,10 @@ import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { NotFound } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
-import { paginateRows } from '../common/listing/page-query';
 import type { Organizer } from '../organizers/organizer.entity';
 import type { CreateTeamApiTokenDto } from './team-api-token.dto';
 import { TeamApiToken } from './team-api-token.entity';
+import { TeamApiTokenQueries } from './team-api-token.queries';
 import { CreatedTeamApiTokenJson, TeamApiTokenJson, toTeamApiTokenJson } from './team-api-token.presenter';
 import { TeamsService } from './teams.service';
 
@@ -20,6 +20,7 @@ export class TeamApiTokensService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
+    private readonly queries: TeamApiTokenQueries,
   ) {}
 
   /**
@@ -28,13 +29,7 @@ export class TeamApiTokensService {
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamApiTokenJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
-    const qb = this.db
-      .getRepository(TeamApiToken)
-      .createQueryBuilder('k')
-      .where('k.team_id = :team', { team: team.id })
-      .orderBy('k.name', 'ASC')
-      .addOrderBy('k.id', 'ASC');
-    return paginateRows(qb, page, (rows) => rows.map(toTeamApiTokenJson));
+    return this.queries.page(this.db, team.id, page, (rows) => rows.map(toTeamApiTokenJson));
   }
 
   /** @throws ParentNotFound (403) for an unknown team; NotFound for a token of another team */

@@ -7,12 +7,13 @@ import type { Principal } from '../auth/principal';
 import { UsersService } from '../auth/users.service';
 import { NotFound, ValidationFailed } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
-import { paginateRows } from '../common/listing/page-query';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { Organizer } from '../organizers/organizer.entity';
 import type { CreateTeamInviteDto } from './team-invite.dto';
 import { TeamInvite } from './team-invite.entity';
+import { TeamInviteQueries } from './team-invite.queries';
 import { AddedMemberJson, TeamInviteJson, toTeamInviteJson } from './team-invite.presenter';
+import { TeamQueries } from './team.queries';
 import { TeamsService } from './teams.service';
 
 export const ALREADY_MEMBER = 'This user already has permissions for this team.';
@@ -27,6 +28,8 @@ export class TeamInvitesService {
     private readonly audit: AuditLogService,
     private readonly mail: MailOutboxService,
     private readonly users: UsersService,
+    private readonly queries: TeamInviteQueries,
+    private readonly teamQueries: TeamQueries,
   ) {}
 
   /**
@@ -35,13 +38,7 @@ export class TeamInvitesService {
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamInviteJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
-    const qb = this.db
-      .getRepository(TeamInvite)
-      .createQueryBuilder('i')
-      .where('i.team_id = :team', { team: team.id })
-      .orderBy('i.email', 'ASC')
-      .addOrderBy('i.id', 'ASC');
-    return paginateRows(qb, page, (rows) => rows.map(toTeamInviteJson));
+    return this.queries.page(this.db, team.id, page, (rows) => rows.map(toTeamInviteJson));
   }
 
   /** @throws ParentNotFound (403) for an unknown team; NotFound for an invite of another team */
@@ -71,12 +68,9 @@ export class TeamInvitesService {
       const team = await this.teams.findTeam(em, organizer, teamId, true);
       const user = await this.users.findByEmail(em, body.email);
       if (user) {
-        const rows: unknown[] = await em.query(
-          'SELECT 1 FROM team_member WHERE team_id = $1 AND user_id = $2',
-          [team.id, user.id],
-        );
-        if (rows.length > 0) throw ValidationFailed.bare(ALREADY_MEMBER);
-        await em.query('INSERT INTO team_member (team_id, user_id) VALUES ($1, $2)', [team.id, user.id]);
+        if (await this.teamQueries.isMember(em, team.id, user.id))
+          throw ValidationFailed.bare(ALREADY_MEMBER);
+        await this.teamQueries.addMember(em, team.id, user.id);
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
           contentType: 'team',
@@ -86,11 +80,7 @@ export class TeamInvitesService {
         });
         return { email: user.email };
       }
-      const invited = await em
-        .getRepository(TeamInvite)
-        .createQueryBuilder('i')
-        .where('i.team_id = :team AND lower(i.email) = lower(:email)', { team: team.id, email: body.email })
-        .getExists();
+      const invited = await this.queries.invited(em, team.id, body.email);
       if (invited) throw ValidationFailed.bare(ALREADY_INVITED);
       const invite = await em.save(
         em.create(TeamInvite, { teamId: team.id, email: body.email, token: generateToken(32) }),

@@ -9,9 +9,8 @@ import { NotFound } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import type { Organizer } from '../organizers/organizer.entity';
 import { TeamMemberJson, toTeamMemberJson } from './team-member.presenter';
+import { TeamQueries } from './team.queries';
 import { TeamsService } from './teams.service';
-
-const MEMBER_OF = 'EXISTS (SELECT 1 FROM team_member tm WHERE tm.user_id = u.id AND tm.team_id = :team)';
 
 /** Members of a team (spec "Team member"; compat §3.1): list, detail, removal. Members are added by invites. */
 @Injectable()
@@ -21,6 +20,7 @@ export class TeamMembersService {
     private readonly teams: TeamsService,
     private readonly audit: AuditLogService,
     private readonly users: UsersService,
+    private readonly queries: TeamQueries,
   ) {}
 
   /**
@@ -29,7 +29,7 @@ export class TeamMembersService {
    */
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamMemberJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
-    const users = await this.users.pageWhere(this.db, MEMBER_OF, { team: team.id }, page);
+    const users = await this.users.pageWhere(this.db, this.queries.memberOf(), { team: team.id }, page);
     return new Paginated(users.items.map(toTeamMemberJson), users.total, users.page);
   }
 
@@ -47,7 +47,7 @@ export class TeamMembersService {
     await this.db.transaction(async (em) => {
       const team = await this.teams.findTeam(em, organizer, teamId, true);
       const user = await this.member(em, team.id, userId);
-      await em.query('DELETE FROM team_member WHERE team_id = $1 AND user_id = $2', [team.id, user.id]);
+      await this.queries.removeMember(em, team.id, user.id);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
         contentType: 'team',
@@ -59,7 +59,7 @@ export class TeamMembersService {
   }
 
   private async member(em: EntityManager, teamId: number, userId: number): Promise<User> {
-    const user = await this.users.findWhere(em, userId, MEMBER_OF, { team: teamId });
+    const user = await this.users.findWhere(em, userId, this.queries.memberOf(), { team: teamId });
     if (!user) throw new NotFound();
     return user;
   }

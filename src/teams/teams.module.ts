@@ -6,12 +6,15 @@ import { CreatorEventAccess } from './creator-event-access';
 import { InvitesController } from './invites.controller';
 import { MembersController } from './members.controller';
 import { TeamApiToken } from './team-api-token.entity';
+import { TeamApiTokenQueries } from './team-api-token.queries';
 import { TeamApiTokensService } from './team-api-tokens.service';
 import { TeamCredentialResolver } from './team-credential-resolver';
 import { TeamInvite } from './team-invite.entity';
+import { TeamInviteQueries } from './team-invite.queries';
 import { TeamInvitesService } from './team-invites.service';
 import { TeamMembersService } from './team-members.service';
 import { Team } from './team.entity';
+import { TeamQueries } from './team.queries';
 import { TeamsController } from './teams.controller';
 import { TeamsService } from './teams.service';
 import { TokensController } from './tokens.controller';
@@ -33,6 +36,9 @@ import { AuditModule } from '../audit/audit.module';
   ],
   controllers: [TeamsController, MembersController, InvitesController, TokensController],
   providers: [
+    TeamQueries,
+    TeamApiTokenQueries,
+    TeamInviteQueries,
     TeamsService,
     TeamMembersService,
     TeamInvitesService,

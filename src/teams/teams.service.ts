@@ -7,17 +7,16 @@ import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, ValidationFailed } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { WriteMode } from '../common/persistence/write';
 import type { Organizer } from '../organizers/organizer.entity';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import { TeamApiToken } from './team-api-token.entity';
 import { resolveTeamInput, TEAM_DEFAULTS, TeamFields } from './team-input';
 import type { CreateTeamDto } from './team.dto';
 import { Team } from './team.entity';
+import { TeamQueries } from './team.queries';
 import { TeamJson, toTeamJson } from './team.presenter';
 
 export const ADMINISTRATORS = 'Administrators';
@@ -29,12 +28,13 @@ export class TeamsService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     private readonly tenancy: TenancyQueries,
+    private readonly queries: TeamQueries,
   ) {}
 
   /** The organizer's "Administrators" team with all events and all permissions, created when missing. */
   async ensureAdministrators(organizer: Organizer): Promise<Team> {
     return this.db.transaction(async (em) => {
-      await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`bootstrap:${organizer.id}`]);
+      await this.queries.lockBootstrap(em, organizer.id);
       const existing = await em.findOne(Team, {
         where: { organizerId: organizer.id, name: ADMINISTRATORS },
         order: { id: 'ASC' },
@@ -79,34 +79,18 @@ export class TeamsService {
 
   /** Lists the organizer's teams; ordering `id` (default) or `name`. One SQL statement whatever the page size. */
   async list(organizer: Organizer, filters: QueryFilters, page: PageRequest): Promise<Paginated<TeamJson>> {
-    const qb = this.db
-      .getRepository(Team)
-      .createQueryBuilder('t')
-      .where('t.organizer_id = :org', { org: organizer.id });
-    applyOrdering(qb, filters, { id: 't.id', name: 't.name' }, ['id']);
-    return paginateInOne(qb, page, this.related(), (team, r) => toTeamJson(team, r.limitEvents));
-  }
-
-  private relatedSpec?: RelatedSpec<{ limitEvents: string[] }>;
-
-  /** Slugs of team `t`'s `limit_events`, ascending, as a subquery of the team's own statement (issue 7). */
-  private related(): RelatedSpec<{ limitEvents: string[] }> {
-    return (this.relatedSpec ??= {
-      limitEvents: relatedValue<string[]>(
-        `SELECT coalesce(array_agg(s.slug ORDER BY s.slug), '{}') FROM
-          (SELECT ${this.tenancy.eventSlugOf('tle.event_id')} AS slug FROM team_limit_event tle
-            WHERE tle.team_id = t.id) s`,
-      ),
-    });
+    const teams = await this.queries.page(this.db, organizer.id, filters, page);
+    return new Paginated(
+      teams.items.map((r) => toTeamJson(r.team, r.limitEvents)),
+      teams.total,
+      teams.page,
+    );
   }
 
   /** @throws NotFound for an unknown id or a team of another organizer */
   async get(organizer: Organizer, id: number): Promise<TeamJson> {
-    const qb = this.db
-      .getRepository(Team)
-      .createQueryBuilder('t')
-      .where('t.id = :id AND t.organizer_id = :org', { id, org: organizer.id });
-    return findOneInOne(qb, this.related(), (team, r) => toTeamJson(team, r.limitEvents));
+    const found = await this.queries.one(this.db, organizer.id, id);
+    return toTeamJson(found.team, found.limitEvents);
   }
 
   /**
@@ -189,11 +173,7 @@ export class TeamsService {
   /** Slugs of the `limit_events` of several teams, in one statement. */
   private async limitEventSlugs(em: EntityManager, teamIds: number[]): Promise<Map<number, string[]>> {
     if (teamIds.length === 0) return new Map();
-    const rows: { team_id: number; slug: string }[] = await em.query(
-      `SELECT t.team_id, t.slug FROM (SELECT tle.team_id, ${this.tenancy.eventSlugOf('tle.event_id')} AS slug
-        FROM team_limit_event tle WHERE tle.team_id = ANY($1::int[])) t ORDER BY t.slug`,
-      [teamIds],
-    );
+    const rows = await this.queries.limitEventSlugs(em, teamIds);
     return groupBy(
       rows,
       (row) => row.team_id,
@@ -247,12 +227,6 @@ export class TeamsService {
   }
 
   private async setLimitEvents(em: EntityManager, teamId: number, eventIds: number[]): Promise<void> {
-    await em.query('DELETE FROM team_limit_event WHERE team_id = $1', [teamId]);
-    if (eventIds.length > 0) {
-      await em.query(
-        'INSERT INTO team_limit_event (team_id, event_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
-        [teamId, eventIds],
-      );
-    }
+    await this.queries.setLimitEvents(em, teamId, eventIds);
   }
 }

@@ -8,9 +8,8 @@ import { ErrorCollector } from '../common/errors';
 import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
 import { findOrNotFound } from '../common/persistence/find';
 import { AppConfig } from '../config/app-config';
-import { eventSlugs } from '../organizers/event-scope';
 import type { Organizer } from '../organizers/organizer.entity';
-import { TenancyQueries } from '../organizers/tenancy-queries';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import { invalidActionType, WEBHOOK_ACTION_TYPES } from './action-types';
 import type { CreateWebhookDto } from './webhook.dto';
 import { Webhook } from './webhook.entity';
@@ -49,10 +48,7 @@ export class WebhooksService {
   async list(organizer: Organizer, page: PageRequest): Promise<Paginated<WebhookJson>> {
     const qb = this.webhooks.listOfOrganizer(this.db.manager, organizer.id);
     return paginate(qb, page, async (rows) => {
-      const slugs = await eventSlugs(
-        this.db.manager,
-        rows.flatMap((w) => w.limitEventIds),
-      );
+      const slugs = await this.tenancy.eventSlugs(this.db.manager, rows.flatMap((w) => w.limitEventIds));
       return rows.map((w) => toWebhookJson(w, slugs));
     });
   }
@@ -167,7 +163,7 @@ export class WebhooksService {
   }
 
   private async present(em: EntityManager, w: Webhook, fullSecret = false): Promise<WebhookJson> {
-    return toWebhookJson(w, await eventSlugs(em, w.limitEventIds), fullSecret);
+    return toWebhookJson(w, await this.tenancy.eventSlugs(em, w.limitEventIds), fullSecret);
   }
 
   /** pretix's validation (compat §3.27) plus the target URL rules. @returns the ids of `limit_events` */

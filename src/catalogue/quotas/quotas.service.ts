@@ -10,12 +10,13 @@ import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import type { Event } from '../../organizers/event.entity';
-import { eventsOfOrganizer } from '../../organizers/event-scope';
+import { TenancyQueries } from '../../organizers/tenancy.queries';
 import type { CountedQuota } from './quota-availability';
 import { QuotaLookup } from './quota-lookup.service';
 import { QuotaReservations } from './quota-reservations.service';
 import type { CreateQuotaDto } from './quota.dto';
-import { subeventsByIds, SUBEVENT_OF_OTHER_EVENT } from '../../organizers/subevents/subevent-scope';
+import { SUBEVENT_OF_OTHER_EVENT } from '../../organizers/subevents/subevent-scope';
+import { SubEventQueries } from '../../organizers/subevents/subevent.queries';
 import { Quota } from './quota.entity';
 import { QuotaQueries } from './quota.queries';
 import {
@@ -271,7 +272,7 @@ export class QuotasService {
     const variationRows = await this.queries.variationsForWrite(em, variationIds);
     // Items and variations of any event of the organizer are known; others are unknown ids.
     const foreign = [...itemRows, ...variationRows].map((r) => r.event_id).filter((id) => id !== event.id);
-    const organizerEvents = await eventsOfOrganizer(em, event.organizerId, foreign);
+    const organizerEvents = await new TenancyQueries().eventIdsOfOrganizer(em, event.organizerId, foreign);
     const reachable = (eventId: number) => eventId === event.id || organizerEvents.has(eventId);
     const items = new Map<number, QuotaItemRef>(
       itemRows
@@ -287,7 +288,7 @@ export class QuotasService {
     if (unknownVariation !== undefined) errors.add('variations', invalidPk(unknownVariation));
     // A date of the series (resolved through the tenancy roots); a non-series is refused by the rules below.
     if (input.subevent !== null) {
-      const date = (await subeventsByIds(em, [input.subevent])).get(input.subevent);
+      const date = (await new SubEventQueries().subeventsByIds(em, [input.subevent])).get(input.subevent);
       if (!date) errors.add('subevent', invalidPk(input.subevent));
       else if (event.hasSubevents && date.eventId !== event.id)
         errors.add('subevent', SUBEVENT_OF_OTHER_EVENT);

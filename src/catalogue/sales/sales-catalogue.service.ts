@@ -1,11 +1,12 @@
-import { subeventsByIds, SubEventRef } from '../../organizers/subevents/subevent-scope';
+import type { SubEventRef } from '../../organizers/subevents/subevent-scope';
 import { Decimal } from '../../common/values/money';
 import { SubEventPricesService } from '../subevent-prices/subevent-prices.service';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { I18nString } from '../../common/values/i18n';
 import type { Event } from '../../organizers/event.entity';
-import { eventsOfOrganizer } from '../../organizers/event-scope';
+import { SubEventQueries } from '../../organizers/subevents/subevent.queries';
+import { TenancyQueries } from '../../organizers/tenancy.queries';
 import type { QuotaProducts } from '../quotas/quota-availability';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
 import type { SaleVoucher } from '../vouchers/voucher-redemption.rules';
@@ -134,8 +135,8 @@ export class SalesCatalogue {
     const foreign = distinct(
       [...items.values(), ...variations.values()].map((r) => r.eventId).filter((id) => id !== event.id),
     );
-    const organizerEvents = await eventsOfOrganizer(em, event.organizerId, foreign);
-    const subevents = await subeventsByIds(em, query.subeventIds ?? []);
+    const organizerEvents = await new TenancyQueries().eventIdsOfOrganizer(em, event.organizerId, foreign);
+    const subevents = await new SubEventQueries().subeventsByIds(em, query.subeventIds ?? []);
     const ownDates = [...subevents.values()].filter((s) => s.eventId === event.id).map((s) => s.id);
     return {
       subevents,
@@ -180,7 +181,9 @@ export class SalesCatalogue {
       position: number | null;
     }[] = await this.queries.questionRows(em, [...new Set(questionIds)], [...new Set(optionIds)]);
     const foreign = distinct(rows.map((r) => r.event_id).filter((id) => scope && id !== scope.id));
-    const reachable = scope ? await eventsOfOrganizer(em, scope.organizerId, foreign) : new Set<number>();
+    const reachable = scope
+      ? await new TenancyQueries().eventIdsOfOrganizer(em, scope.organizerId, foreign)
+      : new Set<number>();
     for (const r of rows) {
       if (scope && r.event_id !== scope.id && !reachable.has(r.event_id)) continue;
       if (r.kind === 'q') {

@@ -19,7 +19,7 @@ import { parseDateTime } from '../../common/values/datetime';
 import { i18nText } from '../../common/values/i18n';
 import { MailOutboxService } from '../../mail/mail-outbox.service';
 import type { Event } from '../../organizers/event.entity';
-import { TenancyQueries } from '../../organizers/tenancy-queries';
+import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { AnswerJson, OrderJson, toOrderJson, toOrderPositionJson } from '../presentation/order.presenter';
 import { loadCheckedAnswers } from '../answers-check';
 import { CartWriter } from '../carts/cart-writer';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { eventSlugs } from '../../organizers/event-scope';
+import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { OrderPosition } from '../order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
 import { NestedOrderPositionJson } from './nested-order-position.presenter';
@@ -59,7 +59,7 @@ export class OrderPositionReads {
     const orderById = new Map(orders.map((o) => [o.id, o]));
     const codes = new Map(orders.map((o) => [o.id, o.code]));
     const presented = await this.presentation.positions(em, positions, codes);
-    const slugs = await eventSlugs(
+    const slugs = await new TenancyQueries().eventSlugs(
       em,
       orders.map((o) => o.event_id),
     );

@@ -5,7 +5,7 @@ import { byOptionPosition, OptionTriple, QuestionQueries } from '../../catalogue
 import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../../common/listing/page-query';
 import { RowMapper } from '../../common/persistence/row-mapper';
-import { TenancyQueries } from '../../organizers/tenancy-queries';
+import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { positionSeatSql, SeatSales } from '../../seating/seat-sales.service';
 import type { PositionSeatJson } from './order-parts.presenter';
 import { groupBy } from '../../common/values/collections';

@@ -5,9 +5,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector } from '../../common/errors';
-import { applyOrdering } from '../../common/listing/ordering';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
-import { paginateRows } from '../../common/listing/page-query';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { findOrNotFound } from '../../common/persistence/find';
 import { uniqueAsValidation } from '../../common/persistence/unique';
@@ -16,6 +14,7 @@ import type { Organizer } from '../organizer.entity';
 import type { CreateEventMetaPropertyDto } from './event-meta-property.dto';
 import { EventMetaProperty } from './event-meta-property.entity';
 import { EventMetaPropertyJson, toEventMetaPropertyJson } from './event-meta-property.presenter';
+import { EventMetaPropertyQueries } from './event-meta-property.queries';
 
 type PropertyInput = Complete<CreateEventMetaPropertyDto>;
 
@@ -25,13 +24,6 @@ const DEFAULTS: Omit<PropertyInput, 'name'> = { default: '', allowed_values: nul
 const CONTENT_TYPE = 'eventmetaproperty';
 const UNIQUE_INDEX = 'uq_event_meta_property_name';
 export const DUPLICATE_NAME = 'A property with this name already exists.';
-
-/** Tables whose `meta_data` objects are keyed by property name (renames and deletes follow them). */
-const META_TABLES = ['event', 'subevent'] as const;
-
-/** The rows of `table` that belong to organizer `$1`. */
-const ownedBy = (table: (typeof META_TABLES)[number]): string =>
-  table === 'event' ? 'organizer_id = $1' : 'event_id IN (SELECT id FROM event WHERE organizer_id = $1)';
 
 /**
  * Event meta-data properties of one organizer (`O/event_meta_properties/`): list, detail, create, update,
@@ -43,6 +35,7 @@ export class EventMetaPropertiesService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly queries: EventMetaPropertyQueries,
   ) {}
 
   /** One page, ordered by `id` (default) or `name`. Two statements. */
@@ -51,12 +44,9 @@ export class EventMetaPropertiesService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<EventMetaPropertyJson>> {
-    const qb = this.db
-      .getRepository(EventMetaProperty)
-      .createQueryBuilder('p')
-      .where('p.organizer_id = :organizer', { organizer: organizer.id });
-    applyOrdering(qb, filters, { id: 'p.id', name: 'p.name' }, ['id']);
-    return paginateRows(qb, page, (rows) => rows.map(toEventMetaPropertyJson));
+    return this.queries.page(this.db, organizer.id, filters, page, (rows) =>
+      rows.map(toEventMetaPropertyJson),
+    );
   }
 
   /** @throws NotFound for an id that is not a property of this organizer */
@@ -111,13 +101,7 @@ export class EventMetaPropertiesService {
         if (isDeepStrictEqual(before, after)) return after;
         await em.save(property);
         if (oldName !== property.name) {
-          for (const table of META_TABLES) {
-            await em.query(
-              `UPDATE ${table} SET meta_data = (meta_data - $2::text) || jsonb_build_object($3::text, meta_data -> $2::text)
-                WHERE ${ownedBy(table)} AND meta_data ? $2::text`,
-              [organizer.id, oldName, property.name],
-            );
-          }
+          await this.queries.renameValues(em, organizer.id, oldName, property.name);
         }
         await this.log(em, organizer, principal, property.id, 'pretix.property.changed', body);
         return after;
@@ -129,12 +113,7 @@ export class EventMetaPropertiesService {
   async delete(organizer: Organizer, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       const property = await findOrNotFound(em, EventMetaProperty, { id, organizerId: organizer.id }, true);
-      for (const table of META_TABLES) {
-        await em.query(
-          `UPDATE ${table} SET meta_data = meta_data - $2::text WHERE ${ownedBy(table)} AND meta_data ? $2::text`,
-          [organizer.id, property.name],
-        );
-      }
+      await this.queries.deleteValues(em, organizer.id, property.name);
       await this.log(em, organizer, principal, property.id, 'pretix.property.deleted', {});
       await em.delete(EventMetaProperty, { id: property.id });
     });
@@ -147,12 +126,7 @@ export class EventMetaPropertiesService {
     id: number | null,
   ): Promise<void> {
     const errors = new ErrorCollector();
-    const clash = await em
-      .getRepository(EventMetaProperty)
-      .createQueryBuilder('p')
-      .where('p.organizer_id = :org AND p.name = :name', { org: organizer.id, name: input.name })
-      .andWhere(id === null ? 'TRUE' : 'p.id <> :id', { id })
-      .getExists();
+    const clash = await this.queries.nameTaken(em, organizer.id, input.name, id);
     if (clash) errors.add('name', DUPLICATE_NAME);
     const allowed = input.allowed_values ?? [];
     if (allowed.length > 0 && input.default !== '' && !allowed.includes(input.default)) {

@@ -12,7 +12,7 @@ import { Event } from '../event.entity';
 import { Organizer } from '../organizer.entity';
 import { CreateSubEventDto, UpdateSubEventDto } from './subevent.dto';
 import { SubEventJson } from './subevent.presenter';
-import { SUBEVENT_ORDERING, SubEventQueries } from './subevent-queries';
+import { SUBEVENT_ORDERING, SubEventReads } from './subevent-reads.service';
 import { SubEventsService } from './subevents.service';
 
 /** The filters of both date lists (compat §3.17). */
@@ -37,7 +37,7 @@ const COMMON_FILTERS: Record<string, QueryParamDoc> = {
 export class SubEventsController {
   constructor(
     private readonly subevents: SubEventsService,
-    private readonly queries: SubEventQueries,
+    private readonly queries: SubEventReads,
   ) {}
 
   @Get()
@@ -109,7 +109,7 @@ export class SubEventsController {
 @ApiTags('sub-events')
 @Controller('organizers/:organizer/subevents')
 export class OrganizerSubEventsController {
-  constructor(private readonly queries: SubEventQueries) {}
+  constructor(private readonly queries: SubEventReads) {}
 
   @Get()
   @RequireOrganizerAccess()

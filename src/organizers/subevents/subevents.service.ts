@@ -19,7 +19,7 @@ import { SubEvent } from './subevent.entity';
 import { toSubEventJson, SubEventJson } from './subevent.presenter';
 import { checkDates, SUBEVENT_MESSAGES } from './subevent.rules';
 import { PriceOverrides, SUBEVENT_PRICES, SubEventPrices } from './subevent-prices.port';
-import { SubEventQueries } from './subevent-queries';
+import { SubEventReads } from './subevent-reads.service';
 
 type FieldsInput = Complete<SubEventFieldsDto>;
 
@@ -52,7 +52,7 @@ export class SubEventsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
-    private readonly queries: SubEventQueries,
+    private readonly queries: SubEventReads,
     @Inject(SUBEVENT_PRICES) private readonly prices: SubEventPrices,
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
     @Inject(EVENT_SEATING) private readonly seating: EventSeating,
