@@ -8,6 +8,7 @@ import { returning } from '../tasks/sql';
 import { TasksService } from '../tasks/tasks.service';
 import { EXPORT_RUN } from './export-run.task';
 import { nextRun, parseSchedule } from './schedule.rules';
+import { Periodic } from '../common/contributions';
 
 /** Consecutive failures after which a schedule stops (spec "Limits"). */
 export const MAX_EXPORT_FAILURES = 5;
@@ -40,6 +41,12 @@ export class ScheduledExportRuns {
     @InjectDataSource() private readonly db: DataSource,
     private readonly tasks: TasksService,
   ) {}
+
+  /** The periodic form of {@link startDue}: starts the exports due now. @returns how many were started */
+  @Periodic('exports.start-due')
+  async startDueNow(): Promise<number> {
+    return (await this.startDue()).length;
+  }
 
   /**
    * Claims the due exports (next run reached, fewer than 5 consecutive failures, no run in progress) and starts
@@ -94,6 +101,7 @@ export class ScheduledExportRuns {
    * the schedule stops); either way the export is free for its next run.
    * @returns how many runs were booked
    */
+  @Periodic('exports.book-finished')
   async bookFinished(): Promise<number> {
     const running: { id: number; running_task_id: string }[] = await this.db.query(
       'SELECT id, running_task_id FROM scheduled_export WHERE running_task_id IS NOT NULL ORDER BY id LIMIT 500',

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { OAuthTokensService } from './oauth-tokens.service';
+import { Periodic } from '../common/contributions';
 
 /** What one pruning removed. */
 export interface OAuthPruned {
@@ -22,6 +23,7 @@ export class OAuthHousekeeping {
     private readonly tokens: OAuthTokensService,
   ) {}
 
+  @Periodic('oauth.prune')
   async prune(): Promise<OAuthPruned> {
     const { codes, tokens } = await this.tokens.prune();
     const [, sessions] = await this.db.query<[unknown, number]>(

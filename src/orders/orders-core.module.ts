@@ -9,6 +9,7 @@ import { VOUCHER_SEATS } from '../catalogue/vouchers/voucher-seats.port';
 import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './carts/cart-voucher-holds';
+import { CartExpiry } from './carts/cart-expiry.periodic';
 import { CartWriter } from './carts/cart-writer';
 import { CheckinPositions } from './checkin-seam/checkin-positions';
 import { OrderExpiry } from './actions/order-expiry';
@@ -48,6 +49,7 @@ import { SeatHolds } from './seats/seat-holds';
     OrderHooks,
     OrderReads,
     CartWriter,
+    CartExpiry,
     CheckinPositions,
     CartVoucherHolds,
     SalesUsage,

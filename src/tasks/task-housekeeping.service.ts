@@ -7,6 +7,7 @@ import type { QueueName } from './queues';
 import { returning } from './sql';
 import { StoredFiles } from './stored-files.service';
 import { WORKER_LOST } from './task-runner.processor';
+import { Periodic } from '../common/contributions';
 
 /** Rows examined per tick. */
 const BATCH = 200;
@@ -57,7 +58,20 @@ export class TaskHousekeeping {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The periodic form of {@link failLostTasks}: while Redis is unreachable it does nothing (the next tick checks
+   * again). @returns how many tasks were marked failed
+   */
+  @Periodic('tasks.fail-lost')
+  failLost(): Promise<number> {
+    return this.failLostTasks().then(
+      (ids) => ids.length,
+      () => 0, // Redis unreachable: the next tick checks again.
+    );
+  }
+
   /** Deletes expired tasks and expired files. @returns how many of each */
+  @Periodic('tasks.purge-expired')
   async purgeExpired(): Promise<{ tasks: number; files: number }> {
     const tasks = await returning<{ id: string }>(
       this.db,

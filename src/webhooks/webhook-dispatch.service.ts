@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { JobQueues } from '../tasks/job-queues.service';
 import { QUEUES } from '../tasks/queues';
 import { DELIVERY_CHANNEL } from './webhook-deliveries.service';
+import { Periodic } from '../common/contributions';
 
 /** Name of the job that sends one delivery (`{deliveryId}`), queue `webhooks`. */
 export const SEND_WEBHOOK_JOB = 'send';
@@ -74,6 +75,7 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
    * stay due for the next sweep.
    * @returns how many were enqueued
    */
+  @Periodic('webhooks.sweep')
   async sweep(): Promise<number> {
     const due: { id: string }[] = await this.db.query(
       `SELECT d.id FROM webhook_delivery d
@@ -105,6 +107,7 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /** Deletes deliveries older than 30 days (the log's retention), in batches. @returns how many */
+  @Periodic('webhooks.prune')
   async prune(): Promise<number> {
     const rows: { n: string }[] = await this.db.query(
       `WITH gone AS (

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { QUOTA_AVAILABILITY } from '../../catalogue/quotas/quota-availability';
 import { CatalogueReadsModule } from '../../catalogue/sales/catalogue-reads.module';
 import { QuotaCountCheck } from './quota-count-check';
+import { QuotaCountRepair } from './quota-count-repair.periodic';
 import { QuotaEngine } from './quota-engine.service';
 
 /**
@@ -13,7 +14,12 @@ import { QuotaEngine } from './quota-engine.service';
  */
 @Module({
   imports: [CatalogueReadsModule],
-  providers: [QuotaEngine, QuotaCountCheck, { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine }],
+  providers: [
+    QuotaEngine,
+    QuotaCountCheck,
+    QuotaCountRepair,
+    { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
+  ],
   exports: [QuotaEngine, QuotaCountCheck, QUOTA_AVAILABILITY],
 })
 export class QuotaEngineModule {}
