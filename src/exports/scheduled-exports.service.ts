@@ -16,6 +16,7 @@ import { TenancyQueries } from '../organizers/tenancy-queries';
 import { coverage } from './export-scope.rules';
 import { nextRun, parseSchedule } from './schedule.rules';
 import type { CreateScheduledExportDto } from './scheduled-export.dto';
+import { ExporterRegistry } from './exporter-registry';
 import { ScheduledExport } from './scheduled-export.entity';
 import {
   cleanScheduledExport,
@@ -43,6 +44,7 @@ export class ScheduledExportsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly users: UsersService,
     private readonly tenancy: TenancyQueries,
+    private readonly exporters: ExporterRegistry,
   ) {}
 
   /** A page, ordering `id` (default), `export_identifier`, `schedule_next_run`; three statements. */
@@ -203,14 +205,18 @@ export class ScheduledExportsService {
     input: ScheduledExportInput,
   ): Promise<ScheduledExportInput> {
     if (place.event) input = { ...input, timezone: place.event.timezone };
-    const cleaned = cleanScheduledExport(input, place.event ? 'event' : 'organizer');
+    const cleaned = cleanScheduledExport(
+      input,
+      place.event ? 'event' : 'organizer',
+      this.exporters.declarations,
+    );
     if ('errors' in cleaned) throw new ValidationFailed(cleaned.errors as FieldErrors);
     const events = place.event
       ? []
       : await this.tenancy.eventsOfOrganizer(this.db.manager, place.organizer.id);
     const allowed = coverage(
       principal,
-      cleaned.value.export_identifier,
+      this.exporters.get(cleaned.value.export_identifier)?.declaration ?? null,
       place.organizer.id,
       place.event,
       events,

@@ -16,6 +16,7 @@ import { OrderExpiry } from './actions/order-expiry';
 import { OrderHooks } from './order-hooks';
 import { OrderReads } from './presentation/order-reads.service';
 import { OrderExportRows } from './presentation/order-export-rows';
+import { OrderListExporter } from './presentation/order-list.exporter';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './presentation/order-position-reads.service';
 import { OrderPresentation } from './presentation/order-presentation.service';
@@ -50,6 +51,7 @@ import { SeatHolds } from './seats/seat-holds';
     OrderReads,
     CartWriter,
     CartExpiry,
+    OrderListExporter,
     CheckinPositions,
     CartVoucherHolds,
     SalesUsage,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
 import { VoucherBlocking } from '../vouchers/voucher-blocking.service';
+import { VoucherListExporter } from '../vouchers/voucher-list.exporter';
 import { VoucherSeatHolds } from '../vouchers/voucher-seat-holds';
 import { CatalogueExportRows } from './catalogue-export-rows';
 import { SalesCatalogue } from './sales-catalogue.service';
@@ -21,6 +22,7 @@ import { SubEventPricesService } from '../subevent-prices/subevent-prices.servic
     SubEventPricesService,
     VoucherSeatHolds,
     CatalogueExportRows,
+    VoucherListExporter,
   ],
   exports: [SalesCatalogue, QuotaLookup, VoucherBlocking, VoucherSeatHolds, CatalogueExportRows],
 })

@@ -4,6 +4,7 @@ import { CatalogueReadsModule } from '../../catalogue/sales/catalogue-reads.modu
 import { QuotaCountCheck } from './quota-count-check';
 import { QuotaCountRepair } from './quota-count-repair.periodic';
 import { QuotaEngine } from './quota-engine.service';
+import { QuotaListExporter } from './quota-list.exporter';
 
 /**
  * The quota engine of the orders context (issue 7 "Availability from maintained counts"; issue 23 item 1): the
@@ -18,6 +19,7 @@ import { QuotaEngine } from './quota-engine.service';
     QuotaEngine,
     QuotaCountCheck,
     QuotaCountRepair,
+    QuotaListExporter,
     { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
   ],
   exports: [QuotaEngine, QuotaCountCheck, QUOTA_AVAILABILITY],
