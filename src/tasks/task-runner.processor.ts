@@ -1,5 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DiscoveryService, Reflector } from '@nestjs/core';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AsyncTask } from './async-task.entity';
@@ -7,7 +7,8 @@ import { GiveUp, JobProcessor, ProcessesQueue, QueuedJob } from './job';
 import { TASK_QUEUES } from './queues';
 import { returning } from './sql';
 import { StoredFiles } from './stored-files.service';
-import { TASK_KIND, TaskContext, TaskError, TaskExecutor } from './task-executor';
+import { TaskContext, TaskError, TaskExecutor } from './task-executor';
+import { discoverTaskExecutors } from './task-kinds';
 
 /** Message of a task whose worker died twice, or whose job the queue lost (shown to clients). */
 export const WORKER_LOST = 'The worker running this task stopped; the task was not completed.';
@@ -21,23 +22,19 @@ const INTERNAL = 'Internal error';
  */
 @Injectable()
 @ProcessesQueue(...TASK_QUEUES)
-export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
+export class TaskRunner implements JobProcessor, OnModuleInit {
   private readonly logger = new Logger('Tasks');
-  private readonly executors = new Map<string, TaskExecutor>();
+  private executors = new Map<string, TaskExecutor>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly files: StoredFiles,
     private readonly discovery: DiscoveryService,
-    private readonly reflector: Reflector,
   ) {}
 
-  onApplicationBootstrap(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      if (!wrapper.metatype || !wrapper.instance) continue;
-      const kind = this.reflector.get<string | undefined>(TASK_KIND, wrapper.metatype);
-      if (kind) this.executors.set(kind, wrapper.instance as TaskExecutor);
-    }
+  /** Finds the executors (the boot check: @throws ContributionError for a missing or duplicated one). */
+  onModuleInit(): void {
+    this.executors = discoverTaskExecutors(this.discovery);
   }
 
   async process(job: QueuedJob): Promise<{ state: string }> {
