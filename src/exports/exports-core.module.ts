@@ -12,6 +12,7 @@ import { TeamsModule } from '../teams/teams.module';
 import { ExportRunTask } from './export-run.task';
 import { ExporterRegistry } from './exporter-registry';
 import { Exporters } from './exporters.service';
+import { ScheduledExportQueries } from './scheduled-export.queries';
 import { ScheduledExportRuns } from './scheduled-export-runs.service';
 
 /**
@@ -33,7 +34,7 @@ import { ScheduledExportRuns } from './scheduled-export-runs.service';
     GiftCardsCoreModule,
     CatalogueReadsModule,
   ],
-  providers: [ExporterRegistry, Exporters, ExportRunTask, ScheduledExportRuns],
+  providers: [ExporterRegistry, Exporters, ExportRunTask, ScheduledExportRuns, ScheduledExportQueries],
   exports: [ScheduledExportRuns],
 })
 export class ExportsCoreModule {}

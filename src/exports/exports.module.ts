@@ -7,6 +7,7 @@ import {
   OrganizerScheduledExportsController,
 } from './scheduled-exports.controller';
 import { ExporterRegistry } from './exporter-registry';
+import { ScheduledExportQueries } from './scheduled-export.queries';
 import { ScheduledExportAccess } from './scheduled-export-access.guard';
 import { ScheduledExportsService } from './scheduled-exports.service';
 
@@ -18,6 +19,6 @@ import { ScheduledExportsService } from './scheduled-exports.service';
 @Module({
   imports: [DiscoveryModule, UsersModule, TenancyModule],
   controllers: [EventScheduledExportsController, OrganizerScheduledExportsController],
-  providers: [ScheduledExportsService, ScheduledExportAccess, ExporterRegistry],
+  providers: [ScheduledExportsService, ScheduledExportAccess, ExporterRegistry, ScheduledExportQueries],
 })
 export class ExportsModule {}

@@ -17,6 +17,7 @@ import { coverage } from './export-scope.rules';
 import { nextRun, parseSchedule } from './schedule.rules';
 import type { CreateScheduledExportDto } from './scheduled-export.dto';
 import { ExporterRegistry } from './exporter-registry';
+import { ScheduledExportQueries } from './scheduled-export.queries';
 import { ScheduledExport } from './scheduled-export.entity';
 import {
   cleanScheduledExport,
@@ -45,6 +46,7 @@ export class ScheduledExportsService {
     private readonly users: UsersService,
     private readonly tenancy: TenancyQueries,
     private readonly exporters: ExporterRegistry,
+    private readonly queries: ScheduledExportQueries,
   ) {}
 
   /** A page, ordering `id` (default), `export_identifier`, `schedule_next_run`; three statements. */
@@ -55,13 +57,12 @@ export class ScheduledExportsService {
     page: PageRequest,
   ): Promise<Paginated<ScheduledExportJson>> {
     const owner = this.visibleOwner(place, principal);
-    const qb = this.db
-      .getRepository(ScheduledExport)
-      .createQueryBuilder('s')
-      .where('s.organizer_id = :org', { org: place.organizer.id });
-    if (place.event) qb.andWhere('s.event_id = :event', { event: place.event.id });
-    else qb.andWhere('s.event_id IS NULL');
-    if (owner !== null) qb.andWhere('s.owner_id = :owner', { owner });
+    const qb = this.queries.listQuery(
+      this.db.manager,
+      place.organizer.id,
+      place.event ? place.event.id : null,
+      owner,
+    );
     applyOrdering(
       qb,
       filters,
