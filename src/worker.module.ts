@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from './audit/audit.module';
+import { IdempotencyPurge } from './common/http/idempotency-purge.periodic';
 import { CheckinCoreModule } from './checkin/checkin-core.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -12,6 +13,7 @@ import { OrdersCoreModule } from './orders/orders-core.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { SendmailRulesRunnerModule } from './sendmail-rules/sendmail-rules-runner.module';
 import { ShredderTasksModule } from './shredder/shredder-tasks.module';
+import { PeriodicJobs } from './scheduler/periodic-jobs';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { DiagnosticSleepTask } from './tasks/diagnostic.task';
@@ -45,7 +47,9 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
   providers: [
     QueueWorkers,
     SchedulerService,
+    PeriodicJobs,
     SchedulerProcessor,
+    IdempotencyPurge,
     TaskHousekeeping,
     TaskRunner,
     DiagnosticSleepTask,

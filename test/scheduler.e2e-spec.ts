@@ -4,12 +4,16 @@ import { AppConfig } from '../src/config/app-config';
 import { MailOutboxService } from '../src/mail/mail-outbox.service';
 import { MailSweep } from '../src/mail/mail-sweep.service';
 import { OrderExpiry } from '../src/orders/actions/order-expiry';
+import { PeriodicJobs } from '../src/scheduler/periodic-jobs';
 import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
 import { JobQueues } from '../src/tasks/job-queues.service';
 import { StoredFiles } from '../src/tasks/stored-files.service';
 import { ExitAll } from '../src/checkin/exit-all';
 import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-engine/quota-count-check';
+import { QuotaCountRepair } from '../src/orders/quota-engine/quota-count-repair.periodic';
+import { CartExpiry } from '../src/orders/carts/cart-expiry.periodic';
+import { IdempotencyPurge } from '../src/common/http/idempotency-purge.periodic';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
 import { SendmailRuleRunner } from '../src/sendmail-rules/sendmail-rule-runner';
 import { TasksService } from '../src/tasks/tasks.service';
@@ -27,16 +31,19 @@ describe('scheduler tick', () => {
     t = await startTestApp();
     const db = t.app.get<DataSource>(getDataSourceToken());
     processor = new SchedulerProcessor(
-      db,
-      new MailSweep(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
-      new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
-      t.app.get(OrderExpiry),
-      t.app.get(QuotaCountCheck),
-      new ExitAll(db),
-      t.app.get(OAuthHousekeeping),
-      new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
-      new ScheduledExportRuns(db, t.app.get(TasksService)),
-      new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
+      PeriodicJobs.of([
+        new IdempotencyPurge(db),
+        new CartExpiry(db),
+        new MailSweep(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
+        new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
+        t.app.get(OrderExpiry),
+        new QuotaCountRepair(t.app.get(QuotaCountCheck)),
+        new ExitAll(db),
+        t.app.get(OAuthHousekeeping),
+        new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
+        new ScheduledExportRuns(db, t.app.get(TasksService)),
+        new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
+      ]),
     );
   });
   afterAll(() => t.close());

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { OrdersCoreModule } from '../orders/orders-core.module';
+import { CheckinListExporter } from './checkin-list.exporter';
 import { CheckinExport } from './checkin-export';
 import { ExitAll } from './exit-all';
 
@@ -8,8 +10,8 @@ import { ExitAll } from './exit-all';
  * reads).
  */
 @Module({
-  imports: [OrdersCoreModule],
-  providers: [ExitAll, CheckinExport],
+  imports: [OrdersCoreModule, CatalogueReadsModule],
+  providers: [ExitAll, CheckinExport, CheckinListExporter],
   exports: [ExitAll, CheckinExport],
 })
 export class CheckinCoreModule {}

@@ -4,6 +4,7 @@ import { AuditModule } from '../audit/audit.module';
 import { QuestionsModule } from '../catalogue/questions/questions.module';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { OrdersCoreModule } from '../orders/orders-core.module';
+import { CheckinCoreModule } from './checkin-core.module';
 import { Checkin } from './checkin.entity';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import { CheckinListSingularController, CheckinListsController } from './checkin-lists.controller';
@@ -27,6 +28,7 @@ import { RedeemService } from './redeem.service';
     CatalogueReadsModule,
     QuestionsModule,
     OrdersCoreModule,
+    CheckinCoreModule,
     TenancyModule,
   ],
   controllers: [

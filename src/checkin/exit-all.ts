@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Periodic } from '../common/contributions';
 
 /**
  * Automatic check-out (spec "Check-in list" `exit_all_at`; compat §3.20): once a list's `exit_all_at` has passed,
@@ -17,6 +18,7 @@ export class ExitAll {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Checks out the due lists (at most `maxLists` per call). @returns the number of exits written */
+  @Periodic('checkin.exit-all')
   async run(now = new Date(), maxLists = 100): Promise<number> {
     let exits = 0;
     for (let i = 0; i < maxLists; i++) {

@@ -3,13 +3,31 @@ import { PermissionSet } from '../auth/permissions';
 import { cleanExportForm, exporterAt, parseDateFrame } from './export-forms.rules';
 import { coverage, frameBounds } from './export-scope.rules';
 import { cleanRecipients } from './scheduled-export.rules';
+import { CHECKIN_LIST_EXPORT } from '../checkin/checkin-list.exporter';
+import { VOUCHER_LIST_EXPORT } from '../catalogue/vouchers/voucher-list.exporter';
+import { GIFTCARD_LIST_EXPORT } from '../giftcards/giftcard-list.exporter';
+import { ORDER_LIST_EXPORT } from '../orders/presentation/order-list.exporter';
+import { QUOTA_LIST_EXPORT } from '../orders/quota-engine/quota-list.exporter';
+
+// The exporters' declarations, as their owning contexts give them (the registry finds them at boot).
+const exporters = [
+  ORDER_LIST_EXPORT,
+  CHECKIN_LIST_EXPORT,
+  GIFTCARD_LIST_EXPORT,
+  VOUCHER_LIST_EXPORT,
+  QUOTA_LIST_EXPORT,
+];
+const orderlist = ORDER_LIST_EXPORT;
+const checkinlist = CHECKIN_LIST_EXPORT;
+const voucherlist = VOUCHER_LIST_EXPORT;
+const giftcardlist = GIFTCARD_LIST_EXPORT;
 
 describe('export form rules (compat §3.7)', () => {
   it('fills in the defaults of each exporter and drops unknown keys', () => {
-    expect(cleanExportForm('orderlist', 'event', { x: 1 })).toEqual({
+    expect(cleanExportForm(orderlist, 'event', { x: 1 })).toEqual({
       form: { _format: 'xlsx', paid_only: false, include_payment_amounts: false, date_range: '/', items: [] },
     });
-    expect(cleanExportForm('orderlist', 'organizer', {})).toEqual({
+    expect(cleanExportForm(orderlist, 'organizer', {})).toEqual({
       form: {
         _format: 'xlsx',
         paid_only: false,
@@ -20,10 +38,10 @@ describe('export form rules (compat §3.7)', () => {
         event_date_range: '/',
       },
     });
-    expect(cleanExportForm('checkinlist', 'event', {})).toEqual({
+    expect(cleanExportForm(checkinlist, 'event', {})).toEqual({
       errors: { list: ['This field is required.'] },
     });
-    expect(cleanExportForm('orderlist', 'event', { items: [3, 1, 3] })).toEqual({
+    expect(cleanExportForm(orderlist, 'event', { items: [3, 1, 3] })).toEqual({
       form: expect.objectContaining({ items: [1, 3] }) as unknown,
     });
   });
@@ -40,9 +58,9 @@ describe('export form rules (compat §3.7)', () => {
   });
 
   it('exporters are offered per level', () => {
-    expect(exporterAt('giftcardlist', 'event')).toBeNull();
-    expect(exporterAt('giftcardlist', 'organizer')?.identifier).toBe('giftcardlist');
-    expect(exporterAt('x', 'event')).toBeNull();
+    expect(exporterAt(exporters, 'giftcardlist', 'event')).toBeNull();
+    expect(exporterAt(exporters, 'giftcardlist', 'organizer')?.identifier).toBe('giftcardlist');
+    expect(exporterAt(exporters, 'x', 'event')).toBeNull();
   });
 
   it('recipients: stripped, valid, at most 25', () => {
@@ -70,12 +88,12 @@ describe('export form rules (compat §3.7)', () => {
         organizerPermissions: new PermissionSet(false, new Set()),
       },
     ]);
-    expect(coverage(reader, 'orderlist', 9, null, events, {})).toEqual({ eventIds: [1] });
-    expect(coverage(reader, 'orderlist', 9, null, events, { events: ['b'] })).toBeNull();
-    expect(coverage(reader, 'orderlist', 9, null, events, { event_date_range: '2026-06-01/' })).toEqual({
+    expect(coverage(reader, orderlist, 9, null, events, {})).toEqual({ eventIds: [1] });
+    expect(coverage(reader, orderlist, 9, null, events, { events: ['b'] })).toBeNull();
+    expect(coverage(reader, orderlist, 9, null, events, { event_date_range: '2026-06-01/' })).toEqual({
       eventIds: [],
     });
-    expect(coverage(reader, 'voucherlist', 9, events[0], events, {})).toBeNull();
-    expect(coverage(reader, 'giftcardlist', 9, null, events, {})).toBeNull();
+    expect(coverage(reader, voucherlist, 9, events[0], events, {})).toBeNull();
+    expect(coverage(reader, giftcardlist, 9, null, events, {})).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import { UsersService } from '../auth/users.service';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { AsyncTask } from '../tasks/async-task.entity';
 import { ExecutesTask, TaskContext, TaskError, TaskExecutor, TaskOutcome } from '../tasks/task-executor';
-import { EXPORTERS } from './export-forms.rules';
+import { ExporterRegistry } from './exporter-registry';
 import { Exporters } from './exporters.service';
 import { recipientsOf } from './scheduled-export.rules';
 import { ScheduledExport } from './scheduled-export.entity';
@@ -43,6 +43,7 @@ export class ExportRunTask implements TaskExecutor {
     @Inject(CREDENTIAL_RESOLVER) private readonly credentials: CredentialResolver,
     private readonly users: UsersService,
     private readonly exporters: Exporters,
+    private readonly registry: ExporterRegistry,
     private readonly mails: MailOutboxService,
   ) {}
 
@@ -93,7 +94,7 @@ export class ExportRunTask implements TaskExecutor {
       ...recipientsOf(scheduled.mailAdditionalRecipientsCc),
       ...recipientsOf(scheduled.mailAdditionalRecipientsBcc),
     ];
-    const name = EXPORTERS.find((e) => e.identifier === scheduled.exportIdentifier)?.verboseName;
+    const name = this.registry.get(scheduled.exportIdentifier)?.declaration.verboseName;
     const subject = scheduled.mailSubject || `Export: ${name ?? scheduled.exportIdentifier}`;
     await this.db.transaction(async (em) => {
       for (const to of [...new Set(recipients.map((r) => r.toLowerCase()))])

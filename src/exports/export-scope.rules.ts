@@ -1,24 +1,10 @@
 import { DateTime } from 'luxon';
 import type { Principal } from '../auth/principal';
-import type { Permission } from '../auth/permissions';
-import { parseDateFrame } from './export-forms.rules';
+import { parseDateFrame } from '../tasks/export-form';
+import type { ExporterDeclaration, ScopeEvent } from '../tasks/exporter';
 
-/** An event as the scope rules need it. */
-export interface ScopeEvent {
-  id: number;
-  slug: string;
-  dateFrom: Date;
-  timezone: string;
-}
-
-/** The permission an exporter needs on each event it covers (organizer-level: on the organizer). */
-export const EXPORTER_PERMISSION: Record<string, { event?: Permission[]; organizer?: Permission[] }> = {
-  orderlist: { event: ['event.orders:read'] },
-  checkinlist: { event: ['event.orders:read', 'event.orders:checkin'] },
-  voucherlist: { event: ['event.vouchers:read'] },
-  quotas: { event: [] },
-  giftcardlist: { organizer: ['organizer.giftcards:read'] },
-};
+export type { ScopeEvent } from '../tasks/exporter';
+export { frameBounds } from '../tasks/export-form';
 
 /** What an export covers: the ids of the events whose data it holds (empty for organizer-only exporters). */
 export interface ExportCoverage {
@@ -28,21 +14,21 @@ export interface ExportCoverage {
 /**
  * Which events an export covers for a principal at this moment (issue 13: "an export contains only data its
  * owner may read at export time"; compat §3.7 anti-escalation). Event level: the event, when the principal
- * reaches it and holds the exporter's permission there (any of them). Organizer level: the events named in the
+ * reaches it and holds the exporter's declared permission there (any of them). Organizer level: the events named in the
  * form's `events` (all when empty) whose start lies in `event_date_range` (in the event's time zone), narrowed to
  * those the principal may read; gift cards need `organizer.giftcards:read`.
  * @returns the coverage, or null when the principal may not run the export at all
  */
 export function coverage(
   principal: Principal,
-  identifier: string,
+  exporter: Pick<ExporterDeclaration, 'permission'> | null,
   organizerId: number,
   event: ScopeEvent | null,
   organizerEvents: readonly ScopeEvent[],
   form: Record<string, unknown>,
 ): ExportCoverage | null {
-  const need = EXPORTER_PERMISSION[identifier];
-  if (!need) return null;
+  if (!exporter) return null;
+  const need = exporter.permission;
   if (need.organizer) {
     const perms = principal.organizerPermissions(organizerId);
     return need.organizer.every((p) => perms.has(p)) ? { eventIds: [] } : null;
@@ -67,19 +53,4 @@ export function coverage(
     .filter(allowed)
     .map((e) => e.id);
   return { eventIds };
-}
-
-/**
- * The UTC bounds of a `date_range` frame read in `zone`: from the start of its first day to the start of the
- * day after its last (either open).
- */
-export function frameBounds(value: unknown, zone: string): { from: Date | null; before: Date | null } {
-  const frame = typeof value === 'string' ? parseDateFrame(value) : null;
-  if (!frame) return { from: null, before: null };
-  const at = (iso: string, plusDays: number) =>
-    DateTime.fromISO(iso, { zone }).plus({ days: plusDays }).startOf('day').toJSDate();
-  return {
-    from: frame.from ? at(frame.from, 0) : null,
-    before: frame.to ? at(frame.to, 1) : null,
-  };
 }

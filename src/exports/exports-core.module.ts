@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { UsersModule } from '../auth/users.module';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { CheckinCoreModule } from '../checkin/checkin-core.module';
@@ -9,16 +10,20 @@ import { TenancyModule } from '../organizers/tenancy.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { TeamsModule } from '../teams/teams.module';
 import { ExportRunTask } from './export-run.task';
+import { ExporterRegistry } from './exporter-registry';
 import { Exporters } from './exporters.service';
+import { ScheduledExportQueries } from './scheduled-export.queries';
 import { ScheduledExportRuns } from './scheduled-export-runs.service';
 
 /**
- * The exports context in the worker (issue 13): the exporters, the `exports.run` task executor, and the
+ * The exports context in the worker (issue 13): the exporters (discovered among the providers of the modules
+ * imported here, {@link ExporterRegistry}), the `exports.run` task executor, and the
  * scheduler's part of scheduled exports. The team grants of owners come from the teams context's
  * `CREDENTIAL_RESOLVER`.
  */
 @Module({
   imports: [
+    DiscoveryModule,
     TasksModule,
     MailModule,
     UsersModule,
@@ -29,7 +34,7 @@ import { ScheduledExportRuns } from './scheduled-export-runs.service';
     GiftCardsCoreModule,
     CatalogueReadsModule,
   ],
-  providers: [Exporters, ExportRunTask, ScheduledExportRuns],
+  providers: [ExporterRegistry, Exporters, ExportRunTask, ScheduledExportRuns, ScheduledExportQueries],
   exports: [ScheduledExportRuns],
 })
 export class ExportsCoreModule {}

@@ -1,4 +1,5 @@
 import { IANAZone } from 'luxon';
+import type { ExporterDeclaration } from '../tasks/exporter';
 import { cleanExportForm, exporterAt, ExportLevel } from './export-forms.rules';
 import { cleanRecipients } from './scheduled-export.rules';
 import { boundsError, nextRun, parseSchedule, parseTimeOfDay, RRULE_MESSAGES } from './schedule.rules';
@@ -58,14 +59,16 @@ export const SCHEDULED_EXPORT_DEFAULTS = {
 export function cleanScheduledExport(
   input: ScheduledExportInput,
   level: ExportLevel,
+  exporters: readonly ExporterDeclaration[],
   now = new Date(),
 ): { value: ScheduledExportInput } | { errors: Record<string, unknown> } {
   const errors: Record<string, unknown> = {};
   const out = { ...input };
-  if (!exporterAt(input.export_identifier, level)) {
+  const exporter = exporterAt(exporters, input.export_identifier, level);
+  if (!exporter) {
     errors.export_identifier = [`"${input.export_identifier}" is not a valid choice.`];
   } else {
-    const form = cleanExportForm(input.export_identifier, level, input.export_form_data);
+    const form = cleanExportForm(exporter, level, input.export_form_data);
     if ('errors' in form) errors.export_form_data = form.errors;
     else out.export_form_data = form.form;
   }

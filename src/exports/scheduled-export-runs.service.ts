@@ -4,10 +4,11 @@ import { randomUUID } from 'crypto';
 import { DataSource } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { QUEUES } from '../tasks/queues';
-import { returning } from '../tasks/sql';
 import { TasksService } from '../tasks/tasks.service';
 import { EXPORT_RUN } from './export-run.task';
 import { nextRun, parseSchedule } from './schedule.rules';
+import { DueExportRow, ScheduledExportQueries } from './scheduled-export.queries';
+import { Periodic } from '../common/contributions';
 
 /** Consecutive failures after which a schedule stops (spec "Limits"). */
 export const MAX_EXPORT_FAILURES = 5;
@@ -15,16 +16,6 @@ export const MAX_EXPORT_FAILURES = 5;
 const RUN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Exports started per tick at most. */
 const BATCH = 50;
-
-interface DueRow {
-  id: number;
-  organizer_id: number;
-  event_id: number | null;
-  owner_id: number;
-  schedule_rrule: string;
-  schedule_rrule_time: string;
-  timezone: string;
-}
 
 /**
  * The scheduler's part of scheduled exports (worker; issue 13): starts the due ones and books the outcome of
@@ -39,7 +30,14 @@ export class ScheduledExportRuns {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly tasks: TasksService,
+    private readonly queries: ScheduledExportQueries = new ScheduledExportQueries(),
   ) {}
+
+  /** The periodic form of {@link startDue}: starts the exports due now. @returns how many were started */
+  @Periodic('exports.start-due')
+  async startDueNow(): Promise<number> {
+    return (await this.startDue()).length;
+  }
 
   /**
    * Claims the due exports (next run reached, fewer than 5 consecutive failures, no run in progress) and starts
@@ -48,23 +46,14 @@ export class ScheduledExportRuns {
    */
   async startDue(now = new Date()): Promise<number[]> {
     const claimed = await this.db.transaction(async (em) => {
-      const rows: DueRow[] = await em.query(
-        `SELECT id, organizer_id, event_id, owner_id, schedule_rrule, schedule_rrule_time::text, timezone
-           FROM scheduled_export
-          WHERE schedule_next_run <= $1 AND error_counter < $2 AND running_task_id IS NULL
-          ORDER BY schedule_next_run, id LIMIT $3 FOR UPDATE SKIP LOCKED`,
-        [now, MAX_EXPORT_FAILURES, BATCH],
-      );
-      const out: (DueRow & { taskId: string })[] = [];
+      const rows = await this.queries.lockDue(em, now, MAX_EXPORT_FAILURES, BATCH);
+      const out: (DueExportRow & { taskId: string })[] = [];
       for (const row of rows) {
         const parsed = parseSchedule(row.schedule_rrule);
         const next =
           'rule' in parsed ? nextRun(parsed.rule, row.schedule_rrule_time, row.timezone, now) : null;
         const taskId = randomUUID();
-        await em.query(
-          `UPDATE scheduled_export SET schedule_next_run = $2, running_task_id = $3 WHERE id = $1`,
-          [row.id, next, taskId],
-        );
+        await this.queries.setRunning(em, row.id, next, taskId);
         out.push({ ...row, taskId });
       }
       return out;
@@ -94,10 +83,9 @@ export class ScheduledExportRuns {
    * the schedule stops); either way the export is free for its next run.
    * @returns how many runs were booked
    */
+  @Periodic('exports.book-finished')
   async bookFinished(): Promise<number> {
-    const running: { id: number; running_task_id: string }[] = await this.db.query(
-      'SELECT id, running_task_id FROM scheduled_export WHERE running_task_id IS NOT NULL ORDER BY id LIMIT 500',
-    );
+    const running = await this.queries.running(this.db.manager);
     if (running.length === 0) return 0;
     const states = await this.tasks.statesOf(running.map((r) => r.running_task_id));
     let booked = 0;
@@ -105,13 +93,7 @@ export class ScheduledExportRuns {
       const state = states.get(r.running_task_id);
       if (state === 'waiting' || state === 'running') continue;
       // The condition on running_task_id keeps a concurrent booking (another worker's tick) from counting twice.
-      const done = await returning<{ id: number }>(
-        this.db,
-        `UPDATE scheduled_export
-            SET error_counter = CASE WHEN $3 THEN 0 ELSE error_counter + 1 END, running_task_id = NULL
-          WHERE id = $1 AND running_task_id = $2 RETURNING id`,
-        [r.id, r.running_task_id, state === 'succeeded'],
-      );
+      const done = await this.queries.book(this.db.manager, r.id, r.running_task_id, state === 'succeeded');
       if (done.length > 0) booked++;
       if (state !== 'succeeded')
         this.logger.warn(`scheduled export ${r.id}: run ${r.running_task_id} ${state ?? 'lost'}`);

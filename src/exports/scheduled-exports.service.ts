@@ -16,6 +16,8 @@ import { TenancyQueries } from '../organizers/tenancy.queries';
 import { coverage } from './export-scope.rules';
 import { nextRun, parseSchedule } from './schedule.rules';
 import type { CreateScheduledExportDto } from './scheduled-export.dto';
+import { ExporterRegistry } from './exporter-registry';
+import { ScheduledExportQueries } from './scheduled-export.queries';
 import { ScheduledExport } from './scheduled-export.entity';
 import {
   cleanScheduledExport,
@@ -43,6 +45,8 @@ export class ScheduledExportsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly users: UsersService,
     private readonly tenancy: TenancyQueries,
+    private readonly exporters: ExporterRegistry,
+    private readonly queries: ScheduledExportQueries,
   ) {}
 
   /** A page, ordering `id` (default), `export_identifier`, `schedule_next_run`; three statements. */
@@ -53,13 +57,12 @@ export class ScheduledExportsService {
     page: PageRequest,
   ): Promise<Paginated<ScheduledExportJson>> {
     const owner = this.visibleOwner(place, principal);
-    const qb = this.db
-      .getRepository(ScheduledExport)
-      .createQueryBuilder('s')
-      .where('s.organizer_id = :org', { org: place.organizer.id });
-    if (place.event) qb.andWhere('s.event_id = :event', { event: place.event.id });
-    else qb.andWhere('s.event_id IS NULL');
-    if (owner !== null) qb.andWhere('s.owner_id = :owner', { owner });
+    const qb = this.queries.listQuery(
+      this.db.manager,
+      place.organizer.id,
+      place.event ? place.event.id : null,
+      owner,
+    );
     applyOrdering(
       qb,
       filters,
@@ -203,14 +206,18 @@ export class ScheduledExportsService {
     input: ScheduledExportInput,
   ): Promise<ScheduledExportInput> {
     if (place.event) input = { ...input, timezone: place.event.timezone };
-    const cleaned = cleanScheduledExport(input, place.event ? 'event' : 'organizer');
+    const cleaned = cleanScheduledExport(
+      input,
+      place.event ? 'event' : 'organizer',
+      this.exporters.declarations,
+    );
     if ('errors' in cleaned) throw new ValidationFailed(cleaned.errors as FieldErrors);
     const events = place.event
       ? []
       : await this.tenancy.eventsOfOrganizer(this.db.manager, place.organizer.id);
     const allowed = coverage(
       principal,
-      cleaned.value.export_identifier,
+      this.exporters.get(cleaned.value.export_identifier)?.declaration ?? null,
       place.organizer.id,
       place.event,
       events,

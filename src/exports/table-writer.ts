@@ -1,18 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
 import { EventEmitter, once } from 'events';
 import { Writable } from 'stream';
+import type { Cell, ExportTable } from '../tasks/exporter';
 import type { ExportFormat } from './export-forms.rules';
 
-/** A cell value of an export: text, number, boolean, a UTC instant, or empty. */
-export type Cell = string | number | boolean | Date | null;
-
-/** One table of an export (a sheet in XLSX, a key in JSON; CSV holds the first table only). */
-export interface ExportTable {
-  name: string;
-  header: readonly string[];
-  /** Rows in batches, so that the source is read in bounded memory. */
-  batches: AsyncIterable<Cell[][]>;
-}
+export type { Cell, ExportTable } from '../tasks/exporter';
 
 /** An export ready to be written: its name and content type, and the writer of its bytes. */
 export interface ExportFile {

@@ -3,6 +3,7 @@ import { OrdersCoreModule } from '../orders/orders-core.module';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
 import { GiftCardExportRows } from './giftcard-export-rows';
+import { GiftCardListExporter } from './giftcard-list.exporter';
 import { GiftCardReads } from './giftcard-reads.service';
 import { GiftCardsService } from './giftcards.service';
 import { AuditModule } from '../audit/audit.module';
@@ -14,7 +15,13 @@ import { AuditModule } from '../audit/audit.module';
  */
 @Module({
   imports: [AuditModule, OrdersCoreModule, TenancyModule],
-  providers: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService, GiftCardExportRows],
+  providers: [
+    GiftCardReads,
+    GiftCardsService,
+    GiftCardAcceptancesService,
+    GiftCardExportRows,
+    GiftCardListExporter,
+  ],
   exports: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService, GiftCardExportRows],
 })
 export class GiftCardsCoreModule {}

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MailOutboxService } from './mail-outbox.service';
+import { Periodic } from '../common/contributions';
 
 /** Mails examined per sweep. */
 const BATCH = 500;
@@ -24,6 +25,7 @@ export class MailSweep {
   ) {}
 
   /** @returns how many mails were (re-)enqueued (none without `MAIL_URL`: the mails stay in the outbox) */
+  @Periodic('mail.sweep')
   async sweep(): Promise<number> {
     if (this.config.mailUrl === '') return 0;
     const due: { id: number }[] = await this.db.query(

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { OAuthSessionQueries } from './oauth-session.queries';
 import { OAuthTokensService } from './oauth-tokens.service';
+import { Periodic } from '../common/contributions';
 
 /** What one pruning removed. */
 export interface OAuthPruned {
@@ -24,6 +25,7 @@ export class OAuthHousekeeping {
     private readonly sessionQueries: OAuthSessionQueries,
   ) {}
 
+  @Periodic('oauth.prune')
   async prune(): Promise<OAuthPruned> {
     const { codes, tokens } = await this.tokens.prune();
     const sessions = await this.sessionQueries.prune(this.db.manager);

@@ -9,12 +9,14 @@ import { VOUCHER_SEATS } from '../catalogue/vouchers/voucher-seats.port';
 import { EVENT_USAGE } from '../organizers/event-usage.port';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { CartVoucherHolds } from './carts/cart-voucher-holds';
+import { CartExpiry } from './carts/cart-expiry.periodic';
 import { CartWriter } from './carts/cart-writer';
 import { CheckinPositions } from './checkin-seam/checkin-positions';
 import { OrderExpiry } from './actions/order-expiry';
 import { OrderHooks } from './order-hooks';
 import { OrderReads } from './presentation/order-reads.service';
 import { OrderExportRows } from './presentation/order-export-rows';
+import { OrderListExporter } from './presentation/order-list.exporter';
 import { OrderPayments } from './order-payments.service';
 import { OrderPositionReads } from './presentation/order-position-reads.service';
 import { OrderPresentation } from './presentation/order-presentation.service';
@@ -48,6 +50,8 @@ import { SeatHolds } from './seats/seat-holds';
     OrderHooks,
     OrderReads,
     CartWriter,
+    CartExpiry,
+    OrderListExporter,
     CheckinPositions,
     CartVoucherHolds,
     SalesUsage,

@@ -8,6 +8,7 @@ import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import type { Event } from '../organizers/event.entity';
 import { SendmailRule } from './sendmail-rule.entity';
 import { fillPlaceholders, localized, ruleSendTime } from './sendmail-schedule.rules';
+import { Periodic } from '../common/contributions';
 
 /** Orders read and mailed per transaction. */
 const PAGE = 100;
@@ -40,6 +41,7 @@ export class SendmailRuleRunner {
   ) {}
 
   /** @returns the number of mails put into the outbox */
+  @Periodic('sendmail-rules.run')
   async run(now = new Date()): Promise<number> {
     const rules = await this.db.getRepository(SendmailRule).find({
       where: { enabled: true },

@@ -1,15 +1,2 @@
-import type { DataSource, EntityManager } from 'typeorm';
-
-/**
- * Runs an `UPDATE`/`DELETE ... RETURNING` statement and gives its rows (TypeORM's PostgreSQL driver answers these
- * with `[rows, count]`, a plain `SELECT` with the rows).
- */
-export async function returning<T>(
-  db: DataSource | EntityManager,
-  sql: string,
-  params: unknown[],
-): Promise<T[]> {
-  const result = await db.query<[T[], number] | T[]>(sql, params);
-  if (Array.isArray(result[0]) && typeof result[1] === 'number') return result[0];
-  return result as T[];
-}
+/** The shared `UPDATE`/`DELETE ... RETURNING` helper, now in {@link ./returning.queries} (the query layer). */
+export { returning } from './returning.queries';

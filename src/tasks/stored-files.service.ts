@@ -4,7 +4,7 @@ import { randomUUID } from 'crypto';
 import { Writable } from 'stream';
 import { finished } from 'stream/promises';
 import { DataSource, EntityManager } from 'typeorm';
-import { returning } from './sql';
+import { StoredFileQueries } from './stored-file.queries';
 import { StoredFile } from './stored-file.entity';
 
 /** A file to store: bytes with a name and content type. */
@@ -41,7 +41,10 @@ export function isUuid(value: string): boolean {
 /** Generated files in PostgreSQL (`stored_file`) with their expiry (architecture.md "Processes"). */
 @Injectable()
 export class StoredFiles {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queries: StoredFileQueries,
+  ) {}
 
   /**
    * Stores a file held in memory (in the caller's transaction when `em` is in one, else in one of its own), in
@@ -94,17 +97,9 @@ export class StoredFiles {
         });
         return;
       }
-      if (staged === 0)
-        await em.query(
-          `CREATE TEMP TABLE IF NOT EXISTS stored_file_piece (file_id uuid NOT NULL, seq int NOT NULL, data bytea NOT NULL)
-             ON COMMIT DROP`,
-        );
+      if (staged === 0) await this.queries.createPieceTable(em);
       staged += 1;
-      await em.query('INSERT INTO stored_file_piece (file_id, seq, data) VALUES ($1, $2, $3)', [
-        id,
-        staged,
-        piece,
-      ]);
+      await this.queries.stagePiece(em, id, staged, piece);
     });
     // A failed piece fails the stream; a producer waiting on it (a pipe stops writing) must not hang the run.
     const failed = new Promise<never>((_, reject) => sink.on('error', reject));
@@ -117,15 +112,7 @@ export class StoredFiles {
       sink.destroy();
       throw err;
     }
-    if (staged > 0)
-      await em.query(
-        `UPDATE stored_file
-            SET content = content || (SELECT string_agg(data, ''::bytea ORDER BY seq) FROM stored_file_piece
-                                       WHERE file_id = $1),
-                size = $2
-          WHERE id = $1`,
-        [id, size],
-      );
+    if (staged > 0) await this.queries.appendPieces(em, id, size);
     return { id, size };
   }
 
@@ -133,12 +120,7 @@ export class StoredFiles {
   async findLive(ids: readonly string[]): Promise<StoredFile[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return this.db
-      .getRepository(StoredFile)
-      .createQueryBuilder('f')
-      .where('f.id IN (:...ids)', { ids: valid })
-      .andWhere('(f.expires IS NULL OR f.expires > now())')
-      .getMany();
+    return this.queries.findLive(this.db.manager, valid);
   }
 
   /** Deletes the files with these ids (in the caller's transaction when `em` is given). */
@@ -153,13 +135,7 @@ export class StoredFiles {
    * (`FOR UPDATE SKIP LOCKED`). @returns the number deleted
    */
   async purgeExpired(limit = 500): Promise<number> {
-    const rows = await returning<{ id: string }>(
-      this.db,
-      `DELETE FROM stored_file WHERE id IN (
-         SELECT id FROM stored_file WHERE expires < now() ORDER BY expires LIMIT $1 FOR UPDATE SKIP LOCKED
-       ) RETURNING id`,
-      [limit],
-    );
+    const rows = await this.queries.purgeExpired(this.db.manager, limit);
     return rows.length;
   }
 }

@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { JobQueues } from './job-queues.service';
-import type { QueueName } from './queues';
-import { returning } from './sql';
+import { AsyncTaskQueries } from './async-task.queries';
 import { StoredFiles } from './stored-files.service';
 import { WORKER_LOST } from './task-runner.processor';
+import { Periodic } from '../common/contributions';
 
 /** Rows examined per tick. */
 const BATCH = 200;
@@ -25,6 +25,7 @@ export class TaskHousekeeping {
     private readonly queues: JobQueues,
     private readonly files: StoredFiles,
     private readonly config: AppConfig,
+    private readonly queries: AsyncTaskQueries = new AsyncTaskQueries(),
   ) {}
 
   /**
@@ -33,39 +34,34 @@ export class TaskHousekeeping {
    * @returns the ids marked failed
    */
   async failLostTasks(): Promise<string[]> {
-    const candidates: { id: string; queue: QueueName }[] = await this.db.query(
-      `SELECT id, queue FROM async_task
-        WHERE expires > now()
-          AND ((state = 'running' AND started < now() - $1 * interval '1 millisecond')
-            OR (state = 'waiting' AND created < now() - $1 * interval '1 millisecond'))
-        ORDER BY created LIMIT $2`,
-      [2 * this.config.jobLockMs, BATCH],
-    );
+    const candidates = await this.queries.staleCandidates(this.db.manager, 2 * this.config.jobLockMs, BATCH);
     const lost: string[] = [];
     for (const c of candidates) {
       const state = await this.queues.jobState(c.queue, c.id);
       if (state !== 'active' && state !== 'waiting' && state !== 'delayed') lost.push(c.id);
     }
     if (lost.length === 0) return [];
-    const rows = await returning<{ id: string }>(
-      this.db,
-      `UPDATE async_task SET state = 'failed', finished = now(), message = $2
-        WHERE id = ANY($1::uuid[]) AND state IN ('waiting', 'running') RETURNING id`,
-      [lost, WORKER_LOST],
-    );
+    const rows = await this.queries.failMany(this.db.manager, lost, WORKER_LOST);
     for (const r of rows) this.logger.warn(`task ${r.id}: no live job in the queue, marked failed`);
     return rows.map((r) => r.id);
   }
 
-  /** Deletes expired tasks and expired files. @returns how many of each */
-  async purgeExpired(): Promise<{ tasks: number; files: number }> {
-    const tasks = await returning<{ id: string }>(
-      this.db,
-      `DELETE FROM async_task WHERE id IN (
-         SELECT id FROM async_task WHERE expires < now() ORDER BY expires LIMIT 1000 FOR UPDATE SKIP LOCKED
-       ) RETURNING id`,
-      [],
+  /**
+   * The periodic form of {@link failLostTasks}: while Redis is unreachable it does nothing (the next tick checks
+   * again). @returns how many tasks were marked failed
+   */
+  @Periodic('tasks.fail-lost')
+  failLost(): Promise<number> {
+    return this.failLostTasks().then(
+      (ids) => ids.length,
+      () => 0, // Redis unreachable: the next tick checks again.
     );
+  }
+
+  /** Deletes expired tasks and expired files. @returns how many of each */
+  @Periodic('tasks.purge-expired')
+  async purgeExpired(): Promise<{ tasks: number; files: number }> {
+    const tasks = await this.queries.purgeExpired(this.db.manager);
     const files = await this.files.purgeExpired();
     return { tasks: tasks.length, files };
   }

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { AsyncTaskQueries } from './async-task.queries';
 
 /**
  * Locks the task row `id` of kind `kind` (`FOR UPDATE`, until the caller's transaction ends) and gives its result
@@ -10,9 +11,5 @@ export async function lockTaskResultFile(
   id: string,
   kind: string,
 ): Promise<string | null> {
-  const rows: { result_file_id: string | null }[] = await em.query(
-    'SELECT result_file_id FROM async_task WHERE id = $1 AND kind = $2 FOR UPDATE',
-    [id, kind],
-  );
-  return rows[0]?.result_file_id ?? null;
+  return new AsyncTaskQueries().lockResultFile(em, id, kind);
 }

@@ -1,13 +1,13 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DiscoveryService, Reflector } from '@nestjs/core';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AsyncTask } from './async-task.entity';
+import { AsyncTaskQueries, ClaimedTask } from './async-task.queries';
 import { GiveUp, JobProcessor, ProcessesQueue, QueuedJob } from './job';
 import { TASK_QUEUES } from './queues';
-import { returning } from './sql';
 import { StoredFiles } from './stored-files.service';
-import { TASK_KIND, TaskContext, TaskError, TaskExecutor } from './task-executor';
+import { TaskContext, TaskError, TaskExecutor } from './task-executor';
+import { discoverTaskExecutors } from './task-kinds';
 
 /** Message of a task whose worker died twice, or whose job the queue lost (shown to clients). */
 export const WORKER_LOST = 'The worker running this task stopped; the task was not completed.';
@@ -21,34 +21,25 @@ const INTERNAL = 'Internal error';
  */
 @Injectable()
 @ProcessesQueue(...TASK_QUEUES)
-export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
+export class TaskRunner implements JobProcessor, OnModuleInit {
   private readonly logger = new Logger('Tasks');
-  private readonly executors = new Map<string, TaskExecutor>();
+  private executors = new Map<string, TaskExecutor>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly files: StoredFiles,
     private readonly discovery: DiscoveryService,
-    private readonly reflector: Reflector,
+    private readonly queries: AsyncTaskQueries,
   ) {}
 
-  onApplicationBootstrap(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      if (!wrapper.metatype || !wrapper.instance) continue;
-      const kind = this.reflector.get<string | undefined>(TASK_KIND, wrapper.metatype);
-      if (kind) this.executors.set(kind, wrapper.instance as TaskExecutor);
-    }
+  /** Finds the executors (the boot check: @throws ContributionError for a missing or duplicated one). */
+  onModuleInit(): void {
+    this.executors = discoverTaskExecutors(this.discovery);
   }
 
   async process(job: QueuedJob): Promise<{ state: string }> {
     const taskId = String(job.data.taskId);
-    const [task] = await returning<AsyncTask>(
-      this.db,
-      `UPDATE async_task SET state = 'running', started = now(), attempts = attempts + 1, progress = 0
-        WHERE id = $1 AND state IN ('waiting', 'running') AND expires > now()
-        RETURNING id, kind, input, attempts, organizer_id AS "organizerId", event_id AS "eventId", expires`,
-      [taskId],
-    );
+    const task = await this.queries.claim(this.db.manager, taskId);
     if (!task) return { state: 'skipped' };
     this.logger.debug(`task ${taskId} (${task.kind}) running, attempt ${task.attempts}`);
     const executor = this.executors.get(task.kind);
@@ -73,10 +64,10 @@ export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
   /** The queue gave the job up (stalled twice: its worker died): the task must not stay `running`. */
   async onFailed(job: QueuedJob, error: Error): Promise<void> {
     const stalled = /stalled/i.test(error.message);
-    await this.db.query(
-      `UPDATE async_task SET state = 'failed', finished = now(), message = $2
-        WHERE id = $1 AND state IN ('waiting', 'running')`,
-      [String(job.data.taskId), stalled ? WORKER_LOST : INTERNAL],
+    await this.queries.failUnfinished(
+      this.db.manager,
+      String(job.data.taskId),
+      stalled ? WORKER_LOST : INTERNAL,
     );
   }
 
@@ -85,13 +76,14 @@ export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
     await this.setState(String(job.data.taskId), 'running', 'waiting');
   }
 
-  private context(task: AsyncTask): TaskContext {
+  private context(task: ClaimedTask): TaskContext {
     return {
       progress: async (percent) => {
-        await this.db.query(`UPDATE async_task SET progress = $2 WHERE id = $1 AND state = 'running'`, [
+        await this.queries.setProgress(
+          this.db.manager,
           task.id,
           Math.max(0, Math.min(100, Math.round(percent))),
-        ]);
+        );
       },
       storeFile: (file) =>
         this.files.store({
@@ -112,15 +104,16 @@ export class TaskRunner implements JobProcessor, OnApplicationBootstrap {
     state: 'succeeded' | 'failed',
     outcome: { message?: string | null; resultFileId?: string | null },
   ): Promise<void> {
-    await this.db.query(
-      `UPDATE async_task SET state = $2::varchar, finished = now(), message = $3, result_file_id = $4,
-              progress = CASE WHEN $2::varchar = 'succeeded' THEN 100 ELSE progress END
-        WHERE id = $1 AND state = 'running'`,
-      [id, state, outcome.message ?? null, outcome.resultFileId ?? null],
+    await this.queries.finish(
+      this.db.manager,
+      id,
+      state,
+      outcome.message ?? null,
+      outcome.resultFileId ?? null,
     );
   }
 
   private async setState(id: string, from: string, to: string): Promise<void> {
-    await this.db.query(`UPDATE async_task SET state = $3 WHERE id = $1 AND state = $2`, [id, from, to]);
+    await this.queries.setState(this.db.manager, id, from, to);
   }
 }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AsyncTaskQueries } from './async-task.queries';
 import { JobQueues } from './job-queues.service';
+import { StoredFileQueries } from './stored-file.queries';
 import { StoredFiles } from './stored-files.service';
 import { TasksService } from './tasks.service';
 
@@ -9,7 +11,7 @@ import { TasksService } from './tasks.service';
  * module. Nothing outside `tasks/` imports the queue library.
  */
 @Module({
-  providers: [JobQueues, StoredFiles, TasksService],
-  exports: [JobQueues, StoredFiles, TasksService],
+  providers: [JobQueues, StoredFiles, TasksService, AsyncTaskQueries, StoredFileQueries],
+  exports: [JobQueues, StoredFiles, TasksService, AsyncTaskQueries, StoredFileQueries],
 })
 export class TasksModule {}

@@ -6,6 +6,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { Principal } from '../auth/principal';
 import { NotFound, TaskFailed, TaskNotReady } from '../common/errors';
 import { AsyncTask, TaskState } from './async-task.entity';
+import { AsyncTaskQueries } from './async-task.queries';
 import { JobQueues } from './job-queues.service';
 import { credentialOf } from './principal-credential';
 import type { QueueName } from './queues';
@@ -52,6 +53,7 @@ export class TasksService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly queues: JobQueues,
+    private readonly queries: AsyncTaskQueries,
   ) {}
 
   /**
@@ -113,10 +115,7 @@ export class TasksService {
   async statesOf(ids: readonly string[]): Promise<Map<string, TaskState>> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return new Map();
-    const rows: { id: string; state: TaskState }[] = await this.db.query(
-      'SELECT id, state FROM async_task WHERE id = ANY($1::uuid[]) AND expires > now()',
-      [valid],
-    );
+    const rows = await this.queries.states(this.db.manager, valid);
     return new Map(rows.map((r) => [r.id, r.state]));
   }
 
@@ -124,14 +123,6 @@ export class TasksService {
   async find(id: string, principal: Principal): Promise<AsyncTask | null> {
     if (!isUuid(id)) return null;
     const credential = credentialOf(principal);
-    return this.db
-      .getRepository(AsyncTask)
-      .createQueryBuilder('t')
-      .where('t.id = :id AND t.credential_kind = :kind AND t.credential_id = :cid AND t.expires > now()', {
-        id,
-        kind: credential.kind,
-        cid: credential.id,
-      })
-      .getOne();
+    return this.queries.findOfCredential(this.db.manager, id, credential);
   }
 }

@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { JobQueues } from '../tasks/job-queues.service';
 import { QUEUES } from '../tasks/queues';
 import { WebhookDeliveryQueries } from './webhook-delivery.queries';
+import { Periodic } from '../common/contributions';
 
 /** Name of the job that sends one delivery (`{deliveryId}`), queue `webhooks`. */
 export const SEND_WEBHOOK_JOB = 'send';
@@ -76,6 +77,7 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
    * stay due for the next sweep.
    * @returns how many were enqueued
    */
+  @Periodic('webhooks.sweep')
   async sweep(): Promise<number> {
     const due = await this.deliveries.dueIds(this.db.manager, BATCH);
     let done = 0;
@@ -98,6 +100,7 @@ export class WebhookDispatch implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /** Deletes deliveries older than 30 days (the log's retention), in batches. @returns how many */
+  @Periodic('webhooks.prune')
   async prune(): Promise<number> {
     return this.deliveries.pruneOld(this.db.manager);
   }

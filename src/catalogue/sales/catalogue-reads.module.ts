@@ -4,6 +4,7 @@ import { QuotaQueries } from '../quotas/quota.queries';
 import { SubEventPriceQueries } from '../subevent-prices/subevent-price.queries';
 import { VoucherBlocking } from '../vouchers/voucher-blocking.service';
 import { VoucherQueries } from '../vouchers/voucher.queries';
+import { VoucherListExporter } from '../vouchers/voucher-list.exporter';
 import { VoucherSeatHolds } from '../vouchers/voucher-seat-holds';
 import { CatalogueExportRows } from './catalogue-export-rows';
 import { SalesCatalogueQueries } from './sales-catalogue.queries';
@@ -30,6 +31,7 @@ import { SubEventPricesService } from '../subevent-prices/subevent-prices.servic
     VoucherQueries,
     SalesCatalogueQueries,
     SubEventPriceQueries,
+    VoucherListExporter,
   ],
   exports: [
     SalesCatalogue,

@@ -7,6 +7,7 @@ import { setLockTimeout } from '../../common/persistence/lock-timeout';
 import { AppConfig } from '../../config/app-config';
 import { OrderChange, OrderWriter } from '../order-writer';
 import { Order } from '../order.entity';
+import { Periodic } from '../../common/contributions';
 
 /** pretix's log action of an order that expired, by hand or by the scheduler (compat §5). */
 export const ORDER_EXPIRED = 'pretix.event.order.expired';
@@ -69,6 +70,7 @@ export class OrderExpiry {
    * @param now the cut-off (default the current time)
    * @returns how many orders were expired
    */
+  @Periodic('orders.expire')
   async expireDue(now: Date = new Date()): Promise<number> {
     let total = 0;
     const size = this.config.orderExpiryBatch;

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { QUOTA_AVAILABILITY } from '../../catalogue/quotas/quota-availability';
 import { CatalogueReadsModule } from '../../catalogue/sales/catalogue-reads.module';
 import { QuotaCountCheck } from './quota-count-check';
+import { QuotaCountRepair } from './quota-count-repair.periodic';
 import { QuotaEngine } from './quota-engine.service';
+import { QuotaListExporter } from './quota-list.exporter';
 
 /**
  * The quota engine of the orders context (issue 7 "Availability from maintained counts"; issue 23 item 1): the
@@ -13,7 +15,13 @@ import { QuotaEngine } from './quota-engine.service';
  */
 @Module({
   imports: [CatalogueReadsModule],
-  providers: [QuotaEngine, QuotaCountCheck, { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine }],
+  providers: [
+    QuotaEngine,
+    QuotaCountCheck,
+    QuotaCountRepair,
+    QuotaListExporter,
+    { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },
+  ],
   exports: [QuotaEngine, QuotaCountCheck, QUOTA_AVAILABILITY],
 })
 export class QuotaEngineModule {}
