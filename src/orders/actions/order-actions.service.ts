@@ -39,16 +39,16 @@ import {
   revivedProducts,
 } from './order-actions.rules';
 import { OrderExpiry } from './order-expiry';
-import { AfterCommit, OrderHooks, OrderTransition } from '../order-hooks';
-import { logOrder, OrderActor } from '../order-log';
-import { OrderPayments } from '../order-payments.service';
-import { paidCredit } from '../order-payments.rules';
-import { OrderPosition } from '../order-position.entity';
+import { AfterCommit, OrderHooks, OrderTransition } from '../writing/order-hooks';
+import { logOrder, OrderActor } from '../writing/order-log';
+import { OrderPayments } from '../payments/order-payments.service';
+import { paidCredit } from '../payments/order-payments.rules';
+import { OrderPosition } from '../entities/order-position.entity';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { OrderPresentation } from '../presentation/order-presentation.service';
-import { OrderChange, OrderWriter } from '../order-writer';
-import { Order } from '../order.entity';
-import { generateOrderSecret, generatePositionSecret } from '../order-rules';
+import { OrderChange, OrderWriter } from '../writing/order-writer';
+import { Order } from '../entities/order.entity';
+import { generateOrderSecret, generatePositionSecret } from '../create/order-rules';
 import type { OrderJson } from '../presentation/order.presenter';
 
 /** What an action works on: the locked order of the event, inside the writing transaction. */

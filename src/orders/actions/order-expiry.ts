@@ -5,8 +5,8 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { setLockTimeout } from '../../common/persistence/lock-timeout';
 import { AppConfig } from '../../config/app-config';
-import { OrderChange, OrderWriter } from '../order-writer';
-import { Order } from '../order.entity';
+import { OrderChange, OrderWriter } from '../writing/order-writer';
+import { Order } from '../entities/order.entity';
 
 /** pretix's log action of an order that expired, by hand or by the scheduler (compat §5). */
 export const ORDER_EXPIRED = 'pretix.event.order.expired';

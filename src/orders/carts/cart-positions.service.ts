@@ -16,7 +16,7 @@ import { findOneInOne, paginateInOne } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import type { Event } from '../../organizers/event.entity';
-import { loadCheckedAnswers } from '../answers-check';
+import { loadCheckedAnswers } from '../answers/answers-check';
 import { CartPosition } from './cart-position.entity';
 import {
   API_CART_SUFFIX,
@@ -44,7 +44,7 @@ import { CartActor, CartWriter } from './cart-writer';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { OrderPresentation } from '../presentation/order-presentation.service';
 import { CartPositionJson, toCartPositionJson } from '../presentation/order.presenter';
-import { placesPerQuota } from '../sales.rules';
+import { placesPerQuota } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { resolveSeats } from '../seats/seat.rules';
 import { isSeatIndexViolation, SEAT_TAKEN_MEANWHILE } from '../seats/seat-taken';

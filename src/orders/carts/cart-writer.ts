@@ -4,9 +4,9 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import type { Event } from '../../organizers/event.entity';
-import type { ValidatedAnswer } from '../answers.rules';
+import type { ValidatedAnswer } from '../answers/answers.rules';
 import { CartPosition } from './cart-position.entity';
-import { insertAnswers, Values } from '../order-writer';
+import { insertAnswers, Values } from '../writing/order-writer';
 
 /** Audit content type of cart positions. */
 const CONTENT_TYPE = 'cartposition';

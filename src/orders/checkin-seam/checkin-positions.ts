@@ -7,9 +7,9 @@ import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne, paginateWithSeparateCount } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
-import type { ValidatedAnswer } from '../answers.rules';
-import { OrderPosition } from '../order-position.entity';
-import { insertAnswers } from '../order-writer';
+import type { ValidatedAnswer } from '../answers/answers.rules';
+import { OrderPosition } from '../entities/order-position.entity';
+import { insertAnswers } from '../writing/order-writer';
 import { ListPositionExtras, OrderPresentation } from '../presentation/order-presentation.service';
 import { nameFromParts, OrderPositionJson, toOrderPositionJson } from '../presentation/order.presenter';
 

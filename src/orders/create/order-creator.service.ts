@@ -21,7 +21,7 @@ import { MailOutboxService } from '../../mail/mail-outbox.service';
 import type { Event } from '../../organizers/event.entity';
 import { TenancyQueries } from '../../organizers/tenancy-queries';
 import { AnswerJson, OrderJson, toOrderJson, toOrderPositionJson } from '../presentation/order.presenter';
-import { loadCheckedAnswers } from '../answers-check';
+import { loadCheckedAnswers } from '../answers/answers-check';
 import { CartWriter } from '../carts/cart-writer';
 import type { CreateOrderDto } from './order.dto';
 import {
@@ -38,19 +38,19 @@ import {
   ResolvedPosition,
   resolvePositions,
 } from './order-create.rules';
-import { logOrder, OrderActor } from '../order-log';
-import { OrderPayments } from '../order-payments.service';
-import { firstPayment } from '../order-payments.rules';
+import { logOrder, OrderActor } from '../writing/order-log';
+import { OrderPayments } from '../payments/order-payments.service';
+import { firstPayment } from '../payments/order-payments.rules';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { bindWriteResult, resumedWriteResult } from '../../common/http/idempotent-commit';
 import { OrderPresentation } from '../presentation/order-presentation.service';
-import { generateOrderCode, generateOrderSecret, orderExpiry } from '../order-rules';
-import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from '../order-writer';
-import { Order } from '../order.entity';
-import { AfterCommit, OrderHooks } from '../order-hooks';
+import { generateOrderCode, generateOrderSecret, orderExpiry } from './order-rules';
+import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from '../writing/order-writer';
+import { Order } from '../entities/order.entity';
+import { AfterCommit, OrderHooks } from '../writing/order-hooks';
 import { CODE_IN_USE, FREE_PROVIDER_NOT_FREE, PREVIEW } from './order-create.messages';
 import { invoiceAddressValues } from './invoice-address.rules';
-import { placesPerQuota, throwPositions } from '../sales.rules';
+import { placesPerQuota, throwPositions } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { seatTakenAsValidation } from '../seats/seat-taken';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { eventSlugs } from '../../organizers/event-scope';
-import { OrderPosition } from '../order-position.entity';
+import { OrderPosition } from '../entities/order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
 import { NestedOrderPositionJson } from './nested-order-position.presenter';
 

@@ -6,7 +6,7 @@ import { findOneInOne, paginateInOne } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import type { Event } from '../../organizers/event.entity';
-import { OrderPosition } from '../order-position.entity';
+import { OrderPosition } from '../entities/order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderPositionJson, toOrderPositionJson } from './order.presenter';
 

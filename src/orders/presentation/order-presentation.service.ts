@@ -12,11 +12,11 @@ import { groupBy } from '../../common/values/collections';
 import { isoUtc } from '../../common/values/datetime';
 import type { CartPosition } from '../carts/cart-position.entity';
 import { checkinsSql, successfulCheckins } from '../checkin-seam/checkin-seam';
-import { InvoiceAddress } from '../invoice-address.entity';
-import { OrderFee } from '../order-fee.entity';
-import { OrderPayment } from '../order-payment.entity';
-import { OrderPosition } from '../order-position.entity';
-import type { Order } from '../order.entity';
+import { InvoiceAddress } from '../entities/invoice-address.entity';
+import { OrderFee } from '../entities/order-fee.entity';
+import { OrderPayment } from '../entities/order-payment.entity';
+import { OrderPosition } from '../entities/order-position.entity';
+import type { Order } from '../entities/order.entity';
 import {
   AnswerJson,
   CartPositionJson,

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DiscountUsage } from '../catalogue/discounts/discount-usage.port';
-import type { ItemUsage } from '../catalogue/items/item-usage.port';
-import type { MembershipTypeUsage } from '../catalogue/membership-types/membership-type-usage.port';
-import type { TaxRuleUsage } from '../catalogue/tax-rules/tax-rule-usage.port';
-import type { EventUsage } from '../organizers/event-usage.port';
-import { CartWriter } from './carts/cart-writer';
+import type { DiscountUsage } from '../../catalogue/discounts/discount-usage.port';
+import type { ItemUsage } from '../../catalogue/items/item-usage.port';
+import type { MembershipTypeUsage } from '../../catalogue/membership-types/membership-type-usage.port';
+import type { TaxRuleUsage } from '../../catalogue/tax-rules/tax-rule-usage.port';
+import type { EventUsage } from '../../organizers/event-usage.port';
+import { CartWriter } from '../carts/cart-writer';
 
 const exists = async (em: EntityManager, sql: string, params: unknown[]): Promise<boolean> => {
   const rows: unknown[] = await em.query(`SELECT EXISTS (${sql}) AS used`, params);

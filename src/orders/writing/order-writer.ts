@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { FieldErrors } from '../common/errors';
-import { insertInChunks } from '../common/persistence/chunked-insert';
-import type { ValidatedAnswer } from './answers.rules';
-import { InvoiceAddress } from './invoice-address.entity';
-import { OrderFee } from './order-fee.entity';
-import { OrderPayment } from './order-payment.entity';
-import { OrderPosition } from './order-position.entity';
-import { isSeatIndexViolation, SeatTakenError } from './seats/seat-taken';
-import { Order, OrderStatus } from './order.entity';
+import type { FieldErrors } from '../../common/errors';
+import { insertInChunks } from '../../common/persistence/chunked-insert';
+import type { ValidatedAnswer } from '../answers/answers.rules';
+import { InvoiceAddress } from '../entities/invoice-address.entity';
+import { OrderFee } from '../entities/order-fee.entity';
+import { OrderPayment } from '../entities/order-payment.entity';
+import { OrderPosition } from '../entities/order-position.entity';
+import { isSeatIndexViolation, SeatTakenError } from '../seats/seat-taken';
+import { Order, OrderStatus } from '../entities/order.entity';
 import { throwPositions } from './sales.rules';
 
 /** Unique index deciding order-code races: (organizer_id, code). */
