@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { CheckinSeamModule } from '../orders/checkin-seam/checkin-seam.module';
 import { CheckinExport } from './checkin-export';
 import { ExitAll } from './exit-all';
 
@@ -8,7 +8,7 @@ import { ExitAll } from './exit-all';
  * reads).
  */
 @Module({
-  imports: [OrdersCoreModule],
+  imports: [CheckinSeamModule],
   providers: [ExitAll, CheckinExport],
   exports: [ExitAll, CheckinExport],
 })
