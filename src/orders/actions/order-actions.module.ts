@@ -10,6 +10,7 @@ import { OrderWritingModule } from '../writing/order-writing.module';
 import { OrderActionsController } from './order-actions.controller';
 import { OrderActionsService } from './order-actions.service';
 import { OrderExpiryModule } from './order-expiry.module';
+import { OrderStatusQueries } from './order-status.queries';
 
 /**
  * The order status actions over HTTP (compat §4.4 "Actions": `POST E/orders/{code}/<action>/`, e.g. mark paid, cancel,
@@ -28,6 +29,6 @@ import { OrderExpiryModule } from './order-expiry.module';
     OrderExpiryModule,
   ],
   controllers: [OrderActionsController],
-  providers: [OrderActionsService],
+  providers: [OrderActionsService, OrderStatusQueries],
 })
 export class OrderActionsModule {}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../../audit/audit.module';
 import { OrderWritingModule } from '../writing/order-writing.module';
 import { OrderExpiry } from './order-expiry';
+import { OrderStatusQueries } from './order-status.queries';
 
 /**
  * The expiry of pending orders past their payment term ({@link OrderExpiry}): run by the worker's scheduler tick
@@ -9,7 +10,7 @@ import { OrderExpiry } from './order-expiry';
  */
 @Module({
   imports: [AuditModule, OrderWritingModule],
-  providers: [OrderExpiry],
+  providers: [OrderExpiry, OrderStatusQueries],
   exports: [OrderExpiry],
 })
 export class OrderExpiryModule {}

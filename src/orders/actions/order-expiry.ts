@@ -7,6 +7,7 @@ import { setLockTimeout } from '../../common/persistence/lock-timeout';
 import { AppConfig } from '../../config/app-config';
 import { OrderChange, OrderWriter } from '../writing/order-writer';
 import { Order } from '../entities/order.entity';
+import { OrderStatusQueries } from './order-status.queries';
 
 /** pretix's log action of an order that expired, by hand or by the scheduler (compat §5). */
 export const ORDER_EXPIRED = 'pretix.event.order.expired';
@@ -41,6 +42,7 @@ export class OrderExpiry {
     private readonly audit: AuditLogService,
     private readonly writer: OrderWriter,
     private readonly config: AppConfig,
+    private readonly queries: OrderStatusQueries,
   ) {}
 
   /**
@@ -87,17 +89,7 @@ export class OrderExpiry {
     size: number,
   ): Promise<{ locked: number; expired: number }> {
     await setLockTimeout(em, this.config.orderLockTimeoutMs);
-    const orders = await em
-      .createQueryBuilder(Order, 'o')
-      .where("o.status = 'n'")
-      .andWhere('o.expires < :now', { now })
-      .andWhere('NOT o.requireApproval')
-      .orderBy('o.expires', 'ASC')
-      .addOrderBy('o.id', 'ASC')
-      .limit(size)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .getMany();
+    const orders = await this.queries.expirable(em, now, size);
     let expired = 0;
     for (const order of orders) {
       // The rows were read after their locks were taken; checked again all the same, so that the rule holds

@@ -10,6 +10,7 @@ import { CartPosition } from './cart-position.entity';
 import { CartPositionsController } from './cart-positions.controller';
 import { CartPositionsService } from './cart-positions.service';
 import { CartWritingModule } from './cart-writing.module';
+import { CartPositionQueries } from './cart-position.queries';
 
 /**
  * API cart positions over HTTP (compat §3.2; {@link CartPositionsController}): quota reservations and voucher
@@ -27,6 +28,6 @@ import { CartWritingModule } from './cart-writing.module';
     TypeOrmModule.forFeature([CartPosition]),
   ],
   controllers: [CartPositionsController],
-  providers: [CartPositionsService],
+  providers: [CartPositionsService, CartPositionQueries],
 })
 export class CartPositionsModule {}

@@ -3,6 +3,8 @@ import { AuditModule } from '../../audit/audit.module';
 import { VOUCHER_CART_HOLDS } from '../../catalogue/vouchers/voucher-cart-holds.port';
 import { CartVoucherHolds } from './cart-voucher-holds';
 import { CartWriter } from './cart-writer';
+import { AnswerQueries } from '../answers/answer.queries';
+import { CartPositionQueries } from './cart-position.queries';
 
 /**
  * The writing side of carts without HTTP: {@link CartWriter} (every write of `cart_position`, used by the cart
@@ -11,7 +13,13 @@ import { CartWriter } from './cart-writer';
  */
 @Module({
   imports: [AuditModule],
-  providers: [CartWriter, CartVoucherHolds, { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds }],
+  providers: [
+    CartWriter,
+    CartVoucherHolds,
+    CartPositionQueries,
+    AnswerQueries,
+    { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds },
+  ],
   exports: [CartWriter, CartVoucherHolds, VOUCHER_CART_HOLDS],
 })
 export class CartWritingModule {}

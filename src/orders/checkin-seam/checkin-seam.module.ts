@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OrderPresentationModule } from '../presentation/order-presentation.module';
 import { CheckinPositions } from './checkin-positions';
+import { AnswerQueries } from '../answers/answer.queries';
 
 /**
  * The seam to the check-in context, which sits above orders: {@link CheckinPositions}, the positions a check-in
@@ -8,7 +9,7 @@ import { CheckinPositions } from './checkin-positions';
  */
 @Module({
   imports: [OrderPresentationModule],
-  providers: [CheckinPositions],
+  providers: [CheckinPositions, AnswerQueries],
   exports: [CheckinPositions],
 })
 export class CheckinSeamModule {}

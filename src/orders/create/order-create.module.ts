@@ -10,6 +10,7 @@ import { SalesPortsModule } from '../sales-ports.module';
 import { SeatHoldsModule } from '../seats/seat-holds.module';
 import { OrderWritingModule } from '../writing/order-writing.module';
 import { OrderCreator } from './order-creator.service';
+import { OrderCreateQueries } from './order-create.queries';
 
 /**
  * Order creation (compat §4.4 "Creating orders"; {@link OrderCreator}): quota reservations and voucher
@@ -29,7 +30,7 @@ import { OrderCreator } from './order-creator.service';
     CartWritingModule,
     SeatHoldsModule,
   ],
-  providers: [OrderCreator],
+  providers: [OrderCreator, OrderCreateQueries],
   exports: [OrderCreator],
 })
 export class OrderCreateModule {}

@@ -53,6 +53,7 @@ import { invoiceAddressValues } from './invoice-address.rules';
 import { placesPerQuota, throwPositions } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { seatTakenAsValidation } from '../seats/seat-taken';
+import { OrderCreateQueries } from './order-create.queries';
 
 /** What a run gives: the created order (presented after the commit), or the wire form of a simulation. */
 type Outcome = { kind: 'created'; order: Order; after: AfterCommit[] } | { kind: 'preview'; json: OrderJson };
@@ -90,6 +91,7 @@ export class OrderCreator {
     private readonly tenancy: TenancyQueries,
     private readonly seatHolds: SeatHolds,
     private readonly hooks: OrderHooks,
+    private readonly queries: OrderCreateQueries,
   ) {}
 
   /**
@@ -396,20 +398,13 @@ export class OrderCreator {
   ): Promise<Set<string>> {
     const sent = [...new Set(secrets.filter((s): s is string => s !== undefined))];
     if (sent.length === 0) return new Set();
-    const rows: { secret: string }[] = await em.query(
-      'SELECT secret FROM order_position WHERE event_id = $1 AND secret = ANY($2)',
-      [eventId, sent],
-    );
+    const rows = await this.queries.takenSecrets(em, eventId, sent);
     return new Set(rows.map((r) => r.secret));
   }
 
   /** Whether an order of the organizer has this code. */
   private async codeTaken(em: EntityManager, organizerId: number, code: string): Promise<boolean> {
-    const rows: unknown[] = await em.query('SELECT 1 FROM orders WHERE organizer_id = $1 AND code = $2', [
-      organizerId,
-      code,
-    ]);
-    return rows.length > 0;
+    return this.queries.codeTaken(em, organizerId, code);
   }
 
   /** A code of the organizer not yet used (checked; the unique index decides a race). */

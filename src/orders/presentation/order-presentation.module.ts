@@ -6,6 +6,7 @@ import { OrderExportRows } from './order-export-rows';
 import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderReads } from './order-reads.service';
+import { OrderListQueries } from './order-list.queries';
 
 /**
  * The presentation of orders without HTTP: the bulk presentation of orders and positions
@@ -16,7 +17,7 @@ import { OrderReads } from './order-reads.service';
  */
 @Module({
   imports: [CatalogueReadsModule, TenancyModule, SeatSalesModule],
-  providers: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows],
+  providers: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows, OrderListQueries],
   exports: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows],
 })
 export class OrderPresentationModule {}

@@ -14,6 +14,7 @@ import { OrderPresentationModule } from './order-presentation.module';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { OrganizerOrdersController } from './organizer-orders.controller';
+import { OrderListQueries } from './order-list.queries';
 
 /**
  * The order resources over HTTP (compat §4.4): `E/orders/` (list, detail, PATCH, DELETE of test-mode orders,
@@ -32,6 +33,6 @@ import { OrganizerOrdersController } from './organizer-orders.controller';
     TypeOrmModule.forFeature([Order, OrderPosition]),
   ],
   controllers: [OrdersController, OrganizerOrdersController, OrderPositionsController],
-  providers: [OrdersService, OrderPositionsService],
+  providers: [OrdersService, OrderPositionsService, OrderListQueries],
 })
 export class OrdersResourceModule {}

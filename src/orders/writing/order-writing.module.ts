@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { OrderHooks } from './order-hooks';
 import { OrderWriter } from './order-writer';
+import { AnswerQueries } from '../answers/answer.queries';
+import { OrderWriterQueries } from './order-writer.queries';
 
 /**
  * The shared writing side of orders: {@link OrderWriter} (every write of the orders' rows, on the caller's
@@ -9,7 +11,7 @@ import { OrderWriter } from './order-writer';
  * invoices context.
  */
 @Module({
-  providers: [OrderWriter, OrderHooks],
+  providers: [OrderWriter, OrderHooks, OrderWriterQueries, AnswerQueries],
   exports: [OrderWriter, OrderHooks],
 })
 export class OrderWritingModule {}
