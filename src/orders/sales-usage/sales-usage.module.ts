@@ -6,6 +6,7 @@ import { TAX_RULE_USAGE } from '../../catalogue/tax-rules/tax-rule-usage.port';
 import { EVENT_USAGE } from '../../organizers/event-usage.port';
 import { CartWritingModule } from '../carts/cart-writing.module';
 import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
+import { SalesUsageQueries } from './sales-usage.queries';
 
 /**
  * The sales side's answers to the "is this in use?" ports (compat §3.10, §3.11, §3.19, §3.25, §4.2): the
@@ -17,6 +18,7 @@ import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-us
   imports: [CartWritingModule],
   providers: [
     SalesUsage,
+    SalesUsageQueries,
     DiscountSalesUsage,
     MembershipSalesUsage,
     { provide: ITEM_USAGE, useExisting: SalesUsage },

@@ -5,6 +5,7 @@ import { SEAT_HOLDERS } from '../../seating/seat-holders.port';
 import { SeatSalesModule } from '../../seating/seat-sales.module';
 import { OrderPresentationModule } from '../presentation/order-presentation.module';
 import { SeatHolds } from './seat-holds';
+import { SeatHoldQueries } from './seat-hold.queries';
 
 /**
  * Who holds a seat ({@link SeatHolds}): the answer to the seating context's `SEAT_HOLDERS` port and the
@@ -15,6 +16,7 @@ import { SeatHolds } from './seat-holds';
   imports: [CatalogueReadsModule, SeatSalesModule, OrderPresentationModule],
   providers: [
     SeatHolds,
+    SeatHoldQueries,
     { provide: SEAT_HOLDERS, useExisting: SeatHolds },
     { provide: VOUCHER_SEATS, useExisting: SeatHolds },
   ],
