@@ -1,29 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { successfulCheckins } from '../checkin-seam/checkin-seam';
 import { nameFromParts } from './order.presenter';
-import { OrderListQueries, ORDER_STATUS_SQL } from './order-list.queries';
+import { type MailRecipientQuery, OrderListQueries, ORDER_STATUS_SQL } from './order-list.queries';
 
-/**
- * The orders and positions a scheduled e-mail rule addresses (compat §3.26), read for the sendmail-rules context so
- * that only orders names its tables. Order states of a rule: `p` paid, `e` expired, `c` canceled, and the pending
- * (`n`) sub-states `n__valid_if_pending`, `n__pending_overdue` (past its payment deadline), `n__pending_approval`,
- * `n__not_pending_approval_and_not_valid_if_pending`.
- */
-export interface MailRecipientQuery {
-  eventId: number;
-  /** Rule states (above); unknown ones match nothing. */
-  statuses: readonly string[];
-  /** Only positions of these items; null: any item. */
-  itemIds: readonly number[] | null;
-  /** Only positions of these dates of a series; null: any (or no) date. */
-  subeventIds: readonly number[] | null;
-  /** Only orders placed up to this time (the rule's send time). */
-  placedBefore: Date;
-  /** Keyset paging: orders with a greater id only. */
-  afterOrderId: number;
-  /** Orders per page. */
-  limit: number;
-}
+export type { MailRecipientQuery } from './order-list.queries';
 
 /** One matching position with its order (uncanceled positions only). */
 export interface MailRecipient {

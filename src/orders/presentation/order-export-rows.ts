@@ -1,41 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OrderListQueries } from './order-list.queries';
+import { OrderListQueries, type OrderExportQuery, type OrderExportRow } from './order-list.queries';
 
-/** Which positions an order export reads. Dates are UTC instants (inclusive from, exclusive to). */
-export interface OrderExportQuery {
-  eventIds: readonly number[];
-  /** Only paid orders (status `p`); otherwise every status. */
-  paidOnly: boolean;
-  /** Product ids; empty: every product. */
-  itemIds: readonly number[];
-  orderedFrom: Date | null;
-  orderedBefore: Date | null;
-  /** Rows per batch (bounded memory). */
-  batchSize?: number;
-}
-
-/** One exported order position with its order (wire-like snake_case; money as strings). */
-export interface OrderExportRow {
-  event_id: number;
-  order_code: string;
-  order_status: string;
-  order_email: string | null;
-  order_datetime: Date;
-  order_total: string;
-  payment_amount: string;
-  position_id: number;
-  positionid: number;
-  item_id: number;
-  variation_id: number | null;
-  subevent_id: number | null;
-  price: string;
-  tax_rate: string;
-  attendee_name: string | null;
-  attendee_email: string | null;
-  canceled: boolean;
-}
+export type { OrderExportQuery, OrderExportRow } from './order-list.queries';
 
 /**
  * The orders context's read for exports (issue 13 `orderlist`, `checkinlist`): order positions with their order

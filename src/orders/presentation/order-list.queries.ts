@@ -2,8 +2,62 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { OrderPosition } from '../entities/order-position.entity';
 import { Order } from '../entities/order.entity';
-import type { MailRecipientQuery } from './mail-recipients';
-import type { OrderExportQuery, OrderExportRow } from './order-export-rows';
+
+/**
+ * The orders and positions a scheduled e-mail rule addresses (compat §3.26), read for the sendmail-rules context so
+ * that only orders names its tables. Order states of a rule: `p` paid, `e` expired, `c` canceled, and the pending
+ * (`n`) sub-states `n__valid_if_pending`, `n__pending_overdue` (past its payment deadline), `n__pending_approval`,
+ * `n__not_pending_approval_and_not_valid_if_pending`.
+ */
+export interface MailRecipientQuery {
+  eventId: number;
+  /** Rule states (above); unknown ones match nothing. */
+  statuses: readonly string[];
+  /** Only positions of these items; null: any item. */
+  itemIds: readonly number[] | null;
+  /** Only positions of these dates of a series; null: any (or no) date. */
+  subeventIds: readonly number[] | null;
+  /** Only orders placed up to this time (the rule's send time). */
+  placedBefore: Date;
+  /** Keyset paging: orders with a greater id only. */
+  afterOrderId: number;
+  /** Orders per page. */
+  limit: number;
+}
+
+/** Which positions an order export reads. Dates are UTC instants (inclusive from, exclusive to). */
+export interface OrderExportQuery {
+  eventIds: readonly number[];
+  /** Only paid orders (status `p`); otherwise every status. */
+  paidOnly: boolean;
+  /** Product ids; empty: every product. */
+  itemIds: readonly number[];
+  orderedFrom: Date | null;
+  orderedBefore: Date | null;
+  /** Rows per batch (bounded memory). */
+  batchSize?: number;
+}
+
+/** One exported order position with its order (wire-like snake_case; money as strings). */
+export interface OrderExportRow {
+  event_id: number;
+  order_code: string;
+  order_status: string;
+  order_email: string | null;
+  order_datetime: Date;
+  order_total: string;
+  payment_amount: string;
+  position_id: number;
+  positionid: number;
+  item_id: number;
+  variation_id: number | null;
+  subevent_id: number | null;
+  price: string;
+  tax_rate: string;
+  attendee_name: string | null;
+  attendee_email: string | null;
+  canceled: boolean;
+}
 
 /** An order's id, code and event. */
 export interface OrderCodeRow {
