@@ -15,7 +15,9 @@ import { GiftCardsModule } from './giftcards/giftcards.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { MediaModule } from './media/media.module';
-import { OrdersCoreModule } from './orders/orders-core.module';
+import { SalesPortsModule } from './orders/sales-ports.module';
+import { SalesUsageModule } from './orders/sales-usage/sales-usage.module';
+import { SeatHoldsModule } from './orders/seats/seat-holds.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -29,14 +31,15 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
- * orders context's OrdersCoreModule answers the ports the catalogue and the tenancy roots declare, and is handed
- * to their `register` here, so no lower context imports a higher one and no module is global.
+ * orders context answers the ports the lower contexts declare, and its port modules are handed to their `register`
+ * here (SalesPortsModule: the catalogue's; SalesUsageModule: the tenancy roots' event usage; SeatHoldsModule: the
+ * seating's seat holders), so no lower context imports a higher one and no module is global.
  */
 @Module({})
 export class AppModule {
   static forRoot(overrides: Partial<AppConfig> = {}): DynamicModule {
     // One instance for both places that import it (its routes once).
-    const seating = SeatingModule.register(OrdersCoreModule);
+    const seating = SeatingModule.register(SeatHoldsModule);
     return {
       module: AppModule,
       imports: [
@@ -47,10 +50,10 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
-        OrganizersModule.register(OrdersCoreModule, seating, SubEventPricesModule),
+        OrganizersModule.register(SalesUsageModule, seating, SubEventPricesModule),
         TeamsModule,
         OAuthModule,
-        CatalogueModule.register(OrdersCoreModule),
+        CatalogueModule.register(SalesPortsModule),
         seating,
         OrdersModule,
         CheckinModule,

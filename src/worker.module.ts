@@ -9,7 +9,9 @@ import { InvoicePdfProcessor } from './invoices/invoice-pdf.processor';
 import { ExportsCoreModule } from './exports/exports-core.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
-import { OrdersCoreModule } from './orders/orders-core.module';
+import { OrderExpiryModule } from './orders/actions/order-expiry.module';
+import { CartExpiryModule } from './orders/carts/cart-expiry.module';
+import { QuotaEngineModule } from './orders/quota-engine/quota-engine.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { SendmailRulesRunnerModule } from './sendmail-rules/sendmail-rules-runner.module';
 import { ShredderTasksModule } from './shredder/shredder-tasks.module';
@@ -36,7 +38,9 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     AuditModule,
     TasksModule,
     MailModule,
-    OrdersCoreModule,
+    OrderExpiryModule,
+    CartExpiryModule,
+    QuotaEngineModule,
     CheckinCoreModule,
     OAuthCoreModule,
     SendmailRulesRunnerModule,

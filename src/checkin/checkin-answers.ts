@@ -1,7 +1,7 @@
 import type { SaleQuestion, SaleQuestionOption } from '../catalogue/sales/sales-catalogue.service';
 import type { QuestionJson } from '../catalogue/questions/question.presenter';
-import type { AnswerInputDto } from '../orders/answers';
-import { checkAnswers, ValidatedAnswer } from '../orders/answers.rules';
+import type { AnswerInputDto } from '../orders/answers/answer-input.dto';
+import { checkAnswers, ValidatedAnswer } from '../orders/answers/answers.rules';
 
 /**
  * Answers a scanner sends with a redeem (compat §3.21 `answers`: `{"<question id>": "value"}`), read for the

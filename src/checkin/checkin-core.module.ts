@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { CheckinSeamModule } from '../orders/checkin-seam/checkin-seam.module';
 import { CheckinListExporter } from './checkin-list.exporter';
 import { CheckinExport } from './checkin-export';
 import { ExitAll } from './exit-all';
@@ -10,7 +10,7 @@ import { ExitAll } from './exit-all';
  * reads).
  */
 @Module({
-  imports: [OrdersCoreModule, CatalogueReadsModule],
+  imports: [CheckinSeamModule, CatalogueReadsModule],
   providers: [ExitAll, CheckinExport, CheckinListExporter],
   exports: [ExitAll, CheckinExport],
 })

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { OrderPosition } from '../orders/order-position.entity';
+import { OrderPosition } from '../orders/entities/order-position.entity';
 import { Event } from '../organizers/event.entity';
 import { CheckinList } from './checkin-list.entity';
 

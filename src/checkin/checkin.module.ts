@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { QuestionsModule } from '../catalogue/questions/questions.module';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { CheckinSeamModule } from '../orders/checkin-seam/checkin-seam.module';
 import { CheckinCoreModule } from './checkin-core.module';
 import { Checkin } from './checkin.entity';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
@@ -27,7 +27,7 @@ import { RedeemService } from './redeem.service';
     AuditModule,
     CatalogueReadsModule,
     QuestionsModule,
-    OrdersCoreModule,
+    CheckinSeamModule,
     CheckinCoreModule,
     TenancyModule,
   ],

@@ -6,7 +6,9 @@ import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { GiftCardsCoreModule } from '../giftcards/giftcards-core.module';
 import { MailModule } from '../mail/mail.module';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { QuotaEngineModule } from '../orders/quota-engine/quota-engine.module';
+import { SalesUsageModule } from '../orders/sales-usage/sales-usage.module';
+import { SeatHoldsModule } from '../orders/seats/seat-holds.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../auth/users.module';
@@ -23,13 +25,13 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUse
     AuditModule,
     MailModule,
     OrganizersModule.register(
-      OrdersCoreModule,
-      SeatingModule.register(OrdersCoreModule),
+      SalesUsageModule,
+      SeatingModule.register(SeatHoldsModule),
       SubEventPricesModule,
     ),
     TeamsModule,
     GiftCardsCoreModule,
-    OrdersCoreModule,
+    QuotaEngineModule,
     OAuthCoreModule,
   ],
   providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand, CheckQuotasCommand, CreateOAuthApplicationCommand],

@@ -5,7 +5,8 @@ import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module'
 import { CheckinCoreModule } from '../checkin/checkin-core.module';
 import { GiftCardsCoreModule } from '../giftcards/giftcards-core.module';
 import { MailModule } from '../mail/mail.module';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
+import { QuotaEngineModule } from '../orders/quota-engine/quota-engine.module';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { TeamsModule } from '../teams/teams.module';
@@ -29,7 +30,8 @@ import { ScheduledExportRuns } from './scheduled-export-runs.service';
     UsersModule,
     TeamsModule,
     TenancyModule,
-    OrdersCoreModule,
+    OrderPresentationModule,
+    QuotaEngineModule,
     CheckinCoreModule,
     GiftCardsCoreModule,
     CatalogueReadsModule,

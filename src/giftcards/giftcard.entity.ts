@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { OrderPosition } from '../orders/order-position.entity';
+import { OrderPosition } from '../orders/entities/order-position.entity';
 import { Organizer } from '../organizers/organizer.entity';
 
 /**

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
 import { GiftCardExportRows } from './giftcard-export-rows';
@@ -14,7 +14,7 @@ import { AuditModule } from '../audit/audit.module';
  * (owner tickets) come from the orders context's exported reads.
  */
 @Module({
-  imports: [AuditModule, OrdersCoreModule, TenancyModule],
+  imports: [AuditModule, OrderPresentationModule, TenancyModule],
   providers: [
     GiftCardReads,
     GiftCardsService,

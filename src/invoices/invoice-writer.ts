@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
-import type { Order } from '../orders/order.entity';
+import type { Order } from '../orders/entities/order.entity';
 import { OrderReads } from '../orders/presentation/order-reads.service';
 import type { Event } from '../organizers/event.entity';
 import { SubEventQueries } from '../organizers/subevents/subevent.queries';

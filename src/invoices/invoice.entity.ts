@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { Order } from '../orders/order.entity';
+import { Order } from '../orders/entities/order.entity';
 import { Event } from '../organizers/event.entity';
 
 /** One line of an invoice as stored (spec "Invoice" line; money as strings, `tax_rate` in percent). */

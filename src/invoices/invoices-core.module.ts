@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
+import { OrderWritingModule } from '../orders/writing/order-writing.module';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { Invoice } from './invoice.entity';
@@ -18,7 +19,8 @@ import { InvoicesService } from './invoices.service';
  */
 @Module({
   imports: [
-    OrdersCoreModule,
+    OrderPresentationModule,
+    OrderWritingModule,
     CatalogueReadsModule,
     TenancyModule,
     TasksModule,

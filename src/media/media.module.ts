@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GiftCardsCoreModule } from '../giftcards/giftcards-core.module';
-import { OrdersCoreModule } from '../orders/orders-core.module';
+import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
 import { ReusableMediaController } from './reusable-media.controller';
 import { ReusableMediaPresentation } from './reusable-media-presentation';
 import { ReusableMediaService } from './reusable-media.service';
@@ -8,10 +8,10 @@ import { AuditModule } from '../audit/audit.module';
 
 /**
  * Reusable media (`O/reusablemedia/`). Sits above gift cards and orders: it links their rows and asks their
- * exported reads (gift cards and acceptances from GiftCardsCoreModule, order positions from OrdersCoreModule).
+ * exported reads (gift cards and acceptances from GiftCardsCoreModule, order positions from OrderPresentationModule).
  */
 @Module({
-  imports: [AuditModule, GiftCardsCoreModule, OrdersCoreModule],
+  imports: [AuditModule, GiftCardsCoreModule, OrderPresentationModule],
   controllers: [ReusableMediaController],
   providers: [ReusableMediaService, ReusableMediaPresentation],
 })

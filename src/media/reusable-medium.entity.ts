@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { GiftCard } from '../giftcards/giftcard.entity';
-import { OrderPosition } from '../orders/order-position.entity';
+import { OrderPosition } from '../orders/entities/order-position.entity';
 import { Organizer } from '../organizers/organizer.entity';
 
 /** Medium types of the core system (spec "Reusable medium"). */

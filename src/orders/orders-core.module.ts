@@ -1,94 +1,35 @@
 import { Module } from '@nestjs/common';
-import { DISCOUNT_USAGE } from '../catalogue/discounts/discount-usage.port';
-import { ITEM_USAGE } from '../catalogue/items/item-usage.port';
-import { MEMBERSHIP_TYPE_USAGE } from '../catalogue/membership-types/membership-type-usage.port';
-import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
-import { TAX_RULE_USAGE } from '../catalogue/tax-rules/tax-rule-usage.port';
-import { VOUCHER_CART_HOLDS } from '../catalogue/vouchers/voucher-cart-holds.port';
-import { VOUCHER_SEATS } from '../catalogue/vouchers/voucher-seats.port';
-import { EVENT_USAGE } from '../organizers/event-usage.port';
-import { TenancyModule } from '../organizers/tenancy.module';
-import { CartVoucherHolds } from './carts/cart-voucher-holds';
-import { CartExpiry } from './carts/cart-expiry.periodic';
-import { CartWriter } from './carts/cart-writer';
-import { CheckinPositions } from './checkin-seam/checkin-positions';
-import { OrderExpiry } from './actions/order-expiry';
-import { OrderHooks } from './order-hooks';
-import { OrderReads } from './presentation/order-reads.service';
-import { OrderExportRows } from './presentation/order-export-rows';
-import { OrderListExporter } from './presentation/order-list.exporter';
-import { OrderPayments } from './order-payments.service';
-import { OrderPositionReads } from './presentation/order-position-reads.service';
-import { OrderPresentation } from './presentation/order-presentation.service';
-import { OrderWriter } from './order-writer';
-import { QuotaEngineModule } from './quota-engine/quota-engine.module';
-import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
-import { AuditModule } from '../audit/audit.module';
-import { SEAT_HOLDERS } from '../seating/seat-holders.port';
-import { SeatSalesModule } from '../seating/seat-sales.module';
-import { SeatHolds } from './seats/seat-holds';
+import { OrderExpiryModule } from './actions/order-expiry.module';
+import { CheckinSeamModule } from './checkin-seam/checkin-seam.module';
+import { OrderPaymentsModule } from './payments/order-payments.module';
+import { OrderPresentationModule } from './presentation/order-presentation.module';
+import { SalesPortsModule } from './sales-ports.module';
+import { OrderWritingModule } from './writing/order-writing.module';
 
 /**
- * The orders context's core, without HTTP: the writers of orders and carts, the expiry of pending orders, payments, the presentation, the
- * quota engine (re-exported {@link QuotaEngineModule}), the reads of order positions and orders for the contexts above (gift cards, media, invoices), the
- * order status hooks ({@link OrderHooks}, which the invoices context registers with), and the answers to the
- * ports the catalogue and the tenancy roots declare (quota availability,
- * voucher holds of carts, usage of items, events, tax rules, discounts, membership types; the seating
- * context's seat holders). `app.module.ts` hands
- * this module to `CatalogueModule.register` and `OrganizersModule.register`; it depends only on the catalogue's
- * port-free reads, so no cycle arises. Not global: whoever needs it imports it (the worker does, for the expiry of pending orders).
+ * The whole orders core without HTTP, for a composition root that wants every part in one import (the ports
+ * boot test, test/orders-ports.e2e-spec.ts, hands it to `CatalogueModule`, `OrganizersModule` and
+ * `SeatingModule` at once): the answers to the catalogue's, the tenancy roots' and the seating's ports
+ * ({@link SalesPortsModule}), the writers and status hooks, the presentation and the reads for the contexts
+ * above, payments, the check-in seam and the expiry of pending orders. The application's modules import the
+ * specific modules instead.
  */
 @Module({
-  imports: [AuditModule, CatalogueReadsModule, TenancyModule, SeatSalesModule, QuotaEngineModule],
-  providers: [
-    OrderWriter,
-    OrderExpiry,
-    OrderExportRows,
-    OrderPayments,
-    OrderPresentation,
-    OrderPositionReads,
-    OrderHooks,
-    OrderReads,
-    CartWriter,
-    CartExpiry,
-    OrderListExporter,
-    CheckinPositions,
-    CartVoucherHolds,
-    SalesUsage,
-    DiscountSalesUsage,
-    MembershipSalesUsage,
-    SeatHolds,
-    { provide: SEAT_HOLDERS, useExisting: SeatHolds },
-    { provide: VOUCHER_SEATS, useExisting: SeatHolds },
-    { provide: VOUCHER_CART_HOLDS, useExisting: CartVoucherHolds },
-    { provide: ITEM_USAGE, useExisting: SalesUsage },
-    { provide: EVENT_USAGE, useExisting: SalesUsage },
-    { provide: TAX_RULE_USAGE, useExisting: SalesUsage },
-    { provide: DISCOUNT_USAGE, useExisting: DiscountSalesUsage },
-    { provide: MEMBERSHIP_TYPE_USAGE, useExisting: MembershipSalesUsage },
+  imports: [
+    SalesPortsModule,
+    OrderWritingModule,
+    OrderPresentationModule,
+    OrderPaymentsModule,
+    CheckinSeamModule,
+    OrderExpiryModule,
   ],
   exports: [
-    SEAT_HOLDERS,
-    VOUCHER_SEATS,
-    SeatHolds,
-    SeatSalesModule,
-    QuotaEngineModule,
-    VOUCHER_CART_HOLDS,
-    ITEM_USAGE,
-    EVENT_USAGE,
-    TAX_RULE_USAGE,
-    DISCOUNT_USAGE,
-    MEMBERSHIP_TYPE_USAGE,
-    OrderWriter,
-    OrderExpiry,
-    OrderExportRows,
-    OrderPayments,
-    OrderPresentation,
-    OrderPositionReads,
-    OrderHooks,
-    OrderReads,
-    CartWriter,
-    CheckinPositions,
+    SalesPortsModule,
+    OrderWritingModule,
+    OrderPresentationModule,
+    OrderPaymentsModule,
+    CheckinSeamModule,
+    OrderExpiryModule,
   ],
 })
 export class OrdersCoreModule {}

@@ -10,7 +10,7 @@ import {
   shredInvoiceAddresses,
   shredOrderEmails,
   shredQuestionAnswers,
-} from '../orders/order-shredding';
+} from '../orders/shredding/order-shredding';
 
 /** One data shredder (compat §3.8): what it exports before and removes on shredding, in its owner context. */
 export interface Shredder {

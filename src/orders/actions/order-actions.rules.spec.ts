@@ -11,7 +11,7 @@ import {
   redoRefusal,
   revivedProducts,
 } from './order-actions.rules';
-import { openAmount, paidCredit } from '../order-payments.rules';
+import { openAmount, paidCredit } from '../payments/order-payments.rules';
 
 /** Pure rules of the order actions (compat §4.4 "Actions"). */
 describe('order action rules', () => {

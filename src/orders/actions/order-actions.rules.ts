@@ -6,10 +6,10 @@ import type { RedoProblem } from '../../catalogue/vouchers/voucher-redemption.ru
 import { InvalidRequest } from '../../common/errors';
 import { checkDate } from '../../common/validation/fields';
 import { Decimal, toMoney } from '../../common/values/money';
-import type { OrderFee } from '../order-fee.entity';
-import type { OrderPosition } from '../order-position.entity';
-import type { Values } from '../order-writer';
-import { lineTax } from '../pricing';
+import type { OrderFee } from '../entities/order-fee.entity';
+import type { OrderPosition } from '../entities/order-position.entity';
+import type { Values } from '../writing/order-writer';
+import { lineTax } from '../create/pricing';
 
 /**
  * Pure rules of the order status actions (compat §4.4 "Actions"): refusals, the new deadline of `extend`, the

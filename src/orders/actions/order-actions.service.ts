@@ -39,17 +39,18 @@ import {
   revivedProducts,
 } from './order-actions.rules';
 import { OrderExpiry } from './order-expiry';
-import { AfterCommit, OrderHooks, OrderTransition } from '../order-hooks';
-import { logOrder, OrderActor } from '../order-log';
-import { OrderPayments } from '../order-payments.service';
-import { paidCredit } from '../order-payments.rules';
-import { OrderPosition } from '../order-position.entity';
+import { AfterCommit, OrderHooks, OrderTransition } from '../writing/order-hooks';
+import { logOrder, OrderActor } from '../writing/order-log';
+import { OrderPayments } from '../payments/order-payments.service';
+import { paidCredit } from '../payments/order-payments.rules';
+import { OrderPosition } from '../entities/order-position.entity';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { OrderPresentation } from '../presentation/order-presentation.service';
-import { OrderChange, OrderWriter } from '../order-writer';
-import { Order } from '../order.entity';
-import { generateOrderSecret, generatePositionSecret } from '../order-rules';
+import { OrderChange, OrderWriter } from '../writing/order-writer';
+import { Order } from '../entities/order.entity';
+import { generateOrderSecret, generatePositionSecret } from '../create/order-rules';
 import type { OrderJson } from '../presentation/order.presenter';
+import { OrderStatusQueries } from './order-status.queries';
 
 /** What an action works on: the locked order of the event, inside the writing transaction. */
 interface ActionContext extends OrderActor {
@@ -93,6 +94,7 @@ export class OrderActionsService {
     private readonly mail: MailOutboxService,
     private readonly expiry: OrderExpiry,
     private readonly hooks: OrderHooks,
+    private readonly queries: OrderStatusQueries,
   ) {}
 
   /**
@@ -344,15 +346,11 @@ export class OrderActionsService {
    */
   regenerateSecrets(event: Event, principal: Principal, code: string): Promise<OrderJson> {
     return this.run(event, principal, code, async (ctx) => {
-      const rows: { id: number }[] = await ctx.em.query(
-        `INSERT INTO revoked_secret (event_id, position_id, secret)
-         SELECT event_id, id, secret FROM order_position WHERE order_id = $1 RETURNING position_id AS id`,
-        [ctx.order.id],
-      );
-      await ctx.em.query(
-        `UPDATE order_position p SET secret = v.secret
-           FROM unnest($1::int[], $2::text[]) AS v(id, secret) WHERE p.id = v.id`,
-        [rows.map((r) => r.id), rows.map(() => generatePositionSecret())],
+      const rows = await this.queries.revokeSecrets(ctx.em, ctx.order.id);
+      await this.queries.setSecrets(
+        ctx.em,
+        rows.map((r) => r.id),
+        rows.map(() => generatePositionSecret()),
       );
       ctx.order.secret = generateOrderSecret();
       await ctx.em.update(Order, { id: ctx.order.id }, { secret: ctx.order.secret });

@@ -5,8 +5,9 @@ import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { setLockTimeout } from '../../common/persistence/lock-timeout';
 import { AppConfig } from '../../config/app-config';
-import { OrderChange, OrderWriter } from '../order-writer';
-import { Order } from '../order.entity';
+import { OrderChange, OrderWriter } from '../writing/order-writer';
+import { Order } from '../entities/order.entity';
+import { OrderStatusQueries } from './order-status.queries';
 import { Periodic } from '../../common/contributions';
 
 /** pretix's log action of an order that expired, by hand or by the scheduler (compat §5). */
@@ -42,6 +43,7 @@ export class OrderExpiry {
     private readonly audit: AuditLogService,
     private readonly writer: OrderWriter,
     private readonly config: AppConfig,
+    private readonly queries: OrderStatusQueries,
   ) {}
 
   /**
@@ -89,17 +91,7 @@ export class OrderExpiry {
     size: number,
   ): Promise<{ locked: number; expired: number }> {
     await setLockTimeout(em, this.config.orderLockTimeoutMs);
-    const orders = await em
-      .createQueryBuilder(Order, 'o')
-      .where("o.status = 'n'")
-      .andWhere('o.expires < :now', { now })
-      .andWhere('NOT o.requireApproval')
-      .orderBy('o.expires', 'ASC')
-      .addOrderBy('o.id', 'ASC')
-      .limit(size)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .getMany();
+    const orders = await this.queries.expirable(em, now, size);
     let expired = 0;
     for (const order of orders) {
       // The rows were read after their locks were taken; checked again all the same, so that the rule holds

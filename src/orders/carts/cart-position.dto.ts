@@ -15,7 +15,7 @@ import {
   rule,
 } from '../../common/validation/fields';
 import { LIMITS } from '../../config/limits';
-import { AnswerInputDto } from '../answers';
+import { AnswerInputDto } from '../answers/answer-input.dto';
 import { CartPositionJson } from '../presentation/order.presenter';
 
 /** Suffix every cart id created through the API carries; only such carts are visible (compat §3.2). */

@@ -1,5 +1,5 @@
 import { allocateQuotas, CART_ID_RANDOM_LENGTH, generateCartId } from './cart-positions.rules';
-import { SALES_MESSAGES as MESSAGES, subeventProblem, variationProblem } from '../sales.rules';
+import { SALES_MESSAGES as MESSAGES, subeventProblem, variationProblem } from '../writing/sales.rules';
 
 describe('cart position rules', () => {
   it('generates 48 random letters and digits ending in @api, different each time', () => {

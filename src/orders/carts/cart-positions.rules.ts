@@ -18,10 +18,10 @@ import { i18nText } from '../../common/values/i18n';
 import { toMoney } from '../../common/values/money';
 import { randomString } from '../../common/values/random';
 import type { Event } from '../../organizers/event.entity';
-import type { ValidatedAnswer } from '../answers.rules';
+import type { ValidatedAnswer } from '../answers/answers.rules';
 import { API_CART_SUFFIX, CreateCartPositionDto, jsonTypeName } from './cart-position.dto';
 import type { CartPosition } from './cart-position.entity';
-import type { Values } from '../order-writer';
+import type { Values } from '../writing/order-writer';
 import {
   attendeeNameParts,
   itemProblem,
@@ -29,7 +29,7 @@ import {
   SALES_MESSAGES,
   subeventProblem,
   variationProblem,
-} from '../sales.rules';
+} from '../writing/sales.rules';
 
 /**
  * Pure rules of cart positions through the API (compat §3.2, pretix's experimental cart endpoint): cart ids,

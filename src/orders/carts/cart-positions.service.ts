@@ -16,8 +16,9 @@ import { findOneInOne, paginateInOne } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import type { Event } from '../../organizers/event.entity';
-import { loadCheckedAnswers } from '../answers-check';
+import { loadCheckedAnswers } from '../answers/answers-check';
 import { CartPosition } from './cart-position.entity';
+import { CartPositionQueries } from './cart-position.queries';
 import {
   API_CART_SUFFIX,
   CartPositionBulkJson,
@@ -44,7 +45,7 @@ import { CartActor, CartWriter } from './cart-writer';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { OrderPresentation } from '../presentation/order-presentation.service';
 import { CartPositionJson, toCartPositionJson } from '../presentation/order.presenter';
-import { placesPerQuota } from '../sales.rules';
+import { placesPerQuota } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { resolveSeats } from '../seats/seat.rules';
 import { isSeatIndexViolation, SEAT_TAKEN_MEANWHILE } from '../seats/seat-taken';
@@ -81,6 +82,7 @@ export class CartPositionsService {
     private readonly writer: CartWriter,
     private readonly presentation: OrderPresentation,
     private readonly seatHolds: SeatHolds,
+    private readonly queries: CartPositionQueries,
   ) {}
 
   /**
@@ -88,10 +90,7 @@ export class CartPositionsService {
    * Ordering `id` (default), `datetime`, `expires`, `cart_id`. One SQL statement whatever the page size.
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CartPositionJson>> {
-    const qb = this.positions
-      .createQueryBuilder('c')
-      .where('c.event_id = :event', { event: event.id })
-      .andWhere('c.cart_id LIKE :suffix', { suffix: `%${API_CART_SUFFIX}` });
+    const qb = this.queries.listQuery(this.em, event.id, API_CART_SUFFIX);
     applyOrdering(
       qb,
       filters,
@@ -105,13 +104,7 @@ export class CartPositionsService {
 
   /** @throws NotFound for an id that is not an `@api` cart position of this event */
   async get(event: Event, id: number): Promise<CartPositionJson> {
-    const qb = this.positions
-      .createQueryBuilder('c')
-      .where('c.id = :id AND c.event_id = :event AND c.cart_id LIKE :suffix', {
-        id,
-        event: event.id,
-        suffix: `%${API_CART_SUFFIX}`,
-      });
+    const qb = this.queries.oneQuery(this.em, event.id, id, API_CART_SUFFIX);
     return findOneInOne(qb, this.presentation.cartRelated(), (c, r) =>
       toCartPositionJson(c, r.answers, r.seat),
     );

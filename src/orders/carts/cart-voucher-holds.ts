@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { VoucherCartHolds } from '../../catalogue/vouchers/voucher-cart-holds.port';
+import { CartPositionQueries } from './cart-position.queries';
 
 /** The orders' answer to the vouchers' {@link VoucherCartHolds} port: live cart positions holding vouchers. */
 @Injectable()
 export class CartVoucherHolds implements VoucherCartHolds {
+  constructor(private readonly queries: CartPositionQueries) {}
+
   async count(
     em: EntityManager,
     voucherIds: readonly number[],
@@ -12,11 +15,7 @@ export class CartVoucherHolds implements VoucherCartHolds {
     except: readonly number[] = [],
   ): Promise<Map<number, number>> {
     if (voucherIds.length === 0) return new Map();
-    const rows: { voucher_id: number; n: number }[] = await em.query(
-      `SELECT voucher_id, count(*)::int AS n FROM cart_position
-        WHERE voucher_id = ANY($1) AND expires >= $2 AND NOT (id = ANY($3)) GROUP BY voucher_id`,
-      [[...voucherIds], now, [...except]],
-    );
+    const rows = await this.queries.voucherHolds(em, voucherIds, now, except);
     return new Map(rows.map((r) => [r.voucher_id, r.n]));
   }
 }

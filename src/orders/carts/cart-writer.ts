@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import type { Event } from '../../organizers/event.entity';
-import type { ValidatedAnswer } from '../answers.rules';
+import type { ValidatedAnswer } from '../answers/answers.rules';
 import { CartPosition } from './cart-position.entity';
-import { insertAnswers, Values } from '../order-writer';
+import type { Values } from '../writing/order-writer';
+import { AnswerQueries } from '../answers/answer.queries';
+import { CartPositionQueries } from './cart-position.queries';
 
 /** Audit content type of cart positions. */
 const CONTENT_TYPE = 'cartposition';
@@ -31,7 +32,11 @@ export interface CartActor {
  */
 @Injectable()
 export class CartWriter {
-  constructor(private readonly audit: AuditLogService) {}
+  constructor(
+    private readonly audit: AuditLogService,
+    private readonly queries: CartPositionQueries,
+    private readonly answers: AnswerQueries,
+  ) {}
 
   /**
    * Inserts positions and logs each (`pretix.event.cartposition.added`) in ONE statement (prepared for a single
@@ -45,13 +50,7 @@ export class CartWriter {
   ): Promise<CartPosition[]> {
     if (drafts.length === 0) return [];
     const positions = drafts.map((d) => em.create(CartPosition, d.values));
-    const [sql, params] = em
-      .createQueryBuilder()
-      .insert()
-      .into(CartPosition)
-      .values(positions as QueryDeepPartialEntity<CartPosition>[])
-      .returning('id, cart_id, item_id, variation_id, voucher_id')
-      .getQueryAndParameters();
+    const [sql, params] = this.queries.insertStatement(em, positions);
     const rows: { id: number }[] = await this.audit.recordEach(
       em,
       actor.principal,
@@ -71,7 +70,7 @@ export class CartWriter {
     // One statement draws the ids of its rows from the sequence in the order of its VALUES.
     const ids = rows.map((r) => r.id).sort((a, b) => a - b);
     positions.forEach((p, i) => (p.id = ids[i]));
-    await insertAnswers(
+    await this.answers.insert(
       em,
       drafts.flatMap((d, i) =>
         d.answers.map((answer) => ({ orderPositionId: null, cartPositionId: positions[i].id, answer })),
@@ -86,13 +85,7 @@ export class CartWriter {
    * @returns false when there was no such position
    */
   async delete(em: EntityManager, actor: CartActor, id: number, suffix: string): Promise<boolean> {
-    const rows: { id: number; cart_id: string }[] = await em.query(
-      `WITH gone AS (
-         DELETE FROM cart_position WHERE id = $1 AND event_id = $2 AND cart_id LIKE $3 RETURNING id, cart_id
-       )
-       SELECT id, cart_id FROM gone`,
-      [id, actor.event.id, `%${suffix}`],
-    );
+    const rows = await this.queries.deleteOne(em, id, actor.event.id, `%${suffix}`);
     if (rows.length === 0) return false;
     await this.log(em, actor, id, 'pretix.event.cartposition.deleted', { cart_id: rows[0].cart_id });
     return true;
@@ -107,23 +100,19 @@ export class CartWriter {
     lock: boolean,
   ): Promise<number[]> {
     if (cartIds.length === 0) return [];
-    const rows: { id: number }[] = await em.query(
-      `SELECT id FROM cart_position WHERE event_id = $1 AND cart_id = ANY($2::text[]) AND expires > $3
-        ORDER BY id ${lock ? 'FOR UPDATE' : ''}`,
-      [eventId, [...cartIds], now],
-    );
+    const rows = await this.queries.liveIds(em, eventId, cartIds, now, lock);
     return rows.map((r) => r.id);
   }
 
   /** Deletes the cart positions an order took over (locked by {@link liveIn}). */
   async deleteConsumed(em: EntityManager, ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    await em.query('DELETE FROM cart_position WHERE id = ANY($1)', [[...ids]]);
+    await this.queries.deleteByIds(em, ids);
   }
 
   /** Deletes the cart positions of an item (and add-ons to them, by the key): the item is being deleted. */
   async deleteOfItem(em: EntityManager, itemId: number): Promise<void> {
-    await em.query('DELETE FROM cart_position WHERE item_id = $1', [itemId]);
+    await this.queries.deleteOfItem(em, itemId);
   }
 
   private async log(

@@ -7,9 +7,9 @@ import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne, paginateWithSeparateCount } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
-import type { ValidatedAnswer } from '../answers.rules';
-import { OrderPosition } from '../order-position.entity';
-import { insertAnswers } from '../order-writer';
+import type { ValidatedAnswer } from '../answers/answers.rules';
+import { OrderPosition } from '../entities/order-position.entity';
+import { AnswerQueries } from '../answers/answer.queries';
 import { ListPositionExtras, OrderPresentation } from '../presentation/order-presentation.service';
 import { nameFromParts, OrderPositionJson, toOrderPositionJson } from '../presentation/order.presenter';
 
@@ -149,6 +149,7 @@ export class CheckinPositions {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly presentation: OrderPresentation,
+    private readonly answers: AnswerQueries,
   ) {}
 
   /**
@@ -321,7 +322,7 @@ export class CheckinPositions {
       positionId,
       answers.map((a) => a.questionId),
     ]);
-    await insertAnswers(
+    await this.answers.insert(
       em,
       answers.map((answer) => ({ orderPositionId: positionId, cartPositionId: null, answer })),
     );

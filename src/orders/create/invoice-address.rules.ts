@@ -1,7 +1,7 @@
-import type { InvoiceAddress } from '../invoice-address.entity';
+import type { InvoiceAddress } from '../entities/invoice-address.entity';
 import type { InvoiceAddressInputDto } from './order.dto';
-import type { Values } from '../order-writer';
-import { attendeeNameParts } from '../sales.rules';
+import type { Values } from '../writing/order-writer';
+import { attendeeNameParts } from '../writing/sales.rules';
 
 /**
  * Pure rules of an order's invoice address as order creation takes it (compat §4.4 "Order creation",

@@ -16,7 +16,7 @@ import {
 } from './order-create.rules';
 import { CODE_IN_USE, ORDER_EMPTY, ORDER_VOUCHER_MESSAGES, VOUCHER_ON_ADDON } from './order-create.messages';
 import { invoiceAddressValues } from './invoice-address.rules';
-import { SALES_MESSAGES } from '../sales.rules';
+import { SALES_MESSAGES } from '../writing/sales.rules';
 
 const event = { id: 1, organizerId: 7, hasSubevents: false, timezone: 'UTC' };
 const item = (over: Partial<SaleItem> = {}): SaleItem => ({

@@ -13,9 +13,9 @@ import { parseDateTime } from '../../common/values/datetime';
 import { i18nText } from '../../common/values/i18n';
 import { Decimal, toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
-import type { ValidatedAnswer } from '../answers.rules';
+import type { ValidatedAnswer } from '../answers/answers.rules';
 import type { CreateOrderDto, OrderFeeInputDto, OrderPositionInputDto } from './order.dto';
-import type { OrderFee } from '../order-fee.entity';
+import type { OrderFee } from '../entities/order-fee.entity';
 import {
   budgetMessage,
   generatePositionSecret,
@@ -23,11 +23,11 @@ import {
   hasValidCodeChars,
   numberPositions,
   ticketValidity,
-} from '../order-rules';
-import type { NewPosition, Values } from '../order-writer';
-import { SECRET_EXISTS } from '../order-writer';
-import type { Order, OrderStatus } from '../order.entity';
-import { lineTax, listedPrice, priceAfterVoucher } from '../pricing';
+} from './order-rules';
+import type { NewPosition, Values } from '../writing/order-writer';
+import { SECRET_EXISTS } from '../writing/order-writer';
+import type { Order, OrderStatus } from '../entities/order.entity';
+import { lineTax, listedPrice, priceAfterVoucher } from './pricing';
 import {
   attendeeNameParts,
   hasErrors,
@@ -36,7 +36,7 @@ import {
   SALES_MESSAGES,
   subeventProblem,
   variationProblem,
-} from '../sales.rules';
+} from '../writing/sales.rules';
 
 /**
  * Pure rules of order creation (compat §4.4 "Order creation", pretix `OrderCreateSerializer`): field and

@@ -21,7 +21,7 @@ import { MailOutboxService } from '../../mail/mail-outbox.service';
 import type { Event } from '../../organizers/event.entity';
 import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { AnswerJson, OrderJson, toOrderJson, toOrderPositionJson } from '../presentation/order.presenter';
-import { loadCheckedAnswers } from '../answers-check';
+import { loadCheckedAnswers } from '../answers/answers-check';
 import { CartWriter } from '../carts/cart-writer';
 import type { CreateOrderDto } from './order.dto';
 import {
@@ -38,21 +38,22 @@ import {
   ResolvedPosition,
   resolvePositions,
 } from './order-create.rules';
-import { logOrder, OrderActor } from '../order-log';
-import { OrderPayments } from '../order-payments.service';
-import { firstPayment } from '../order-payments.rules';
+import { logOrder, OrderActor } from '../writing/order-log';
+import { OrderPayments } from '../payments/order-payments.service';
+import { firstPayment } from '../payments/order-payments.rules';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { bindWriteResult, resumedWriteResult } from '../../common/http/idempotent-commit';
 import { OrderPresentation } from '../presentation/order-presentation.service';
-import { generateOrderCode, generateOrderSecret, orderExpiry } from '../order-rules';
-import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from '../order-writer';
-import { Order } from '../order.entity';
-import { AfterCommit, OrderHooks } from '../order-hooks';
+import { generateOrderCode, generateOrderSecret, orderExpiry } from './order-rules';
+import { NewOrder, ORDER_CODE_INDEX, OrderWriter } from '../writing/order-writer';
+import { Order } from '../entities/order.entity';
+import { AfterCommit, OrderHooks } from '../writing/order-hooks';
 import { CODE_IN_USE, FREE_PROVIDER_NOT_FREE, PREVIEW } from './order-create.messages';
 import { invoiceAddressValues } from './invoice-address.rules';
-import { placesPerQuota, throwPositions } from '../sales.rules';
+import { placesPerQuota, throwPositions } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { seatTakenAsValidation } from '../seats/seat-taken';
+import { OrderCreateQueries } from './order-create.queries';
 
 /** What a run gives: the created order (presented after the commit), or the wire form of a simulation. */
 type Outcome = { kind: 'created'; order: Order; after: AfterCommit[] } | { kind: 'preview'; json: OrderJson };
@@ -90,6 +91,7 @@ export class OrderCreator {
     private readonly tenancy: TenancyQueries,
     private readonly seatHolds: SeatHolds,
     private readonly hooks: OrderHooks,
+    private readonly queries: OrderCreateQueries,
   ) {}
 
   /**
@@ -396,20 +398,13 @@ export class OrderCreator {
   ): Promise<Set<string>> {
     const sent = [...new Set(secrets.filter((s): s is string => s !== undefined))];
     if (sent.length === 0) return new Set();
-    const rows: { secret: string }[] = await em.query(
-      'SELECT secret FROM order_position WHERE event_id = $1 AND secret = ANY($2)',
-      [eventId, sent],
-    );
+    const rows = await this.queries.takenSecrets(em, eventId, sent);
     return new Set(rows.map((r) => r.secret));
   }
 
   /** Whether an order of the organizer has this code. */
   private async codeTaken(em: EntityManager, organizerId: number, code: string): Promise<boolean> {
-    const rows: unknown[] = await em.query('SELECT 1 FROM orders WHERE organizer_id = $1 AND code = $2', [
-      organizerId,
-      code,
-    ]);
-    return rows.length > 0;
+    return this.queries.codeTaken(em, organizerId, code);
   }
 
   /** A code of the organizer not yet used (checked; the unique index decides a race). */

@@ -21,9 +21,9 @@ import {
   rule,
 } from '../../common/validation/fields';
 import { LIMITS } from '../../config/limits';
-import { AnswerInputDto } from '../answers';
-import { PAYMENT_PROVIDERS, UNKNOWN_PROVIDER } from '../order-payments.rules';
-import { FEE_TYPES } from '../order-rules';
+import { AnswerInputDto } from '../answers/answer-input.dto';
+import { PAYMENT_PROVIDERS, UNKNOWN_PROVIDER } from '../payments/order-payments.rules';
+import { FEE_TYPES } from './order-rules';
 
 /** DRF's name of a JSON value's type, for "expected ... but got <type>" messages. */
 function jsonType(v: unknown): string {

@@ -1,28 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { successfulCheckins } from '../checkin-seam/checkin-seam';
 import { nameFromParts } from './order.presenter';
+import { type MailRecipientQuery, OrderListQueries, ORDER_STATUS_SQL } from './order-list.queries';
 
-/**
- * The orders and positions a scheduled e-mail rule addresses (compat §3.26), read for the sendmail-rules context so
- * that only orders names its tables. Order states of a rule: `p` paid, `e` expired, `c` canceled, and the pending
- * (`n`) sub-states `n__valid_if_pending`, `n__pending_overdue` (past its payment deadline), `n__pending_approval`,
- * `n__not_pending_approval_and_not_valid_if_pending`.
- */
-export interface MailRecipientQuery {
-  eventId: number;
-  /** Rule states (above); unknown ones match nothing. */
-  statuses: readonly string[];
-  /** Only positions of these items; null: any item. */
-  itemIds: readonly number[] | null;
-  /** Only positions of these dates of a series; null: any (or no) date. */
-  subeventIds: readonly number[] | null;
-  /** Only orders placed up to this time (the rule's send time). */
-  placedBefore: Date;
-  /** Keyset paging: orders with a greater id only. */
-  afterOrderId: number;
-  /** Orders per page. */
-  limit: number;
-}
+export type { MailRecipientQuery } from './order-list.queries';
 
 /** One matching position with its order (uncanceled positions only). */
 export interface MailRecipient {
@@ -40,57 +21,17 @@ export interface MailRecipient {
   checkedIn: boolean;
 }
 
-const STATUS_SQL: Record<string, string> = {
-  p: `o.status = 'p'`,
-  e: `o.status = 'e'`,
-  c: `o.status = 'c'`,
-  n__valid_if_pending: `(o.status = 'n' AND o.valid_if_pending)`,
-  n__pending_overdue: `(o.status = 'n' AND o.expires < now())`,
-  n__pending_approval: `(o.status = 'n' AND o.require_approval)`,
-  n__not_pending_approval_and_not_valid_if_pending: `(o.status = 'n' AND NOT o.require_approval AND NOT o.valid_if_pending)`,
-};
+/** The queries are stateless; this read is a free function (the mail rules call it with their `em`). */
+const queries = new OrderListQueries();
 
 /**
  * One page of matching positions, grouped by order id (at most `limit` orders), in order id order. Two statements
  * (positions, then their check-ins).
  */
 export async function mailRecipients(em: EntityManager, q: MailRecipientQuery): Promise<MailRecipient[]> {
-  const states = q.statuses.map((s) => STATUS_SQL[s]).filter((s): s is string => s !== undefined);
+  const states = q.statuses.map((s) => ORDER_STATUS_SQL[s]).filter((s): s is string => s !== undefined);
   if (states.length === 0 || q.limit < 1) return [];
-  const rows: {
-    order_id: number;
-    code: string;
-    secret: string;
-    email: string | null;
-    locale: string;
-    address_name: Record<string, string> | null;
-    position_id: number;
-    attendee_email: string | null;
-    attendee_name_parts: Record<string, string>;
-  }[] = await em.query(
-    `WITH picked AS (
-       SELECT o.id FROM orders o
-        WHERE o.event_id = $1 AND o.datetime <= $2 AND o.id > $3 AND (${states.join(' OR ')})
-          AND EXISTS (SELECT 1 FROM order_position p WHERE p.order_id = o.id AND NOT p.canceled
-                        AND ($4::int[] IS NULL OR p.item_id = ANY($4))
-                        AND ($5::int[] IS NULL OR p.subevent_id = ANY($5)))
-        ORDER BY o.id LIMIT $6)
-     SELECT o.id AS order_id, o.code, o.secret, o.email, o.locale, ia.name_parts AS address_name,
-            p.id AS position_id, p.attendee_email, p.attendee_name_parts
-       FROM picked x JOIN orders o ON o.id = x.id
-       JOIN order_position p ON p.order_id = o.id AND NOT p.canceled
-       LEFT JOIN invoice_address ia ON ia.order_id = o.id
-      WHERE ($4::int[] IS NULL OR p.item_id = ANY($4)) AND ($5::int[] IS NULL OR p.subevent_id = ANY($5))
-      ORDER BY o.id, p.positionid`,
-    [
-      q.eventId,
-      q.placedBefore,
-      q.afterOrderId,
-      q.itemIds === null ? null : [...q.itemIds],
-      q.subeventIds === null ? null : [...q.subeventIds],
-      q.limit,
-    ],
-  );
+  const rows = await queries.mailRecipientRows(em, q, states);
   const scanned = new Set(
     (
       await successfulCheckins(

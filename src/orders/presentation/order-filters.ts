@@ -1,5 +1,5 @@
 import { filter, ListFiltersSpec, QueryParamDoc } from '../../common/http/list-filters';
-import type { OrderStatus } from '../order.entity';
+import type { OrderStatus } from '../entities/order.entity';
 
 /** Order statuses as filters take them: pending, paid, expired, canceled. */
 export const ORDER_STATUSES: readonly OrderStatus[] = ['n', 'p', 'e', 'c'];

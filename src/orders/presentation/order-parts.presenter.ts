@@ -1,5 +1,5 @@
 import { ApiDateTime, ApiEnum, ApiInt, ApiMoney } from '../../common/http/api-schemas';
-import type { OrderStatus } from '../order.entity';
+import type { OrderStatus } from '../entities/order.entity';
 
 /**
  * Value sets and nested shapes of the order wire forms (`order.presenter.ts`) as the OpenAPI document describes

@@ -1,15 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { TenancyQueries } from '../../organizers/tenancy.queries';
-import { OrderPosition } from '../order-position.entity';
+import { OrderPosition } from '../entities/order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
 import { NestedOrderPositionJson } from './nested-order-position.presenter';
-
-interface OrderRow {
-  id: number;
-  code: string;
-  event_id: number;
-}
+import { OrderListQueries } from './order-list.queries';
 
 /**
  * Reads of order positions for the contexts above orders that reference them by id (gift cards' owner tickets,
@@ -19,16 +14,15 @@ interface OrderRow {
  */
 @Injectable()
 export class OrderPositionReads {
-  constructor(private readonly presentation: OrderPresentation) {}
+  constructor(
+    private readonly presentation: OrderPresentation,
+    private readonly queries: OrderListQueries,
+  ) {}
 
   /** The ids among `ids` that are positions of orders of the organizer, canceled ones included (one statement). */
   async inOrganizer(em: EntityManager, organizerId: number, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows: { id: number }[] = await em.query(
-      `SELECT p.id FROM order_position p JOIN orders o ON o.id = p.order_id
-        WHERE o.organizer_id = $1 AND p.id = ANY($2)`,
-      [organizerId, [...new Set(ids)]],
-    );
+    const rows = await this.queries.positionsInOrganizer(em, organizerId, [...new Set(ids)]);
     return new Set(rows.map((r) => r.id));
   }
 
@@ -37,11 +31,7 @@ export class OrderPositionReads {
    * event only) several events of the organizer have one (one statement).
    */
   async idBySecret(em: EntityManager, organizerId: number, secret: string): Promise<number | null> {
-    const rows: { id: number }[] = await em.query(
-      `SELECT p.id FROM order_position p JOIN orders o ON o.id = p.order_id
-        WHERE o.organizer_id = $1 AND p.secret = $2 LIMIT 2`,
-      [organizerId, secret],
-    );
+    const rows = await this.queries.positionIdsBySecret(em, organizerId, secret);
     return rows.length === 1 ? rows[0].id : null;
   }
 
@@ -53,9 +43,7 @@ export class OrderPositionReads {
     if (ids.length === 0) return new Map();
     const positions = await em.find(OrderPosition, { where: { id: In([...new Set(ids)]) } });
     if (positions.length === 0) return new Map();
-    const orders: OrderRow[] = await em.query('SELECT id, code, event_id FROM orders WHERE id = ANY($1)', [
-      [...new Set(positions.map((p) => p.orderId))],
-    ]);
+    const orders = await this.queries.ordersByIds(em, [...new Set(positions.map((p) => p.orderId))]);
     const orderById = new Map(orders.map((o) => [o.id, o]));
     const codes = new Map(orders.map((o) => [o.id, o.code]));
     const presented = await this.presentation.positions(em, positions, codes);

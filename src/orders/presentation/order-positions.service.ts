@@ -6,9 +6,10 @@ import { findOneInOne, paginateInOne } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import type { Event } from '../../organizers/event.entity';
-import { OrderPosition } from '../order-position.entity';
+import { OrderPosition } from '../entities/order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderPositionJson, toOrderPositionJson } from './order.presenter';
+import { OrderListQueries } from './order-list.queries';
 
 /**
  * Order positions of an event, read-only (`E/orderpositions/`, compat §4.4 "Position fields"). Canceled
@@ -20,6 +21,7 @@ export class OrderPositionsService {
   constructor(
     @InjectRepository(OrderPosition) private readonly positions: Repository<OrderPosition>,
     private readonly presentation: OrderPresentation,
+    private readonly queries: OrderListQueries,
   ) {}
 
   /**
@@ -30,7 +32,7 @@ export class OrderPositionsService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {
-    const qb = this.positions.createQueryBuilder('p').where('p.event_id = :event', { event: event.id });
+    const qb = this.queries.positionsOfEvent(this.positions.manager, event.id);
     applyCanceled(qb, filters);
     const order = filters.str('order');
     if (order !== undefined) {
@@ -74,9 +76,7 @@ export class OrderPositionsService {
    * @throws NotFound for an unknown id, one of another event, or a canceled one without `include_canceled_positions`
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<OrderPositionJson> {
-    const qb = this.positions
-      .createQueryBuilder('p')
-      .where('p.event_id = :event AND p.id = :id', { event: event.id, id });
+    const qb = this.queries.positionById(this.positions.manager, event.id, id);
     applyCanceled(qb, filters);
     return findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
   }

@@ -12,11 +12,11 @@ import { groupBy } from '../../common/values/collections';
 import { isoUtc } from '../../common/values/datetime';
 import type { CartPosition } from '../carts/cart-position.entity';
 import { checkinsSql, successfulCheckins } from '../checkin-seam/checkin-seam';
-import { InvoiceAddress } from '../invoice-address.entity';
-import { OrderFee } from '../order-fee.entity';
-import { OrderPayment } from '../order-payment.entity';
-import { OrderPosition } from '../order-position.entity';
-import type { Order } from '../order.entity';
+import { InvoiceAddress } from '../entities/invoice-address.entity';
+import { OrderFee } from '../entities/order-fee.entity';
+import { OrderPayment } from '../entities/order-payment.entity';
+import { OrderPosition } from '../entities/order-position.entity';
+import type { Order } from '../entities/order.entity';
 import {
   AnswerJson,
   CartPositionJson,
@@ -29,13 +29,7 @@ import {
   toOrderJson,
   toOrderPositionJson,
 } from './order.presenter';
-
-interface AnswerRow {
-  position_id: number;
-  question_id: number;
-  answer: string;
-  option_ids: number[];
-}
+import { OrderListQueries } from './order-list.queries';
 
 /** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
 export interface ListPositionExtras extends PositionExtras {
@@ -62,6 +56,7 @@ export class OrderPresentation {
     @InjectEntityManager() private readonly em: EntityManager,
     private readonly tenancy: TenancyQueries,
     private readonly seatSales: SeatSales,
+    private readonly queries: OrderListQueries,
   ) {
     this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
   }
@@ -268,16 +263,7 @@ export class OrderPresentation {
     ids: number[],
   ): Promise<Map<number, AnswerJson[]>> {
     const column = kind === 'order' ? 'order_position_id' : 'cart_position_id';
-    const rows: AnswerRow[] = await em.query(
-      `SELECT a.${column} AS position_id, a.question_id, a.answer,
-              COALESCE(array_agg(ao.option_id) FILTER (WHERE ao.option_id IS NOT NULL), '{}') AS option_ids
-         FROM question_answer a
-         LEFT JOIN question_answer_option ao ON ao.answer_id = a.id
-        WHERE a.${column} = ANY($1)
-        GROUP BY a.id
-        ORDER BY a.id`,
-      [ids],
-    );
+    const rows = await this.queries.answers(em, column, ids);
     const { questions, options } = await this.catalogue.questions(
       em,
       rows.map((r) => r.question_id),

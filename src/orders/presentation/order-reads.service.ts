@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Order } from '../order.entity';
+import { Order } from '../entities/order.entity';
 import { OrderPresentation } from './order-presentation.service';
 import type { OrderJson } from './order.presenter';
 

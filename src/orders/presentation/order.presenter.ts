@@ -1,12 +1,12 @@
 import { isoUtc } from '../../common/values/datetime';
 import { moneyOrNull, toMoney } from '../../common/values/money';
 import type { CartPosition } from '../carts/cart-position.entity';
-import type { InvoiceAddress } from '../invoice-address.entity';
-import type { OrderFee } from '../order-fee.entity';
-import type { OrderPayment } from '../order-payment.entity';
-import { openPaymentProvider } from '../order-payments.rules';
-import type { OrderPosition } from '../order-position.entity';
-import type { Order } from '../order.entity';
+import type { InvoiceAddress } from '../entities/invoice-address.entity';
+import type { OrderFee } from '../entities/order-fee.entity';
+import type { OrderPayment } from '../entities/order-payment.entity';
+import { openPaymentProvider } from '../payments/order-payments.rules';
+import type { OrderPosition } from '../entities/order-position.entity';
+import type { Order } from '../entities/order.entity';
 import {
   ApiDate,
   ApiDateTime,
@@ -16,7 +16,7 @@ import {
   ApiMoney,
   ApiPercent,
 } from '../../common/http/api-schemas';
-import { FEE_TYPES } from '../order-rules';
+import { FEE_TYPES } from '../create/order-rules';
 import {
   CHECKIN_TYPES,
   DownloadJson,

@@ -12,7 +12,7 @@ import { isoUtc } from '../../common/values/datetime';
 import { Organizer } from '../../organizers/organizer.entity';
 import { OrderJson } from './order.presenter';
 import { ORDER_LIST_FILTERS } from './order-filters';
-import { OrdersService } from '../orders.service';
+import { OrdersService } from './orders.service';
 import { NoStore } from '../../common/http/no-store';
 
 /**

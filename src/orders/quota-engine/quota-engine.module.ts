@@ -10,8 +10,9 @@ import { QuotaListExporter } from './quota-list.exporter';
  * The quota engine of the orders context (issue 7 "Availability from maintained counts"; issue 23 item 1): the
  * availability of quotas from the maintained `product_sales` counts ({@link QuotaEngine}, which answers the
  * catalogue's `QUOTA_AVAILABILITY` port) and the check that recomputes those counts from the rows
- * ({@link QuotaCountCheck}). Needs only the catalogue's port-free reads (voucher blocking); `OrdersCoreModule`
- * imports and re-exports it, so the port keeps reaching `CatalogueModule.register(OrdersCoreModule)`.
+ * ({@link QuotaCountCheck}). Needs only the catalogue's port-free reads (voucher blocking); `SalesPortsModule`
+ * imports and re-exports it, so the port reaches `CatalogueModule.register(SalesPortsModule)`; the worker and
+ * the CLI import it for the count check.
  */
 @Module({
   imports: [CatalogueReadsModule],

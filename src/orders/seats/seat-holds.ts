@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import type { VoucherSeat, VoucherSeats } from '../../catalogue/vouchers/voucher-seats.port';
 import { VoucherSeatHolds } from '../../catalogue/vouchers/voucher-seat-holds';
-import { VoucherQueries } from '../../catalogue/vouchers/voucher.queries';
 import { toVoucherJson } from '../../catalogue/vouchers/voucher.presenter';
 import type { SeatHolder, SeatHolders } from '../../seating/seat-holders.port';
 import type { SeatScope } from '../../seating/seat-scope';
 import { SeatSales, seatKey } from '../../seating/seat-sales.service';
 import { CartPosition } from '../carts/cart-position.entity';
+import { SeatHoldQueries } from './seat-hold.queries';
 import { OrderPositionReads } from '../presentation/order-position-reads.service';
 import { OrderPresentation } from '../presentation/order-presentation.service';
 import type { SeatRefs } from './seat.rules';
@@ -25,6 +25,7 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
     private readonly voucherHolds: VoucherSeatHolds,
     private readonly positions: OrderPositionReads,
     private readonly presentation: OrderPresentation,
+    private readonly queries: SeatHoldQueries,
   ) {}
 
   /**
@@ -73,14 +74,7 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
     exceptVouchers: readonly number[] = [],
   ): Promise<Set<number>> {
     if (seatIds.length === 0) return new Set();
-    const rows: { seat: number }[] = await em.query(
-      `SELECT live_seat_id AS seat FROM order_position WHERE live_seat_id = ANY($1)
-       UNION
-       SELECT seat_id FROM cart_position WHERE seat_id = ANY($1) AND expires >= $2 AND NOT (id = ANY($3))
-       UNION
-       SELECT seat FROM (${VoucherQueries.seatHolds('seat_id = ANY($1) AND NOT (id = ANY($4))')}) v`,
-      [[...seatIds], now, [...except], [...exceptVouchers]],
-    );
+    const rows = await this.queries.held(em, seatIds, now, except, exceptVouchers);
     return new Set(rows.map((r) => r.seat));
   }
 
@@ -111,26 +105,11 @@ export class SeatHolds implements SeatHolders, VoucherSeats {
    */
   async purgeExpiredCarts(em: EntityManager, seatIds: readonly number[], now: Date): Promise<void> {
     if (seatIds.length === 0) return;
-    await em
-      .createQueryBuilder()
-      .delete()
-      .from(CartPosition)
-      .where('seat_id = ANY(:ids) AND expires < :now', { ids: [...seatIds], now })
-      .execute();
+    await this.queries.purgeExpiredCarts(em, seatIds, now);
   }
 
   async ofScope(em: EntityManager, scope: SeatScope, now: Date): Promise<Map<number, SeatHolder>> {
-    const sub = scope.subeventId === null ? 'subevent_id IS NULL' : 'subevent_id = $3';
-    const rows: { seat: number; kind: 'o' | 'c' | 'v'; id: number }[] = await em.query(
-      `SELECT live_seat_id AS seat, 'o' AS kind, id FROM order_position
-        WHERE event_id = $1 AND ${sub} AND live_seat_id IS NOT NULL
-       UNION ALL
-       SELECT seat_id, 'c', id FROM cart_position
-        WHERE event_id = $1 AND ${sub} AND seat_id IS NOT NULL AND expires >= $2
-       UNION ALL
-       SELECT seat, 'v', id FROM (${VoucherQueries.seatHolds(`event_id = $1 AND ${sub}`)}) v`,
-      scope.subeventId === null ? [scope.eventId, now] : [scope.eventId, now, scope.subeventId],
-    );
+    const rows = await this.queries.ofScope(em, scope, now);
     const out = new Map<number, SeatHolder>();
     for (const r of rows) {
       const holder = out.get(r.seat) ?? { orderposition: null, cartposition: null, voucher: null };

@@ -1,7 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 import { InvalidRequest, ValidationFailed } from '../../common/errors';
 import { CART_POSITION_SEAT_INDEX } from '../carts/cart-position.entity';
-import { ORDER_POSITION_LIVE_SEAT_INDEX } from '../order-position.entity';
+import { ORDER_POSITION_LIVE_SEAT_INDEX } from '../entities/order-position.entity';
 
 /** The answer when the seat indexes refuse a seat another request took meanwhile. */
 export const SEAT_TAKEN_MEANWHILE = 'The selected seat is not available.';

@@ -1,6 +1,6 @@
 import type { SaleSeat } from '../../seating/seat-sales.service';
 import { seatKey } from '../../seating/seat-sales.service';
-import { SALES_MESSAGES } from '../sales.rules';
+import { SALES_MESSAGES } from '../writing/sales.rules';
 
 /**
  * The seat rules shared by order creation and cart positions (compat §3.2, §4.4; pretix's cart and order

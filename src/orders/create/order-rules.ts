@@ -1,7 +1,7 @@
-import { randomString } from '../common/values/random';
+import { randomString } from '../../common/values/random';
 import { DateTime } from 'luxon';
-import type { SaleItem } from '../catalogue/sales/sales-catalogue.service';
-import type { FieldErrors } from '../common/errors';
+import type { SaleItem } from '../../catalogue/sales/sales-catalogue.service';
+import type { FieldErrors } from '../../common/errors';
 
 /**
  * Pure rules of order creation (compat §4.4, pretix `OrderCreateSerializer`): codes and secrets, position

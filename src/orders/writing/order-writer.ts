@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { FieldErrors } from '../common/errors';
-import { insertInChunks } from '../common/persistence/chunked-insert';
-import type { ValidatedAnswer } from './answers.rules';
-import { InvoiceAddress } from './invoice-address.entity';
-import { OrderFee } from './order-fee.entity';
-import { OrderPayment } from './order-payment.entity';
-import { OrderPosition } from './order-position.entity';
-import { isSeatIndexViolation, SeatTakenError } from './seats/seat-taken';
-import { Order, OrderStatus } from './order.entity';
+import type { FieldErrors } from '../../common/errors';
+import { insertInChunks } from '../../common/persistence/chunked-insert';
+import { AnswerQueries } from '../answers/answer.queries';
+import type { ValidatedAnswer } from '../answers/answers.rules';
+import { InvoiceAddress } from '../entities/invoice-address.entity';
+import { OrderFee } from '../entities/order-fee.entity';
+import { OrderPayment } from '../entities/order-payment.entity';
+import { OrderPosition } from '../entities/order-position.entity';
+import { isSeatIndexViolation, SeatTakenError } from '../seats/seat-taken';
+import { Order, OrderStatus } from '../entities/order.entity';
+import { OrderWriterQueries } from './order-writer.queries';
 import { throwPositions } from './sales.rules';
 
 /** Unique index deciding order-code races: (organizer_id, code). */
@@ -80,6 +82,11 @@ export type OrderDetails = Pick<
  */
 @Injectable()
 export class OrderWriter {
+  constructor(
+    private readonly queries: OrderWriterQueries,
+    private readonly answers: AnswerQueries,
+  ) {}
+
   /**
    * Inserts an order with its positions (one statement per 65,535 bind parameters, {@link insertInChunks}; ids
    * taken from the sequence first so that they follow
@@ -91,7 +98,7 @@ export class OrderWriter {
     const order = em.create(Order, draft.order);
     await em.insert(Order, order as QueryDeepPartialEntity<Order>);
     const positions = await this.insertPositions(em, order.id, draft.positions);
-    await insertAnswers(
+    await this.answers.insert(
       em,
       draft.positions.flatMap((p, i) =>
         p.answers.map((answer) => ({ orderPositionId: positions[i].id, cartPositionId: null, answer })),
@@ -161,12 +168,7 @@ export class OrderWriter {
   private async holdSeats(em: EntityManager, order: Order): Promise<void> {
     const live = order.status === 'n' || order.status === 'p';
     try {
-      await em.query(
-        `UPDATE order_position SET live_seat_id = CASE WHEN $2 AND NOT canceled THEN seat_id END
-          WHERE order_id = $1 AND seat_id IS NOT NULL
-            AND live_seat_id IS DISTINCT FROM (CASE WHEN $2 AND NOT canceled THEN seat_id END)`,
-        [order.id, live],
-      );
+      await this.queries.holdSeats(em, order.id, live);
     } catch (err) {
       if (isSeatIndexViolation(err)) throw new SeatTakenError();
       throw err;
@@ -238,10 +240,7 @@ export class OrderWriter {
     orderId: number,
     drafts: readonly NewPosition[],
   ): Promise<OrderPosition[]> {
-    const rows: { id: number }[] = await em.query(
-      `SELECT nextval(pg_get_serial_sequence('order_position', 'id'))::int AS id FROM generate_series(1, $1)`,
-      [drafts.length],
-    );
+    const rows = await this.queries.reservePositionIds(em, drafts.length);
     const ids = rows.map((r) => r.id).sort((a, b) => a - b);
     const positions = drafts.map((d, i) => em.create(OrderPosition, { ...d.values, id: ids[i], orderId }));
     const idOf = new Map(positions.map((p) => [p.positionid, p.id]));
@@ -251,13 +250,7 @@ export class OrderWriter {
       // Chunked below PostgreSQL's 65,535 bind parameters per statement (every column of every row is one).
       const columns = em.connection.getMetadata(OrderPosition).columns.map((c) => c.propertyPath);
       await insertInChunks(positions, columns.length, (chunk) =>
-        em
-          .createQueryBuilder()
-          .insert()
-          .into(OrderPosition, columns)
-          .values(chunk.map((p) => ({ ...p })) as QueryDeepPartialEntity<OrderPosition>[])
-          .updateEntity(false)
-          .execute(),
+        this.queries.insertPositions(em, columns, chunk),
       );
     } catch (err) {
       const driver =
@@ -269,32 +262,4 @@ export class OrderWriter {
     }
     return positions;
   }
-}
-
-/**
- * Inserts answers of order or cart positions (one statement) and their options (one more when any). The only
- * writer of `question_answer`, for both kinds of positions.
- */
-export async function insertAnswers(
-  em: EntityManager,
-  rows: readonly { orderPositionId: number | null; cartPositionId: number | null; answer: ValidatedAnswer }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const result: { id: number }[] = await em.query(
-    `INSERT INTO question_answer (order_position_id, cart_position_id, question_id, answer)
-     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[]) RETURNING id`,
-    [
-      rows.map((r) => r.orderPositionId),
-      rows.map((r) => r.cartPositionId),
-      rows.map((r) => r.answer.questionId),
-      rows.map((r) => r.answer.answer),
-    ],
-  );
-  const ids = result.map((r) => r.id);
-  const links = rows.flatMap((r, i) => r.answer.optionIds.map((option) => [ids[i], option] as const));
-  if (links.length === 0) return;
-  await em.query(
-    'INSERT INTO question_answer_option (answer_id, option_id) SELECT * FROM unnest($1::int[], $2::int[])',
-    [links.map((l) => l[0]), links.map((l) => l[1])],
-  );
 }

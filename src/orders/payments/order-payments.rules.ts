@@ -1,5 +1,5 @@
-import { Decimal } from '../common/values/money';
-import type { OrderPayment } from './order-payment.entity';
+import { Decimal } from '../../common/values/money';
+import type { OrderPayment } from '../entities/order-payment.entity';
 
 /**
  * Pure payment rules of orders (compat §4.4): the first payment of a new order, the paid credit and the open

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import type { AuditLogService } from '../audit/audit-log.service';
-import type { Principal } from '../auth/principal';
-import type { Event } from '../organizers/event.entity';
+import type { AuditLogService } from '../../audit/audit-log.service';
+import type { Principal } from '../../auth/principal';
+import type { Event } from '../../organizers/event.entity';
 
 /** Who changes an order: the event of the URL and the credential. */
 export interface OrderActor {

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { Event } from '../organizers/event.entity';
+import { Event } from '../../organizers/event.entity';
 
 /** Order states (compat §4.4): pending, paid, expired, canceled. */
 export type OrderStatus = 'n' | 'p' | 'e' | 'c';

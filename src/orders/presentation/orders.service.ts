@@ -2,28 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { AuditLogService } from '../audit/audit-log.service';
-import type { Principal } from '../auth/principal';
-import { voucherUses } from '../catalogue/vouchers/voucher-redemption.rules';
-import { VoucherRedemptions } from '../catalogue/vouchers/voucher-redemptions.service';
-import { Refused, ValidationFailed } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { findOneInOne, paginateInOne } from '../common/listing/page-query';
-import { PageRequest, Paginated } from '../common/listing/pagination';
-import { QueryFilters } from '../common/listing/query-filters';
-import { findOrNotFound } from '../common/persistence/find';
-import { sentKeys } from '../common/persistence/write';
-import type { Event } from '../organizers/event.entity';
-import type { Organizer } from '../organizers/organizer.entity';
-import { invoiceAddressValues, invoiceNameSentTwice } from './create/invoice-address.rules';
-import { INVOICE_NAME_TWICE } from './create/order-create.messages';
-import type { UpdateOrderDto } from './create/order.dto';
-import { logOrder } from './order-log';
-import { OrderPosition } from './order-position.entity';
-import { OrderPresentation } from './presentation/order-presentation.service';
-import { OrderWriter } from './order-writer';
-import { Order } from './order.entity';
-import { OrderJson, toOrderJson } from './presentation/order.presenter';
+import { AuditLogService } from '../../audit/audit-log.service';
+import type { Principal } from '../../auth/principal';
+import { voucherUses } from '../../catalogue/vouchers/voucher-redemption.rules';
+import { VoucherRedemptions } from '../../catalogue/vouchers/voucher-redemptions.service';
+import { Refused, ValidationFailed } from '../../common/errors';
+import { applyOrdering } from '../../common/listing/ordering';
+import { findOneInOne, paginateInOne } from '../../common/listing/page-query';
+import { PageRequest, Paginated } from '../../common/listing/pagination';
+import { QueryFilters } from '../../common/listing/query-filters';
+import { findOrNotFound } from '../../common/persistence/find';
+import { sentKeys } from '../../common/persistence/write';
+import type { Event } from '../../organizers/event.entity';
+import type { Organizer } from '../../organizers/organizer.entity';
+import { invoiceAddressValues, invoiceNameSentTwice } from '../create/invoice-address.rules';
+import { INVOICE_NAME_TWICE } from '../create/order-create.messages';
+import type { UpdateOrderDto } from '../create/order.dto';
+import { logOrder } from '../writing/order-log';
+import { OrderPosition } from '../entities/order-position.entity';
+import { OrderPresentation } from './order-presentation.service';
+import { OrderWriter } from '../writing/order-writer';
+import { Order } from '../entities/order.entity';
+import { OrderJson, toOrderJson } from './order.presenter';
+import { OrderListQueries } from './order-list.queries';
 
 export const ONLY_TESTMODE_DELETE = 'Only test mode orders can be deleted.';
 
@@ -52,6 +53,7 @@ export class OrdersService {
     private readonly writer: OrderWriter,
     private readonly redemptions: VoucherRedemptions,
     private readonly presentation: OrderPresentation,
+    private readonly queries: OrderListQueries,
   ) {}
 
   /**
@@ -62,7 +64,7 @@ export class OrdersService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderJson>> {
-    const qb = this.orders.createQueryBuilder('o').where('o.event_id = :event', { event: event.id });
+    const qb = this.queries.ordersOfEvent(this.orders.manager, event.id);
     applyFilters(qb, filters);
     applyOrdering(qb, filters, ORDERING, ['datetime']);
     return this.page(qb, page, filters);
@@ -78,7 +80,7 @@ export class OrdersService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<OrderJson>> {
-    const qb = this.orders.createQueryBuilder('o').where('o.organizer_id = :org', { org: organizer.id });
+    const qb = this.queries.ordersOfOrganizer(this.orders.manager, organizer.id);
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
     if (allowed !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events: allowed });
     applyFilters(qb, filters);
@@ -101,9 +103,7 @@ export class OrdersService {
    * @throws NotFound for an unknown code or one of another event
    */
   async get(event: Event, code: string, filters: QueryFilters): Promise<OrderJson> {
-    const qb = this.orders
-      .createQueryBuilder('o')
-      .where('o.event_id = :event AND o.code = :code', { event: event.id, code });
+    const qb = this.queries.orderByCode(this.orders.manager, event.id, code);
     const json = await findOneInOne(qb, this.presentation.orderRelated(), toOrderJson);
     return visible([json], filters)[0];
   }

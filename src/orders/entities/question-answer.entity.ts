@@ -9,9 +9,9 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import { QuestionOption } from '../catalogue/questions/question-option.entity';
-import { Question } from '../catalogue/questions/question.entity';
-import { CartPosition } from './carts/cart-position.entity';
+import { QuestionOption } from '../../catalogue/questions/question-option.entity';
+import { Question } from '../../catalogue/questions/question.entity';
+import { CartPosition } from '../carts/cart-position.entity';
 import { OrderPosition } from './order-position.entity';
 
 /**

@@ -1,13 +1,13 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { Item } from '../catalogue/items/item.entity';
-import { TaxRule } from '../catalogue/tax-rules/tax-rule.entity';
-import { ItemVariation } from '../catalogue/variations/item-variation.entity';
-import { Voucher } from '../catalogue/vouchers/voucher.entity';
-import { Discount } from '../catalogue/discounts/discount.entity';
-import { Event } from '../organizers/event.entity';
+import { Item } from '../../catalogue/items/item.entity';
+import { TaxRule } from '../../catalogue/tax-rules/tax-rule.entity';
+import { ItemVariation } from '../../catalogue/variations/item-variation.entity';
+import { Voucher } from '../../catalogue/vouchers/voucher.entity';
+import { Discount } from '../../catalogue/discounts/discount.entity';
+import { Event } from '../../organizers/event.entity';
 import { Order } from './order.entity';
-import { SubEvent } from '../organizers/subevents/subevent.entity';
-import { Seat } from '../seating/seat.entity';
+import { SubEvent } from '../../organizers/subevents/subevent.entity';
+import { Seat } from '../../seating/seat.entity';
 
 /** Partial unique index over `live_seat_id` (migration `SeatedSales`): one live position per seat. */
 export const ORDER_POSITION_LIVE_SEAT_INDEX = 'uq_order_position_live_seat';

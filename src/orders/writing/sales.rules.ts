@@ -1,7 +1,7 @@
-import { SubEventRef, subeventProblem as subeventRule } from '../organizers/subevents/subevent-scope';
-import { invalidPk } from '../common/errors';
-import type { FieldErrors } from '../common/errors';
-import { ValidationFailed } from '../common/errors';
+import { SubEventRef, subeventProblem as subeventRule } from '../../organizers/subevents/subevent-scope';
+import { invalidPk } from '../../common/errors';
+import type { FieldErrors } from '../../common/errors';
+import { ValidationFailed } from '../../common/errors';
 
 /**
  * Rules shared by order creation and cart positions (compat §3.2, §4.4; pretix's order and cart serializers):

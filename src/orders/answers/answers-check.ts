@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import type { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
-import type { Event } from '../organizers/event.entity';
-import type { AnswerInputDto } from './answers';
+import type { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
+import type { Event } from '../../organizers/event.entity';
+import type { AnswerInputDto } from './answer-input.dto';
 import { answerRefs, checkAnswers } from './answers.rules';
 
 /**

@@ -1,21 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequirePermission } from '../auth/access.decorators';
-import { Principal } from '../auth/principal';
-import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
-import { ApiPaginatedResponse } from '../common/http/openapi';
-import { ListFilters } from '../common/http/list-filters';
-import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
-import { Filters, QueryFilters } from '../common/listing/query-filters';
-import { isoUtc } from '../common/values/datetime';
-import { Event } from '../organizers/event.entity';
-import { ORDER_DETAIL_FILTERS, ORDER_LIST_FILTERS } from './presentation/order-filters';
-import { OrderCreator } from './create/order-creator.service';
-import { CreateOrderDto, UpdateOrderDto } from './create/order.dto';
-import { OrderJson } from './presentation/order.presenter';
+import { RequirePermission } from '../../auth/access.decorators';
+import { Principal } from '../../auth/principal';
+import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
+import { ApiPaginatedResponse } from '../../common/http/openapi';
+import { ListFilters } from '../../common/http/list-filters';
+import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
+import { Filters, QueryFilters } from '../../common/listing/query-filters';
+import { isoUtc } from '../../common/values/datetime';
+import { Event } from '../../organizers/event.entity';
+import { ORDER_DETAIL_FILTERS, ORDER_LIST_FILTERS } from './order-filters';
+import { OrderCreator } from '../create/order-creator.service';
+import { CreateOrderDto, UpdateOrderDto } from '../create/order.dto';
+import { OrderJson } from './order.presenter';
 import { OrdersService } from './orders.service';
-import { NoStore } from '../common/http/no-store';
+import { NoStore } from '../../common/http/no-store';
 
 /**
  * `E/orders/` (compat §4.4), orders addressed by code. Read: `event.orders:read`; write: `event.orders:write`

@@ -6,7 +6,7 @@ import {
   SALES_MESSAGES,
   throwPositions,
 } from './sales.rules';
-import { ValidationFailed } from '../common/errors';
+import { ValidationFailed } from '../../common/errors';
 
 describe('sales rules shared by orders and carts', () => {
   describe('itemProblem', () => {

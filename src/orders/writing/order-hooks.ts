@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../auth/principal';
 import type { OrderActor } from './order-log';
-import type { Order } from './order.entity';
+import type { Order } from '../entities/order.entity';
 
 /** An order status change that contexts above orders react to. */
 export type OrderTransition = 'placed' | 'paid' | 'canceled';

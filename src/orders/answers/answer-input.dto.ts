@@ -6,8 +6,8 @@ import {
   Nullable,
   Optional,
   Required,
-} from '../common/validation/fields';
-import { LIMITS } from '../config/limits';
+} from '../../common/validation/fields';
+import { LIMITS } from '../../config/limits';
 
 /** One answer as sent for an order or cart position (spec "Cart position" `answers`; compat §4.4). */
 export class AnswerInputDto {

@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DiscountUsage } from '../catalogue/discounts/discount-usage.port';
-import type { ItemUsage } from '../catalogue/items/item-usage.port';
-import type { MembershipTypeUsage } from '../catalogue/membership-types/membership-type-usage.port';
-import type { TaxRuleUsage } from '../catalogue/tax-rules/tax-rule-usage.port';
-import type { EventUsage } from '../organizers/event-usage.port';
-import { CartWriter } from './carts/cart-writer';
-
-const exists = async (em: EntityManager, sql: string, params: unknown[]): Promise<boolean> => {
-  const rows: unknown[] = await em.query(`SELECT EXISTS (${sql}) AS used`, params);
-  return (rows[0] as { used: boolean }).used;
-};
+import type { DiscountUsage } from '../../catalogue/discounts/discount-usage.port';
+import type { ItemUsage } from '../../catalogue/items/item-usage.port';
+import type { MembershipTypeUsage } from '../../catalogue/membership-types/membership-type-usage.port';
+import type { TaxRuleUsage } from '../../catalogue/tax-rules/tax-rule-usage.port';
+import type { EventUsage } from '../../organizers/event-usage.port';
+import { CartWriter } from '../carts/cart-writer';
+import { SalesUsageQueries } from './sales-usage.queries';
 
 /**
  * The sales side's answers to the catalogue's "is this in use?" ports: an ordered item, variation, tax rule or
@@ -19,11 +15,14 @@ const exists = async (em: EntityManager, sql: string, params: unknown[]): Promis
  */
 @Injectable()
 export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage {
-  constructor(private readonly carts: CartWriter) {}
+  constructor(
+    private readonly carts: CartWriter,
+    private readonly queries: SalesUsageQueries,
+  ) {}
 
   /** Item: any order position. */
   async isOrdered(em: EntityManager, id: number): Promise<boolean> {
-    return exists(em, 'SELECT 1 FROM order_position WHERE item_id = $1', [id]);
+    return this.queries.itemOrdered(em, id);
   }
 
   /** Cart positions of an item (and add-ons to them, by the key) are deleted with it. */
@@ -32,36 +31,30 @@ export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage {
   }
 
   async isVariationInUse(em: EntityManager, variationId: number): Promise<boolean> {
-    return exists(
-      em,
-      'SELECT 1 FROM order_position WHERE variation_id = $1 UNION ALL SELECT 1 FROM cart_position WHERE variation_id = $1',
-      [variationId],
-    );
+    return this.queries.variationInUse(em, variationId);
   }
 
   async hasOrders(em: EntityManager, eventId: number): Promise<boolean> {
-    return exists(em, 'SELECT 1 FROM orders WHERE event_id = $1', [eventId]);
+    return this.queries.eventHasOrders(em, eventId);
   }
 
   async subeventHasOrders(em: EntityManager, subeventId: number): Promise<boolean> {
-    return exists(em, 'SELECT 1 FROM order_position WHERE subevent_id = $1', [subeventId]);
+    return this.queries.subeventHasOrders(em, subeventId);
   }
 
   /** Tax rule: order positions or fees. */
   async isUsed(em: EntityManager, taxRuleId: number): Promise<boolean> {
-    return exists(
-      em,
-      'SELECT 1 FROM order_position WHERE tax_rule_id = $1 UNION ALL SELECT 1 FROM order_fee WHERE tax_rule_id = $1',
-      [taxRuleId],
-    );
+    return this.queries.taxRuleUsed(em, taxRuleId);
   }
 }
 
 /** Discount usage (a separate class: its `isOrdered` looks at discounts, not items). */
 @Injectable()
 export class DiscountSalesUsage implements DiscountUsage {
+  constructor(private readonly queries: SalesUsageQueries) {}
+
   async isOrdered(em: EntityManager, discountId: number): Promise<boolean> {
-    return exists(em, 'SELECT 1 FROM order_position WHERE discount_id = $1', [discountId]);
+    return this.queries.discountOrdered(em, discountId);
   }
 
   /** Cart positions do not keep discounts; nothing to detach. */

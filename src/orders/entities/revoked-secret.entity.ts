@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { Event } from '../organizers/event.entity';
+import { Event } from '../../organizers/event.entity';
 import { OrderPosition } from './order-position.entity';
 
 /**

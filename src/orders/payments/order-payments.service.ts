@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AuditLogService } from '../audit/audit-log.service';
-import { isoUtc } from '../common/values/datetime';
-import { toMoney } from '../common/values/money';
-import { logOrder, OrderActor } from './order-log';
-import { OrderPayment } from './order-payment.entity';
+import { AuditLogService } from '../../audit/audit-log.service';
+import { isoUtc } from '../../common/values/datetime';
+import { toMoney } from '../../common/values/money';
+import { logOrder, OrderActor } from '../writing/order-log';
+import { OrderPayment } from '../entities/order-payment.entity';
 import { FirstPayment, OPEN_PAYMENT_STATES, openAmount } from './order-payments.rules';
-import { OrderWriter } from './order-writer';
-import type { Order } from './order.entity';
+import { OrderWriter } from '../writing/order-writer';
+import type { Order } from '../entities/order.entity';
 
 /**
  * The payments of orders (compat §4.4 `payments`, actions `mark_paid`, `mark_pending`, `mark_canceled`,

@@ -1,9 +1,9 @@
-import type { SaleQuestion, SaleQuestionOption } from '../catalogue/sales/sales-catalogue.service';
-import { invalidPk } from '../common/errors';
-import type { FieldErrors } from '../common/errors';
-import { checkDate, checkDecimal, checkTime } from '../common/validation/fields';
-import { isIsoDateTime, parseDateTime } from '../common/values/datetime';
-import type { AnswerInputDto } from './answers';
+import type { SaleQuestion, SaleQuestionOption } from '../../catalogue/sales/sales-catalogue.service';
+import { invalidPk } from '../../common/errors';
+import type { FieldErrors } from '../../common/errors';
+import { checkDate, checkDecimal, checkTime } from '../../common/validation/fields';
+import { isIsoDateTime, parseDateTime } from '../../common/values/datetime';
+import type { AnswerInputDto } from './answer-input.dto';
 
 /**
  * Pure rules of answers to questions (compat §6 "Carts", §4.4; pretix AnswerSerializer) for order and cart

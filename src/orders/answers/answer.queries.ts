@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ValidatedAnswer } from './answers.rules';
+
+/** An answer to insert: of an order position or of a cart position (the other id null). */
+export interface NewAnswerRow {
+  orderPositionId: number | null;
+  cartPositionId: number | null;
+  answer: ValidatedAnswer;
+}
+
+/**
+ * The SQL of question answers (spec "Cart position"/"Order position" `answers`; compat §4.4): the only writer of
+ * `question_answer` and `question_answer_option`, for order and cart positions. Stateless.
+ */
+@Injectable()
+export class AnswerQueries {
+  /**
+   * Inserts answers of order or cart positions (one statement) and their options (one more when any); no
+   * statement for no answers.
+   */
+  async insert(em: EntityManager, rows: readonly NewAnswerRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const result: { id: number }[] = await em.query(
+      `INSERT INTO question_answer (order_position_id, cart_position_id, question_id, answer)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[]) RETURNING id`,
+      [
+        rows.map((r) => r.orderPositionId),
+        rows.map((r) => r.cartPositionId),
+        rows.map((r) => r.answer.questionId),
+        rows.map((r) => r.answer.answer),
+      ],
+    );
+    const ids = result.map((r) => r.id);
+    const links = rows.flatMap((r, i) => r.answer.optionIds.map((option) => [ids[i], option] as const));
+    if (links.length === 0) return;
+    await em.query(
+      'INSERT INTO question_answer_option (answer_id, option_id) SELECT * FROM unnest($1::int[], $2::int[])',
+      [links.map((l) => l[0]), links.map((l) => l[1])],
+    );
+  }
+}

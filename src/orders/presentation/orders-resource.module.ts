@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../../audit/audit.module';
+import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.module';
+import { TenancyModule } from '../../organizers/tenancy.module';
+import { OrderCreateModule } from '../create/order-create.module';
+import { OrderPosition } from '../entities/order-position.entity';
+import { Order } from '../entities/order.entity';
+import { SalesPortsModule } from '../sales-ports.module';
+import { OrderWritingModule } from '../writing/order-writing.module';
+import { OrderPositionsController } from './order-positions.controller';
+import { OrderPositionsService } from './order-positions.service';
+import { OrderPresentationModule } from './order-presentation.module';
+import { OrdersController } from './orders.controller';
+import { OrdersService } from './orders.service';
+import { OrganizerOrdersController } from './organizer-orders.controller';
+import { OrderListQueries } from './order-list.queries';
+
+/**
+ * The order resources over HTTP (compat §4.4): `E/orders/` (list, detail, PATCH, DELETE of test-mode orders,
+ * and POST, which {@link OrderCreateModule}'s `OrderCreator` answers), the organizer-wide order list and the
+ * order positions. Voucher redemptions (released on DELETE) come from the catalogue's `CatalogueSalesModule`,
+ * wired to {@link SalesPortsModule}.
+ */
+@Module({
+  imports: [
+    AuditModule,
+    TenancyModule,
+    CatalogueSalesModule.register(SalesPortsModule),
+    OrderCreateModule,
+    OrderWritingModule,
+    OrderPresentationModule,
+    TypeOrmModule.forFeature([Order, OrderPosition]),
+  ],
+  controllers: [OrdersController, OrganizerOrdersController, OrderPositionsController],
+  providers: [OrdersService, OrderPositionsService, OrderListQueries],
+})
+export class OrdersResourceModule {}
