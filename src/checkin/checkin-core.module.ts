@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { CheckinExport } from './checkin-export';
 import { ExitAll } from './exit-all';
+import { CheckinQueries } from './checkin.queries';
 
 /**
  * The check-in context without HTTP: what the worker runs (the automatic check-out, the `checkinlist` export's
@@ -9,7 +10,7 @@ import { ExitAll } from './exit-all';
  */
 @Module({
   imports: [OrdersCoreModule],
-  providers: [ExitAll, CheckinExport],
+  providers: [CheckinQueries, ExitAll, CheckinExport],
   exports: [ExitAll, CheckinExport],
 })
 export class CheckinCoreModule {}
