@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { TenancyModule } from '../organizers/tenancy.module';
+import { GiftCardAcceptanceQueries } from './giftcard-acceptance.queries';
 import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
+import { GiftCardQueries } from './giftcard.queries';
 import { GiftCardExportRows } from './giftcard-export-rows';
 import { GiftCardReads } from './giftcard-reads.service';
 import { GiftCardsService } from './giftcards.service';
@@ -14,7 +16,14 @@ import { AuditModule } from '../audit/audit.module';
  */
 @Module({
   imports: [AuditModule, OrdersCoreModule, TenancyModule],
-  providers: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService, GiftCardExportRows],
+  providers: [
+    GiftCardQueries,
+    GiftCardAcceptanceQueries,
+    GiftCardReads,
+    GiftCardsService,
+    GiftCardAcceptancesService,
+    GiftCardExportRows,
+  ],
   exports: [GiftCardReads, GiftCardsService, GiftCardAcceptancesService, GiftCardExportRows],
 })
 export class GiftCardsCoreModule {}
