@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { JobProcessor, ProcessesQueue, QueuedJob, RetryLater } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
-import { returning } from '../tasks/sql';
 import { StoredFiles } from '../tasks/stored-files.service';
 import { renderInvoicePdf } from './invoice-pdf';
 import { InvoiceQueries } from './invoice.queries';
@@ -63,14 +62,8 @@ export class InvoicePdfProcessor implements JobProcessor {
             },
             em,
           );
-          const updated = await returning<{ id: number }>(
-            em,
-            `UPDATE invoice SET pdf_file_id = $2
-            WHERE id = $1 AND pdf_generation = $3 AND pdf_file_id IS NULL RETURNING id`,
-            [invoiceId, fileId, generation],
-          );
           // Stale (regenerated meanwhile) or done by another worker: keep nothing.
-          if (updated.length === 0) throw new StaleRender();
+          if (!(await this.queries.attachPdf(em, invoiceId, fileId, generation))) throw new StaleRender();
           return true;
         })
         .catch((err: unknown) => {

@@ -4,6 +4,7 @@ import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
+import { returning } from '../tasks/sql';
 import { Invoice } from './invoice.entity';
 import type { InvoiceLineData } from './invoice.entity';
 import type { InvoiceRefs } from './invoice.presenter';
@@ -121,6 +122,25 @@ export class InvoiceQueries {
       [invoiceId],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * Sets the stored PDF `fileId` of the invoice when its generation is still `generation` and it has no PDF yet
+   * (row lock until the caller commits). @returns whether it was set (false: stale or done by another worker)
+   */
+  async attachPdf(
+    em: EntityManager,
+    invoiceId: number,
+    fileId: string,
+    generation: number,
+  ): Promise<boolean> {
+    const updated = await returning<{ id: number }>(
+      em,
+      `UPDATE invoice SET pdf_file_id = $2
+            WHERE id = $1 AND pdf_generation = $3 AND pdf_file_id IS NULL RETURNING id`,
+      [invoiceId, fileId, generation],
+    );
+    return updated.length > 0;
   }
 
   /**
