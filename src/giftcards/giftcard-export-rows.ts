@@ -1,19 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { GiftCardQueries } from './giftcard.queries';
+import { GiftCardExportRow, GiftCardQueries } from './giftcard.queries';
 
-/** One exported gift card (money as strings). */
-export interface GiftCardExportRow {
-  id: number;
-  secret: string;
-  issuance: Date;
-  value: string;
-  currency: string;
-  testmode: boolean;
-  expires: Date | null;
-  conditions: string | null;
-}
+export type { GiftCardExportRow } from './giftcard.queries';
 
 /**
  * The gift card context's read for the `giftcardlist` export (issue 13): the cards an organizer issued, in

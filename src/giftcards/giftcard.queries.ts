@@ -5,7 +5,6 @@ import { findOneInOne, paginateInOne, relatedValue } from '../common/listing/pag
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { SqlFragment, sqlFragment } from '../common/persistence/sql-fragment';
-import type { GiftCardExportRow } from './giftcard-export-rows';
 import { GiftCardTransaction } from './giftcard-transaction.entity';
 import { GiftCard } from './giftcard.entity';
 
@@ -24,6 +23,18 @@ export interface GiftCardRow {
   expires: Date | null;
   conditions: string | null;
   owner_ticket_id: number | null;
+}
+
+/** One exported gift card (money as strings). */
+export interface GiftCardExportRow {
+  id: number;
+  secret: string;
+  issuance: Date;
+  value: string;
+  currency: string;
+  testmode: boolean;
+  expires: Date | null;
+  conditions: string | null;
 }
 
 /** The organizer's reach of a read or write (spec "Gift cards"; compat §3.4 `include_accepted`). */
