@@ -4,6 +4,7 @@ import { CheckinSeamModule } from '../orders/checkin-seam/checkin-seam.module';
 import { CheckinListExporter } from './checkin-list.exporter';
 import { CheckinExport } from './checkin-export';
 import { ExitAll } from './exit-all';
+import { CheckinQueries } from './checkin.queries';
 
 /**
  * The check-in context without HTTP: what the worker runs (the automatic check-out, the `checkinlist` export's
@@ -11,7 +12,7 @@ import { ExitAll } from './exit-all';
  */
 @Module({
   imports: [CheckinSeamModule, CatalogueReadsModule],
-  providers: [ExitAll, CheckinExport, CheckinListExporter],
+  providers: [CheckinQueries, ExitAll, CheckinExport, CheckinListExporter],
   exports: [ExitAll, CheckinExport],
 })
 export class CheckinCoreModule {}

@@ -9,8 +9,6 @@ import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { ErrorCollector, NotFound, ParentNotFound } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { paginateInOne, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import type { I18nString } from '../common/values/i18n';
@@ -23,6 +21,7 @@ import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import type { CreateCheckinListDto } from './checkin-list.dto';
 import { CheckinListJson, toCheckinListJson } from './checkin-list.presenter';
+import { CheckinQueries } from './checkin.queries';
 
 type ListInput = Complete<CreateCheckinListDto>;
 
@@ -104,6 +103,7 @@ export class CheckinListsService {
     private readonly audit: AuditLogService,
     private readonly catalogue: SalesCatalogue,
     private readonly positions: CheckinPositions,
+    private readonly queries: CheckinQueries,
   ) {}
 
   /**
@@ -113,43 +113,21 @@ export class CheckinListsService {
    * @throws ValidationFailed for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CheckinListJson>> {
-    const qb = this.db
-      .getRepository(CheckinList)
-      .createQueryBuilder('l')
-      .where('l.event_id = :event', { event: event.id });
-    const subevent = filters.int('subevent');
-    if (subevent !== undefined) qb.andWhere('l.subevent_id = :subevent', { subevent });
-    const match = filters.int('subevent_match');
-    if (match !== undefined) qb.andWhere('(l.subevent_id = :match OR l.subevent_id IS NULL)', { match });
-    // Lists of no date always match `ends_after` (pretix); lists of a date when it ends (or starts) then or later.
-    const endsAfter = filters.datetime('ends_after');
-    if (endsAfter !== undefined) {
-      qb.andWhere(
-        `(l.subevent_id IS NULL OR ${new SubEventQueries().endsAfter('l.subevent_id', ':endsAfter')})`,
-        {
-          endsAfter,
-        },
-      );
-    }
+    const where = {
+      subevent: filters.int('subevent'),
+      subeventMatch: filters.int('subevent_match'),
+      endsAfter: filters.datetime('ends_after'),
+    };
     filters.expand(['subevent']);
     const exclude = new Set(filters.all('exclude'));
-    applyOrdering(
-      qb,
+    const result = await this.queries.listsPage(
+      this.db,
+      event.id,
+      where,
+      exclude,
+      this.positions.listCountsSql(),
       filters,
-      { id: 'l.id', name: 'l.name', subevent__date_from: new SubEventQueries().dateFromOf('l.subevent_id') },
-      ['subevent__date_from', 'name', 'id'],
-    );
-    const counts = this.positions.listCountsSql();
-    const result = await paginateInOne(
-      qb,
       page,
-      {
-        items: relatedValue<number[]>(
-          "SELECT coalesce(array_agg(li.item_id), '{}') FROM checkin_list_item li WHERE li.list_id = l.id",
-        ),
-        positions: relatedValue<number>(exclude.has('position_count') ? 'SELECT 0' : counts.positions),
-        checkins: relatedValue<number>(exclude.has('checkin_count') ? 'SELECT 0' : counts.checkins),
-      },
       (row, rel) => toCheckinListJson(row, rel.items, { positions: rel.positions, checkins: rel.checkins }),
     );
     if (exclude.size === 0) return result;
@@ -279,34 +257,16 @@ export class CheckinListsService {
     emOrNone: EntityManager | undefined,
     ids: readonly number[],
   ): Promise<Map<number, ListScope & { list: CheckinList; itemIds: number[] }>> {
-    const em = emOrNone ?? this.db;
-    const { entities, raw } = await em
-      .getRepository(CheckinList)
-      .createQueryBuilder('l')
-      .addSelect(
-        `(SELECT coalesce(array_agg(li.item_id ORDER BY li.item_id), '{}') FROM checkin_list_item li WHERE li.list_id = l.id)`,
-        'item_ids',
-      )
-      .where('l.id = ANY(:ids)', { ids: [...new Set(ids)] })
-      .orderBy('l.id')
-      .getRawAndEntities<{ l_id: number; item_ids: number[] }>();
-    return new Map(
-      entities.map((list) => [
-        list.id,
-        { ...scopeOf(list), list, itemIds: raw.find((r) => r.l_id === list.id)?.item_ids ?? [] },
-      ]),
-    );
+    const found = await this.queries.listsWithItems(emOrNone ?? this.db, ids);
+    return new Map(found.map(({ list, itemIds }) => [list.id, { ...scopeOf(list), list, itemIds }]));
   }
 
   private async present(em: EntityManager, list: CheckinList): Promise<CheckinListJson> {
-    const counts = this.positions.listCountsSql();
-    const rows: { items: number[]; positions: number; checkins: number }[] = await em.query(
-      `SELECT (SELECT coalesce(array_agg(li.item_id), '{}') FROM checkin_list_item li WHERE li.list_id = l.id) AS items,
-              ${counts.positions} AS positions, ${counts.checkins} AS checkins
-         FROM checkin_list l WHERE l.id = $1`,
-      [list.id],
-    );
-    const row = rows[0] ?? { items: [], positions: 0, checkins: 0 };
+    const row = (await this.queries.listRelated(em, list.id, this.positions.listCountsSql())) ?? {
+      items: [],
+      positions: 0,
+      checkins: 0,
+    };
     return toCheckinListJson(list, row.items, { positions: row.positions, checkins: row.checkins });
   }
 
@@ -349,10 +309,7 @@ export class CheckinListsService {
     await em.delete(CheckinListProduct, { listId });
     const ids = [...new Set(itemIds)];
     if (ids.length === 0) return;
-    await em.query('INSERT INTO checkin_list_item (list_id, item_id) SELECT $1, unnest($2::int[])', [
-      listId,
-      ids,
-    ]);
+    await this.queries.insertListItems(em, listId, ids);
   }
 
   private log(

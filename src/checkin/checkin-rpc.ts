@@ -24,6 +24,7 @@ import { ApiRedeemResponses } from './redeem.responses';
 import { RpcAnnulDto, RpcRedeemDto } from './redeem.dto';
 import { CheckinRecordJson } from './checkin.presenter';
 import { CheckinsService } from './checkins.service';
+import { CheckinQueries } from './checkin.queries';
 import { AuditLogService } from '../audit/audit-log.service';
 import { REASON_EXPLANATIONS } from './redeem.rules';
 import { RedeemOkJson } from './redeem.presenter';
@@ -51,6 +52,7 @@ export class CheckinRpcService {
     private readonly redeems: RedeemService,
     private readonly checkins: CheckinsService,
     private readonly audit: AuditLogService,
+    private readonly queries: CheckinQueries,
   ) {}
 
   /**
@@ -130,23 +132,11 @@ export class CheckinRpcService {
     const lists = await this.resolve(organizer, principal, body.lists, REDEEM);
     const ids = lists.map((l) => l.listId);
     const annulled = await this.db.transaction(async (em) => {
-      const rows: { id: number; list_id: number; position_id: number | null }[] = await em.query(
-        `SELECT id, list_id, position_id FROM checkin WHERE list_id = ANY($1) AND nonce = $2 AND successful
-          ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-        [ids, body.nonce],
-      );
-      const row = rows[0];
+      const row = await this.queries.lockSuccessfulByNonce(em, ids, body.nonce);
       if (!row) throw new NotFound();
       // A failed attempt with the same nonce gives it up (one failed scan per ticket, list and nonce).
-      await em.query(
-        `UPDATE checkin SET nonce = NULL
-          WHERE list_id = $1 AND nonce = $2 AND NOT successful AND position_id IS NOT DISTINCT FROM $3`,
-        [row.list_id, body.nonce, row.position_id],
-      );
-      await em.query(
-        `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2 WHERE id = $1`,
-        [row.id, body.error_explanation ?? REASON_EXPLANATIONS.annulled],
-      );
+      await this.queries.releaseFailedNonce(em, row.list_id, body.nonce, row.position_id);
+      await this.queries.annulScan(em, row.id, body.error_explanation ?? REASON_EXPLANATIONS.annulled);
       const event = lists.find((l) => l.listId === row.list_id)!.event;
       await this.audit.record(em, principal, {
         organizerId: organizer.id,

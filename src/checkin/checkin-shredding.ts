@@ -1,15 +1,15 @@
 import type { EntityManager } from 'typeorm';
+import { CheckinQueries } from './checkin.queries';
+
+/** The shredder calls these outside Nest's container; the queries class is stateless. */
+const queries = new CheckinQueries();
 
 /**
  * `checkins` shredder (compat §3.8), export part: every scan of the event (successful or not) with its raw data.
  * One statement.
  */
 export async function exportCheckins(em: EntityManager, eventId: number): Promise<unknown[]> {
-  return em.query(
-    `SELECT id, position_id, list_id, type, datetime, successful, error_reason, raw_barcode, raw_source_type
-       FROM checkin WHERE event_id = $1 ORDER BY id`,
-    [eventId],
-  );
+  return queries.exportScans(em, eventId);
 }
 
 /**
@@ -17,8 +17,6 @@ export async function exportCheckins(em: EntityManager, eventId: number): Promis
  * removes the raw barcode and source of the successful ones, which stay as the check-in state of their tickets.
  */
 export async function shredCheckins(em: EntityManager, eventId: number): Promise<void> {
-  await em.query(`DELETE FROM checkin WHERE event_id = $1 AND NOT successful`, [eventId]);
-  await em.query(`UPDATE checkin SET raw_barcode = NULL, raw_source_type = NULL WHERE event_id = $1`, [
-    eventId,
-  ]);
+  await queries.deleteFailedScans(em, eventId);
+  await queries.dropRawScanData(em, eventId);
 }

@@ -9,6 +9,7 @@ import { Checkin } from './checkin.entity';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import { CheckinListSingularController, CheckinListsController } from './checkin-lists.controller';
 import { CheckinListsService } from './checkin-lists.service';
+import { CheckinQueries } from './checkin.queries';
 import { CheckinPositionsController } from './checkin-positions.controller';
 import { CheckinsController } from './checkins.controller';
 import { CheckinsService } from './checkins.service';
@@ -38,7 +39,7 @@ import { RedeemService } from './redeem.service';
     CheckinsController,
     CheckinRpcController,
   ],
-  providers: [CheckinListsService, CheckinsService, RedeemService, CheckinRpcService],
+  providers: [CheckinQueries, CheckinListsService, CheckinsService, RedeemService, CheckinRpcService],
   exports: [CheckinListsService],
 })
 export class CheckinModule {}

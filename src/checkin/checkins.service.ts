@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { ValidationFailed, invalidPk } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { findOrNotFound } from '../common/persistence/find';
@@ -12,6 +10,7 @@ import type { Event } from '../organizers/event.entity';
 import { Checkin } from './checkin.entity';
 import { CheckinRecordJson, toCheckinRecordJson } from './checkin.presenter';
 import { CheckinListsService } from './checkin-lists.service';
+import { CheckinQueries } from './checkin.queries';
 import type { FailedCheckinDto } from './redeem.dto';
 
 /**
@@ -24,6 +23,7 @@ export class CheckinsService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly lists: CheckinListsService,
     private readonly positions: CheckinPositions,
+    private readonly queries: CheckinQueries,
   ) {}
 
   /**
@@ -33,35 +33,7 @@ export class CheckinsService {
    * @throws ValidationFailed for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CheckinRecordJson>> {
-    const qb = this.db
-      .getRepository(Checkin)
-      .createQueryBuilder('c')
-      .where('c.event_id = :event', { event: event.id });
-    for (const [param, column] of [
-      ['successful', 'successful'],
-      ['auto_checked_in', 'auto_checked_in'],
-    ] as const) {
-      const value = filters.bool(param);
-      if (value !== undefined) qb.andWhere(`c.${column} = :${param}`, { [param]: value });
-    }
-    const type = filters.str('type');
-    if (type !== undefined) qb.andWhere('c.type = :type', { type });
-    const list = filters.int('list');
-    if (list !== undefined) qb.andWhere('c.list_id = :list', { list });
-    for (const [param, op, column] of [
-      ['created_since', '>=', 'created'],
-      ['created_before', '<', 'created'],
-      ['datetime_since', '>=', 'datetime'],
-      ['datetime_before', '<', 'datetime'],
-    ] as const) {
-      const at = filters.datetime(param);
-      if (at !== undefined) qb.andWhere(`c.${column} ${op} :${param}`, { [param]: at });
-    }
-    applyOrdering(qb, filters, { id: 'c.id', created: 'c.created', datetime: 'c.datetime' }, [
-      '-created',
-      '-id',
-    ]);
-    return paginateRows(qb, page, (rows) => rows.map(toCheckinRecordJson));
+    return this.queries.scansPage(this.db, event.id, filters, page, (rows) => rows.map(toCheckinRecordJson));
   }
 
   /** @throws NotFound for an id that is not a scan of this event */
@@ -81,35 +53,24 @@ export class CheckinsService {
       if (body.position != null && !(await this.positions.inEvent(em, event.id, body.position))) {
         throw ValidationFailed.field('position', invalidPk(body.position));
       }
-      const rows: { id: number }[] = await em.query(
-        `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
-                              raw_barcode, raw_source_type, raw_item_id, raw_variation_id, raw_subevent_id, nonce)
-         VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING
-         RETURNING id`,
-        [
-          body.position ?? null,
-          event.id,
-          list.id,
-          body.type ?? 'entry',
-          body.datetime ? new Date(body.datetime) : new Date(),
-          body.error_reason,
-          body.raw_barcode,
-          body.raw_source_type ?? 'barcode',
-          body.raw_item ?? null,
-          body.raw_variation ?? null,
-          body.raw_subevent ?? null,
-          body.nonce ?? null,
-        ],
-      );
+      const rows = await this.queries.insertFailedScan(em, {
+        positionId: body.position ?? null,
+        eventId: event.id,
+        listId: list.id,
+        type: body.type ?? 'entry',
+        datetime: body.datetime ? new Date(body.datetime) : new Date(),
+        errorReason: body.error_reason,
+        rawBarcode: body.raw_barcode,
+        rawSourceType: body.raw_source_type ?? 'barcode',
+        rawItemId: body.raw_item ?? null,
+        rawVariationId: body.raw_variation ?? null,
+        rawSubeventId: body.raw_subevent ?? null,
+        nonce: body.nonce ?? null,
+      });
       const again =
         rows.length > 0
           ? []
-          : await em.query<{ id: number }[]>(
-              `SELECT id FROM checkin WHERE list_id = $1 AND nonce = $2 AND NOT successful
-                 AND position_id IS NOT DISTINCT FROM $3`,
-              [list.id, body.nonce, body.position ?? null],
-            );
+          : await this.queries.failedScanByNonce(em, list.id, body.nonce, body.position ?? null);
       const id = rows[0]?.id ?? again[0].id;
       return toCheckinRecordJson(await findOrNotFound(em, Checkin, { id, eventId: event.id }, false));
     });

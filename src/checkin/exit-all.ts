@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Periodic } from '../common/contributions';
+import { CheckinQueries } from './checkin.queries';
 
 /**
  * Automatic check-out (spec "Check-in list" `exit_all_at`; compat §3.20): once a list's `exit_all_at` has passed,
@@ -15,7 +16,11 @@ import { Periodic } from '../common/contributions';
 export class ExitAll {
   private readonly logger = new Logger('ExitAll');
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    /** Injected; the default serves callers outside Nest's container (it is stateless). */
+    private readonly queries: CheckinQueries = new CheckinQueries(),
+  ) {}
 
   /** Checks out the due lists (at most `maxLists` per call). @returns the number of exits written */
   @Periodic('checkin.exit-all')
@@ -23,28 +28,11 @@ export class ExitAll {
     let exits = 0;
     for (let i = 0; i < maxLists; i++) {
       const done = await this.db.transaction(async (em) => {
-        const due: { id: number; event_id: number; exit_all_at: Date }[] = await em.query(
-          `SELECT id, event_id, exit_all_at FROM checkin_list WHERE exit_all_at <= $1
-            ORDER BY exit_all_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-          [now],
-        );
-        if (due.length === 0) return null;
-        const list = due[0];
-        const written: unknown[] = await em.query(
-          `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, auto_checked_in)
-           SELECT last.position_id, $2, $1, 'exit', $3, true, true
-             FROM (SELECT DISTINCT ON (c.position_id) c.position_id, c.type
-                     FROM checkin c
-                    WHERE c.list_id = $1 AND c.successful AND c.position_id IS NOT NULL AND c.datetime <= $3
-                    ORDER BY c.position_id, c.datetime DESC, c.id DESC) last
-            WHERE last.type = 'entry'
-           RETURNING id`,
-          [list.id, list.event_id, list.exit_all_at],
-        );
-        await em.query(`UPDATE checkin_list SET exit_all_at = exit_all_at + interval '1 day' WHERE id = $1`, [
-          list.id,
-        ]);
-        return written.length;
+        const list = await this.queries.lockDueExitList(em, now);
+        if (list === null) return null;
+        const written = await this.queries.insertAutomaticExits(em, list.id, list.event_id, list.exit_all_at);
+        await this.queries.postponeExitAll(em, list.id);
+        return written;
       });
       if (done === null) break;
       exits += done;

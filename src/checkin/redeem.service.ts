@@ -10,6 +10,7 @@ import { CheckinPositions, RedeemPosition } from '../orders/checkin-seam/checkin
 import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
 import { CheckinListsService } from './checkin-lists.service';
+import { CheckinQueries } from './checkin.queries';
 import type { RedeemDto } from './redeem.dto';
 import { QuestionsService } from '../catalogue/questions/questions.service';
 import type { QuestionJson } from '../catalogue/questions/question.presenter';
@@ -43,6 +44,7 @@ export class RedeemService {
     private readonly audit: AuditLogService,
     private readonly config: AppConfig,
     private readonly questions: QuestionsService,
+    private readonly queries: CheckinQueries,
   ) {}
 
   /**
@@ -136,11 +138,7 @@ export class RedeemService {
     // The ticket's earlier successful scans on the list, each marked when it was made with the scanner's nonce:
     // then this is a repeat of that scan, answered `ok` again without a second check-in. Only this ticket's scans
     // count (issue 22 item 9, as pretix): another ticket's nonce says nothing about this one.
-    const rows: (RuleScan & { id: number; again: boolean })[] = await em.query(
-      `SELECT id, type, datetime, ($3::varchar IS NOT NULL AND nonce IS NOT DISTINCT FROM $3) AS again
-         FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful`,
-      [ticket.id, list.id, body.nonce ?? null],
-    );
+    const rows = await this.queries.successfulScans(em, ticket.id, list.id, body.nonce ?? null);
     if (rows.some((r) => r.again))
       return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
     const scans: RuleScan[] = rows
@@ -207,9 +205,7 @@ export class RedeemService {
         action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
         data: { position: ticket.id, first: earlier.entries === 0, forced: force, list: list.id, type },
       },
-      `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce)
-       VALUES ($1, $2, $3, $4, $5, true, $6, $7)
-       ON CONFLICT (position_id, list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`,
+      this.queries.successfulScanInsert(),
       [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null],
     );
     return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
@@ -262,10 +258,7 @@ export class RedeemService {
         action: 'pretix.event.checkin.denied',
         data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
       },
-      `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
-                            error_explanation, nonce)
-       VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8)
-       ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`,
+      this.queries.refusedScanInsert(),
       [ticket.id, event.id, list.id, type, at, reason, REASON_EXPLANATIONS[reason], body.nonce ?? null],
     );
     return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/
 import { ApiExceptionFilter } from './http/exception.filter';
 import { IdempotencyInterceptor } from './http/idempotency';
 import { IdempotencyLocks } from './http/idempotency-locks';
+import { IdempotencyQueries } from './http/idempotency.queries';
 import { IdempotentCommits } from './http/idempotent-commit';
 import { NoStoreInterceptor } from './http/no-store';
 import { OpenApiController, OpenApiDocumentHolder } from './http/openapi';
@@ -16,6 +17,7 @@ import { ApiValidationPipe } from './validation/validation.pipe';
   controllers: [OpenApiController],
   providers: [
     RouteRegistry,
+    IdempotencyQueries,
     IdempotencyLocks,
     IdempotentCommits,
     // First, so that a replayed idempotent answer carries `Cache-Control: no-store` too.

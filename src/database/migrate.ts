@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { ConfigurationError, loadConfig } from '../config/app-config';
+import { DatabaseQueries } from './database.queries';
 import { dataSourceOptions } from './data-source';
 
 /**
@@ -13,12 +14,12 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   if (!name) throw new Error('DATABASE_URL names no database');
   url.pathname = '/postgres';
   const client = new Client({ connectionString: url.toString() });
+  const queries = new DatabaseQueries();
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) {
+    if (!(await queries.databaseExists(client, name))) {
       try {
-        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+        await queries.createDatabase(client, name);
       } catch (err) {
         // Another process created it in the meantime: fine.
         const code = (err as { code?: string }).code;

@@ -4,14 +4,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { NotFound, Refused, ValidationFailed } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { paginateInOne, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { OrganizerRef, TenancyQueries } from '../organizers/tenancy.queries';
 import type { CreateGiftCardAcceptanceDto, UpdateGiftCardAcceptanceDto } from './giftcard-acceptance.dto';
 import { GiftCardAcceptance } from './giftcard-acceptance.entity';
+import { GiftCardAcceptanceQueries } from './giftcard-acceptance.queries';
 import { GiftCardAcceptanceJson, toGiftCardAcceptanceJson } from './giftcard.presenter';
 
 /** The permission both sides of an acceptance need to create or change it (issue 11). */
@@ -39,6 +38,7 @@ export class GiftCardAcceptancesService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLogService,
     private readonly tenancy: TenancyQueries,
+    private readonly queries: GiftCardAcceptanceQueries,
   ) {}
 
   /** One page of the acceptor's acceptances, ordering `id` (default); rows, count and issuer slugs in one statement. */
@@ -47,15 +47,14 @@ export class GiftCardAcceptancesService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<GiftCardAcceptanceJson>> {
-    const qb = this.db
-      .getRepository(GiftCardAcceptance)
-      .createQueryBuilder('a')
-      .where('a.acceptor_id = :acceptor', { acceptor: acceptor.id });
-    const active = filters.bool('active');
-    if (active !== undefined) qb.andWhere('a.active = :active', { active });
-    applyOrdering(qb, filters, { id: 'a.id' }, ['id']);
-    const issuer = { issuer: relatedValue<string>(this.tenancy.organizerSlugOf('a.issuer_id')) };
-    return paginateInOne(qb, page, issuer, (row, rel) => toGiftCardAcceptanceJson(row, rel.issuer));
+    return this.queries.acceptancesPage(
+      this.db.manager,
+      acceptor.id,
+      filters,
+      page,
+      (organizerId) => this.tenancy.organizerSlugOf(organizerId),
+      (row, issuer) => toGiftCardAcceptanceJson(row, issuer),
+    );
   }
 
   /** @throws NotFound when the acceptor does not accept the cards of an organizer with this slug */

@@ -1,18 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { GiftCardExportRow, GiftCardQueries } from './giftcard.queries';
 
-/** One exported gift card (money as strings). */
-export interface GiftCardExportRow {
-  id: number;
-  secret: string;
-  issuance: Date;
-  value: string;
-  currency: string;
-  testmode: boolean;
-  expires: Date | null;
-  conditions: string | null;
-}
+export type { GiftCardExportRow } from './giftcard.queries';
 
 /**
  * The gift card context's read for the `giftcardlist` export (issue 13): the cards an organizer issued, in
@@ -20,7 +11,10 @@ export interface GiftCardExportRow {
  */
 @Injectable()
 export class GiftCardExportRows {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queries: GiftCardQueries,
+  ) {}
 
   /** Batches of the organizer's gift cards (test mode ones only when `testmode`), in id order. */
   async *cards(
@@ -30,11 +24,7 @@ export class GiftCardExportRows {
   ): AsyncGenerator<GiftCardExportRow[]> {
     let after = 0;
     for (;;) {
-      const rows: GiftCardExportRow[] = await this.db.query(
-        `SELECT id, secret, issuance, value::text AS value, currency, testmode, expires, conditions
-           FROM giftcard WHERE issuer_id = $1 AND testmode = $2 AND id > $3 ORDER BY id LIMIT $4`,
-        [organizerId, testmode, after, batchSize],
-      );
+      const rows = await this.queries.exportBatch(this.db.manager, organizerId, testmode, after, batchSize);
       if (rows.length === 0) return;
       yield rows;
       if (rows.length < batchSize) return;

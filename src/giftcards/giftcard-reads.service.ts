@@ -2,14 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { NotFound, ParentNotFound } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { findOneInOne, paginateInOne, Related, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
 import { OrganizerRef, TenancyQueries } from '../organizers/tenancy.queries';
-import { GiftCardTransaction } from './giftcard-transaction.entity';
 import { GiftCard } from './giftcard.entity';
+import { GiftCardQueries } from './giftcard.queries';
 import {
   GiftCardJson,
   GiftCardTransactionJson,
@@ -20,17 +18,6 @@ import { visibleTransactionDetails } from './giftcards.rules';
 
 /** `?expand=` names of gift card endpoints. */
 export const GIFTCARD_EXPANDS = ['owner_ticket'] as const;
-
-/**
- * SQL condition: the gift card `alias` is within reach of the organizer bound as `:reachOrg`, i.e. issued by it,
- * or, with `includeAccepted`, issued by an organizer whose cards it accepts under an active acceptance.
- */
-export function reachCondition(alias: string, includeAccepted: boolean): string {
-  const own = `${alias}.issuer_id = :reachOrg`;
-  if (!includeAccepted) return own;
-  return `(${own} OR ${alias}.issuer_id IN (SELECT a.issuer_id FROM giftcard_acceptance a
-            WHERE a.acceptor_id = :reachOrg AND a.active))`;
-}
 
 /** A card with the slug of an organizer read in the same statement (its issuer, or a transaction's acceptor). */
 interface WithSlug<E> {
@@ -50,12 +37,12 @@ export class GiftCardReads {
     @InjectDataSource() private readonly db: DataSource,
     private readonly positions: OrderPositionReads,
     private readonly tenancy: TenancyQueries,
+    private readonly queries: GiftCardQueries,
   ) {}
 
-  /** The slug of the organizer whose id is the column `column`, read with the row. */
-  private slugOf(column: string): { slug: Related<string> } {
-    return { slug: relatedValue<string>(this.tenancy.organizerSlugOf(column)) };
-  }
+  /** The organizers context's subquery of an organizer's slug (read with each card or transaction). */
+  private readonly organizerSlugOf = (organizerId: string): string =>
+    this.tenancy.organizerSlugOf(organizerId);
 
   /**
    * One page of cards. Filters: `secret` (case-insensitive exact), `testmode`, `expired`, `value` (exact),
@@ -70,29 +57,14 @@ export class GiftCardReads {
   ): Promise<Paginated<GiftCardJson>> {
     const includeAccepted = filters.bool('include_accepted') ?? false;
     const expandOwner = filters.expand(GIFTCARD_EXPANDS).has('owner_ticket');
-    const qb = this.db
-      .getRepository(GiftCard)
-      .createQueryBuilder('g')
-      .where(reachCondition('g', includeAccepted), { reachOrg: organizer.id });
-    const secret = filters.str('secret');
-    if (secret !== undefined) qb.andWhere('lower(g.secret) = lower(:secret)', { secret });
-    const testmode = filters.bool('testmode');
-    if (testmode !== undefined) qb.andWhere('g.testmode = :testmode', { testmode });
-    const expired = filters.bool('expired');
-    if (expired === true) qb.andWhere('g.expires IS NOT NULL AND g.expires < now()');
-    if (expired === false) qb.andWhere('(g.expires IS NULL OR g.expires >= now())');
-    const value = filters.decimal('value');
-    if (value !== undefined) qb.andWhere('g.value = :value', { value });
-    applyOrdering(
-      qb,
+    const result = await this.queries.cardsPage(
+      this.db.manager,
+      { organizerId: organizer.id, includeAccepted },
       filters,
-      { id: 'g.id', issuance: 'g.issuance', secret: 'g.secret', value: 'g.value', expires: 'g.expires' },
-      ['id'],
+      page,
+      this.organizerSlugOf,
+      (row, slug) => ({ row, slug }),
     );
-    const result = await paginateInOne(qb, page, this.slugOf('g.issuer_id'), (row, rel) => ({
-      row,
-      slug: rel.slug,
-    }));
     return new Paginated(
       await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner),
       result.total,
@@ -105,12 +77,13 @@ export class GiftCardReads {
    * @throws NotFound for a card out of reach
    */
   async get(organizer: OrganizerRef, id: number, filters: QueryFilters): Promise<GiftCardJson> {
-    const qb = this.db
-      .getRepository(GiftCard)
-      .createQueryBuilder('g')
-      .where('g.id = :id', { id })
-      .andWhere(reachCondition('g', filters.bool('include_accepted') ?? false), { reachOrg: organizer.id });
-    const entry = await findOneInOne(qb, this.slugOf('g.issuer_id'), (row, rel) => ({ row, slug: rel.slug }));
+    const entry = await this.queries.cardWithSlug(
+      this.db.manager,
+      { organizerId: organizer.id, includeAccepted: filters.bool('include_accepted') ?? false },
+      id,
+      this.organizerSlugOf,
+      (row, slug) => ({ row, slug }),
+    );
     const expandOwner = filters.expand(GIFTCARD_EXPANDS).has('owner_ticket');
     return (await this.presentWithSlugs(this.db.manager, [entry], organizer, expandOwner))[0];
   }
@@ -138,21 +111,18 @@ export class GiftCardReads {
             .findOne({ select: { id: true, issuerId: true }, where: { id } })
         )?.issuerId ?? organizer.id)
       : organizer.id;
-    const qb = this.db
-      .getRepository(GiftCardTransaction)
-      .createQueryBuilder('t')
-      .where('t.giftcard_id = :id', { id })
-      .andWhere(
-        `EXISTS (SELECT 1 FROM giftcard g WHERE g.id = :id AND ${reachCondition('g', includeAccepted)})`,
-        {
-          reachOrg: organizer.id,
-        },
-      );
-    applyOrdering(qb, filters, { datetime: 't.datetime', id: 't.id' }, ['datetime', 'id']);
-    const result = await paginateInOne(qb, page, this.slugOf('t.acceptor_id'), (row, rel) => ({
-      ...toGiftCardTransactionJson(row, rel.slug),
-      ...visibleTransactionDetails(row, organizer.id, issuerId),
-    }));
+    const result = await this.queries.transactionsPage(
+      this.db.manager,
+      { organizerId: organizer.id, includeAccepted },
+      id,
+      filters,
+      page,
+      this.organizerSlugOf,
+      (row, slug) => ({
+        ...toGiftCardTransactionJson(row, slug),
+        ...visibleTransactionDetails(row, organizer.id, issuerId),
+      }),
+    );
     if (result.total === 0 && !(await this.exists(this.db.manager, organizer, id, includeAccepted))) {
       throw new ParentNotFound();
     }
@@ -170,13 +140,7 @@ export class GiftCardReads {
     includeAccepted: boolean,
     lock = false,
   ): Promise<GiftCard> {
-    const qb = em
-      .getRepository(GiftCard)
-      .createQueryBuilder('g')
-      .where('g.id = :id', { id })
-      .andWhere(reachCondition('g', includeAccepted), { reachOrg: organizer.id });
-    if (lock) qb.setLock('pessimistic_write');
-    const card = await qb.getOne();
+    const card = await this.queries.cardInReach(em, { organizerId: organizer.id, includeAccepted }, id, lock);
     if (!card) throw new NotFound();
     return card;
   }
@@ -188,12 +152,7 @@ export class GiftCardReads {
     id: number,
     includeAccepted: boolean,
   ): Promise<boolean> {
-    const n = await em
-      .getRepository(GiftCard)
-      .createQueryBuilder('g')
-      .where('g.id = :id', { id })
-      .andWhere(reachCondition('g', includeAccepted), { reachOrg: organizer.id })
-      .getCount();
+    const n = await this.queries.countInReach(em, { organizerId: organizer.id, includeAccepted }, id);
     return n > 0;
   }
 

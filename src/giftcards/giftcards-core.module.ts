@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
 import { TenancyModule } from '../organizers/tenancy.module';
+import { GiftCardAcceptanceQueries } from './giftcard-acceptance.queries';
 import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
+import { GiftCardQueries } from './giftcard.queries';
 import { GiftCardExportRows } from './giftcard-export-rows';
 import { GiftCardListExporter } from './giftcard-list.exporter';
 import { GiftCardReads } from './giftcard-reads.service';
@@ -16,6 +18,8 @@ import { AuditModule } from '../audit/audit.module';
 @Module({
   imports: [AuditModule, OrderPresentationModule, TenancyModule],
   providers: [
+    GiftCardQueries,
+    GiftCardAcceptanceQueries,
     GiftCardReads,
     GiftCardsService,
     GiftCardAcceptancesService,

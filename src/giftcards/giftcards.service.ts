@@ -11,7 +11,8 @@ import { parseDateTimeOrNull } from '../common/values/datetime';
 import { Decimal, toMoney } from '../common/values/money';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
 import type { OrganizerRef } from '../organizers/tenancy.queries';
-import { GiftCardReads, reachCondition } from './giftcard-reads.service';
+import { GiftCardReads } from './giftcard-reads.service';
+import { GiftCardQueries, GiftCardRow } from './giftcard.queries';
 import { GiftCardTransaction } from './giftcard-transaction.entity';
 import type { CreateGiftCardDto, GiftCardTransactDto } from './giftcard.dto';
 import { GiftCard } from './giftcard.entity';
@@ -28,20 +29,6 @@ import {
 
 /** Audit content type of gift cards (pretix model name). */
 const CONTENT_TYPE = 'giftcard';
-
-/** A `giftcard` row as `RETURNING *` gives it. */
-interface GiftCardRow {
-  id: number;
-  issuer_id: number;
-  secret: string;
-  issuance: Date;
-  value: string;
-  currency: string;
-  testmode: boolean;
-  expires: Date | null;
-  conditions: string | null;
-  owner_ticket_id: number | null;
-}
 
 function cardFromRow(row: GiftCardRow): GiftCard {
   return Object.assign(new GiftCard(), {
@@ -72,6 +59,7 @@ export class GiftCardsService {
     private readonly audit: AuditLogService,
     private readonly reads: GiftCardReads,
     private readonly positions: OrderPositionReads,
+    private readonly queries: GiftCardQueries,
   ) {}
 
   /**
@@ -202,16 +190,14 @@ export class GiftCardsService {
     const delta = toMoney(body.value);
     const debit = new Decimal(delta).lessThan(0);
     const card = await this.db.transaction(async (em) => {
-      const update = em
-        .createQueryBuilder()
-        .update(GiftCard)
-        .set({ value: () => 'value + :delta' })
-        .where('id = :id', { id })
-        .andWhere(reachCondition('giftcard', includeAccepted), { reachOrg: organizer.id })
-        .andWhere('value + :delta >= 0', { delta });
       // An acceptor only debits another issuer's card (issue 22 item 13).
-      if (includeAccepted && !debit) update.andWhere('issuer_id = :reachOrg');
-      const rows = (await update.returning('*').execute()).raw as GiftCardRow[];
+      const rows = await this.queries.addValue(
+        em,
+        { organizerId: organizer.id, includeAccepted },
+        id,
+        delta,
+        includeAccepted && !debit,
+      );
       if (rows.length === 0) {
         const found = await this.reads.load(em, organizer, id, includeAccepted);
         if (!mayBook(found.issuerId === organizer.id, delta)) throw new Refused(ACCEPTED_CARD_CREDIT);

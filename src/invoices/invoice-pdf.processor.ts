@@ -4,28 +4,12 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { JobProcessor, ProcessesQueue, QueuedJob, RetryLater } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
-import { returning } from '../tasks/sql';
 import { StoredFiles } from '../tasks/stored-files.service';
-import type { InvoiceLineData } from './invoice.entity';
 import { renderInvoicePdf } from './invoice-pdf';
+import { InvoiceQueries } from './invoice.queries';
 import { dateOnly } from './invoice.presenter';
 
 /** The row a render reads (one statement, with the number of the invoice it refers to). */
-interface RenderRow {
-  id: number;
-  organizer_id: number;
-  number: string;
-  order_code: string;
-  date: string | Date;
-  is_cancellation: boolean;
-  currency: string;
-  texts: Record<string, string | null>;
-  lines: InvoiceLineData[];
-  pdf_file_id: string | null;
-  pdf_generation: number;
-  refers_number: string | null;
-}
-
 /**
  * The `invoices` queue (worker only; architecture.md "Processes"): renders the PDF of one invoice generation with
  * pdfkit and stores it in PostgreSQL (`stored_file`, kind `invoice_pdf`, kept until the invoice goes). The file
@@ -39,6 +23,8 @@ interface RenderRow {
 @ProcessesQueue(QUEUES.invoices)
 export class InvoicePdfProcessor implements JobProcessor {
   private readonly logger = new Logger('Invoices');
+  /** Not injected: the worker registers this processor outside the invoices module (the class is stateless). */
+  private readonly queries = new InvoiceQueries();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -49,13 +35,7 @@ export class InvoicePdfProcessor implements JobProcessor {
   async process(job: QueuedJob): Promise<{ state: string }> {
     const invoiceId = Number(job.data.invoiceId);
     const generation = Number(job.data.generation);
-    const rows: RenderRow[] = await this.db.query(
-      `SELECT i.id, i.organizer_id, i.number, i.order_code, i.date, i.is_cancellation, i.currency, i.texts, i.lines,
-              i.pdf_file_id, i.pdf_generation, r.number AS refers_number
-         FROM invoice i LEFT JOIN invoice r ON r.id = i.refers_id WHERE i.id = $1`,
-      [invoiceId],
-    );
-    const inv = rows[0];
+    const inv = await this.queries.renderRow(this.db.manager, invoiceId);
     if (!inv || inv.pdf_generation !== generation || inv.pdf_file_id !== null) return { state: 'skipped' };
     this.logger.debug(`invoice ${inv.number} rendering (attempt ${job.attemptsMade + 1})`);
     try {
@@ -82,14 +62,8 @@ export class InvoicePdfProcessor implements JobProcessor {
             },
             em,
           );
-          const updated = await returning<{ id: number }>(
-            em,
-            `UPDATE invoice SET pdf_file_id = $2
-            WHERE id = $1 AND pdf_generation = $3 AND pdf_file_id IS NULL RETURNING id`,
-            [invoiceId, fileId, generation],
-          );
           // Stale (regenerated meanwhile) or done by another worker: keep nothing.
-          if (updated.length === 0) throw new StaleRender();
+          if (!(await this.queries.attachPdf(em, invoiceId, fileId, generation))) throw new StaleRender();
           return true;
         })
         .catch((err: unknown) => {

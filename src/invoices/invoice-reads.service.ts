@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { Conflict, NotFound } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import type { Event } from '../organizers/event.entity';
@@ -12,11 +10,11 @@ import type { Organizer } from '../organizers/organizer.entity';
 import { TenancyQueries } from '../organizers/tenancy.queries';
 import { StoredFiles } from '../tasks/stored-files.service';
 import { Invoice } from './invoice.entity';
+import { InvoiceQueries } from './invoice.queries';
 import { InvoicePdfJobs } from './invoice-pdf-jobs';
-import { InvoiceJson, InvoiceRefs, toInvoiceJson } from './invoice.presenter';
+import { InvoiceJson, toInvoiceJson } from './invoice.presenter';
 
 /** Ordering fields of the lists (spec "Invoices"): `nr` (= number, the default) and `date`. */
-const ORDERING = { nr: 'v.invoice_no', number: 'v.invoice_no', date: 'v.date' };
 export const INVOICE_ORDERING = ['nr', 'number', 'date'];
 
 /** Seconds a client waits before asking for a PDF again (spec: "retry after a few seconds"). */
@@ -43,14 +41,11 @@ export class InvoiceReads {
     private readonly tenancy: TenancyQueries,
     private readonly files: StoredFiles,
     private readonly pdfs: InvoicePdfJobs,
+    private readonly queries: InvoiceQueries,
   ) {}
 
-  private related(): RelatedSpec<InvoiceRefs> {
-    return {
-      eventSlug: relatedValue<string>(this.tenancy.eventSlugOf('v.event_id')),
-      refersNumber: relatedValue<string | null>('SELECT r.number FROM invoice r WHERE r.id = v.refers_id'),
-    };
-  }
+  /** The organizers context's subquery of an event's slug (read with each invoice). */
+  private readonly eventSlugOf = (eventId: string): string => this.tenancy.eventSlugOf(eventId);
 
   /**
    * `GET E/invoices/`: filters `is_cancellation`, `order` (code), `refers` (number), `locale`, `number`; ordering
@@ -58,11 +53,14 @@ export class InvoiceReads {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<InvoiceJson>> {
-    const qb = this.db
-      .getRepository(Invoice)
-      .createQueryBuilder('v')
-      .where('v.event_id = :event', { event: event.id });
-    return this.page(qb, filters, page, ['nr']);
+    return this.queries.invoicesPage(
+      this.db.manager,
+      { eventId: event.id },
+      filters,
+      page,
+      this.eventSlugOf,
+      toInvoiceJson,
+    );
   }
 
   /**
@@ -75,22 +73,20 @@ export class InvoiceReads {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<InvoiceJson>> {
-    const qb = this.db
-      .getRepository(Invoice)
-      .createQueryBuilder('v')
-      .where('v.organizer_id = :org', { org: organizer.id });
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
-    if (allowed !== 'all') qb.andWhere('v.event_id = ANY(:events)', { events: allowed });
-    return this.page(qb, filters, page, ['nr']);
+    return this.queries.invoicesPage(
+      this.db.manager,
+      { organizerId: organizer.id, eventIds: allowed },
+      filters,
+      page,
+      this.eventSlugOf,
+      toInvoiceJson,
+    );
   }
 
   /** One invoice by number. @throws NotFound for an unknown number */
   get(event: Event, number: string): Promise<InvoiceJson> {
-    const qb = this.db
-      .getRepository(Invoice)
-      .createQueryBuilder('v')
-      .where('v.event_id = :event AND v.number = :number', { event: event.id, number });
-    return findOneInOne(qb, this.related(), toInvoiceJson);
+    return this.queries.invoiceByNumber(this.db.manager, event.id, number, this.eventSlugOf, toInvoiceJson);
   }
 
   /**
@@ -116,31 +112,5 @@ export class InvoiceReads {
       this.logger.warn(`invoice ${inv.number}: render not queued: ${(err as Error).message}`);
     }
     throw new Conflict(PDF_NOT_READY, PDF_RETRY_AFTER);
-  }
-
-  private page(
-    qb: SelectQueryBuilder<Invoice>,
-    filters: QueryFilters,
-    page: PageRequest,
-    defaults: string[],
-  ): Promise<Paginated<InvoiceJson>> {
-    const isCancellation = filters.bool('is_cancellation');
-    if (isCancellation !== undefined) qb.andWhere('v.is_cancellation = :isc', { isc: isCancellation });
-    const order = filters.str('order');
-    if (order !== undefined) qb.andWhere('v.order_code = :order', { order });
-    const number = filters.str('number');
-    if (number !== undefined) qb.andWhere('v.number = :number', { number });
-    const locale = filters.str('locale');
-    if (locale !== undefined) qb.andWhere('v.locale = :locale', { locale });
-    const refers = filters.str('refers');
-    if (refers !== undefined)
-      qb.andWhere(
-        'v.refers_id IN (SELECT r.id FROM invoice r WHERE r.number = :refers AND r.event_id = v.event_id)',
-        {
-          refers,
-        },
-      );
-    applyOrdering(qb, filters, ORDERING, defaults);
-    return paginateInOne(qb, page, this.related(), toInvoiceJson);
   }
 }

@@ -3,20 +3,21 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Event } from '../organizers/event.entity';
 import type { EventSettingsDto } from './invoice-settings.dto';
+import { InvoiceQueries } from './invoice.queries';
 import { effectiveSettings, EventSettings, SETTING_KEYS } from './invoice-settings.rules';
 
 /** The event settings of `E/settings/` (the invoice keys and `locale`), stored in `invoice_settings`. */
 @Injectable()
 export class InvoiceSettingsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queries: InvoiceQueries,
+  ) {}
 
   /** The event's settings with the defaults filled in (one statement). */
   async get(eventId: number, em: EntityManager = this.db.manager): Promise<EventSettings> {
-    const rows: { values: Record<string, string> }[] = await em.query(
-      'SELECT "values" FROM invoice_settings WHERE event_id = $1',
-      [eventId],
-    );
-    return effectiveSettings(rows[0]?.values);
+    const values = await this.queries.settingsValues(em, eventId);
+    return effectiveSettings(values);
   }
 
   /**
@@ -29,12 +30,6 @@ export class InvoiceSettingsService {
       const v = (body as Record<string, unknown>)[key];
       if (typeof v === 'string') changes[key] = key.endsWith('_country') ? v.toUpperCase() : v;
     }
-    const rows: { values: Record<string, string> }[] = await this.db.query(
-      `INSERT INTO invoice_settings (event_id, "values") VALUES ($1, $2::jsonb)
-       ON CONFLICT (event_id) DO UPDATE SET "values" = invoice_settings."values" || EXCLUDED."values"
-       RETURNING "values"`,
-      [event.id, JSON.stringify(changes)],
-    );
-    return effectiveSettings(rows[0].values);
+    return effectiveSettings(await this.queries.mergeSettings(this.db.manager, event.id, changes));
   }
 }

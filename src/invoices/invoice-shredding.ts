@@ -1,4 +1,8 @@
 import type { EntityManager } from 'typeorm';
+import { InvoiceQueries } from './invoice.queries';
+
+/** The shredder calls these outside Nest's container; the queries class is stateless. */
+const queries = new InvoiceQueries();
 
 /** Placeholder written over shredded personal data (pretix writes the same block character). */
 export const REDACTED = '█';
@@ -23,17 +27,7 @@ const PERSONAL_TEXTS = [
  * event's invoices. One statement.
  */
 export async function exportInvoices(em: EntityManager, eventId: number): Promise<Record<string, unknown>> {
-  const rows: {
-    number: string;
-    order_code: string;
-    date: string;
-    is_cancellation: boolean;
-    texts: Record<string, string | null>;
-  }[] = await em.query(
-    `SELECT number, order_code, date::text AS date, is_cancellation, texts FROM invoice
-        WHERE event_id = $1 ORDER BY number`,
-    [eventId],
-  );
+  const rows = await queries.exportRows(em, eventId);
   return Object.fromEntries(
     rows.map((r) => [
       r.number,
@@ -54,18 +48,7 @@ export async function exportInvoices(em: EntityManager, eventId: number): Promis
  * @returns the stored-file ids of the dropped PDFs, for the caller to delete
  */
 export async function shredInvoices(em: EntityManager, eventId: number): Promise<string[]> {
-  const rows: { pdf_file_id: string | null }[] = await em.query(
-    `SELECT pdf_file_id FROM invoice WHERE event_id = $1 AND pdf_file_id IS NOT NULL FOR UPDATE`,
-    [eventId],
-  );
-  const redact = PERSONAL_TEXTS.map(
-    (k) =>
-      `|| jsonb_build_object('${k}', CASE WHEN coalesce(texts->>'${k}', '') = '' THEN texts->'${k}' ELSE to_jsonb($2::text) END)`,
-  ).join(' ');
-  await em.query(
-    `UPDATE invoice SET texts = texts ${redact}, pdf_file_id = NULL, pdf_generation = pdf_generation + 1
-      WHERE event_id = $1`,
-    [eventId, REDACTED],
-  );
-  return rows.map((r) => r.pdf_file_id!);
+  const fileIds = await queries.lockPdfFileIds(em, eventId);
+  await queries.redactInvoices(em, eventId, PERSONAL_TEXTS, REDACTED);
+  return fileIds;
 }

@@ -17,6 +17,7 @@ import {
   senderTexts,
 } from './invoice-content.rules';
 import { InvoiceSettingsService } from './invoice-settings.service';
+import { InvoiceQueries } from './invoice.queries';
 import { formatNumber, numberPrefix } from './invoice-settings.rules';
 
 /** The data of an invoice that comes from the order and the settings. */
@@ -37,6 +38,7 @@ export class InvoiceWriter {
     private readonly orders: OrderReads,
     private readonly catalogue: SalesCatalogue,
     private readonly settings: InvoiceSettingsService,
+    private readonly queries: InvoiceQueries,
   ) {}
 
   /**
@@ -48,13 +50,7 @@ export class InvoiceWriter {
     event: Pick<Event, 'id' | 'slug'>,
   ): Promise<{ prefix: string; no: number }> {
     const prefix = numberPrefix(await this.settings.get(event.id, em), event.slug);
-    const rows: { last_no: number }[] = await em.query(
-      `INSERT INTO invoice_counter (event_id, prefix, last_no) VALUES ($1, $2, 1)
-       ON CONFLICT (event_id, prefix) DO UPDATE SET last_no = invoice_counter.last_no + 1
-       RETURNING last_no`,
-      [event.id, prefix],
-    );
-    return { prefix, no: rows[0].last_no };
+    return { prefix, no: await this.queries.takeNextNumber(em, event.id, prefix) };
   }
 
   /** A new invoice of the order with its current data. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { InvoiceQueries } from './invoice.queries';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
@@ -26,7 +27,14 @@ import { InvoicesService } from './invoices.service';
     TasksModule,
     TypeOrmModule.forFeature([Invoice]),
   ],
-  providers: [InvoiceSettingsService, InvoiceWriter, InvoiceReads, InvoicePdfJobs, InvoicesService],
+  providers: [
+    InvoiceQueries,
+    InvoiceSettingsService,
+    InvoiceWriter,
+    InvoiceReads,
+    InvoicePdfJobs,
+    InvoicesService,
+  ],
   exports: [InvoiceSettingsService, InvoiceReads, InvoicesService],
 })
 export class InvoicesCoreModule {}

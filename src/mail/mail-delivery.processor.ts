@@ -5,10 +5,9 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { GiveUp, JobProcessor, ProcessesQueue, QueuedJob, RetryLater } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
-import { returning } from '../tasks/sql';
 import { StoredFiles } from '../tasks/stored-files.service';
 import { isPermanentSmtpError, mailErrorText, retryDelayMs } from './mail-delivery.rules';
-import type { OutgoingMail } from './outgoing-mail.entity';
+import { OutgoingMailQueries } from './outgoing-mail.queries';
 
 /**
  * Delivers outgoing mails over SMTP (worker only; `MAIL_URL`, nodemailer). One job per mail: the row is claimed
@@ -26,19 +25,12 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
     @InjectDataSource() private readonly db: DataSource,
     private readonly files: StoredFiles,
     private readonly config: AppConfig,
+    private readonly queries: OutgoingMailQueries,
   ) {}
 
   async process(job: QueuedJob): Promise<{ status: string }> {
     const id = Number(job.data.mailId);
-    const [mail] = await returning<OutgoingMail>(
-      this.db,
-      `UPDATE outgoing_mail
-          SET status = 'sending', attempts = attempts + 1,
-              next_attempt = now() + $2 * interval '1 millisecond'
-        WHERE id = $1 AND status IN ('queued', 'sending')
-        RETURNING id, recipient, subject, body, attempts, attachments`,
-      [id, 2 * this.config.jobLockMs],
-    );
+    const [mail] = await this.queries.claim(this.db.manager, id, 2 * this.config.jobLockMs);
     if (!mail) return { status: 'skipped' };
     if (this.config.mailUrl === '') {
       await this.release(id);
@@ -74,11 +66,7 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
         throw new GiveUp(error);
       }
       const delay = retryDelayMs(mail.attempts, this.config.mailRetryDelayMs);
-      await this.db.query(
-        `UPDATE outgoing_mail SET status = 'queued', error = $2, next_attempt = now() + $3 * interval '1 millisecond'
-          WHERE id = $1 AND status = 'sending'`,
-        [id, error, delay],
-      );
+      await this.queries.retryLater(this.db.manager, id, error, delay);
       throw new RetryLater(delay, error);
     }
     await this.record(id, 'sent', null);
@@ -93,11 +81,7 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
 
   /** Undoes a claim: the mail is `queued` again, due now, the attempt not counted. */
   private async release(id: number): Promise<void> {
-    await this.db.query(
-      `UPDATE outgoing_mail SET status = 'queued', attempts = greatest(attempts - 1, 0), next_attempt = now()
-        WHERE id = $1 AND status = 'sending'`,
-      [id],
-    );
+    await this.queries.release(this.db.manager, id);
   }
 
   onApplicationShutdown(): void {
@@ -115,11 +99,6 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
   }
 
   private async record(id: number, status: 'sent' | 'failed', error: string | null): Promise<void> {
-    await this.db.query(
-      `UPDATE outgoing_mail SET status = $2::varchar, error = coalesce($3, error), next_attempt = NULL,
-              sent_at = CASE WHEN $2::varchar = 'sent' THEN now() ELSE sent_at END
-        WHERE id = $1 AND status = 'sending'`,
-      [id, status, error],
-    );
+    await this.queries.recordOutcome(this.db.manager, id, status, error);
   }
 }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MailOutboxService } from './mail-outbox.service';
 import { Periodic } from '../common/contributions';
+import { OutgoingMailQueries } from './outgoing-mail.queries';
 
 /** Mails examined per sweep. */
 const BATCH = 500;
@@ -22,18 +23,15 @@ export class MailSweep {
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: MailOutboxService,
     private readonly config: AppConfig,
+    /** Injected; the default serves callers outside Nest's container (it is stateless). */
+    private readonly queries: OutgoingMailQueries = new OutgoingMailQueries(),
   ) {}
 
   /** @returns how many mails were (re-)enqueued (none without `MAIL_URL`: the mails stay in the outbox) */
   @Periodic('mail.sweep')
   async sweep(): Promise<number> {
     if (this.config.mailUrl === '') return 0;
-    const due: { id: number }[] = await this.db.query(
-      `SELECT id FROM outgoing_mail
-        WHERE status IN ('queued', 'sending') AND next_attempt <= now()
-        ORDER BY next_attempt LIMIT $1`,
-      [BATCH],
-    );
+    const due = await this.queries.dueIds(this.db.manager, BATCH);
     if (due.length === 0) return 0;
     const n = await this.outbox.dispatch(due.map((r) => r.id));
     this.logger.debug(`sweep: ${n} of ${due.length} due mails enqueued`);

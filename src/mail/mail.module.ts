@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
 import { MailOutboxService } from './mail-outbox.service';
 import { MailSweep } from './mail-sweep.service';
+import { OutgoingMailQueries } from './outgoing-mail.queries';
 
 /**
  * Outgoing mail (architecture.md "Layout"): the outbox writer every context sends through, and the sweep the
@@ -9,7 +10,7 @@ import { MailSweep } from './mail-sweep.service';
  */
 @Module({
   imports: [TasksModule],
-  providers: [MailOutboxService, MailSweep],
-  exports: [MailOutboxService, MailSweep],
+  providers: [OutgoingMailQueries, MailOutboxService, MailSweep],
+  exports: [OutgoingMailQueries, MailOutboxService, MailSweep],
 })
 export class MailModule {}

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotFound, ValidationFailed } from '../common/errors';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { TenancyQueries } from '../organizers/tenancy.queries';
 import type { Organizer } from '../organizers/organizer.entity';
 import { OutgoingMail } from './outgoing-mail.entity';
+import { OutgoingMailQueries } from './outgoing-mail.queries';
 import { OutgoingMailJson, toOutgoingMailJson } from './outgoing-mail.presenter';
 
 const STATUSES = ['queued', 'sending', 'sent', 'failed'];
@@ -14,7 +15,10 @@ const STATUSES = ['queued', 'sending', 'sent', 'failed'];
 /** Reading the outbox of an organizer (`O/outgoingmails/`, README "Resources"). */
 @Injectable()
 export class OutgoingMailsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queries: OutgoingMailQueries,
+  ) {}
 
   /**
    * Mails of the organizer, newest first. Filters: `status` (one of the statuses), `to` (recipient address,
@@ -27,26 +31,14 @@ export class OutgoingMailsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<OutgoingMailJson>> {
-    const qb = this.db
-      .getRepository(OutgoingMail)
-      .createQueryBuilder('m')
-      .where('m.organizer_id = :org', { org: organizer.id })
-      .orderBy('m.created', 'DESC')
-      .addOrderBy('m.id', 'DESC');
     const status = filters.str('status');
-    if (status !== undefined) {
-      if (!STATUSES.includes(status))
-        throw ValidationFailed.field(
-          'status',
-          `Select a valid choice. ${status} is not one of the available choices.`,
-        );
-      qb.andWhere('m.status = :status', { status });
-    }
-    const to = filters.str('to');
-    if (to !== undefined) qb.andWhere('lower(m.recipient) = lower(:to)', { to: to.slice(0, 254) });
-    const since = filters.datetime('created_since');
-    if (since !== undefined) qb.andWhere('m.created >= :since', { since });
-    return paginate(qb, page, async (rows) => {
+    if (status !== undefined && !STATUSES.includes(status))
+      throw ValidationFailed.field(
+        'status',
+        `Select a valid choice. ${status} is not one of the available choices.`,
+      );
+    const where = { status, to: filters.str('to'), createdSince: filters.datetime('created_since') };
+    return this.queries.mailsPage(this.db.manager, organizer.id, where, page, async (rows) => {
       const slugs = await new TenancyQueries().eventSlugs(
         this.db.manager,
         rows.flatMap((m) => (m.eventId === null ? [] : [m.eventId])),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ReusableMediumQueries } from './reusable-medium.queries';
 import { GiftCardsCoreModule } from '../giftcards/giftcards-core.module';
 import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
 import { ReusableMediaController } from './reusable-media.controller';
@@ -13,6 +14,6 @@ import { AuditModule } from '../audit/audit.module';
 @Module({
   imports: [AuditModule, GiftCardsCoreModule, OrderPresentationModule],
   controllers: [ReusableMediaController],
-  providers: [ReusableMediaService, ReusableMediaPresentation],
+  providers: [ReusableMediumQueries, ReusableMediaService, ReusableMediaPresentation],
 })
 export class MediaModule {}

@@ -5,8 +5,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector, invalidPk, NotFound } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { uniqueAsValidation } from '../common/persistence/unique';
@@ -23,6 +21,7 @@ import type {
   ReplaceReusableMediumDto,
 } from './reusable-medium.dto';
 import { ReusableMedium } from './reusable-medium.entity';
+import { ReusableMediumQueries } from './reusable-medium.queries';
 import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
 
 /**
@@ -68,6 +67,7 @@ export class ReusableMediaService {
     private readonly giftcards: GiftCardReads,
     private readonly acceptances: GiftCardAcceptancesService,
     private readonly positions: OrderPositionReads,
+    private readonly queries: ReusableMediumQueries,
   ) {}
 
   /**
@@ -81,42 +81,9 @@ export class ReusableMediaService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<ReusableMediumJson>> {
-    const qb = this.db
-      .getRepository(ReusableMedium)
-      .createQueryBuilder('m')
-      .where('m.organizer_id = :organizer', { organizer: organizer.id });
-    for (const [param, column] of [
-      ['identifier', 'identifier'],
-      ['type', 'type'],
-      ['customer', 'customer'],
-    ] as const) {
-      const value = filters.str(param);
-      if (value !== undefined) qb.andWhere(`m.${column} = :${param}`, { [param]: value });
-    }
-    const active = filters.bool('active');
-    if (active !== undefined) qb.andWhere('m.active = :active', { active });
-    for (const [param, column] of [
-      ['created_since', 'created'],
-      ['updated_since', 'updated'],
-    ] as const) {
-      const value = filters.datetime(param);
-      if (value !== undefined) qb.andWhere(`m.${column} >= :${param}`, { [param]: value });
-    }
-    for (const [param, column] of [
-      ['linked_orderposition', 'linked_orderposition_id'],
-      ['linked_giftcard', 'linked_giftcard_id'],
-    ] as const) {
-      const value = filters.int(param);
-      if (value !== undefined) qb.andWhere(`m.${column} = :${param}`, { [param]: value });
-    }
-    applyOrdering(
-      qb,
-      filters,
-      { created: 'm.created', updated: 'm.updated', identifier: 'm.identifier', type: 'm.type', id: 'm.id' },
-      ['-updated', '-id'],
-    );
+    const list = this.queries.mediaList(this.db.manager, organizer.id, filters);
     const expand = filters.expand(MEDIUM_EXPANDS);
-    const result = await paginateRows(qb, page, (rows) => rows);
+    const result = await this.queries.page(list, page);
     return new Paginated(
       await this.presentation.present(this.db.manager, result.items, organizer, expand),
       result.total,
@@ -211,19 +178,13 @@ export class ReusableMediaService {
   ): Promise<ReusableMediumLookupJson> {
     const em = this.db.manager;
     const issuers = await this.acceptances.mediaIssuers(em, organizer.id);
-    const medium = await em
-      .getRepository(ReusableMedium)
-      .createQueryBuilder('m')
-      .where('m.organizer_id IN (:...organizers)', { organizers: [organizer.id, ...issuers] })
-      .andWhere('m.type = :type AND m.identifier = :identifier', {
-        type: body.type,
-        identifier: body.identifier,
-      })
-      .orderBy('m.organizer_id = :own', 'DESC')
-      .addOrderBy('m.id', 'ASC')
-      .setParameter('own', organizer.id)
-      .limit(1)
-      .getOne();
+    const medium = await this.queries.lookup(
+      em,
+      [organizer.id, ...issuers],
+      organizer.id,
+      body.type,
+      body.identifier,
+    );
     if (!medium) return { result: null };
     if (medium.organizerId !== organizer.id) {
       medium.linkedOrderpositionId = null;

@@ -4,9 +4,11 @@ import { ItemQueries } from '../catalogue/items/item.queries';
 import { FieldErrors, invalidPk, ValidationFailed } from '../common/errors';
 import type { EventSeating } from '../organizers/event-seating.port';
 import { SeatingPlansService } from './seating-plans.service';
-import { plannedSeats, SeatingLayout } from './seating-layout.rules';
+import { plannedSeats } from './seating-layout.rules';
 import { SEAT_HOLDERS, SeatHolders } from './seat-holders.port';
-import { scopeCondition, SeatScope } from './seat-scope';
+import { SeatScope } from './seat-scope';
+import { SeatQueries } from './seat.queries';
+import { SeatingPlanQueries } from './seating-plan.queries';
 
 /**
  * The seating context's answer to the tenancy roots' EVENT_SEATING port (issue 10 "Assigning a plan"): checks a
@@ -19,6 +21,8 @@ export class EventSeatingService implements EventSeating {
   constructor(
     private readonly plans: SeatingPlansService,
     @Inject(SEAT_HOLDERS) private readonly holders: SeatHolders,
+    private readonly queries: SeatQueries,
+    private readonly planQueries: SeatingPlanQueries,
   ) {}
 
   async check(
@@ -55,8 +59,7 @@ export class EventSeatingService implements EventSeating {
     subeventId: number | null = null,
   ): Promise<void> {
     const scope: SeatScope = { eventId, subeventId };
-    const plan: { layout: SeatingLayout }[] =
-      planId === null ? [] : await em.query('SELECT layout FROM seating_plan WHERE id = $1', [planId]);
+    const plan = planId === null ? [] : await this.planQueries.layout(em, planId);
     const seats = plan.length > 0 ? plannedSeats(plan[0].layout) : [];
     const rows = seats.map((s, rank) => ({
       zone_name: s.zoneName,
@@ -68,13 +71,11 @@ export class EventSeatingService implements EventSeating {
       product_id: mapping[s.category] ?? null,
       sorting_rank: rank,
     }));
-    const where = scopeCondition(scope, '', 1);
-    const guids = `$${where.params.length + 1}`;
     // Seats that would vanish, locked (a sale locks the seats it takes), then refused when sold or reserved.
-    const leaving: { id: number; seat_guid: string }[] = await em.query(
-      `SELECT id, seat_guid FROM seat WHERE ${where.sql} AND NOT (seat_guid = ANY(${guids}::text[]))
-        ORDER BY id FOR UPDATE`,
-      [...where.params, rows.map((r) => r.seat_guid)],
+    const leaving = await this.queries.lockLeaving(
+      em,
+      scope,
+      rows.map((r) => r.seat_guid),
     );
     if (leaving.length > 0) {
       const holders = await this.holders.ofScope(em, scope, new Date());
@@ -85,25 +86,12 @@ export class EventSeatingService implements EventSeating {
           `You can not change the plan since seat "${sold.seat_guid}" is not present in the new plan and is already sold.`,
         );
       }
-      await em.query('DELETE FROM seat WHERE id = ANY($1)', [leaving.map((s) => s.id)]);
+      await this.queries.deleteSeats(
+        em,
+        leaving.map((s) => s.id),
+      );
     }
     if (rows.length === 0) return;
-    const conflict =
-      subeventId === null
-        ? '(event_id, seat_guid) WHERE subevent_id IS NULL'
-        : '(subevent_id, seat_guid) WHERE subevent_id IS NOT NULL';
-    await em.query(
-      `INSERT INTO seat (event_id, subevent_id, zone_name, row_name, row_label, seat_number, seat_label, seat_guid,
-                         product_id, sorting_rank)
-       SELECT $1, $2::int, r.zone_name, r.row_name, r.row_label, r.seat_number, r.seat_label, r.seat_guid,
-              r.product_id, r.sorting_rank
-         FROM jsonb_to_recordset($3::jsonb) AS r(zone_name text, row_name text, row_label text, seat_number text,
-              seat_label text, seat_guid text, product_id int, sorting_rank int)
-       ON CONFLICT ${conflict} DO UPDATE SET
-         zone_name = EXCLUDED.zone_name, row_name = EXCLUDED.row_name, row_label = EXCLUDED.row_label,
-         seat_number = EXCLUDED.seat_number, seat_label = EXCLUDED.seat_label, product_id = EXCLUDED.product_id,
-         sorting_rank = EXCLUDED.sorting_rank`,
-      [eventId, subeventId, JSON.stringify(rows)],
-    );
+    await this.queries.upsertPlanned(em, eventId, subeventId, rows);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { SeatQueries, SeatRow } from './seat.queries';
 
 /** A seat as sales see it: where it is, what it sells, whether it is blocked, and pretix's display name. */
 export interface SaleSeat {
@@ -23,22 +24,6 @@ export function seatKey(subeventId: number | null, key: string | number): string
   return `${subeventId ?? 0}:${key}`;
 }
 
-interface SeatRow {
-  id: number;
-  subevent_id: number | null;
-  seat_guid: string;
-  product_id: number | null;
-  blocked: boolean;
-  zone_name: string;
-  row_name: string;
-  row_label: string | null;
-  seat_number: string;
-  seat_label: string | null;
-}
-
-const COLUMNS = `id, subevent_id, seat_guid, product_id, blocked, zone_name, row_name, row_label, seat_number,
-  seat_label`;
-
 /**
  * pretix's display name of a seat: zone, row label (else `Row <name>`), seat label (else `Seat <number>`), the
  * non-empty ones joined by `, ` (compat §3.2 `The selected seat "Seat A1" is not available.`).
@@ -52,18 +37,6 @@ export function seatName(
     row.seat_label ?? (row.seat_number ? `Seat ${row.seat_number}` : ''),
   ];
   return parts.filter((p) => p !== '').join(', ');
-}
-
-/**
- * SQL of the seat object `{id, name, seat_guid}` (or NULL) of the seat whose id is the SQL expression
- * `seatIdExpr`, with {@link seatName}'s name, for presenters that build a position in one statement: the seating
- * context owns the `seat` table and gives the fragment, the caller embeds it.
- */
-export function positionSeatSql(seatIdExpr: string): string {
-  return `(SELECT jsonb_build_object('id', st.id, 'seat_guid', st.seat_guid, 'name', concat_ws(', ',
-      nullif(st.zone_name, ''), coalesce(st.row_label, 'Row ' || nullif(st.row_name, '')),
-      coalesce(st.seat_label, 'Seat ' || nullif(st.seat_number, ''))))
-    FROM seat st WHERE st.id = ${seatIdExpr})`;
 }
 
 function toSaleSeat(r: SeatRow): SaleSeat {
@@ -84,6 +57,8 @@ function toSaleSeat(r: SeatRow): SaleSeat {
  */
 @Injectable()
 export class SeatSales {
+  constructor(private readonly queries: SeatQueries) {}
+
   /**
    * The event's seats named by (date, guid), locked `FOR UPDATE` in id order when `lock` (one statement, none for
    * an empty list).
@@ -96,13 +71,7 @@ export class SeatSales {
     lock: boolean,
   ): Promise<Map<string, SaleSeat>> {
     if (wanted.length === 0) return new Map();
-    const rows: SeatRow[] = await em.query(
-      `SELECT ${COLUMNS} FROM seat
-        WHERE event_id = $1
-          AND (coalesce(subevent_id, 0), seat_guid) IN (SELECT * FROM unnest($2::int[], $3::text[]))
-        ORDER BY id ${lock ? 'FOR UPDATE' : ''}`,
-      [eventId, wanted.map((w) => w.subeventId ?? 0), wanted.map((w) => w.guid)],
-    );
+    const rows = await this.queries.bySaleKeys(em, eventId, wanted, lock);
     return new Map(rows.map((r) => [seatKey(r.subevent_id, r.seat_guid), toSaleSeat(r)]));
   }
 
@@ -112,10 +81,7 @@ export class SeatSales {
    */
   async seatedProducts(em: EntityManager, eventId: number, itemIds: readonly number[]): Promise<Set<string>> {
     if (itemIds.length === 0) return new Set();
-    const rows: { subevent_id: number | null; product_id: number }[] = await em.query(
-      `SELECT DISTINCT subevent_id, product_id FROM seat WHERE event_id = $1 AND product_id = ANY($2)`,
-      [eventId, [...new Set(itemIds)]],
-    );
+    const rows = await this.queries.seatedProducts(em, eventId, [...new Set(itemIds)]);
     return new Set(rows.map((r) => seatKey(r.subevent_id, r.product_id)));
   }
 
@@ -123,7 +89,7 @@ export class SeatSales {
   async describe(em: EntityManager, ids: readonly (number | null)[]): Promise<Map<number, PositionSeat>> {
     const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
     if (wanted.length === 0) return new Map();
-    const rows: SeatRow[] = await em.query(`SELECT ${COLUMNS} FROM seat WHERE id = ANY($1)`, [wanted]);
+    const rows = await this.queries.byIds(em, wanted);
     return new Map(rows.map((r) => [r.id, { id: r.id, name: seatName(r), seat_guid: r.seat_guid }]));
   }
 }

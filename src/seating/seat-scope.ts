@@ -43,21 +43,3 @@ export async function subeventSeatScope(
   if (!found || found.eventId !== event.id) throw new NotFound(SEAT_FORM_MESSAGES.unknownSubevent);
   return { eventId: event.id, subeventId };
 }
-
-/**
- * SQL condition selecting the seats of a scope, with the event id as `$<first>` and (for a date) the date id as
- * `$<first + 1>`; `params` are the values to pass in that order.
- */
-export function scopeCondition(
-  scope: SeatScope,
-  alias: string,
-  first: number,
-): { sql: string; params: number[] } {
-  const a = alias ? `${alias}.` : '';
-  return scope.subeventId === null
-    ? { sql: `${a}event_id = $${first} AND ${a}subevent_id IS NULL`, params: [scope.eventId] }
-    : {
-        sql: `${a}event_id = $${first} AND ${a}subevent_id = $${first + 1}`,
-        params: [scope.eventId, scope.subeventId],
-      };
-}

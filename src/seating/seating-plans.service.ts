@@ -4,8 +4,6 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ResourceInUse, ValidationFailed } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { findOrNotFound } from '../common/persistence/find';
@@ -13,6 +11,7 @@ import type { Organizer } from '../organizers/organizer.entity';
 import { TenancyQueries } from '../organizers/tenancy.queries';
 import type { CreateSeatingPlanDto } from './seating-plan.dto';
 import { SeatingPlan } from './seating-plan.entity';
+import { SeatingPlanQueries } from './seating-plan.queries';
 import { SeatingPlanJson, toSeatingPlanJson } from './seating-plan.presenter';
 import { layoutFieldErrors, SeatingLayout } from './seating-layout.rules';
 
@@ -32,16 +31,14 @@ export class SeatingPlansService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     private readonly tenancy: TenancyQueries,
+    private readonly queries: SeatingPlanQueries,
   ) {}
 
   /** One page of the organizer's plans; ordering `name` (default), `id`. One SQL statement. */
   list(organizer: Organizer, filters: QueryFilters, page: PageRequest): Promise<Paginated<SeatingPlanJson>> {
-    const qb = this.db
-      .getRepository(SeatingPlan)
-      .createQueryBuilder('p')
-      .where('p.organizer_id = :organizer', { organizer: organizer.id });
-    applyOrdering(qb, filters, { name: 'p.name', id: 'p.id' }, ['name', 'id']);
-    return paginateRows(qb, page, (rows) => rows.map(toSeatingPlanJson));
+    return this.queries.plansPage(this.db, organizer.id, filters, page, (rows) =>
+      rows.map(toSeatingPlanJson),
+    );
   }
 
   /** @throws NotFound for an id that is not a plan of this organizer */

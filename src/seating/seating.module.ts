@@ -12,6 +12,7 @@ import { SeatsController } from './seats.controller';
 import { SubEventSeatsController } from './subevent-seats.controller';
 import { SeatsService } from './seats.service';
 import { SeatSalesModule } from './seat-sales.module';
+import { SeatingPlanQueries } from './seating-plan.queries';
 
 /**
  * The seating context (architecture.md): seating plans of organizers and the seats of events generated from
@@ -36,6 +37,7 @@ export class SeatingModule {
       ],
       controllers: [SeatingPlansController, SeatsController, SubEventSeatsController],
       providers: [
+        SeatingPlanQueries,
         SeatingPlansService,
         SeatsService,
         EventSeatingService,

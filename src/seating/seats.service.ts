@@ -4,33 +4,16 @@ import { EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { NotFound, ValidationFailed } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { findOrNotFound } from '../common/persistence/find';
 import type { Event } from '../organizers/event.entity';
 import type { BulkSeatsDto } from './seat.dto';
 import { Seat } from './seat.entity';
+import { SEAT_TEXT_FILTERS, SeatQueries } from './seat.queries';
 import { SeatJson, toSeatJson } from './seat.presenter';
 import { SEAT_HOLDERS, SeatHolders } from './seat-holders.port';
-import {
-  eventSeatScope,
-  scopeCondition,
-  SEAT_FORM_MESSAGES,
-  SeatScope,
-  subeventSeatScope,
-} from './seat-scope';
-
-/** Text filters of the seat list, each an exact match on its column (compat §3.18). */
-const TEXT_FILTERS: Record<string, string> = {
-  zone_name: 's.zone_name',
-  row_name: 's.row_name',
-  row_label: 's.row_label',
-  seat_number: 's.seat_number',
-  seat_label: 's.seat_label',
-  seat_guid: 's.seat_guid',
-};
+import { eventSeatScope, SEAT_FORM_MESSAGES, SeatScope, subeventSeatScope } from './seat-scope';
 
 /**
  * Seats of a scope (compat §3.18): those of an event without dates (`E/seats/`) or of one date of a series
@@ -43,6 +26,7 @@ export class SeatsService {
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
     @Inject(SEAT_HOLDERS) private readonly holders: SeatHolders,
+    private readonly queries: SeatQueries,
   ) {}
 
   /** One page of the scope's seats in plan order; filters of compat §3.18. One SQL statement. */
@@ -53,31 +37,23 @@ export class SeatsService {
     page: PageRequest,
   ): Promise<Paginated<SeatJson>> {
     const scope = await this.scope(this.db, event, subevent);
-    const qb = this.db.getRepository(Seat).createQueryBuilder('s').where('s.event_id = :event', {
-      event: scope.eventId,
-    });
-    if (scope.subeventId === null) qb.andWhere('s.subevent_id IS NULL');
-    else qb.andWhere('s.subevent_id = :subevent', { subevent: scope.subeventId });
-    for (const [name, column] of Object.entries(TEXT_FILTERS)) {
+    const text: [name: string, value: string][] = [];
+    for (const name of SEAT_TEXT_FILTERS) {
       const value = filters.str(name);
-      if (value !== undefined) qb.andWhere(`${column} = :${name}`, { [name]: value });
+      if (value !== undefined) text.push([name, value]);
     }
     const blocked = filters.bool('blocked');
-    if (blocked !== undefined) qb.andWhere('s.blocked = :blocked', { blocked });
     const holders = await this.holders.ofScope(this.db, scope, new Date());
     const held = [...holders.keys()];
     const available = filters.bool('is_available');
-    if (available !== undefined) {
-      qb.andWhere(
-        available ? 'NOT s.blocked AND NOT (s.id = ANY(:held))' : '(s.blocked OR s.id = ANY(:held))',
-        {
-          held,
-        },
-      );
-    }
-    applyOrdering(qb, filters, { id: 's.id' }, []);
-    qb.addOrderBy('s.sorting_rank', 'ASC').addOrderBy('s.id', 'ASC');
-    const result = await paginateRows(qb, page, (rows) => rows.map((s) => toSeatJson(s, holders.get(s.id))));
+    const result = await this.queries.seatsPage(
+      this.db,
+      scope,
+      { text, blocked, available, held },
+      filters,
+      page,
+      (rows) => rows.map((s) => toSeatJson(s, holders.get(s.id))),
+    );
     await this.expand(result.items, filters);
     return result;
   }
@@ -159,18 +135,12 @@ export class SeatsService {
     const field = byIds ? 'ids' : 'seat_guids';
     const wanted: (number | string)[] = byIds ? body.ids! : body.seat_guids!;
     await this.db.transaction(async (em) => {
-      const column = byIds ? 'id' : 'seat_guid';
-      const where = scopeCondition(scope, '', 2);
-      const found: { id: number; key: string }[] = await em.query(
-        `SELECT id, ${column}::text AS key FROM seat
-          WHERE ${column} = ANY($1) AND ${where.sql} ORDER BY id FOR UPDATE`,
-        [wanted, ...where.params],
-      );
+      const found = await this.queries.lockByKeys(em, scope, byIds, wanted);
       const known = new Set(found.map((f) => f.key));
       const missing = wanted.find((w) => !known.has(String(w)));
       if (missing !== undefined) throw ValidationFailed.field(field, `The seat '${missing}' does not exist.`);
       const ids = found.map((f) => f.id);
-      await em.query('UPDATE seat SET blocked = $2 WHERE id = ANY($1) AND blocked <> $2', [ids, blocked]);
+      await this.queries.setBlocked(em, ids, blocked);
       await this.log(em, event, principal, { seats: ids, blocked });
     });
   }

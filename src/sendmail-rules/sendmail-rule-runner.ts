@@ -7,6 +7,7 @@ import { MailRecipient, mailRecipients } from '../orders/presentation/mail-recip
 import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import type { Event } from '../organizers/event.entity';
 import { SendmailRule } from './sendmail-rule.entity';
+import { SendmailRuleQueries } from './sendmail-rule.queries';
 import { fillPlaceholders, localized, ruleSendTime } from './sendmail-schedule.rules';
 import { Periodic } from '../common/contributions';
 
@@ -38,6 +39,8 @@ export class SendmailRuleRunner {
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: MailOutboxService,
     private readonly config: AppConfig,
+    /** Injected; the default serves callers outside Nest's container (it is stateless). */
+    private readonly queries: SendmailRuleQueries = new SendmailRuleQueries(),
   ) {}
 
   /** @returns the number of mails put into the outbox */
@@ -136,10 +139,10 @@ export class SendmailRuleRunner {
 
   /** Claims the delivery rows and enqueues the mails of the rows claimed here, in `em`'s transaction. */
   private async send(em: EntityManager, rule: SendmailRule, event: Event, mails: Mail[]): Promise<number> {
-    const claimed: { target: string }[] = await em.query(
-      `INSERT INTO sendmail_rule_delivery (rule_id, target) SELECT $1, unnest($2::text[])
-       ON CONFLICT (rule_id, target) DO NOTHING RETURNING target`,
-      [rule.id, mails.map((m) => m.target)],
+    const claimed = await this.queries.claimDeliveries(
+      em,
+      rule.id,
+      mails.map((m) => m.target),
     );
     const mine = new Set(claimed.map((c) => c.target));
     const organizer = event.organizer!.slug;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SendmailRuleQueries } from './sendmail-rule.queries';
 import { AuditModule } from '../audit/audit.module';
 import { SendmailRulesController } from './sendmail-rules.controller';
 import { SendmailRulesService } from './sendmail-rules.service';
@@ -7,6 +8,6 @@ import { SendmailRulesService } from './sendmail-rules.service';
 @Module({
   imports: [AuditModule],
   controllers: [SendmailRulesController],
-  providers: [SendmailRulesService],
+  providers: [SendmailRuleQueries, SendmailRulesService],
 })
 export class SendmailRulesModule {}

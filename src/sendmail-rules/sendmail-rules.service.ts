@@ -6,8 +6,6 @@ import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
 import { ItemQueries } from '../catalogue/items/item.queries';
 import { invalidPk, ValidationFailed } from '../common/errors';
-import { applyOrdering } from '../common/listing/ordering';
-import { paginateRows } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { findOrNotFound } from '../common/persistence/find';
@@ -17,6 +15,7 @@ import { toI18n } from '../common/values/i18n';
 import type { Event } from '../organizers/event.entity';
 import type { CreateSendmailRuleDto } from './sendmail-rule.dto';
 import { SendmailRule } from './sendmail-rule.entity';
+import { SendmailRuleQueries } from './sendmail-rule.queries';
 import { SendmailRuleJson, toSendmailRuleJson } from './sendmail-rule.presenter';
 import {
   checkSendmailRule,
@@ -28,15 +27,6 @@ import {
 /** Audit content type (pretix's model name). */
 const CONTENT_TYPE = 'scheduledmail';
 
-/** Boolean filters of the list (compat §3.26) and their columns. */
-const BOOL_FILTERS: Record<string, string> = {
-  all_products: 'r.all_products',
-  date_is_absolute: 'r.date_is_absolute',
-  offset_to_event_end: 'r.offset_to_event_end',
-  offset_is_after: 'r.offset_is_after',
-  enabled: 'r.enabled',
-};
-
 /**
  * Scheduled e-mail rules of one event: list, detail, create, update, delete (compat §3.26). Every query is scoped by
  * the event the permission guard resolved. Logs `pretix.plugins.sendmail.rule.added|changed|deleted`.
@@ -46,24 +36,12 @@ export class SendmailRulesService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly queries: SendmailRuleQueries,
   ) {}
 
   /** One page; filters `id`, `send_to` and the booleans; ordering `id`. Two SQL statements whatever the page size. */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<SendmailRuleJson>> {
-    const qb = this.db
-      .getRepository(SendmailRule)
-      .createQueryBuilder('r')
-      .where('r.event_id = :event', { event: event.id });
-    const id = filters.int('id');
-    if (id !== undefined) qb.andWhere('r.id = :id', { id });
-    const sendTo = filters.str('send_to');
-    if (sendTo !== undefined) qb.andWhere('r.send_to = :sendTo', { sendTo });
-    for (const [name, column] of Object.entries(BOOL_FILTERS)) {
-      const value = filters.bool(name);
-      if (value !== undefined) qb.andWhere(`${column} = :${name}`, { [name]: value });
-    }
-    applyOrdering(qb, filters, { id: 'r.id' }, ['id']);
-    return paginateRows(qb, page, (rows) => rows.map(toSendmailRuleJson));
+    return this.queries.rulesPage(this.db, event.id, filters, page, (rows) => rows.map(toSendmailRuleJson));
   }
 
   /** @throws NotFound for an id that is not a rule of this event */

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { AppConfig } from '../../config/app-config';
+import { IdempotencyQueries } from './idempotency.queries';
 
 /**
  * Advisory-lock keys of idempotency records: the record id moved above the 32-bit range that the other advisory
@@ -23,7 +24,10 @@ export class IdempotencyLocks implements OnApplicationShutdown {
   /** Records locked by requests of this process (session-level advisory locks are reentrant within the session). */
   private readonly held = new Set<string>();
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly queries: IdempotencyQueries,
+  ) {}
 
   /**
    * Inserts the record of a first request and locks it, in one statement on the lock session.
@@ -35,14 +39,7 @@ export class IdempotencyLocks implements OnApplicationShutdown {
     fingerprint: string,
     ttlMs: number,
   ): Promise<string | null> {
-    const rows = await this.query<{ id: string }>(
-      `WITH ins AS (
-         INSERT INTO idempotency_record (credential_hash, key, fingerprint, status, headers, expires)
-         VALUES ($1, $2, $3, NULL, '{}', now() + ($4 || ' milliseconds')::interval)
-         ON CONFLICT (credential_hash, key) DO NOTHING RETURNING id)
-       SELECT id::text AS id, pg_advisory_lock(id + 1099511627776) FROM ins`,
-      [credential, key, fingerprint, String(ttlMs)],
-    );
+    const rows = await this.queries.insertLocked(await this.client(), credential, key, fingerprint, ttlMs);
     const id = rows[0]?.id ?? null;
     if (id !== null) this.held.add(id);
     return id;
@@ -58,11 +55,7 @@ export class IdempotencyLocks implements OnApplicationShutdown {
     this.held.add(id);
     let locked = false;
     try {
-      const rows = await this.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1::bigint) AS locked',
-        [idempotencyLockKey(id)],
-      );
-      locked = rows[0]?.locked === true;
+      locked = await this.queries.tryAdvisoryLock(await this.client(), idempotencyLockKey(id));
     } finally {
       if (!locked) this.held.delete(id);
     }
@@ -72,19 +65,13 @@ export class IdempotencyLocks implements OnApplicationShutdown {
   /** Releases the lock of a record whose request has ended (its response stored or forgotten). */
   async release(id: string): Promise<void> {
     this.held.delete(id);
-    await this.query('SELECT pg_advisory_unlock($1::bigint)', [idempotencyLockKey(id)]);
+    await this.queries.advisoryUnlock(await this.client(), idempotencyLockKey(id));
   }
 
   onApplicationShutdown(): Promise<void> {
     const session = this.session;
     this.session = null;
     return session ? session.then((c) => c.end()).catch(() => undefined) : Promise.resolve();
-  }
-
-  private async query<R>(sql: string, params: unknown[]): Promise<R[]> {
-    const client = await this.client();
-    const result = await client.query(sql, params);
-    return result.rows as R[];
   }
 
   /** The lock session, (re)connected on demand; a broken session is dropped, and its locks die with it. */

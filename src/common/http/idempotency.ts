@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { Conflict, InvalidRequest, StoredResponse, UnprocessableRequest } from '../errors';
 import { CONCURRENT_KEY_DETAIL, IdempotentWrite, runIdempotentWrite } from './idempotent-commit';
 import { IdempotencyLocks, idempotencyLockKey } from './idempotency-locks';
+import { IdempotencyQueries, IdempotencyRecordRow } from './idempotency.queries';
 import { API_PREFIX } from './route-registry';
 
 /** How long a stored response is replayed (compat §1.8). */
@@ -39,16 +40,7 @@ export const storesAnswer = (status: number): boolean => status !== 409 && statu
 export const idempotentRequest = (method: string, path: string): boolean =>
   METHODS.has(method) && path.startsWith(`/${API_PREFIX}/`) && !path.startsWith(NEVER_STORED);
 
-interface StoredRow {
-  id: string;
-  fingerprint: string;
-  status: number | null;
-  headers: Record<string, string>;
-  body: string | null;
-  expires: Date;
-  committed: boolean;
-  reference: string | null;
-}
+type StoredRow = IdempotencyRecordRow;
 
 /**
  * `X-Idempotency-Key` on every POST/PUT/PATCH/DELETE under `/api/v1/` (compat §1.8), as a global interceptor, so
@@ -75,6 +67,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly locks: IdempotencyLocks,
+    private readonly queries: IdempotencyQueries,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -109,7 +102,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       const row = await this.read(credential, key);
       if (!row) continue; // forgotten in between (not stored): try to become the first request
       if (new Date(row.expires).getTime() < Date.now()) {
-        await this.db.query('DELETE FROM idempotency_record WHERE id = $1', [row.id]);
+        await this.queries.deleteRecord(this.db.manager, row.id);
         continue;
       }
       if (row.status === null && !row.committed) {
@@ -129,12 +122,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   /** The record of (credential, key), or of the record id alone. */
   private async read(credentialOrId: string, key?: string): Promise<StoredRow | undefined> {
-    const rows = await this.db.query<StoredRow[]>(
-      `SELECT id::text AS id, fingerprint, status, headers, body, expires, committed, reference
-         FROM idempotency_record WHERE ${key === undefined ? 'id = $1' : 'credential_hash = $1 AND key = $2'}`,
-      key === undefined ? [credentialOrId] : [credentialOrId, key],
-    );
-    return rows[0];
+    return this.queries.read(this.db.manager, credentialOrId, key);
   }
 
   /**
@@ -171,14 +159,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
    */
   private takeOverDead(id: string): Promise<boolean> {
     return this.db.transaction(async (em) => {
-      const [{ free }]: { free: boolean }[] = await em.query(
-        'SELECT pg_try_advisory_xact_lock($1::bigint) AS free',
-        [idempotencyLockKey(id)],
-      );
-      if (!free) return false;
-      await em.query('DELETE FROM idempotency_record WHERE id = $1 AND status IS NULL AND NOT committed', [
-        id,
-      ]);
+      if (!(await this.queries.tryTransactionLock(em, idempotencyLockKey(id)))) return false;
+      await this.queries.deleteRunning(em, id);
       this.logger.warn(`idempotency record ${id} left running by a dead request: taken over`);
       return true;
     });
@@ -223,7 +205,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!storesAnswer(status)) {
       // A committed write keeps its record (issue 22 item 14): the database knows, also when the commit's
       // outcome was unknown here (the row lock makes this wait for a commit still in progress).
-      await this.db.query('DELETE FROM idempotency_record WHERE id = $1 AND NOT committed', [id]);
+      await this.queries.deleteUncommitted(this.db.manager, id);
       return;
     }
     const headers = Object.fromEntries(
@@ -232,15 +214,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
         String(res.getHeader(h)),
       ]),
     );
-    await this.db.query(
-      'UPDATE idempotency_record SET status = $2, headers = $3::jsonb, body = $4 WHERE id = $1',
-      [id, status, JSON.stringify(headers), body.toString('base64')],
-    );
+    await this.queries.storeAnswer(this.db.manager, id, status, headers, body.toString('base64'));
   }
 }
 
 /** Deletes expired idempotency records (run by the worker's scheduler tick); returns how many. */
 export async function purgeExpiredIdempotencyRecords(db: DataSource): Promise<number> {
-  const result: [unknown[], number] = await db.query('DELETE FROM idempotency_record WHERE expires < now()');
-  return result[1];
+  return new IdempotencyQueries().purgeExpired(db.manager);
 }

@@ -9,6 +9,7 @@ import type {
   TransactionRollbackEvent,
 } from 'typeorm';
 import { Conflict } from '../errors';
+import { IdempotencyQueries } from './idempotency.queries';
 
 export const CONCURRENT_KEY_DETAIL = 'Concurrent request with idempotency key.';
 
@@ -73,7 +74,10 @@ export function resumedWriteResult(): string | null {
 export class IdempotentCommits implements EntitySubscriberInterface {
   private readonly bound = new WeakSet<QueryRunner>();
 
-  constructor(@InjectDataSource() db: DataSource) {
+  constructor(
+    @InjectDataSource() db: DataSource,
+    private readonly queries: IdempotencyQueries,
+  ) {
     db.subscribers.push(this);
   }
 
@@ -85,15 +89,13 @@ export class IdempotentCommits implements EntitySubscriberInterface {
     // the depth in a protected field of its query runners.
     const depth = (runner as unknown as { transactionDepth?: number }).transactionDepth;
     if (!write?.open || depth !== 1) return;
-    const [{ wrote }] = (await runner.query('SELECT txid_current_if_assigned() IS NOT NULL AS wrote')) as {
-      wrote: boolean;
-    }[];
-    if (!wrote) return;
-    const [, bound] = (await runner.query(
-      `UPDATE idempotency_record SET committed = true, reference = COALESCE($2, reference)
-        WHERE id = $1 AND status IS NULL AND (NOT committed OR $3)`,
-      [write.recordId, write.reference, write.committed],
-    )) as [unknown, number];
+    if (!(await this.queries.transactionWrote(runner.manager))) return;
+    const bound = await this.queries.bindCommitted(
+      runner.manager,
+      write.recordId,
+      write.reference,
+      write.committed,
+    );
     if (bound !== 1) throw new Conflict(CONCURRENT_KEY_DETAIL, 5);
     this.bound.add(runner);
   }

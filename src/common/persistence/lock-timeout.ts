@@ -1,4 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { SessionQueries } from './session.queries';
+
+const session = new SessionQueries();
 
 /**
  * Bounds how long the statements of the current transaction wait for row locks (`SET LOCAL lock_timeout`, whole
@@ -6,5 +9,5 @@ import type { EntityManager } from 'typeorm';
  * filter answers with 409 and `Retry-After` (spec "Errors": retry after a short wait).
  */
 export async function setLockTimeout(em: EntityManager, milliseconds: number): Promise<void> {
-  await em.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.trunc(milliseconds))}ms'`);
+  await session.setLockTimeout(em, milliseconds);
 }

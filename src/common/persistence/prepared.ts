@@ -1,5 +1,8 @@
 import { createHash } from 'crypto';
 import type { EntityManager } from 'typeorm';
+import { SessionQueries } from './session.queries';
+
+const session = new SessionQueries();
 
 /** Statement names by SQL text; bounded so that endless distinct texts cannot grow it. */
 const names = new Map<string, string>();
@@ -22,6 +25,5 @@ function nameOf(sql: string): string {
  * any statement (transactions, logging, error mapping). Not for use behind a transaction-mode connection pooler.
  */
 export function preparedQuery<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const config = { name: nameOf(sql), text: sql };
-  return em.query(config as unknown as string, params);
+  return session.prepared<T>(em, nameOf(sql), sql, params);
 }

@@ -6,7 +6,8 @@ import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../../common/listing/page-query';
 import { RowMapper } from '../../common/persistence/row-mapper';
 import { TenancyQueries } from '../../organizers/tenancy.queries';
-import { positionSeatSql, SeatSales } from '../../seating/seat-sales.service';
+import { SeatSales } from '../../seating/seat-sales.service';
+import { SeatQueries } from '../../seating/seat.queries';
 import type { PositionSeatJson } from './order-parts.presenter';
 import { groupBy } from '../../common/values/collections';
 import { isoUtc } from '../../common/values/datetime';
@@ -30,6 +31,9 @@ import {
   toOrderPositionJson,
 } from './order.presenter';
 import { OrderListQueries } from './order-list.queries';
+
+/** The seating context's seat object fragment ({@link SeatQueries.positionSeat}), spliced into this file's statements. */
+const positionSeatSql = (seatIdExpr: string) => new SeatQueries().positionSeat(seatIdExpr);
 
 /** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
 export interface ListPositionExtras extends PositionExtras {
