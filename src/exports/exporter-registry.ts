@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { checkContributions, discoverClassContributions, ContributionError } from '../common/contributions';
 import { Exporter, EXPORTER, ExporterDeclaration, ExportLevel } from '../tasks/exporter';
@@ -13,11 +13,12 @@ import { EXPORTER_IDENTIFIERS, exporterAt } from './export-forms.rules';
 export class ExporterRegistry implements OnModuleInit {
   private byIdentifier = new Map<string, Exporter>();
 
-  constructor(@Optional() private readonly discovery?: DiscoveryService) {}
+  /** `null`: built by `of()`, without discovery. */
+  constructor(@Inject(DiscoveryService) private readonly discovery: DiscoveryService | null) {}
 
   /** A registry of these exporters (no discovery; tests and tools). @throws ContributionError as at boot */
   static of(exporters: readonly Exporter[]): ExporterRegistry {
-    const registry = new ExporterRegistry();
+    const registry = new ExporterRegistry(null);
     registry.register(
       exporters.map((e) => ({ name: e.declaration.identifier, provider: e.constructor.name, value: e })),
     );

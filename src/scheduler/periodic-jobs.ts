@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import {
   checkContributions,
@@ -43,11 +43,12 @@ export const PERIODIC_JOBS: readonly string[] = [...TICK_JOBS, QUOTA_CHECK_JOB];
 export class PeriodicJobs implements OnModuleInit {
   private runs = new Map<string, PeriodicRun>();
 
-  constructor(@Optional() private readonly discovery?: DiscoveryService) {}
+  /** `null`: built by `of()`, without discovery. */
+  constructor(@Inject(DiscoveryService) private readonly discovery: DiscoveryService | null) {}
 
   /** The jobs these owners declare (no discovery; tests and tools). @throws ContributionError as at boot */
   static of(owners: readonly object[]): PeriodicJobs {
-    const jobs = new PeriodicJobs();
+    const jobs = new PeriodicJobs(null);
     jobs.runs = checkContributions('periodic job', PERIODIC_JOBS, owners.flatMap(periodicJobsOf));
     return jobs;
   }
