@@ -12,7 +12,10 @@ import type { AuthenticatedRequest } from './request-context';
 export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
 export const NOT_AUTHENTICATED = 'Authentication credentials were not provided.';
 
-/** 403 detail for an OAuth access token without the scope the request needs (README "Security", "Scopes and writes"). */
+/**
+ * 403 detail for an OAuth access token without the scope the request needs (README "Security", "Scopes and
+ * writes").
+ */
 export const missingScope = (scope: string): string =>
   `The access token does not have the scope this request needs (${scope}).`;
 

@@ -160,8 +160,8 @@ export class AppConfig {
   schedulerWatchMs = 15000;
 
   /**
-   * Pending orders expired per transaction by the scheduler (README "Selling without overselling"): the rows of one
-   * batch stay locked until it commits.
+   * Pending orders expired per transaction by the scheduler (README "Selling without overselling"): the rows of
+   * one batch stay locked until it commits.
    */
   @IsInt()
   @Min(1)
@@ -174,8 +174,9 @@ export class AppConfig {
   orderExpiryMaxBatches = 50;
 
   /**
-   * Interval of the worker's consistency check of the maintained quota counts (architecture.md "Concurrency"; `check-quotas` does the
-   * same by hand), in milliseconds; it reads every order position once, so keep it rare. 0 turns it off.
+   * Interval of the worker's consistency check of the maintained quota counts (architecture.md "Concurrency";
+   * `check-quotas` does the same by hand), in milliseconds; it reads every order position once, so keep it rare. 0
+   * turns it off.
    */
   @IsInt()
   @Min(0)
@@ -209,8 +210,9 @@ export class AppConfig {
 
   /**
    * Whether webhook targets may be private, link-local or loopback addresses (checked when configured and on the
-   * resolved address at every delivery). Off by default everywhere (README "Security", "Webhooks"); the test harness and local
-   * development against a receiver on 127.0.0.1 set `WEBHOOK_ALLOW_PRIVATE_TARGETS=true` explicitly.
+   * resolved address at every delivery). Off by default everywhere (README "Security", "Webhooks"); the test
+   * harness and local development against a receiver on 127.0.0.1 set `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`
+   * explicitly.
    */
   @IsBoolean()
   webhookAllowPrivateTargets = false;

@@ -174,7 +174,8 @@ export class GiftCardsService {
    * this organizer accepts) and books the transaction with `text` and `info`. One conditional UPDATE (`value +
    * delta >= 0`) and the transaction row in one database transaction: concurrent debits can never take the value
    * below 0.00, and a refused one books nothing.
-   * An acceptor may only debit another issuer's card (README "Security", "Gift card acceptance"; pretix lets it credit too).
+   * An acceptor may only debit another issuer's card (README "Security", "Gift card acceptance"; pretix lets it
+   * credit too).
    * @throws NotFound for a card out of reach
    * @throws Refused (403) for a value >= 0 on a card of another issuer
    * @throws FieldConflict (409 `{"value": [...]}`) when the value would become negative

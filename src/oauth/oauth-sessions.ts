@@ -29,10 +29,10 @@ declare module 'express-session' {
 }
 
 /**
- * Sessions and CSRF protection of the OAuth pages (README "OAuth 2.0 applications"): `express-session` with the PostgreSQL store of
- * `connect-pg-simple` (table `oauth_session`, no state in process memory), `cookie-parser`, and `csrf-csrf`'s
- * double-submit tokens bound to the session (before login: to the anonymous visitor, which protects the login form
- * itself). Expired sessions are deleted by the worker's scheduler.
+ * Sessions and CSRF protection of the OAuth pages (README "OAuth 2.0 applications"): `express-session` with the
+ * PostgreSQL store of `connect-pg-simple` (table `oauth_session`, no state in process memory), `cookie-parser`,
+ * and `csrf-csrf`'s double-submit tokens bound to the session (before login: to the anonymous visitor, which
+ * protects the login form itself). Expired sessions are deleted by the worker's scheduler.
  */
 @Injectable()
 export class OAuthSessions {

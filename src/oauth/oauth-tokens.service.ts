@@ -51,9 +51,9 @@ export interface AuthorizedApplication {
 }
 
 /**
- * Authorization codes and tokens (spec "Authentication" 4-6): codes are single use and bound to what was consented; a second
- * use revokes the tokens issued with it. Token pairs are stored as SHA-256 hashes. Also the oauth context's
- * answer to auth's `ACCESS_TOKEN_RESOLVER` port.
+ * Authorization codes and tokens (spec "Authentication" 4-6): codes are single use and bound to what was
+ * consented; a second use revokes the tokens issued with it. Token pairs are stored as SHA-256 hashes. Also the
+ * oauth context's answer to auth's `ACCESS_TOKEN_RESOLVER` port.
  */
 @Injectable()
 export class OAuthTokensService implements AccessTokenResolver {

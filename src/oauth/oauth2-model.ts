@@ -33,8 +33,8 @@ interface GrantUser extends User {
 }
 
 /**
- * The authorization code grant of `@node-oauth/oauth2-server` with the answers README "OAuth 2.0 applications" gives: a
- * `redirect_uri` that differs from the one of the code, or a `code_verifier` that is malformed, answer
+ * The authorization code grant of `@node-oauth/oauth2-server` with the answers README "OAuth 2.0 applications"
+ * gives: a `redirect_uri` that differs from the one of the code, or a `code_verifier` that is malformed, answer
  * `invalid_grant` (RFC 6749 §5.2; RFC 7636 §4.6), not `invalid_request`.
  */
 class StrictAuthorizationCodeGrant extends (AuthorizationCodeGrantType as new (options: unknown) => {

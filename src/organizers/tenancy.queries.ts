@@ -14,8 +14,8 @@ export interface OrganizerRef {
 /**
  * The tenancy roots' SQL that other contexts use about organizers and events they know by id or slug (the
  * tables `organizer` and `event` belong to this context; other contexts call these instead of querying them):
- * fragments for the one-statement request resolution and organizer-wide lists (README "API conventions"), which another
- * context's query layer embeds in its statement, the hydration of what they return, and small typed reads
+ * fragments for the one-statement request resolution and organizer-wide lists (README "API conventions"), which
+ * another context's query layer embeds in its statement, the hydration of what they return, and small typed reads
  * (one statement each, none for an empty list). Parameters are passed in as placeholders (`$2`), so this context
  * stays the only one that names its tables. Stateless.
  */

@@ -1,6 +1,9 @@
 import { isPrivateAddress, isPrivateUrl } from './webhook-target';
 
-/** README "Security", "Webhooks": every special-purpose range the blocklist must hold, one sample or more per range. */
+/**
+ * README "Security", "Webhooks": every special-purpose range the blocklist must hold, one sample or more per
+ * range.
+ */
 describe('webhook target ranges', () => {
   const refused: [range: string, addresses: string[]][] = [
     [
