@@ -1,5 +1,5 @@
 /**
- * Module edges of `src/`, checked in CI (`npm run lint:deps`; issue 8 "Boundaries that a tool enforces").
+ * Module edges of `src/`, checked in CI (`npm run lint:deps`; architecture.md "Layout").
  *
  * 1. Layers. Each folder under `src/` is a bounded context (or the infrastructure under them); imports run one
  *    way, from higher layers to lower ones (architecture.md "Layout":

@@ -19,9 +19,9 @@ export default tseslint.config(
     },
   },
   {
-    // One query layer per context (issue 23 item 2, style.md "SQL"): every SQL statement and query builder of a
-    // context lives in its `<resource>.queries.ts` classes, called with the caller's EntityManager; services
-    // hold rules and transactions.
+    // One query layer per context (style.md "Data access", "One resource, one small set of files"): every SQL
+    // statement and query builder of a context lives in its `<resource>.queries.ts` classes, called with the
+    // caller's EntityManager; services hold rules and transactions.
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.queries.ts', 'src/**/*.spec.ts'],
     rules: {

@@ -1,6 +1,6 @@
 /**
- * Benchmark of check-in (issue 10 "Done when"): `GET E/checkinlists/{list}/positions/` (page of 50) with 10,000
- * tickets on the list, and redeems per second with 8 scanners at once, each ticket scanned once.
+ * Benchmark of check-in (bench/README.md "Check-in"): `GET E/checkinlists/{list}/positions/` (page of 50) with
+ * 10,000 tickets on the list, and redeems per second with 8 scanners at once, each ticket scanned once.
  *
  * It creates its own database (`ticketing_bench_checkin_<pid>`), migrates it, boots the API as production does on a
  * loopback port, makes one paid order through the API and clones its position into 10,000 paid tickets by SQL

@@ -1,7 +1,7 @@
 /**
- * Benchmark of the `orderlist` export (issue 13 "Done when"): 100,000 order positions exported as XLSX, CSV and JSON
- * by a real worker process (a fresh one per format), timing each run and reading the worker's peak resident memory (`VmHWM`). Goal: under
- * 30 s and under 300 MB.
+ * Benchmark of the `orderlist` export (bench/README.md "Exports"): 100,000 order positions exported as XLSX, CSV
+ * and JSON by a real worker process (a fresh one per format), timing each run and reading the worker's peak
+ * resident memory (`VmHWM`). Goal: under 30 s and under 300 MB.
  *
  * It creates its own database (`ticketing_bench_exports_<pid>`), migrates it, boots the API, creates an item
  * through the API, loads 50,000 orders of two positions by SQL (then `ANALYZE`), adds a user of the administrators team as the

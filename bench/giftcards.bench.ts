@@ -1,5 +1,5 @@
 /**
- * Benchmark of gift card `transact/` (issue 11 "Done when": transact per second on one card and on many;
+ * Benchmark of gift card `transact/` (bench/README.md "Gift cards": transact per second on one card and on many;
  * docs/style.md "Tests": benchmarks report figures and are not part of `npm test`).
  *
  * It creates its own database (`ticketing_bench_gc_<pid>` on the server of DATABASE_URL), migrates it, boots the API

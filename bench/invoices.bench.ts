@@ -1,7 +1,7 @@
 /**
- * Benchmark of invoice PDFs and gift card `transact/` (issue 11 "Done when": PDF renders per second in one worker,
- * and transact per second on one card and on many; docs/style.md "Tests": benchmarks report figures and are not
- * part of `npm test`).
+ * Benchmark of invoice PDFs and gift card `transact/` (bench/README.md "Invoices": PDF renders per second in one
+ * worker, and transact per second on one card and on many; docs/style.md "Tests": benchmarks report figures and
+ * are not part of `npm test`).
  *
  * It creates its own database (`ticketing_bench_inv_<pid>`), migrates it and boots the API as production does
  * (`createApiApp`). PDFs: with no worker running, it places orders through `POST E/orders/` (3 positions and a fee;

@@ -1,5 +1,5 @@
 /**
- * Benchmark of order creation and of the order list (issue 4 "Done when"; docs/style.md "Tests": benchmarks
+ * Benchmark of order creation and of the order list (bench/README.md "Orders"; docs/style.md "Tests": benchmarks
  * report figures and are not part of `npm test`).
  *
  * It creates its own database (`ticketing_bench_orders_<pid>` on the server of DATABASE_URL), migrates it, boots

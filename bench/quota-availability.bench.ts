@@ -1,6 +1,6 @@
 /**
- * Benchmark of `GET E/quotas/?with_availability=true` (issue 3 "Done when"; docs/style.md "Tests": benchmarks
- * report figures and are not part of `npm test`).
+ * Benchmark of `GET E/quotas/?with_availability=true` (bench/README.md "Quota availability"; docs/style.md
+ * "Tests": benchmarks report figures and are not part of `npm test`).
  *
  * It creates its own database (`ticketing_bench_<pid>` on the server of DATABASE_URL), migrates it, boots the API
  * exactly as production does (`createApiApp`) on a loopback port, loads one event with 50 quotas over 50 items

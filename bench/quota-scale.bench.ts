@@ -1,7 +1,7 @@
 /**
- * Benchmark of quota cost against event size (issue 7 "Cost bounded by the work asked"): availability of one
- * quota (`GET E/quotas/{id}/availability/`) and reservations (`POST E/cartpositions/`) on an empty event, then on
- * the same event after 1,000,000 order positions were added by SQL.
+ * Benchmark of quota cost against event size (bench/README.md "Quota cost at 1,000,000 positions"): availability
+ * of one quota (`GET E/quotas/{id}/availability/`) and reservations (`POST E/cartpositions/`) on an empty event,
+ * then on the same event after 1,000,000 order positions were added by SQL.
  *
  * It creates its own database (`ticketing_bench_scale_<pid>`), migrates it, boots the API as production does on a
  * loopback port, and creates one event with ten items, each with its own quota (large enough never to sell out).

@@ -1,7 +1,7 @@
 /**
  * Benchmark of quota reservations: cart-position creations per second (`POST E/cartpositions/`) on ONE quota versus
- * spread over TEN quotas of the same event (issue 4 "Done when": the second must not be slower, since reservations
- * lock only the quota rows involved and there is no event-wide lock; architecture.md "Concurrency").
+ * spread over TEN quotas of the same event (bench/README.md "Reservations": the second must not be slower, since
+ * reservations lock only the quota rows involved and there is no event-wide lock; architecture.md "Concurrency").
  *
  * It creates its own database (`ticketing_bench_res_<pid>` on the server of DATABASE_URL), migrates it, boots the
  * API exactly as production does (`createApiApp`) on a loopback port, and for each scenario creates a fresh event

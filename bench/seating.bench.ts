@@ -1,6 +1,6 @@
 /**
- * Benchmark of `POST E/subevents/{id}/seats/bulk_block/` and `bulk_unblock/` with 10,000 seats (issue 10 "Done
- * when": goal under 1 s, a statement count that does not grow with the number of seats).
+ * Benchmark of `POST E/subevents/{id}/seats/bulk_block/` and `bulk_unblock/` with 10,000 seats (bench/README.md
+ * "Seats": goal under 1 s, a statement count that does not grow with the number of seats).
  *
  * It creates its own database (`ticketing_bench_seating_<pid>`), migrates it, boots the API as production does on a
  * loopback port, creates (through the API) a seating plan of 100 rows of 100 seats, an event series and one date

@@ -1,6 +1,7 @@
 /**
- * Benchmark of `POST E/vouchers/batch_create/` (issue 7 "No per-row statements inside a locked transaction": a
- * 5,000-voucher batch took 29 s when every voucher and log entry was its own statement).
+ * Benchmark of `POST E/vouchers/batch_create/` (style.md "In this codebase: stop these" 4, no per-row statements
+ * inside a locked transaction: a 5,000-voucher batch took 29 s when every voucher and log entry was its own
+ * statement).
  *
  * It creates its own database (`ticketing_bench_vouchers_<pid>`), migrates it, boots the API as production does on
  * a loopback port, creates one event with an item and a quota, and sends batches of 1,000 and of 5,000 (the cap,

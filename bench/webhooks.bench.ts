@@ -1,5 +1,5 @@
 /**
- * Benchmark of webhooks (issue 14 "Done when"): the latency an order creation gains when ten webhooks listen
+ * Benchmark of webhooks (bench/README.md "Webhooks"): the latency an order creation gains when ten webhooks listen
  * (the outbox rows are written by the trigger on the audit log, in the order's transaction), and the deliveries
  * per second one worker process sends to a local receiver.
  *

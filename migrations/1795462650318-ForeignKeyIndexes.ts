@@ -1,4 +1,7 @@
-/** An index for every foreign key that had none (issue 7): deletes and updates of referenced rows no longer scan the referencing table. */
+/**
+ * An index for every foreign key that had none (README "Layout"): deletes and updates of referenced rows no longer
+ * scan the referencing table.
+ */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ForeignKeyIndexes1795462650318 implements MigrationInterface {

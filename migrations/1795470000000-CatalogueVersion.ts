@@ -2,7 +2,7 @@
  * `event.catalogue_version`: a counter that every write to the event's catalogue tables (items, variations,
  * add-ons, bundles, categories, tax rules) bumps in the same transaction, through triggers, so that no writer
  * (service, CLI, raw SQL) can forget it. Rendered catalogue list pages are cached under this version
- * (`src/catalogue/rendered-lists.ts`, issue 7 "List throughput"). The row update takes the event row's
+ * (`src/catalogue/rendered-lists.ts`; bench/README.md "List throughput"). The row update takes the event row's
  * FOR NO KEY UPDATE lock, so bumps are ordered by commit; it does not conflict with the FOR KEY SHARE locks that
  * sales take on the event.
  */

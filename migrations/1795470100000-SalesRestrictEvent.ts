@@ -1,6 +1,6 @@
 /**
- * Deleting an event cannot destroy orders (issue 7): the event foreign keys of `orders` and `order_position` are
- * RESTRICT instead of CASCADE, so the database itself refuses to delete an event that has sales data, whatever
+ * Deleting an event cannot destroy orders (compat §4.2): the event foreign keys of `orders` and `order_position`
+ * are RESTRICT instead of CASCADE, so the database itself refuses to delete an event that has sales data, whatever
  * the application does.
  */
 import { MigrationInterface, QueryRunner } from 'typeorm';

@@ -1,4 +1,7 @@
-/** Partial index for the scheduler's expiry of pending orders (issue 7): only pending orders, by deadline. */
+/**
+ * Partial index for the scheduler's expiry of pending orders (README "Selling without overselling"): only pending
+ * orders, by deadline.
+ */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class PendingOrderExpiry1795480000000 implements MigrationInterface {

@@ -1,4 +1,4 @@
-/** Seating plans of organizers (issue 10, compat §3.5). */
+/** Seating plans of organizers (compat §3.5). */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class SeatingPlans1795488078103 implements MigrationInterface {

@@ -1,4 +1,4 @@
-/** Seats of events, generated from their seating plans (issue 10, compat §3.18); one seat per guid per event or date. */
+/** Seats of events, generated from their seating plans (compat §3.18); one seat per guid per event or date. */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Seats1795488858899 implements MigrationInterface {

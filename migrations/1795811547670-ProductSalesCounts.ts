@@ -1,5 +1,5 @@
 /**
- * Maintained sales counts per product (issue 7 "Availability from maintained counts"): the `product_sales` table,
+ * Maintained sales counts per product (architecture.md "Concurrency"): the `product_sales` table,
  * `order_position.exited` (the last successful scan was an exit), and the triggers that keep both in step with the
  * rows in the same transaction as every write:
  * - `order_position` insert, update and delete (statement triggers with transition tables: one upsert per

@@ -1,7 +1,8 @@
 /**
- * Event series (issue 10): the dates (`subevent`), their item and variation price overrides (owned by the
- * catalogue), and the foreign keys of the `subevent_id` columns that existed before: quotas, vouchers, cart
- * positions and seats go with their date; order positions keep it (a date with orders cannot be deleted).
+ * Event series (spec "Sub-event"; compat §3.17): the dates (`subevent`), their item and variation price overrides
+ * (owned by the catalogue), and the foreign keys of the `subevent_id` columns that existed before: quotas,
+ * vouchers, cart positions and seats go with their date; order positions keep it (a date with orders cannot be
+ * deleted).
  */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 

@@ -1,7 +1,7 @@
 /**
- * Invoices (issue 11): `invoice` (number unique per event, lines and texts as JSON, the PDF's stored file and
- * render generation), `invoice_counter` (the last number per event and prefix, incremented in the invoice's
- * transaction: gap-free and unique), `invoice_settings` (the `E/settings/` keys that were set).
+ * Invoices (compat §3.24; README "Invoices"): `invoice` (number unique per event, lines and texts as JSON, the
+ * PDF's stored file and render generation), `invoice_counter` (the last number per event and prefix, incremented
+ * in the invoice's transaction: gap-free and unique), `invoice_settings` (the `E/settings/` keys that were set).
  */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 

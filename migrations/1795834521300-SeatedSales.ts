@@ -1,9 +1,9 @@
 /**
- * Seated sales (issue 10): order positions, cart positions and vouchers take seats. A seat is sold or reserved at
- * most once, enforced per table by partial unique indexes (the services also check across the three tables under
- * the seat rows' locks): `order_position.live_seat_id` (the seat while the order is pending or paid and the
- * position active), `cart_position.seat_id`, `voucher.seat_id`. The seat keys are set to null when a seat goes
- * with a change of plan (which refuses to drop sold or reserved seats first).
+ * Seated sales (README "Selling without overselling"): order positions, cart positions and vouchers take seats. A
+ * seat is sold or reserved at most once, enforced per table by partial unique indexes (the services also check
+ * across the three tables under the seat rows' locks): `order_position.live_seat_id` (the seat while the order is
+ * pending or paid and the position active), `cart_position.seat_id`, `voucher.seat_id`. The seat keys are set to
+ * null when a seat goes with a change of plan (which refuses to drop sold or reserved seats first).
  */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 

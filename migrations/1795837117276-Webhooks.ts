@@ -1,4 +1,6 @@
-/** Webhooks (issue 14): configuration, the delivery outbox and the trigger on the audit log that fills it. */
+/**
+ * Webhooks (compat §3.27, §5): configuration, the delivery outbox and the trigger on the audit log that fills it.
+ */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Webhooks1795837117276 implements MigrationInterface {
@@ -15,7 +17,7 @@ export class Webhooks1795837117276 implements MigrationInterface {
         await queryRunner.query(`CREATE INDEX "ix_webhook_delivery_webhook_created" ON "webhook_delivery" ("webhook_id", "created") `);
         await queryRunner.query(`ALTER TABLE "webhook" ADD CONSTRAINT "FK_404e2848b8b6a5fc52ab834d289" FOREIGN KEY ("organizer_id") REFERENCES "organizer"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "webhook_delivery" ADD CONSTRAINT "FK_ef25cc28dcf88ea3dd81f39af2d" FOREIGN KEY ("webhook_id") REFERENCES "webhook"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
-    // The outbox (issue 14): every audit log entry whose action an enabled webhook of the organizer listens to
+    // The outbox (compat §5): every audit log entry whose action an enabled webhook of the organizer listens to
     // (and, for event-bound entries, with all_events or the event in limit_events) becomes one delivery row, in the
     // same statement and transaction as the log entry. One statement-level trigger per INSERT into log_entry;
     // with no enabled webhook of the organizer it stops after one index probe. A committed delivery is announced

@@ -1,7 +1,8 @@
 /**
- * A check-in nonce is unique per ticket and list among successful scans, and among failed ones (issue 22 item 9, as
- * pretix): the same nonce on another ticket of the list is another scan, not a repeat of the first. Failed scans
- * without a ticket (unknown barcodes uploaded by scanners) stay unique per list and nonce (NULLS NOT DISTINCT).
+ * A check-in nonce is unique per ticket and list among successful scans, and among failed ones (README "Security",
+ * "Check-in"; as pretix): the same nonce on another ticket of the list is another scan, not a repeat of the first.
+ * Failed scans without a ticket (unknown barcodes uploaded by scanners) stay unique per list and nonce (NULLS NOT
+ * DISTINCT).
  */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 

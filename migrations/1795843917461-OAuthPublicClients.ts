@@ -1,4 +1,7 @@
-/** Public OAuth clients (issue 22 item 12): `confidential = false` clients have no usable secret and must use PKCE. */
+/**
+ * Public OAuth clients (README "Security"): `confidential = false` clients have no usable secret and must use
+ * PKCE.
+ */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class OAuthPublicClients1795843917461 implements MigrationInterface {

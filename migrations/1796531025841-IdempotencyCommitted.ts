@@ -1,4 +1,7 @@
-/** Idempotency records bound to their write's commit (issue 22 item 14): `committed` and the created `reference`. */
+/**
+ * Idempotency records bound to their write's commit (README "Idempotent writes"): `committed` and the created
+ * `reference`.
+ */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class IdempotencyCommitted1796531025841 implements MigrationInterface {

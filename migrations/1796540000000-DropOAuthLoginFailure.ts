@@ -1,5 +1,5 @@
 /**
- * Login attempts are counted in Redis before the password check (issue 22 item 6), so the table of failed logins
+ * Login attempts are counted in Redis before the password check (README "Security"), so the table of failed logins
  * the throttle used to count is no longer written or read.
  */
 import { MigrationInterface, QueryRunner } from 'typeorm';

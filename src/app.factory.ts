@@ -30,7 +30,8 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  // Issue 22 item 8: only the configured proxies' X-Forwarded-For decides req.ip (default: none).
+  // README "Security", "Client addresses and proxies": only the configured proxies' X-Forwarded-For decides req.ip
+  // (default: none).
   app.set('trust proxy', parseTrustProxy(app.get(AppConfig).trustProxy) ?? false);
   app.disable('x-powered-by');
   app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)

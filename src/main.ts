@@ -7,7 +7,7 @@ import { loadConfig, startupFailure } from './config/app-config';
 /** API process entry point (`npm run start:api`); SIGTERM stops it gracefully (`SHUTDOWN_GRACE_SECONDS`). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Old-generation growth (issue 7: API RSS under 250 MB at 50 concurrent connections); read by V8 at each GC.
+  // Old-generation growth (README "Configuration" `HEAP_GROWING_PERCENT`); read by V8 at each GC.
   if (config.heapGrowingPercent > 0)
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   const app = await createApiApp();

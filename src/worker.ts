@@ -12,7 +12,7 @@ import { QueueWorkers } from './tasks/queue-workers.service';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Old-generation growth, as in the API (issue 13: an export's worker under 300 MB); read by V8 at each GC.
+  // Old-generation growth, as in the API (README "Configuration" `HEAP_GROWING_PERCENT`); read by V8 at each GC.
   if (config.heapGrowingPercent > 0)
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   // Loaded after the configuration is known to be valid (the module reads it when it is defined).

@@ -5,7 +5,7 @@ import { bootstrapOrganizer } from './factories';
 import { startTestApp, type TestApp } from './harness';
 
 /**
- * The interactive API page (`GET /api/v1/docs/`, issue 9 "an API page people can use") in a real headless
+ * The interactive API page (`GET /api/v1/docs/`, README "API conventions") in a real headless
  * Chromium: a person opens the page, authorizes with a team token and runs `listOrganizers` with "Try it out";
  * the page shows the 200 answer with the organizer. Without authorization the same call shows 401.
  */

@@ -2,7 +2,7 @@ import { auth, bootstrapOrganizer } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Failed authentications are rate limited per client address (issue 7 "Abuse"; README `AUTH_FAILURE_LIMIT`,
+ * Failed authentications are rate limited per client address (README "Security"; `AUTH_FAILURE_LIMIT`,
  * `AUTH_FAILURE_WINDOW_S`): past the limit a refused credential answers 429 with `Retry-After`; requests with a
  * valid credential are never throttled and do not count, nor do requests without credentials.
  */

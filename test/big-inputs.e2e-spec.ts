@@ -5,8 +5,8 @@ import { startTestApp, TestApp } from './harness';
 const tooMany = (n: number) => `Ensure this field has no more than ${n} elements.`;
 
 /**
- * Big inputs (issue 7): every list a client sends is capped at a documented limit (`LIMITS`, README "Limits");
- * at the cap the request works and writes everything (the order's positions in several INSERT statements, below
+ * Big inputs: every list a client sends is capped at a documented limit (`LIMITS`, README "Limits"); at the cap
+ * the request works and writes everything (the order's positions in several INSERT statements, below
  * PostgreSQL's 65,535 bind parameters each), one above it answers 400 naming the field and writes nothing.
  */
 describe('big inputs', () => {

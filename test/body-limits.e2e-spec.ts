@@ -5,7 +5,7 @@ import { startTestApp, TestApp } from './harness';
 import { ROUTE_TABLE_FILE, RouteTableRow } from './print-route-table';
 
 /**
- * Bodies the parser refuses before anything else sees them (issue 7 "Big inputs"): JSON nested deeper than
+ * Bodies the parser refuses before anything else sees them (README "Limits"): JSON nested deeper than
  * {@link MAX_JSON_DEPTH} levels answers 400 on every write route (today depth 3,000 is a 500 on 54 of 56), and an
  * object key `constructor`/`__proto__`/`prototype` anywhere answers 400 naming it, with nothing written and no
  * prototype touched.

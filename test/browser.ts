@@ -26,9 +26,9 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * `describe` for a browser test that may stay out of a run on a machine without Chromium (issue 12): skipped, with
- * a warning, when the binary is missing, unless `REQUIRE_BROWSER=1` (set by `.ci/run`, which installs Chromium),
- * where {@link launchBrowser} then fails naming the missing binary.
+ * `describe` for a browser test that may stay out of a run on a machine without Chromium (README "Configuration"
+ * `REQUIRE_BROWSER`): skipped, with a warning, when the binary is missing, unless `REQUIRE_BROWSER=1` (set by
+ * `.ci/run`, which installs Chromium), where {@link launchBrowser} then fails naming the missing binary.
  */
 export const describeWithBrowser: jest.Describe =
   existsSync(CHROMIUM_PATH) || process.env.REQUIRE_BROWSER === '1'

@@ -3,7 +3,7 @@ import { retryingBusy } from './client-retry';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Cart positions under concurrency (issue 4 "Done when"; architecture.md "Concurrency"): requests fired truly in
+ * Cart positions under concurrency (architecture.md "Concurrency"; compat §3.2): requests fired truly in
  * parallel against the real database never reserve more places than a quota has, nor more voucher uses than
  * `max_usages` allows. Answers that mean "busy, nothing written" (503, 409 with `Retry-After`) are retried as a
  * client would (`retryingBusy`), so the counts hold on a loaded machine too.

@@ -11,10 +11,10 @@ const nested = (depth: number, len: number): Record<string, unknown> =>
 const ATTACK = nested(6, 10);
 
 /**
- * Check-in hardening (issue 22 items 1, 9, 10): check-in rules are bounded when written (size, lists, nesting of
- * iterations, worst-case cost: 400 naming `rules` and the limit) and metered when evaluated, so a redeem never
- * blocks the API process; a nonce repeats a scan only of the same ticket; forced scans never admit tickets of
- * canceled or expired orders.
+ * Check-in hardening (README "Security", "Work a request may cause", "Check-in"): check-in rules are bounded when
+ * written (size, lists, nesting of iterations, worst-case cost: 400 naming `rules` and the limit) and metered when
+ * evaluated, so a redeem never blocks the API process; a nonce repeats a scan only of the same ticket; forced
+ * scans never admit tickets of canceled or expired orders.
  */
 describe('check-in hardening', () => {
   let t: TestApp;

@@ -47,10 +47,10 @@ function post(baseUrl: string, path: string, token: string, key: string, body: o
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * A committed write keeps its idempotency key bound to its result whatever happens after the commit (issue 22
- * item 14): PostgreSQL backends terminated mid-load, the API stopped by SIGTERM with requests in flight. A client
- * that retries every non-2xx answer and every cut connection with the same key gets exactly one order per key,
- * and every key's final answer names that order.
+ * A committed write keeps its idempotency key bound to its result whatever happens after the commit (README
+ * "Idempotent writes", "Security"): PostgreSQL backends terminated mid-load, the API stopped by SIGTERM with
+ * requests in flight. A client that retries every non-2xx answer and every cut connection with the same key gets
+ * exactly one order per key, and every key's final answer names that order.
  */
 describe('committed writes under database and process faults', () => {
   let t: TestApp;

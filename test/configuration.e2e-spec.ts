@@ -16,7 +16,7 @@ async function run(entry: string, env: Record<string, string>) {
 
 /**
  * A bad configuration value stops every process with one clear line naming the variable and the value, no stack
- * trace (issue 9 "The README stands alone").
+ * trace (README "Configuration").
  */
 describe('Configuration errors', () => {
   it('the API refuses PORT=abc with one line', async () => {

@@ -7,9 +7,9 @@ import { startTestApp, TestApp } from './harness';
 import { RedisProxy } from './redis-proxy';
 
 /**
- * PostgreSQL going away and coming back (issue 7 "PostgreSQL down"), through a TCP proxy this file owns in front
- * of the shared server: reads and writes answer 503 with `Retry-After` (never 500, never a hang), readyz says so,
- * and the same API process answers again once the database is back, with nothing half-written.
+ * PostgreSQL going away and coming back (README "Security", "Faults and shutdown"), through a TCP proxy this file
+ * owns in front of the shared server: reads and writes answer 503 with `Retry-After` (never 500, never a hang),
+ * readyz says so, and the same API process answers again once the database is back, with nothing half-written.
  */
 describe('PostgreSQL outage', () => {
   let t: TestApp;

@@ -5,10 +5,10 @@ import { startTestApp, TestApp } from './harness';
 import { ROUTE_TABLE_FILE, RouteTableRow } from './print-route-table';
 
 /**
- * Every query parameter a route reads through `QueryFilters` is in the OpenAPI document (issue 9): with a
- * {@link FilterReadLog} installed, every GET route of test/route-table.json is called, and the names each one
- * read (filters, `ordering` fields, `expand` names) are compared with the query parameters of its operation.
- * The reverse holds for lists: what a list documents (besides `page`, `page_size`) it reads.
+ * Every query parameter a route reads through `QueryFilters` is in the OpenAPI document (README "API
+ * conventions"): with a {@link FilterReadLog} installed, every GET route of test/route-table.json is called, and
+ * the names each one read (filters, `ordering` fields, `expand` names) are compared with the query parameters of
+ * its operation. The reverse holds for lists: what a list documents (besides `page`, `page_size`) it reads.
  */
 
 type Schema = { type?: string; enum?: string[]; items?: Schema; format?: string };

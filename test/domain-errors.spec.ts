@@ -8,7 +8,7 @@ import * as errors from '../src/common/errors';
 import { domainAnswer } from '../src/common/http/exception.filter';
 
 /**
- * Domain errors are plain classes mapped in the one exception filter (issue 8; style.md "Errors", "stop these" 5):
+ * Domain errors are plain classes mapped in the one exception filter (style.md "Errors", "stop these" 5):
  * no file under `src/` but the filter imports an HttpException (or a subclass) from a `@nestjs/*` package,
  * re-exports one, or reaches one through a namespace import. Which imported names are HttpExceptions is decided
  * at runtime (`prototype instanceof HttpException`), so a new Nest exception class is caught too.

@@ -2,8 +2,8 @@ import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Deleting an event cannot destroy orders (issue 7): the sales keys are RESTRICT, and the delete re-checks "has
- * orders" under the event row's lock, which order creation share-locks first. Raced for real: whichever wins,
+ * Deleting an event cannot destroy orders (compat §4.2): the sales keys are RESTRICT, and the delete re-checks
+ * "has orders" under the event row's lock, which order creation share-locks first. Raced for real: whichever wins,
  * either the event is gone and no order was created, or the delete answered 403 and the order exists.
  */
 describe('event delete racing order creation', () => {

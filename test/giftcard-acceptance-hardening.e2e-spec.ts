@@ -2,12 +2,13 @@ import { auth, bootstrapOrganizer } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Issue 22 item 13: an organizer that accepts another issuer's gift cards may only debit them (a negative
- * `transact/` value; a credit or zero is 403 and books nothing), and in the transaction list of such a card it sees
- * the `text` and `info` of its own transactions only (others' are null). The issuer still sees everything; on its
- * own cards an organizer books anything, with or without `include_accepted`. pretix allows both (see the report).
+ * README "Security", "Gift card acceptance": an organizer that accepts another issuer's gift cards may only debit
+ * them (a negative `transact/` value; a credit or zero is 403 and books nothing), and in the transaction list of
+ * such a card it sees the `text` and `info` of its own transactions only (others' are null). The issuer still sees
+ * everything; on its own cards an organizer books anything, with or without `include_accepted`. pretix allows both
+ * (see the report).
  */
-describe('gift card acceptance hardening (issue 22 item 13)', () => {
+describe('gift card acceptance hardening', () => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const ids: Record<string, number> = {};

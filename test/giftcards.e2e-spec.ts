@@ -26,7 +26,7 @@ async function answerOf(call: Promise<unknown>) {
 
 /**
  * `O/giftcards/`, `…/transact/`, `…/transactions/` and `O/giftcards/acceptance/` (spec "Gift cards"; compat
- * §3.4; issue 11), with the permissions of docs/permissions.md (`organizer.giftcards:read|write`), the CLI
+ * §3.4), with the permissions of docs/permissions.md (`organizer.giftcards:read|write`), the CLI
  * `accept-giftcards`, fixed statement counts and real parallel debits.
  */
 describe('gift cards', () => {

@@ -29,9 +29,9 @@ function get(
 }
 
 /**
- * Graceful shutdown of the real API process (issue 7 "Graceful shutdown"): 200 requests held in flight by a table
- * lock from a side connection, SIGTERM, then the lock goes: every request gets its complete answer, new
- * connections are refused, the process exits 0.
+ * Graceful shutdown of the real API process (README "Security", "Faults and shutdown"): 200 requests held in
+ * flight by a table lock from a side connection, SIGTERM, then the lock goes: every request gets its complete
+ * answer, new connections are refused, the process exits 0.
  */
 describe('Graceful shutdown of the API', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Health probes (issue 7 "Health"): `/api/v1/healthz` answers while the process lives, `/api/v1/readyz` only
+ * Health probes (README "Configuration"): `/api/v1/healthz` answers while the process lives, `/api/v1/readyz` only
  * while PostgreSQL and Redis answer, both without credentials.
  */
 describe('Health probes', () => {

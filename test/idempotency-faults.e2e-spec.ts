@@ -7,7 +7,7 @@ import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Idempotency under faults (issue 7 "Idempotency survives a client that gives up"): a client that aborts, a 5xx,
+ * Idempotency under faults (compat §1.8; README "Idempotent writes"): a client that aborts, a 5xx,
  * unauthenticated requests, OAuth paths, and records left running by a request whose process or database died.
  */
 describe('idempotency keys under faults', () => {

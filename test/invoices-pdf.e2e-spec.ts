@@ -10,11 +10,11 @@ import { describeWithPoppler } from './poppler';
 import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor } from './worker-harness';
 
 /**
- * Invoice PDFs end to end (issue 11 "download"): a real worker process renders them on the `invoices` queue with
- * pdfkit and stores them in PostgreSQL; the API answers 409 with `Retry-After` until then. The text is read back
- * with `pdftotext` and the page count with `pdfinfo` (poppler-utils; skipped where they are missing). Also: a worker killed (SIGKILL) mid-render
- * leaves the download at 409 until a restarted worker finishes; a failing render is retried, and one that failed
- * for good is asked for again by the next download.
+ * Invoice PDFs end to end (compat §3.24 `download`; README "Invoices"): a real worker process renders them on the
+ * `invoices` queue with pdfkit and stores them in PostgreSQL; the API answers 409 with `Retry-After` until then.
+ * The text is read back with `pdftotext` and the page count with `pdfinfo` (poppler-utils; skipped where they are
+ * missing). Also: a worker killed (SIGKILL) mid-render leaves the download at 409 until a restarted worker
+ * finishes; a failing render is retried, and one that failed for good is asked for again by the next download.
  */
 describeWithPoppler('invoice PDFs', () => {
   let t: TestApp;

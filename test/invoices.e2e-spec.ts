@@ -2,7 +2,7 @@ import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from '
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Invoices (issue 11 "Invoices"; spec "Invoices"; compat §3.24, §4.4 `create_invoice`): the event settings at
+ * Invoices (spec "Invoices"; README "Invoices"; compat §3.24, §4.4 `create_invoice`): the event settings at
  * `E/settings/`, creation on request and automatically, gap-free numbers, lines and recipient, the lists with
  * their filters, reissue/regenerate, the cancellation invoice of a canceled order, and the permissions. No worker
  * runs here (the PDF tests are in invoices-pdf.e2e-spec.ts): downloads answer 409.

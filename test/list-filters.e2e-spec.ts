@@ -2,7 +2,7 @@ import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Text filters of lists are bounded (issue 7 "Search filters on long text are bounded"; README "Conventions"):
+ * Text filters of lists are bounded (README "API conventions", "Limits"):
  * a value longer than 200 characters answers 400 naming the parameter, on every list that filters by text.
  */
 describe('list text filters', () => {

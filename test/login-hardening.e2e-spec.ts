@@ -19,8 +19,8 @@ function nextOf(html: string): string {
 }
 
 /**
- * Login page hardening (issue 22 items 4 and 6): `next` never leaves this site, and the login throttle counts
- * every attempt in Redis before the password is checked.
+ * Login page hardening (README "Security", "Logging in"): `next` never leaves this site, and the login throttle
+ * counts every attempt in Redis before the password is checked.
  */
 describe('login page hardening', () => {
   let t: TestApp;

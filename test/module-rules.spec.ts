@@ -19,9 +19,9 @@ function filesMatching(pattern: RegExp): string[] {
 }
 
 /**
- * Module rules of issue 8 that dependency-cruiser cannot see: no global module but configuration (every context
- * imports what it uses), and ports are mandatory (no `@Optional()` injection that a missing provider would turn
- * into a silently skipped check).
+ * Module rules (architecture.md "Layout"; style.md "In this codebase: stop these" 2) that dependency-cruiser
+ * cannot see: no global module but configuration (every context imports what it uses), and ports are mandatory (no
+ * `@Optional()` injection that a missing provider would turn into a silently skipped check).
  */
 describe('module rules', () => {
   it('has no @Global() module except configuration', () => {

@@ -6,9 +6,10 @@ const DENIED = { detail: 'You do not have permission to perform this action.' };
 /**
  * A nested route whose parent does not exist in the URL's event or organizer answers 403, like a missing organizer
  * or event (spec "Status codes that apply everywhere": "403 organizer or event (or parent resource) does not exist";
- * `E/items/{item}/variations/`: "403 also when the item does not exist"; issue 10 "Fixes found"), for every method
- * of every nested resource; a parent of another event or organizer counts as missing. With the parent present the
- * same routes answer as before (200, or 404 for a child that does not exist), so the 403 is about the parent only.
+ * `E/items/{item}/variations/`: "403 also when the item does not exist"; README "API conventions"), for every
+ * method of every nested resource; a parent of another event or organizer counts as missing. With the parent
+ * present the same routes answer as before (200, or 404 for a child that does not exist), so the 403 is about the
+ * parent only.
  */
 describe('nested routes under a missing parent', () => {
   let t: TestApp;

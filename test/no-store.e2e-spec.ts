@@ -6,12 +6,13 @@ import { agentOf, consent, login, redirectParams, userWithApp } from './oauth-he
 import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor } from './worker-harness';
 
 /**
- * Issue 22 item 11: every answer that carries a secret is sent with `Cache-Control: no-store` (and
- * `Pragma: no-cache`): new team tokens, webhook secrets (create, rotate), orders and positions with their secrets,
- * gift cards (also expanded in reusable media), invoice PDFs, shredder ZIP downloads and the OAuth token endpoint. Answers without secrets keep no
- * such header (the marking is per route, `@NoStore()`).
+ * README "Security", "Secrets in answers": every answer that carries a secret is sent with
+ * `Cache-Control: no-store` (and `Pragma: no-cache`): new team tokens, webhook secrets (create, rotate), orders
+ * and positions with their secrets, gift cards (also expanded in reusable media), invoice PDFs, shredder ZIP
+ * downloads and the OAuth token endpoint. Answers without secrets keep no such header (the marking is per route,
+ * `@NoStore()`).
  */
-describe('Cache-Control: no-store on answers with secrets (issue 22 item 11)', () => {
+describe('Cache-Control: no-store on answers with secrets', () => {
   let t: TestApp;
   let token: string;
   let teamId: number;

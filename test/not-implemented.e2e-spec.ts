@@ -4,7 +4,7 @@ import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * The README's "Not implemented" table (issue 7 "Inputs accepted but ignored") says which response fields have a
+ * The README's "Not implemented" table (inputs accepted but ignored) says which response fields have a
  * fixed value: each row is checked against a real response, so a field that gets implemented (or a new fixed one
  * documented wrongly) fails here until the README says so.
  */

@@ -7,8 +7,8 @@ import { startTestApp, type TestApp } from './harness';
 import { oauthClient, userWithApp } from './oauth-helpers';
 
 /**
- * The OAuth pages in a real headless Chromium (issue 12 "Done when"): a person logs in, consents to one of two
- * organizers, and the browser lands on the client's loopback redirect URI with the code; the client
+ * The OAuth pages in a real headless Chromium (README "OAuth 2.0 applications"): a person logs in, consents to one
+ * of two organizers, and the browser lands on the client's loopback redirect URI with the code; the client
  * (`oauth4webapi`) exchanges it with PKCE, calls the API, refreshes; the person revokes the application on the
  * `authorized/` page and the token stops working. Skipped where Chromium is missing (unless `REQUIRE_BROWSER=1`,
  * as in `.ci/run`).

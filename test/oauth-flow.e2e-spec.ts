@@ -3,8 +3,9 @@ import { agentOf, consent, csrfOf, login, query, redirectParams } from './oauth-
 import { EMAIL, oauthFixture, REDIRECT } from './oauth-fixture';
 
 /**
- * OAuth 2.0 provider (issue 12), first part: applications (CLI and page) and the authorization step (login and
- * consent forms, their errors, the login throttle). Tokens and their use: oauth-tokens.e2e-spec.ts.
+ * OAuth 2.0 provider (spec "Authentication"; README "OAuth 2.0 applications"), first part: applications (CLI and
+ * page) and the authorization step (login and consent forms, their errors, the login throttle). Tokens and their
+ * use: oauth-tokens.e2e-spec.ts.
  */
 describe('OAuth applications and authorization step', () => {
   // Behind one reverse proxy on the loopback (TRUST_PROXY): its X-Forwarded-Proto marks https requests.

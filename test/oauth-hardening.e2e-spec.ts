@@ -6,8 +6,8 @@ import { EMAIL, oauthFixture, REDIRECT } from './oauth-fixture';
 type Pair = Record<string, string>;
 
 /**
- * OAuth hardening (issue 22 item 12): refresh token reuse revokes the whole token family (RFC 9700 §4.14.2), a
- * refresh asking for a wider scope is refused without using anything up, PKCE for public clients, and
+ * OAuth hardening (README "Security", "Logging in"): refresh token reuse revokes the whole token family (RFC 9700
+ * §4.14.2), a refresh asking for a wider scope is refused without using anything up, PKCE for public clients, and
  * constant-time CSRF checks on the pages.
  */
 describe('OAuth hardening', () => {

@@ -4,10 +4,10 @@ import { EMAIL, oauthFixture, REDIRECT } from './oauth-fixture';
 import { countStatements } from './sql-count';
 
 /**
- * OAuth 2.0 provider (issue 12), second part: the token and revoke endpoints (every grant and error, code reuse,
- * PKCE, refresh, revocation), access tokens on the API (organizer restriction, scopes, expiry, membership
- * changes) and pruning. The code exchange with PKCE, the refresh and the revocation also run through the
- * third-party client `oauth4webapi` (test/oauth-client.mjs).
+ * OAuth 2.0 provider (spec "Authentication" 4-6; README "OAuth 2.0 applications"), second part: the token and
+ * revoke endpoints (every grant and error, code reuse, PKCE, refresh, revocation), access tokens on the API
+ * (organizer restriction, scopes, expiry, membership changes) and pruning. The code exchange with PKCE, the
+ * refresh and the revocation also run through the third-party client `oauth4webapi` (test/oauth-client.mjs).
  */
 describe('OAuth tokens', () => {
   const f = oauthFixture();

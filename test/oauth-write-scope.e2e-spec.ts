@@ -7,10 +7,11 @@ import { userWithApp } from './oauth-helpers';
 import { pooled } from './pooled';
 
 /**
- * Issue 22 item 5: the OAuth scope a request needs derives from the permission the route requires, not from the
- * HTTP method alone. Walks the whole route table with real requests: every route that requires only write
- * permissions (`…:write`, `…:create`, `event:cancel`), and every non-GET route, answers 403 naming the `write`
- * scope to a `read`-scoped token of a user whose team holds every permission; the invoice actions are POST only.
+ * README "Security", "Scopes and writes": the OAuth scope a request needs derives from the permission the route
+ * requires, not from the HTTP method alone. Walks the whole route table with real requests: every route that
+ * requires only write permissions (`…:write`, `…:create`, `event:cancel`), and every non-GET route, answers 403
+ * naming the `write` scope to a `read`-scoped token of a user whose team holds every permission; the invoice
+ * actions are POST only.
  */
 
 interface Route {
@@ -33,7 +34,7 @@ const fill = (path: string) =>
     name === 'organizer' ? ORG : name === 'event' ? EVENT : '999999',
   );
 
-describe('OAuth scope from the route permission (issue 22 item 5)', () => {
+describe('OAuth scope from the route permission', () => {
   let t: TestApp;
   let admin: string;
   let readToken: string;

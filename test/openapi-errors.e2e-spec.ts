@@ -6,9 +6,9 @@ import { startTestApp, TestApp } from './harness';
 import { Components, deref, resolveRef, Schema, schemaProblems } from './openapi-schema';
 
 /**
- * Error responses of the OpenAPI document (issue 9): every operation documents the errors it answers, with
- * reusable bodies, and real error answers of the HTTP stack match what the document says (status, body schema,
- * headers). So a generated client types its errors instead of `never`.
+ * Error responses of the OpenAPI document (compat §1.5; README "API conventions"): every operation documents the
+ * errors it answers, with reusable bodies, and real error answers of the HTTP stack match what the document says
+ * (status, body schema, headers). So a generated client types its errors instead of `never`.
  */
 
 type Header = { required?: boolean; schema?: Schema };

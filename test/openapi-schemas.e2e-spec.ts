@@ -3,10 +3,10 @@ import { startTestApp, TestApp } from './harness';
 import { isUntyped, OpenApiSchema, resolveRef, Schemas, validate } from './openapi-schema-check';
 
 /**
- * The component schemas of the served OpenAPI document are precise enough for generated SDKs (issue 9): no
- * property is an empty schema or a shapeless object, ids and counts are integers, datetimes and dates carry their
- * format, money and multi-lingual strings reference the shared `Money`/`I18nString` schemas, and real responses
- * (an event, an item, an order, …) conform to the schemas their operations document.
+ * The component schemas of the served OpenAPI document are precise enough for generated SDKs (README "API
+ * conventions"): no property is an empty schema or a shapeless object, ids and counts are integers, datetimes and
+ * dates carry their format, money and multi-lingual strings reference the shared `Money`/`I18nString` schemas, and
+ * real responses (an event, an item, an order, …) conform to the schemas their operations document.
  */
 
 type Operation = {

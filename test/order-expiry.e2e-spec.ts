@@ -5,10 +5,11 @@ import { startTestApp, TestApp } from './harness';
 import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor } from './worker-harness';
 
 /**
- * Pending orders expire (issue 7): a real worker process (`dist/src/worker.js`) ticks its scheduler every 500 ms
- * and sets pending orders past their deadline to expired through the orders context's expiry path; the quota
- * places come free, `pretix.event.order.expired` is logged, and an order paid in the same moment is never left
- * expired. Deadlines are moved into the past with SQL (order creation always gives a future one).
+ * Pending orders expire (README "Selling without overselling"): a real worker process (`dist/src/worker.js`) ticks
+ * its scheduler every 500 ms and sets pending orders past their deadline to expired through the orders context's
+ * expiry path; the quota places come free, `pretix.event.order.expired` is logged, and an order paid in the same
+ * moment is never left expired. Deadlines are moved into the past with SQL (order creation always gives a future
+ * one).
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

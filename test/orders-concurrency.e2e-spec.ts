@@ -4,9 +4,10 @@ import { retryingBusy } from './client-retry';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Order creation under real concurrency (issue 4 "Done when"; architecture.md "Concurrency"): requests fired in
- * parallel never sell more than a quota holds, never redeem a voucher more often than allowed, never hand one
- * cart's places to two orders, and never give one code twice. The quota engine counts every occupation once.
+ * Order creation under real concurrency (architecture.md "Concurrency"; README "Selling without overselling"):
+ * requests fired in parallel never sell more than a quota holds, never redeem a voucher more often than allowed,
+ * never hand one cart's places to two orders, and never give one code twice. The quota engine counts every
+ * occupation once.
  */
 describe('orders under concurrency', () => {
   let t: TestApp;

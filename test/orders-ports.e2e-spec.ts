@@ -14,8 +14,9 @@ import { SubEventPricesModule } from '../src/catalogue/subevent-prices/subevent-
 import { startTestApp, TestApp } from './harness';
 
 /**
- * The ports lower contexts declare are mandatory (issue 8 "Ports are mandatory"): a module arrangement without
- * a provider refuses to boot, instead of silently allowing the deletion of ordered items or events with orders.
+ * The ports lower contexts declare are mandatory (style.md "In this codebase: stop these" 2): a module arrangement
+ * without a provider refuses to boot, instead of silently allowing the deletion of ordered items or events with
+ * orders.
  */
 describe('mandatory ports', () => {
   let t: TestApp;

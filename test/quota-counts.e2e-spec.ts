@@ -5,7 +5,7 @@ import { startTestApp, TestApp } from './harness';
 import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor } from './worker-harness';
 
 /**
- * Maintained quota counts (issue 7 "Availability from maintained counts"): every path that moves a position's
+ * Maintained quota counts (architecture.md "Concurrency"): every path that moves a position's
  * paid, pending or exited state moves `product_sales` in the same transaction, checked after each step against
  * counts recomputed from the rows by this test's own SQL; parallel writers on shared products neither deadlock nor
  * lose a count; `check-quotas` (CLI) and the worker's periodic check report and repair drift.

@@ -5,10 +5,10 @@ import { countStatements } from './sql-count';
 type Json = Record<string, unknown>;
 
 /**
- * Rendered catalogue list pages are cached under the event's catalogue version (issue 7 "List throughput"). The
- * cache must never serve a page older than the last committed write: after every kind of write (through the API
- * and by raw SQL), the list equals what the uncached detail endpoints say, and a repeated request with no write
- * in between is served without reading the rows.
+ * Rendered catalogue list pages are cached under the event's catalogue version (bench/README.md "List
+ * throughput"). The cache must never serve a page older than the last committed write: after every kind of write
+ * (through the API and by raw SQL), the list equals what the uncached detail endpoints say, and a repeated request
+ * with no write in between is served without reading the rows.
  */
 describe('rendered catalogue list cache', () => {
   let t: TestApp;

@@ -12,10 +12,10 @@ import { sampleLayout } from './seating-fixtures';
 type Layout = { zones: { rows: { row_number: string; seats: Record<string, unknown>[] }[] }[] };
 
 /**
- * Request paths whose cost a client's input could drive beyond its size (issue 22 item 3): the texts of e-mail
- * rules (rendered once per recipient, each placeholder standing for a long value) and the names in seating
- * layouts (copied into the `seat` table when an event takes the plan) are bounded and answer 400 naming the
- * field; search filters stay bounded and literal.
+ * Request paths whose cost a client's input could drive beyond its size (README "Security", "Work a request may
+ * cause"): the texts of e-mail rules (rendered once per recipient, each placeholder standing for a long value) and
+ * the names in seating layouts (copied into the `seat` table when an event takes the plan) are bounded and answer
+ * 400 naming the field; search filters stay bounded and literal.
  */
 describe('request bounds', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { auth, bootstrapOrganizer } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Structured logs of the real API process (issue 7 "Structured logs"): one JSON line per request with method,
+ * Structured logs of the real API process (README "Configuration"): one JSON line per request with method,
  * route, status, duration, request id and credential id, never the token; the request id in `X-Request-Id` and in
  * every line logged while the request ran (errors of the exception filter included).
  */

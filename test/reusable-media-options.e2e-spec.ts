@@ -4,9 +4,9 @@ import { auth, bootstrapOrganizer } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Issue 23 item C: the reusable-media writes (create, replace/patch) and single-medium answers (get, lookup) take
- * typed options (`{expand: Set<string>}`) instead of the list's `QueryFilters`; the HTTP answers are unchanged
- * (test/reusable-media.e2e-spec.ts).
+ * style.md "Data access": the reusable-media writes (create, replace/patch) and single-medium answers (get,
+ * lookup) take typed options (`{expand: Set<string>}`) instead of the list's `QueryFilters`; the HTTP answers are
+ * unchanged (test/reusable-media.e2e-spec.ts).
  */
 describe('reusable media service options', () => {
   let t: TestApp;

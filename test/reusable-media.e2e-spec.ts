@@ -6,7 +6,7 @@ import { listStatements } from './sql-count';
 import { ensureBuilt } from './worker-harness';
 
 /**
- * `O/reusablemedia/` and `O/reusablemedia/lookup/` (spec "Reusable media"; compat §3.3; issue 11): create with
+ * `O/reusablemedia/` and `O/reusablemedia/lookup/` (spec "Reusable media"; compat §3.3): create with
  * links validated within the organizer, immutable type and identifier, filters, expansions, the lookup across
  * organizers under a gift card acceptance with `reusable_media`, permissions `organizer.reusablemedia:read|write`.
  */

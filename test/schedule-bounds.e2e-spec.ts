@@ -6,7 +6,7 @@ import { startTestApp, TestApp } from './harness';
 const O = '/api/v1/organizers/org/scheduled_exports/';
 const E = '/api/v1/organizers/org/events/sample/scheduled_exports/';
 
-/** The rule of issue 22: rrule searched day by day until year 9999 (9.8 s inside the request). */
+/** The attack rule: rrule searched day by day until year 9999 (9.8 s inside the request). */
 const ATTACK = 'FREQ=DAILY;BYSETPOS=2';
 /** `YYYYMMDD` of today minus `years` years plus `days` days (UTC). */
 const ago = (years: number, days: number) => {
@@ -29,9 +29,10 @@ const body = (rrule: string) => ({
 });
 
 /**
- * Bounded schedule computations (issue 22 item 2): `schedule_rrule` is checked as pretix checks it, the next run
- * is searched at most 5 years ahead with a cap on the days examined, and a rule without a run in that horizon
- * answers 400 naming `schedule_rrule`. The API stays responsive while the heaviest accepted rules are evaluated.
+ * Bounded schedule computations (compat §3.7; README "Security"): `schedule_rrule` is checked as pretix checks it,
+ * the next run is searched at most 5 years ahead with a cap on the days examined, and a rule without a run in that
+ * horizon answers 400 naming `schedule_rrule`. The API stays responsive while the heaviest accepted rules are
+ * evaluated.
  */
 describe('schedule bounds', () => {
   let t: TestApp;

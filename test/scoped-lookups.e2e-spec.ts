@@ -2,9 +2,9 @@ import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Scoped look-ups (issue 7): every id a request body names is resolved within the organizer/event of the URL, so
- * another organizer's id answers exactly like an id that does not exist (same status, same message with the id
- * in it): nothing tells a client that the row exists elsewhere.
+ * Scoped look-ups (README "API conventions"): every id a request body names is resolved within the organizer/event
+ * of the URL, so another organizer's id answers exactly like an id that does not exist (same status, same message
+ * with the id in it): nothing tells a client that the row exists elsewhere.
  */
 describe('ids from request bodies are resolved within the URL scope', () => {
   let t: TestApp;

@@ -4,9 +4,9 @@ import { startTestApp, type TestApp } from './harness';
 
 /**
  * The generated TypeScript SDK (sdk/typescript: openapi-typescript types + openapi-fetch) against the running
- * server (issue 9): a whole sale through typed calls only (no casts, no `any`, no non-null assertions), and the
- * typed fields compared with the live JSON. A call the types refuse, or an answer they mistype, is a defect of
- * the document.
+ * server (README "API conventions"): a whole sale through typed calls only (no casts, no `any`, no non-null
+ * assertions), and the typed fields compared with the live JSON. A call the types refuse, or an answer they
+ * mistype, is a defect of the document.
  */
 describe('TypeScript SDK flow', () => {
   let t: TestApp;

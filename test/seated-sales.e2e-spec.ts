@@ -13,11 +13,11 @@ interface SeatJson {
 }
 
 /**
- * Seated sales (issue 10; compat §3.2, §4.4, §3.18): orders and cart positions take a seat by guid (required for a
- * seated product, refused for others, of the event or of the position's date), a seat is sold or reserved once,
- * blocked seats are not for sale, the positions show their seat object, seats show what holds them (`expand`
- * included) and `is_available`, canceling or expiring an order frees its seats, and a plan change cannot drop a
- * sold seat.
+ * Seated sales (compat §3.2, §4.4, §3.18; README "Selling without overselling"): orders and cart positions take a
+ * seat by guid (required for a seated product, refused for others, of the event or of the position's date), a seat
+ * is sold or reserved once, blocked seats are not for sale, the positions show their seat object, seats show what
+ * holds them (`expand` included) and `is_available`, canceling or expiring an order frees its seats, and a plan
+ * change cannot drop a sold seat.
  */
 describe('seated sales', () => {
   let t: TestApp;

@@ -5,9 +5,10 @@ import { startTestApp, TestApp } from './harness';
 import { sampleLayout } from './seating-fixtures';
 
 /**
- * Seats under real concurrency (issue 10 "Done when"): 50 orders fired at once for 10 seats sell each seat exactly
- * once; the others answer 400 naming the seat; the database holds one live position per seat afterwards. Cart
- * positions racing orders for the same seats never share one either.
+ * Seats under real concurrency (README "Selling without overselling"; architecture.md "Concurrency"): 50 orders
+ * fired at once for 10 seats sell each seat exactly once; the others answer 400 naming the seat; the database
+ * holds one live position per seat afterwards. Cart positions racing orders for the same seats never share one
+ * either.
  */
 describe('seats under concurrency', () => {
   let t: TestApp;

@@ -11,7 +11,7 @@ interface SeatJson {
 }
 
 /**
- * Seats of an event (issue 10, compat §3.18): assigning a plan generates them (mapped to items by category),
+ * Seats of an event (compat §3.18): assigning a plan generates them (mapped to items by category),
  * changing the plan keeps the seats that stay (id and `blocked`), the list's filters, PATCH of `blocked`, bulk
  * block and unblock (all or nothing), `expand` permissions, and the series form.
  */

@@ -1,7 +1,9 @@
 import { auth, bootstrapOrganizer } from './factories';
 import { startTestApp, TestApp } from './harness';
 
-/** Security headers with helmet (issue 7 "Abuse"): no sniffing, no framing, no referrer, on every answer. */
+/**
+ * Security headers with helmet (README "Configuration"): no sniffing, no framing, no referrer, on every answer.
+ */
 describe('Security headers', () => {
   let t: TestApp;
   let token: string;

@@ -2,8 +2,8 @@ import { auth, bootstrapOrganizer, createEvent, createSeries } from './factories
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Selling on an event series (issue 10 "Sub-events"): quotas, orders and cart positions take a date of the
- * series (400 without one, for a date of another event, and for a date on a single event); each date's quota
+ * Selling on an event series (spec "Sub-event"; compat §3.17): quotas, orders and cart positions take a date of
+ * the series (400 without one, for a date of another event, and for a date on a single event); each date's quota
  * counts only its own sales; an order's price applies the date's price override.
  */
 describe('selling on a series', () => {

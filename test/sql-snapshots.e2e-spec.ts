@@ -58,14 +58,14 @@ function render(title: string, statements: string[]): string {
 }
 
 /**
- * SQL snapshots of the hot statements (issue 23 item 2): one representative request per hot path (quota engine,
- * an order creation with its quota check, list pages, check-in redeem, gift card transaction, cart-position
- * reservation) runs against the real app, and the statements it sent are compared with `test/sql/<name>.sql`.
- * Only its own statements: they are attributed to the request through an AsyncLocalStorage entered when the
- * server receives it, so background work and other requests cannot leak in (every case runs two other requests
- * alongside to check that); asynchronous work the request leaves behind is caught and fails the last test. A
- * difference fails with a line diff; `UPDATE_SQL_SNAPSHOTS=1` rewrites the files so that the change becomes a
- * visible review item.
+ * SQL snapshots of the hot statements (README "Layout", "SQL snapshots"): one representative request per hot path
+ * (quota engine, an order creation with its quota check, list pages, check-in redeem, gift card transaction,
+ * cart-position reservation) runs against the real app, and the statements it sent are compared with
+ * `test/sql/<name>.sql`. Only its own statements: they are attributed to the request through an AsyncLocalStorage
+ * entered when the server receives it, so background work and other requests cannot leak in (every case runs two
+ * other requests alongside to check that); asynchronous work the request leaves behind is caught and fails the
+ * last test. A difference fails with a line diff; `UPDATE_SQL_SNAPSHOTS=1` rewrites the files so that the change
+ * becomes a visible review item.
  */
 describe('SQL snapshots of the hot paths', () => {
   let t: TestApp;

@@ -10,7 +10,7 @@ import { startTestApp, TestApp } from './harness';
 import { countStatements } from './sql-count';
 
 /**
- * SQL statements per request (issue 7 "A small, fixed number of SQL statements per request"): every GET route of
+ * SQL statements per request (README "API conventions"; style.md "Data access"): every GET route of
  * the route table, on an event with realistic data (items with variations, add-ons and bundles; questions with
  * options; orders with positions, fees, payments, answers and an invoice address; teams with members, invites
  * and tokens), answers a list page in at most 4 statements and a detail in at most 3, credential, teams,

@@ -12,7 +12,7 @@ interface SeatJson {
 }
 
 /**
- * Seats of the dates of a series (issue 10, compat §3.18): a date's plan generates its own seats, the
+ * Seats of the dates of a series (compat §3.17, §3.18): a date's plan generates its own seats, the
  * `E/subevents/{id}/seats/` routes (filters, PATCH of `blocked`, bulk block and unblock with POST and PATCH, all or
  * nothing, at most 10,000, a fixed number of statements), `expand` permissions, and the wrong URL forms (404).
  */

@@ -21,8 +21,9 @@ async function failures(t: TestApp, forwardedFor: (i: number) => string, n: numb
 }
 
 /**
- * Issue 22 item 8: the failed-authentication limit keys on the real client address (`TRUST_PROXY`, default: no
- * proxy trusted, so `X-Forwarded-For` cannot be forged to evade it) and is counted in Redis, shared by replicas.
+ * README "Security", "Client addresses and proxies": the failed-authentication limit keys on the real client
+ * address (`TRUST_PROXY`, default: no proxy trusted, so `X-Forwarded-For` cannot be forged to evade it) and is
+ * counted in Redis, shared by replicas.
  */
 describe('TRUST_PROXY and the failed-authentication limit', () => {
   it('parses the setting: false by default, a hop count, or a list of addresses/CIDRs; refuses anything else', () => {

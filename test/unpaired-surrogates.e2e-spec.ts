@@ -14,9 +14,9 @@ const exportWith = (field: string) =>
     "${field}": "a@example.org,\\ud800"}`;
 
 /**
- * Inputs that answered 500 (issue 22 item 15): a lone surrogate in a string of a JSON body (`isEmail` threw
- * `URIError`; PostgreSQL refuses it in jsonb), and `null` for a non-nullable field of a PATCH (NOT NULL violation).
- * Both answer 400 naming the field, and nothing is written.
+ * Inputs that answered 500 (README "Security", "Work a request may cause"): a lone surrogate in a string of a JSON
+ * body (`isEmail` threw `URIError`; PostgreSQL refuses it in jsonb), and `null` for a non-nullable field of a
+ * PATCH (NOT NULL violation). Both answer 400 naming the field, and nothing is written.
  */
 describe('unpaired surrogates and nulls in bodies', () => {
   let t: TestApp;

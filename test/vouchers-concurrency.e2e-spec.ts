@@ -4,7 +4,7 @@ import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
 /**
- * Voucher writes under concurrency (issue 3 "Done when"; architecture.md "Concurrency"): requests fired truly in
+ * Voucher writes under concurrency (spec "Voucher"; architecture.md "Concurrency"): requests fired truly in
  * parallel never create two vouchers with one code and never block more places than a quota has.
  */
 describe('vouchers under concurrency', () => {

@@ -16,10 +16,10 @@ interface DeliveryJson {
 }
 
 /**
- * Webhook deliveries end to end (issue 14): the outbox row written with the order, a real worker process sending
- * it to a real HTTP receiver on a loopback port, signatures verified with the `standardwebhooks` package,
- * retries (`WEBHOOK_RETRY_BASE_S=1`), 410, timeouts (`WEBHOOK_TIMEOUT_MS=1000`), ordering, the worker being down,
- * 100 parallel orders, the delivery log and redelivery.
+ * Webhook deliveries end to end (compat §5; README "Webhooks"): the outbox row written with the order, a real
+ * worker process sending it to a real HTTP receiver on a loopback port, signatures verified with the
+ * `standardwebhooks` package, retries (`WEBHOOK_RETRY_BASE_S=1`), 410, timeouts (`WEBHOOK_TIMEOUT_MS=1000`),
+ * ordering, the worker being down, 100 parallel orders, the delivery log and redelivery.
  */
 describe('webhook delivery', () => {
   let t: TestApp;

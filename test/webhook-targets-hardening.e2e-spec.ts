@@ -6,9 +6,10 @@ import { startWebhookReceiver, WebhookReceiver } from './webhook-receiver';
 import { deleteQueueKeys, eventually, startWorker, stopAllWorkers, workerEnvFor } from './worker-harness';
 
 /**
- * Issue 22 item 7: webhook targets on private, loopback, link-local and special IPv6 ranges are refused by default
- * (`WEBHOOK_ALLOW_PRIVATE_TARGETS` defaults to false), and the delivery log does not tell connection failures
- * apart (refused port, timeout, TLS error all read "Connection failed."), so it cannot serve as a port scanner.
+ * README "Security", "Webhooks": webhook targets on private, loopback, link-local and special IPv6 ranges are
+ * refused by default (`WEBHOOK_ALLOW_PRIVATE_TARGETS` defaults to false), and the delivery log does not tell
+ * connection failures apart (refused port, timeout, TLS error all read "Connection failed."), so it cannot serve
+ * as a port scanner.
  */
 
 const O = '/api/v1/organizers/org';

@@ -6,9 +6,9 @@ import { startTestApp, TestApp } from './harness';
 import { listStatements } from './sql-count';
 
 /**
- * `O/webhooks/` configuration (compat §3.27, issue 14): fields, pretix's validation messages, DELETE disables,
- * the secret (full once, masked after, rotated), the SSRF refusal of private targets, permissions, and the outbox
- * rows the audit log trigger writes in the change's transaction.
+ * `O/webhooks/` configuration (compat §3.27; README "Webhooks"): fields, pretix's validation messages, DELETE
+ * disables, the secret (full once, masked after, rotated), the SSRF refusal of private targets, permissions, and
+ * the outbox rows the audit log trigger writes in the change's transaction.
  */
 describe('webhooks configuration', () => {
   let t: TestApp;

@@ -14,9 +14,10 @@ import {
 } from './worker-harness';
 
 /**
- * Redis going away and coming back (issue 7 "Redis down"), through a TCP proxy this file owns: writes that need
- * the queue answer 503 with Retry-After at once, reads keep answering, and API and worker recover by themselves,
- * also when Redis comes back empty (the worker re-creates the scheduler's tick and logs so).
+ * Redis going away and coming back (architecture.md "Processes"; README "Configuration" `QUEUE_TIMEOUT_MS`),
+ * through a TCP proxy this file owns: writes that need the queue answer 503 with Retry-After at once, reads keep
+ * answering, and API and worker recover by themselves, also when Redis comes back empty (the worker re-creates the
+ * scheduler's tick and logs so).
  */
 describe('Redis outage', () => {
   let t: TestApp;

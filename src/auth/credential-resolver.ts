@@ -3,7 +3,7 @@ import type { TeamGrant } from './principal';
 
 /**
  * Port through which authentication resolves a credential together with the organizer and event of the URL in
- * ONE SQL statement (issue 7 "A small, fixed number of SQL statements per request"). Declared here, provided by
+ * ONE SQL statement (README "API conventions": statements per request). Declared here, provided by
  * the teams context (which owns tokens and teams and asks the tenancy roots for their part of the statement), and
  * handed to `AuthModule.forRoot` by the application module, so `auth/` imports neither context.
  */

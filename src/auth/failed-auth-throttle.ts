@@ -4,11 +4,11 @@ import { RedisCounters } from '../common/rate-limit/redis-counters';
 import { AppConfig } from '../config/app-config';
 
 /**
- * Rate limit of failed authentications per client address (issue 7 "Abuse"; issue 22 item 8): only presented
- * credentials that fail count; past `AUTH_FAILURE_LIMIT` failures within `AUTH_FAILURE_WINDOW_S` seconds (a fixed
- * window from the first failure), further failures answer 429 with `Retry-After` until the window has passed. A
- * request whose credential is valid is never throttled. Counted in Redis ({@link RedisCounters}: one atomic
- * INCR + expiry), so every replica shares the count. The address is express's `req.ip`, which believes
+ * Rate limit of failed authentications per client address (README "Security", "Client addresses and proxies"):
+ * only presented credentials that fail count; past `AUTH_FAILURE_LIMIT` failures within `AUTH_FAILURE_WINDOW_S`
+ * seconds (a fixed window from the first failure), further failures answer 429 with `Retry-After` until the window
+ * has passed. A request whose credential is valid is never throttled. Counted in Redis ({@link RedisCounters}: one
+ * atomic INCR + expiry), so every replica shares the count. The address is express's `req.ip`, which believes
  * `X-Forwarded-For` only from the proxies `TRUST_PROXY` names. While Redis is down, failures are not counted
  * (the 401 stands; a warning is logged).
  */

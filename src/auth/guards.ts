@@ -12,7 +12,10 @@ import type { AuthenticatedRequest } from './request-context';
 export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
 export const NOT_AUTHENTICATED = 'Authentication credentials were not provided.';
 
-/** 403 detail for an OAuth access token without the scope the request needs (issue 12). */
+/**
+ * 403 detail for an OAuth access token without the scope the request needs (README "Security", "Scopes and
+ * writes").
+ */
 export const missingScope = (scope: string): string =>
   `The access token does not have the scope this request needs (${scope}).`;
 
@@ -78,7 +81,7 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
  * permission (compat §2.2). OAuth credentials also need the scope {@link scopeNeeded} derives from the route's
  * permission and the method: `write` for writes and for routes that need a write permission even on GET, else
  * `read` (`profile` instead of `read` where the route accepts it, `/api/v1/me`): else 403 naming the scope
- * (issue 22 item 5).
+ * (README "Security", "Scopes and writes").
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {

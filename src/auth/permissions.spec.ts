@@ -264,7 +264,7 @@ describe('names -> legacy booleans (legacyFlagsOf, compat §2.4)', () => {
   });
 });
 
-describe('scopeNeeded (issue 22 item 5)', () => {
+describe('scopeNeeded', () => {
   it('needs write for non-GET methods and for GETs whose rule names only write permissions', () => {
     expect(scopeNeeded('GET', null)).toBe('read');
     expect(scopeNeeded('HEAD', ['event.orders:read'])).toBe('read');

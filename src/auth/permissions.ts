@@ -53,17 +53,18 @@ export function isOrganizerPermission(name: string): name is OrganizerPermission
 
 /**
  * True for a permission that allows changing data: every `…:write` name, `organizer.events:create` and
- * `event:cancel`. `…:read` names and `event.orders:checkin` are not (issue 22 item 5: the OAuth scope a route
- * needs derives from these, see {@link scopeNeeded}).
+ * `event:cancel`. `…:read` names and `event.orders:checkin` are not (README "Security", "Scopes and writes": the
+ * OAuth scope a route needs derives from these, see {@link scopeNeeded}).
  */
 export function isWritePermission(name: string): boolean {
   return name.endsWith(':write') || name.endsWith(':create') || name === 'event:cancel';
 }
 
 /**
- * The OAuth scope a request needs (issue 22 item 5): `write` for a method other than GET/HEAD/OPTIONS, and
- * `write` too for a route whose permission rule names only write permissions ({@link isWritePermission}), even
- * on GET (reading team tokens or webhook secrets is a write-level power); `read` otherwise.
+ * The OAuth scope a request needs (README "Security", "Scopes and writes"): `write` for a method other than
+ * GET/HEAD/OPTIONS, and `write` too for a route whose permission rule names only write permissions
+ * ({@link isWritePermission}), even on GET (reading team tokens or webhook secrets is a write-level power);
+ * `read` otherwise.
  */
 export function scopeNeeded(method: string, anyOf: readonly string[] | null): 'read' | 'write' {
   if (!['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase())) return 'write';

@@ -38,7 +38,8 @@ export class UsersService {
 
   /**
    * Checks a password (OAuth login). An unknown or inactive account is checked against a dummy hash of the same
-   * cost, so the answer takes as long as for a real account and does not tell whether it exists (issue 22 item 6).
+   * cost, so the answer takes as long as for a real account and does not tell whether it exists (README
+   * "Security").
    * @returns the user, or null for a wrong password or an unknown account
    */
   async verify(email: string, password: string): Promise<User | null> {

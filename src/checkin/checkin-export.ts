@@ -5,7 +5,7 @@ import { CheckinExportRow, CheckinPositions, ListScope } from '../orders/checkin
 import { CheckinQueries } from './checkin.queries';
 
 /**
- * The check-in context's read for the `checkinlist` export (issue 13): the list of an event, and the positions
+ * The check-in context's read for the `checkinlist` export (compat §3.7): the list of an event, and the positions
  * it admits with their check-in state in bounded batches (asked from the orders seam {@link CheckinPositions}).
  */
 @Injectable()

@@ -55,7 +55,7 @@ export class CreateCheckinListDto {
   exit_all_at?: string | null;
 
   /**
-   * pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded (issue 22): at most 10,000 values, lists
+   * pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded: at most 10,000 values, lists
    * of 2,000 entries, strings of 1,000 characters, iterations nested 2 deep and a worst case of 50,000 operations
    * per scan; past a bound 400 names it.
    */

@@ -21,7 +21,7 @@ import { CUSTOMTIME_COST, RULE_OP_BUDGET, ruleBoundsProblem } from './rule-cost'
  * `entries_before(t)`, `entries_days_since(t)`, `entries_days_before(t)` (entries, or distinct entry days, at or
  * after / before t).
  *
- * Bounds (issue 22 item 1, `rule-cost.ts`): rules are refused when written if they are too large or their
+ * Bounds (README "Security", `rule-cost.ts`): rules are refused when written if they are too large or their
  * worst-case cost exceeds {@link RULE_OP_BUDGET} operations; an evaluation is also metered and stops, refusing
  * the scan, once it has spent that budget.
  */

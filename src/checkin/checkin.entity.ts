@@ -9,7 +9,8 @@ import { CheckinList } from './checkin-list.entity';
  * automatic exits of `exit_all_at`. A ticket whose last successful scan is an exit frees its place on quotas with
  * `release_after_exit` (maintained by a trigger into the quota counts, migration `ProductSalesCounts`). A `nonce`
  * is stored once per ticket and list among successful scans and once among failed ones (failed scans without a
- * ticket: once per list), partial unique indexes of the migration `CheckinNoncePerPosition` (issue 22 item 9).
+ * ticket: once per list), partial unique indexes of the migration `CheckinNoncePerPosition` (README "Security",
+ * "Check-in").
  */
 @Entity('checkin')
 @Index('ix_checkin_position_time', ['positionId', 'datetime'])

@@ -31,7 +31,7 @@ export class RedeemDto {
   @IsBool()
   ignore_unpaid?: boolean;
 
-  /** Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in (issue 22). */
+  /** Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in. */
   @Nullable()
   @IsStr({ max: 190 })
   nonce?: string | null;

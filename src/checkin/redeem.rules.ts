@@ -98,8 +98,8 @@ export function refusal(
   earlier: EarlierScans,
 ): RedeemReason | null {
   if (ticket.revoked && !req.force) return 'revoked';
-  // Canceled or expired: never admitted, not even forced (issue 22 item 10; pretix: an order neither paid nor
-  // pending is `canceled`, `unpaid` for scanners that do not know that code).
+  // Canceled or expired: never admitted, not even forced (README "Security", "Check-in"; pretix: an order neither
+  // paid nor pending is `canceled`, `unpaid` for scanners that do not know that code).
   if (ticket.canceled || (ticket.orderStatus !== 'p' && ticket.orderStatus !== 'n')) {
     return req.canceledSupported ? 'canceled' : 'unpaid';
   }

@@ -32,8 +32,8 @@ type Decision =
  * the same moment exactly one gets `ok`), applies the list's rules ({@link refusal}), and stores the scan: a
  * successful check-in, or an unsuccessful one with its reason (logged `pretix.event.checkin.denied`). A nonce
  * already stored with a successful check-in of the same ticket on the list answers `ok` again without a second
- * check-in; the same nonce on another ticket does not (issue 22 item 9). Unknown tickets answer 404 `invalid` and
- * store nothing.
+ * check-in; the same nonce on another ticket does not (README "Security", "Check-in"). Unknown tickets answer 404
+ * `invalid` and store nothing.
  */
 @Injectable()
 export class RedeemService {
@@ -137,7 +137,7 @@ export class RedeemService {
     }
     // The ticket's earlier successful scans on the list, each marked when it was made with the scanner's nonce:
     // then this is a repeat of that scan, answered `ok` again without a second check-in. Only this ticket's scans
-    // count (issue 22 item 9, as pretix): another ticket's nonce says nothing about this one.
+    // count (README "Security", "Check-in"; as pretix): another ticket's nonce says nothing about this one.
     const rows = await this.queries.successfulScans(em, ticket.id, list.id, body.nonce ?? null);
     if (rows.some((r) => r.again))
       return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };

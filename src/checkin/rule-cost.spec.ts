@@ -58,7 +58,7 @@ const editorRules: Record<string, object> = {
   },
 };
 
-describe('check-in rule bounds (issue 22 item 1)', () => {
+describe('check-in rule bounds', () => {
   it('counts the worst case: iterations multiply their body by the length of their list', () => {
     expect(worstCaseCost({ '==': [{ var: 'product' }, 1] })).toBe(8);
     const one = worstCaseCost(nested(1, 10));

@@ -1,11 +1,11 @@
 /**
- * Bounds of check-in rules (issue 22 item 1): a list's JsonLogic `rules` run synchronously in the API process on
- * every entry scan, and iterations (`some`, `all`, `none`, `map`, `filter`, `reduce`) multiply the cost of their
- * body by the length of their list, so a few hundred bytes of nested iterations could block the process for
- * minutes. Rules are therefore bounded when they are written: their size, the length of their lists and strings,
- * the nesting of iterations, and a static worst-case cost in operations that must stay within the budget
- * {@link RULE_OP_BUDGET}. The same budget is enforced while a rule is evaluated (`rulesAdmit` in
- * `checkin-logic.ts`), as a second line of defence; a rule accepted here never reaches it.
+ * Bounds of check-in rules (README "Security", "Work a request may cause"): a list's JsonLogic `rules` run
+ * synchronously in the API process on every entry scan, and iterations (`some`, `all`, `none`, `map`, `filter`,
+ * `reduce`) multiply the cost of their body by the length of their list, so a few hundred bytes of nested
+ * iterations could block the process for minutes. Rules are therefore bounded when they are written: their size,
+ * the length of their lists and strings, the nesting of iterations, and a static worst-case cost in operations
+ * that must stay within the budget {@link RULE_OP_BUDGET}. The same budget is enforced while a rule is evaluated
+ * (`rulesAdmit` in `checkin-logic.ts`), as a second line of defence; a rule accepted here never reaches it.
  *
  * What pretix's rule editor writes stays far inside these bounds: `and`/`or`/`!` of comparisons (`==`, `!=`, `<`,
  * `<=`, `>`, `>=`) of a variable with a number, `inList` of the product or variation in an `objectList` of

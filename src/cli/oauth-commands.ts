@@ -12,9 +12,9 @@ interface CreateOAuthApplicationOptions {
 
 /**
  * `create-oauth-application --user <email> --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...]
- * [--public]` (issue 12): registers a confidential OAuth application owned by the user and prints
+ * [--public]` (README "Admin CLI"): registers a confidential OAuth application owned by the user and prints
  * `{"client_id", "client_secret"}` and nothing else on stdout. The secret is shown this once. `--public`: a
- * public client (no secret, `client_secret` is empty; PKCE required, issue 22 item 12).
+ * public client (no secret, `client_secret` is empty; PKCE required, README "Security").
  */
 @Command({ name: 'create-oauth-application', description: 'Register an OAuth application for a user' })
 export class CreateOAuthApplicationCommand extends CommandRunner {

@@ -1,5 +1,5 @@
 /**
- * Domain errors: plain classes with no HTTP framework behind them (issue 8; style.md "Errors"). Services,
+ * Domain errors: plain classes with no HTTP framework behind them (style.md "Errors"). Services,
  * processors, guards and helpers throw these; the one global exception filter (`common/http/exception.filter.ts`)
  * maps each to its status code, headers and body in the shapes of compat §1.5 (`{"detail": ...}`,
  * `{"field": [...]}`, `{"non_field_errors": [...]}` or a bare list). A context may subclass them to give a rule
@@ -170,7 +170,7 @@ export class TaskNotReady extends DomainError {
  * An asynchronous task failed (`failed`) or is unknown, expired or another credential's (`gone`), with the
  * message for the client. `task` says what ran: a failed shred run (`shred`) is answered differently from any
  * other failed task (`task`). The filter answers 417 for a failed shred, else 410, with body
- * `{"status": state, "message"}` (spec "Shredders", issue 23 item A).
+ * `{"status": state, "message"}` (spec "Shredders"; style.md "Errors").
  */
 export class TaskFailed extends DomainError {
   constructor(
@@ -217,7 +217,7 @@ export class StoredResponse extends DomainError {
  * A scan that did not admit (compat §3.21 redeem): `ticket` says whether the secret named a ticket of the list's
  * event (`known`: the filter answers 400 `{"status": "error" | "incomplete", "reason", …}`) or none (`unknown`:
  * 404 `{"status": "error", "reason": "invalid", …}`). The body is the scanner's answer as the check-in context
- * builds it (issue 23 item A: no HTTP status in the error).
+ * builds it (style.md "Errors": no HTTP status in the error).
  */
 export class CheckinRefused extends DomainError {
   constructor(

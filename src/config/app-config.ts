@@ -71,7 +71,7 @@ export class AppConfig {
 
   /**
    * Failed authentications (a presented credential that is unknown or inactive) one client address may make per
-   * window; past it, further failures answer 429 with `Retry-After` (issue 7 "Abuse"). Successful requests are
+   * window; past it, further failures answer 429 with `Retry-After` (README "Security"). Successful requests are
    * never throttled and do not count.
    */
   @IsInt()
@@ -84,7 +84,7 @@ export class AppConfig {
   authFailureWindowS = 60;
 
   /**
-   * Which reverse proxies' `X-Forwarded-For` decides the client address (rate limits, logs; issue 22 item 8):
+   * Which reverse proxies' `X-Forwarded-For` decides the client address (rate limits, logs; README "Security"):
    * `false` (default: none, the socket's peer is the client), a hop count (`1`), or a comma-separated list of
    * proxy addresses/CIDRs. Passed to express's `trust proxy` (see `trust-proxy.ts`).
    */
@@ -160,8 +160,8 @@ export class AppConfig {
   schedulerWatchMs = 15000;
 
   /**
-   * Pending orders expired per transaction by the scheduler (issue 7 "Pending orders expire"): the rows of one
-   * batch stay locked until it commits.
+   * Pending orders expired per transaction by the scheduler (README "Selling without overselling"): the rows of
+   * one batch stay locked until it commits.
    */
   @IsInt()
   @Min(1)
@@ -174,8 +174,9 @@ export class AppConfig {
   orderExpiryMaxBatches = 50;
 
   /**
-   * Interval of the worker's consistency check of the maintained quota counts (issue 7; `check-quotas` does the
-   * same by hand), in milliseconds; it reads every order position once, so keep it rare. 0 turns it off.
+   * Interval of the worker's consistency check of the maintained quota counts (architecture.md "Concurrency";
+   * `check-quotas` does the same by hand), in milliseconds; it reads every order position once, so keep it rare. 0
+   * turns it off.
    */
   @IsInt()
   @Min(0)
@@ -209,8 +210,9 @@ export class AppConfig {
 
   /**
    * Whether webhook targets may be private, link-local or loopback addresses (checked when configured and on the
-   * resolved address at every delivery). Off by default everywhere (issue 22 item 7); the test harness and local
-   * development against a receiver on 127.0.0.1 set `WEBHOOK_ALLOW_PRIVATE_TARGETS=true` explicitly.
+   * resolved address at every delivery). Off by default everywhere (README "Security", "Webhooks"); the test
+   * harness and local development against a receiver on 127.0.0.1 set `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`
+   * explicitly.
    */
   @IsBoolean()
   webhookAllowPrivateTargets = false;

@@ -1,5 +1,5 @@
 /**
- * Caps on the lists a client may send (issue 7 "Big inputs"; README "Limits"). pretix sets none; these are
+ * Caps on the lists a client may send (README "Limits"; style.md "What to avoid"). pretix sets none; these are
  * generous for real use and keep one request's work, locks and statement parameters bounded. A list above its cap
  * answers 400 naming the field (`{"positions": ["Ensure this field has no more than 2500 elements."]}`) before
  * anything is read or written. Fixed in code (not environment settings): clients rely on them, so they are part

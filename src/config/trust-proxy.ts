@@ -15,10 +15,11 @@ function isAddressOrCidr(value: string): boolean {
 }
 
 /**
- * Parses `TRUST_PROXY` (issue 22 item 8): `false` (or empty; the default: the client address is the socket's
- * peer, `X-Forwarded-For` is ignored), a hop count `1`..`10` (that many reverse proxies in front of the API: the
- * address that many hops back in `X-Forwarded-For`), or a comma-separated list of proxy addresses and CIDR subnets
- * whose `X-Forwarded-For` is believed (express also knows `loopback`, `linklocal`, `uniquelocal`).
+ * Parses `TRUST_PROXY` (README "Security", "Client addresses and proxies"): `false` (or empty; the default: the
+ * client address is the socket's peer, `X-Forwarded-For` is ignored), a hop count `1`..`10` (that many reverse
+ * proxies in front of the API: the address that many hops back in `X-Forwarded-For`), or a comma-separated list of
+ * proxy addresses and CIDR subnets whose `X-Forwarded-For` is believed (express also knows `loopback`,
+ * `linklocal`, `uniquelocal`).
  * @returns the value for express's `trust proxy`, or null when the text is none of these
  */
 export function parseTrustProxy(text: string): TrustProxySetting | null {

@@ -30,9 +30,10 @@ export function dataSourceOptions(
       max: pool.size,
       connectionTimeoutMillis: pool.timeoutMs,
       options: `-c lock_timeout=${Math.round(lockTimeoutMs)}`,
-      // Every pooled connection always has an `error` listener (issue 22 item 14): a backend terminated while
-      // the connection is checked out between queries (server restart, pg_terminate_backend) is reported through
-      // the connection's next query (answered 503), never as an unhandled `error` event that ends the process.
+      // Every pooled connection always has an `error` listener (README "Security", "Faults and shutdown"): a
+      // backend terminated while the connection is checked out between queries (server restart,
+      // pg_terminate_backend) is reported through the connection's next query (answered 503), never as an
+      // unhandled `error` event that ends the process.
       onConnect: (client: EventEmitter) => void client.on('error', () => undefined),
     },
   };

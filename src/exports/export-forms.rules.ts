@@ -11,7 +11,7 @@ export const EXPORT_FORMATS = ['xlsx', 'csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
- * The identifiers of the exporters of this service (issue 13; compat §3.7). Each has exactly one provider
+ * The identifiers of the exporters of this service (compat §3.7). Each has exactly one provider
  * (`@Exporter('<identifier>')` in its owning context), which the boot check enforces.
  */
 export const EXPORTER_IDENTIFIERS: readonly string[] = [

@@ -32,7 +32,7 @@ export interface ExportRunInput {
  * user may read now (their team grants are read at run time), writes the file into storage as it is produced (one
  * transaction: a failed run leaves no file) with the task's expiry, and for a
  * scheduled export mails it as an attachment to the owner and the additional recipients (to, cc and bcc each get
- * their own mail) through the mail outbox (issue 13).
+ * their own mail) through the mail outbox (README "Scheduled exports").
  * @throws TaskError when the export is gone, the owner may not run it, or a list it names is gone
  */
 @Injectable()

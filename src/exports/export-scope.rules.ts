@@ -12,8 +12,8 @@ export interface ExportCoverage {
 }
 
 /**
- * Which events an export covers for a principal at this moment (issue 13: "an export contains only data its
- * owner may read at export time"; compat §3.7 anti-escalation). Event level: the event, when the principal
+ * Which events an export covers for a principal at this moment (compat §3.7 anti-escalation: an export contains
+ * only data its owner may read at export time). Event level: the event, when the principal
  * reaches it and holds the exporter's declared permission there (any of them). Organizer level: the events named in the
  * form's `events` (all when empty) whose start lies in `event_date_range` (in the event's time zone), narrowed to
  * those the principal may read; gift cards need `organizer.giftcards:read`.

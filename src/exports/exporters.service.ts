@@ -26,7 +26,7 @@ export interface ExportJob {
 export const EXPORT_FORBIDDEN = 'The owner of this export does not have the permission to run it.';
 
 /**
- * Runs the exporters of issue 13 (each an `@Exporter` of the context that owns its data, found in the
+ * Runs the exporters (compat §3.7; each an `@Exporter` of the context that owns its data, found in the
  * {@link ExporterRegistry}): checks the job and gives the file to write ({@link tablesFile}), whose writer reads the
  * rows the exporter's tables give in batches. The data is limited to what `job.principal` may read now ({@link coverage}).
  * @throws TaskError {@link EXPORT_FORBIDDEN} when it may read nothing the export needs (or the exporter is

@@ -17,8 +17,8 @@ import { ScheduledExportQueries } from './scheduled-export.queries';
 import { ScheduledExportRuns } from './scheduled-export-runs.service';
 
 /**
- * The exports context in the worker (issue 13): the exporters (discovered among the providers of the modules
- * imported here, {@link ExporterRegistry}), the `exports.run` task executor, and the
+ * The exports context in the worker (compat §3.7; architecture.md "Async tasks"): the exporters (discovered among
+ * the providers of the modules imported here, {@link ExporterRegistry}), the `exports.run` task executor, and the
  * scheduler's part of scheduled exports. The team grants of owners come from the teams context's
  * `CREDENTIAL_RESOLVER`.
  */

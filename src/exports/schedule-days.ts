@@ -3,7 +3,7 @@ import { RRule } from 'rrule';
 type ParsedOptions = RRule['options'];
 
 /**
- * A bounded evaluator of the schedule rules pretix accepts (compat §3.7; issue 22 item 2). The `rrule` library
+ * A bounded evaluator of the schedule rules pretix accepts (compat §3.7; README "Security"). The `rrule` library
  * iterates period by period until year 9999 when a rule yields nothing (`FREQ=DAILY;BYSETPOS=2` took 9.8 s inside
  * the request), so occurrences are computed here instead, day by day, from the options `rrule` parsed (implicit
  * defaults included), with the same semantics as its iterator for the accepted subset: FREQ DAILY/WEEKLY/MONTHLY/

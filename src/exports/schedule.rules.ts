@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { RRule, RRuleSet, rrulestr } from 'rrule';
 import { dayFromParts, firstDay, partsOf, ScheduleDays } from './schedule-days';
 
-/** How far ahead a schedule's next run is searched (issue 22 item 2): a rule without a run in it is refused. */
+/** How far ahead a schedule's next run is searched (README "Security"): a rule without a run in it is refused. */
 export const SCHEDULE_HORIZON_YEARS = 5;
 /** How far back the DTSTART of a COUNT rule may lie (its occurrences are counted from there, day by day). */
 export const COUNT_LOOKBACK_YEARS = 10;
@@ -16,9 +16,9 @@ export const RRULE_MESSAGES = {
   bysetposCount: 'Only one BYSETPOS value allowed',
   bysetposValue: 'BYSETPOS value not allowed, should be 1, 2, 3 or -1',
   bysetposFreq: 'BYSETPOS not allowed for this FREQ',
-  /** Ours (issue 22 item 2): a rule must run at least once within {@link SCHEDULE_HORIZON_YEARS} years. */
+  /** Ours (README "Security"): a rule must run at least once within {@link SCHEDULE_HORIZON_YEARS} years. */
   noOccurrence: `The rule has no occurrence within the next ${SCHEDULE_HORIZON_YEARS} years.`,
-  /** Ours (issue 22 item 2). */
+  /** Ours (README "Security"). */
   countTooOld: `A rule with COUNT may not start more than ${COUNT_LOOKBACK_YEARS} years ago.`,
 } as const;
 
@@ -89,7 +89,7 @@ export function parseSchedule(text: string): { rule: RRule } | { error: string }
 }
 
 /**
- * Whether the rule can be evaluated within the bounds at `now` (issue 22 item 2): a COUNT rule must not start
+ * Whether the rule can be evaluated within the bounds at `now` (README "Security"): a COUNT rule must not start
  * more than {@link COUNT_LOOKBACK_YEARS} years before `now`.
  * @returns the error message for `schedule_rrule`, or null
  */
@@ -111,8 +111,8 @@ export function parseTimeOfDay(value: string): { hour: number; minute: number; s
  * yields (its occurrences are read as calendar days; their time of day is ignored) combined with `time`
  * (`HH:MM:SS`) as local time in the IANA zone `zone`, computed with luxon so that it stays at that local time
  * across daylight-saving changes (a time that does not exist on a spring-forward day moves forward by the gap).
- * Bounded (issue 22 item 2): only days up to {@link SCHEDULE_HORIZON_YEARS} years ahead are searched, and at most
- * `MAX_SCHEDULE_DAYS` (5,500) days are examined (a COUNT rule is counted from its DTSTART).
+ * Bounded (README "Security"): only days up to {@link SCHEDULE_HORIZON_YEARS} years ahead are searched, and at
+ * most `MAX_SCHEDULE_DAYS` (5,500) days are examined (a COUNT rule is counted from its DTSTART).
  * @returns a UTC instant, or null when the rule has no further occurrence within the horizon
  */
 export function nextRun(rule: RRule, time: string, zone: string, now: Date): Date | null {

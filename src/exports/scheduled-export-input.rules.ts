@@ -52,8 +52,8 @@ export const SCHEDULED_EXPORT_DEFAULTS = {
  * defaults (errors nested under `export_form_data`), `locale` and organizer-level `timezone` are choices, the
  * recipients lists are cleaned (valid addresses, at most 25), the rule is parsed (pretix's messages) and the time
  * normalised to `HH:MM:SS`; a rule with no run within the next `SCHEDULE_HORIZON_YEARS` (5) years after `now` is
- * refused, and so is a COUNT rule starting more than 10 years before `now` (issue 22 item 2; the search is bounded,
- * see `nextRun`).
+ * refused, and so is a COUNT rule starting more than 10 years before `now` (README "Security"; the search is
+ * bounded, see `nextRun`).
  * @returns the cleaned input, or `{field: [messages]}` with every error found
  */
 export function cleanScheduledExport(

@@ -18,9 +18,9 @@ const RUN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const BATCH = 50;
 
 /**
- * The scheduler's part of scheduled exports (worker; issue 13): starts the due ones and books the outcome of
- * finished runs. A run is claimed under a row lock (`FOR UPDATE SKIP LOCKED`) that also moves
- * `schedule_next_run` to the next occurrence and records the run's task in `running_task_id`, so with any
+ * The scheduler's part of scheduled exports (worker; compat §3.7; README "Scheduled exports"): starts the due ones
+ * and books the outcome of finished runs. A run is claimed under a row lock (`FOR UPDATE SKIP LOCKED`) that also
+ * moves `schedule_next_run` to the next occurrence and records the run's task in `running_task_id`, so with any
  * number of workers and overlapping ticks an export runs at most once at a time and once per occurrence.
  */
 @Injectable()

@@ -14,7 +14,7 @@ export interface DueExportRow {
   timezone: string;
 }
 
-/** The SQL of the `scheduled_export` table (issue 13; spec "Scheduled exports"). Stateless. */
+/** The SQL of the `scheduled_export` table (spec "Scheduled export"; compat §3.7). Stateless. */
 @Injectable()
 export class ScheduledExportQueries {
   /**

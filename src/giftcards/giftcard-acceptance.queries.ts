@@ -7,7 +7,7 @@ import { QueryFilters } from '../common/listing/query-filters';
 import { GiftCardAcceptance } from './giftcard-acceptance.entity';
 import type { OrganizerSlugSql } from './giftcard.queries';
 
-/** The statements of gift card acceptances (`giftcard_acceptance`; issue 11) beyond plain repository calls. */
+/** The statements of gift card acceptances (`giftcard_acceptance`; compat §3.4) beyond plain repository calls. */
 @Injectable()
 export class GiftCardAcceptanceQueries {
   /**

@@ -13,7 +13,7 @@ import { GiftCardAcceptancesService } from './giftcard-acceptances.service';
 import { GiftCardAcceptanceJson } from './giftcard.presenter';
 
 /**
- * `O/giftcards/acceptance/`: the issuers whose gift cards this organizer accepts, by issuer slug (issue 11).
+ * `O/giftcards/acceptance/`: the issuers whose gift cards this organizer accepts, by issuer slug (compat §3.4).
  * Read: `organizer.giftcards:read`; write: `organizer.giftcards:write`, and for POST and PATCH the same permission
  * on the issuer (checked by the service). Registered before the gift card routes, so `acceptance` is never
  * taken for a card id.

@@ -13,7 +13,7 @@ import { GiftCardAcceptance } from './giftcard-acceptance.entity';
 import { GiftCardAcceptanceQueries } from './giftcard-acceptance.queries';
 import { GiftCardAcceptanceJson, toGiftCardAcceptanceJson } from './giftcard.presenter';
 
-/** The permission both sides of an acceptance need to create or change it (issue 11). */
+/** The permission both sides of an acceptance need to create or change it (compat §3.4). */
 export const ACCEPTANCE_PERMISSION = 'organizer.giftcards:write';
 
 export const ISSUER_PERMISSION_NEEDED =
@@ -25,7 +25,7 @@ export const OWN_CARDS = 'An organizer always accepts its own gift cards.';
 const CONTENT_TYPE = 'organizer';
 
 /**
- * Gift card acceptance between organizers (pretix's `GiftCardAcceptance`; issue 11): the acceptor lists and
+ * Gift card acceptance between organizers (pretix's `GiftCardAcceptance`; compat §3.4): the acceptor lists and
  * manages the issuers whose cards it accepts at `O/giftcards/acceptance/`. Creating or changing an acceptance
  * needs `organizer.giftcards:write` on both sides: the acceptor's is checked by the route, the issuer's here,
  * because no route names the issuer (a team token belongs to one organizer, so in practice an OAuth user in

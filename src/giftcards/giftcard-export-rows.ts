@@ -6,7 +6,7 @@ import { GiftCardExportRow, GiftCardQueries } from './giftcard.queries';
 export type { GiftCardExportRow } from './giftcard.queries';
 
 /**
- * The gift card context's read for the `giftcardlist` export (issue 13): the cards an organizer issued, in
+ * The gift card context's read for the `giftcardlist` export (compat §3.7): the cards an organizer issued, in
  * batches by id (keyset, one statement per batch).
  */
 @Injectable()

@@ -92,7 +92,7 @@ export class GiftCardReads {
    * The transactions of a card within reach, by time (ordering `datetime` (default) or `id`): page, count and
    * acceptor slugs in one statement, the card's existence checked only when the page is empty. On another
    * issuer's card (`include_accepted`, one more statement for the issuer) the `text` and `info` of transactions
-   * booked by other organizers are null (issue 22 item 13; pretix shows them).
+   * booked by other organizers are null (README "Security", "Gift card acceptance"; pretix shows them).
    * @throws ParentNotFound (403; spec: a missing parent is 403) for a card out of reach, "Invalid page." beyond the
    *   last page
    */

@@ -14,20 +14,25 @@ export const DUPLICATE_SECRET =
 export const FIXED_FIELD = 'This field cannot be changed after the gift card has been created.';
 export const INSUFFICIENT_CREDIT = 'The gift card does not have sufficient credit for this operation.';
 export const ACCEPTED_CARD_UPDATE = 'Accepted gift cards cannot be updated, use transact instead.';
-/** 403 detail for a credit (value >= 0) on another issuer's card (issue 22 item 13; stricter than pretix). */
+/**
+ * 403 detail for a credit (value >= 0) on another issuer's card (README "Security", "Gift card acceptance";
+ * stricter than pretix).
+ */
 export const ACCEPTED_CARD_CREDIT = 'Accepted gift cards can only be debited, send a negative value.';
 
 /**
- * Whether an organizer may book `delta` on a card (issue 22 item 13): the issuer books anything, an acceptor only
- * debits (a negative amount): it redeems the card for a purchase and never adds value to another issuer's card.
+ * Whether an organizer may book `delta` on a card (README "Security", "Gift card acceptance"): the issuer books
+ * anything, an acceptor only debits (a negative amount): it redeems the card for a purchase and never adds value
+ * to another issuer's card.
  */
 export function mayBook(isIssuer: boolean, delta: string): boolean {
   return isIssuer || new Decimal(delta).lessThan(0);
 }
 
 /**
- * The `text` and `info` of a transaction as the viewer sees them (issue 22 item 13): the card's issuer and the
- * organizer that booked the transaction see them; another acceptor sees null (they are the business of others).
+ * The `text` and `info` of a transaction as the viewer sees them (README "Security", "Gift card acceptance"): the
+ * card's issuer and the organizer that booked the transaction see them; another acceptor sees null (they are the
+ * business of others).
  */
 export function visibleTransactionDetails(
   tx: { acceptorId: number; text: string | null; info: Record<string, unknown> | null },
@@ -52,8 +57,9 @@ export interface FixedFields {
 }
 
 /**
- * Errors for fixed fields an update sends with a value other than the stored one (issue 11: `secret`, `currency`
- * and `testmode` are fixed after creation; sending the same value is fine, omitting it keeps it, also on PUT).
+ * Errors for fixed fields an update sends with a value other than the stored one (compat §3.4: `secret`,
+ * `currency` and `testmode` are fixed after creation; sending the same value is fine, omitting it keeps it, also
+ * on PUT).
  */
 export function fixedFieldErrors(card: GiftCard, body: FixedFields): ErrorCollector {
   const errors = new ErrorCollector();

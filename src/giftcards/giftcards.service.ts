@@ -46,7 +46,7 @@ function cardFromRow(row: GiftCardRow): GiftCard {
 }
 
 /**
- * Writes of gift cards (spec "Gift cards"; compat §3.4; issue 11): create, update, transact. Every change of
+ * Writes of gift cards (spec "Gift cards"; compat §3.4): create, update, transact. Every change of
  * value is a `giftcard_transaction` row written in the same database transaction as the new value (the initial
  * value, a PATCH/PUT of `value` as the difference, a `transact/`), and the value never becomes negative. Audit:
  * `pretix.giftcards.created`, `pretix.giftcards.modified`, `pretix.giftcards.transaction.manual`, in the log of
@@ -174,7 +174,8 @@ export class GiftCardsService {
    * this organizer accepts) and books the transaction with `text` and `info`. One conditional UPDATE (`value +
    * delta >= 0`) and the transaction row in one database transaction: concurrent debits can never take the value
    * below 0.00, and a refused one books nothing.
-   * An acceptor may only debit another issuer's card (issue 22 item 13; pretix lets it credit too).
+   * An acceptor may only debit another issuer's card (README "Security", "Gift card acceptance"; pretix lets it
+   * credit too).
    * @throws NotFound for a card out of reach
    * @throws Refused (403) for a value >= 0 on a card of another issuer
    * @throws FieldConflict (409 `{"value": [...]}`) when the value would become negative
@@ -190,7 +191,7 @@ export class GiftCardsService {
     const delta = toMoney(body.value);
     const debit = new Decimal(delta).lessThan(0);
     const card = await this.db.transaction(async (em) => {
-      // An acceptor only debits another issuer's card (issue 22 item 13).
+      // An acceptor only debits another issuer's card (README "Security").
       const rows = await this.queries.addValue(
         em,
         { organizerId: organizer.id, includeAccepted },

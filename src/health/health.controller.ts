@@ -21,7 +21,7 @@ const PROBE_SCHEMA = {
 };
 
 /**
- * Health probes for orchestrators (issue 7 "Health"), public and outside the pretix API:
+ * Health probes for orchestrators (README "Configuration"), public and outside the pretix API:
  * - `GET /api/v1/healthz`: liveness, 200 `{"status": "ok"}` while the process serves HTTP (no dependency checked,
  *   so a database outage does not get the API restarted);
  * - `GET /api/v1/readyz`: readiness, 200 when PostgreSQL and Redis answer within 1.5 s, else 503 with

@@ -62,10 +62,11 @@ export function invoiceTotal(lines: readonly InvoiceLineData[]): string {
 const money = (v: string, currency: string) => `${currency} ${v}`;
 
 /**
- * Renders an invoice as an A4 PDF with pdfkit (issue 11 "download"): sender and recipient, number, date, order
- * code (and the canceled invoice's number for a cancellation), the introductory text, the line table (tax rate,
- * tax and gross per line; its header repeated on every page, rows never split across pages), a tax summary per
- * rate, the totals, the payment text, the additional text, and on every page the footer text and "Page i of n".
+ * Renders an invoice as an A4 PDF with pdfkit (compat §3.24 `download`; README "Invoices"): sender and recipient,
+ * number, date, order code (and the canceled invoice's number for a cancellation), the introductory text, the line
+ * table (tax rate, tax and gross per line; its header repeated on every page, rows never split across pages), a
+ * tax summary per rate, the totals, the payment text, the additional text, and on every page the footer text and
+ * "Page i of n".
  * @returns the PDF bytes
  */
 export async function renderInvoicePdf(inv: InvoiceDocument): Promise<Buffer> {

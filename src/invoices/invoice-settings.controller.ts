@@ -8,7 +8,7 @@ import type { EventSettings } from './invoice-settings.rules';
 import { InvoiceSettingsService } from './invoice-settings.service';
 
 /**
- * `E/settings/` (issue 11 "Invoices"): the invoice settings of the event (sender address, number prefix,
+ * `E/settings/` (README "Invoices"): the invoice settings of the event (sender address, number prefix,
  * `invoice_generate`, printed texts) and its `locale`. Read: event access; write:
  * `event.settings.invoicing:write`. PATCH changes only the keys sent; unknown keys are ignored.
  */

@@ -3,7 +3,7 @@ import { IsCountry } from '../orders/create/order.dto';
 import { INVOICE_GENERATE, type InvoiceGenerate } from './invoice-settings.rules';
 
 /**
- * Body of `PATCH E/settings/` and the answer of `GET E/settings/` (issue 11 "Invoices"): every key optional on
+ * Body of `PATCH E/settings/` and the answer of `GET E/settings/` (README "Invoices"): every key optional on
  * PATCH; only the keys sent change.
  */
 export class EventSettingsDto {

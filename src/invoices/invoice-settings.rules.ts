@@ -1,5 +1,5 @@
 /**
- * The invoice settings of an event (`E/settings/`; issue 11 "Invoices"): keys, defaults and what they decide.
+ * The invoice settings of an event (`E/settings/`; README "Invoices"): keys, defaults and what they decide.
  * Values are strings, as pretix's settings API shows them.
  */
 

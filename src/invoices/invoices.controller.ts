@@ -34,7 +34,7 @@ export const INVOICE_LIST_FILTERS: ListFiltersSpec = {
 
 /**
  * `E/invoices/` (spec "Invoices"; compat §3.24): read with `event.orders:read`; `reissue/` and `regenerate/` with
- * `event.orders:write`, POST only (GET answers 405: a write is never a GET, issue 22 item 5; pretix documents
+ * `event.orders:write`, POST only (GET answers 405: a write is never a GET, README "Security"; pretix documents
  * POST). Invoices are addressed by number and never written directly (POST/PUT/PATCH/DELETE on them answer 405).
  */
 @ApiTags('invoices')

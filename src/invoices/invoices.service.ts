@@ -28,7 +28,7 @@ export const INVOICE_MESSAGES = {
 } as const;
 
 /**
- * Invoices of orders (issue 11 "Invoices"; compat §3.24, §4.4 `create_invoice`): created on request, automatically
+ * Invoices of orders (spec "Invoice"; compat §3.24, §4.4 `create_invoice`): created on request, automatically
  * on order placement or payment as `invoice_generate` says (through the orders context's {@link OrderHooks},
  * registered at module init), canceled with the order; `reissue` and `regenerate`. Every write runs in one
  * transaction that locks the order row first (one invoice writer per order at a time) and takes its number from

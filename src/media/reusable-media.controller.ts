@@ -32,7 +32,8 @@ import { NoStore } from '../common/http/no-store';
  */
 @ApiTags('reusable media')
 @ApiExtraModels(NestedOrderPositionJson, GiftCardJson, ReusableMediumJson)
-// Media identifiers and expanded gift cards (`secret`) and positions are secrets (issue 22 item 11).
+// Media identifiers and expanded gift cards (`secret`) and positions are secrets (README "Security", "Secrets in
+// answers").
 @NoStore()
 @Controller('organizers/:organizer/reusablemedia')
 export class ReusableMediaController {

@@ -25,7 +25,7 @@ import { ReusableMediumQueries } from './reusable-medium.queries';
 import { ReusableMediumJson, ReusableMediumLookupJson } from './reusable-medium.presenter';
 
 /**
- * How a single medium is answered (issue 23 item C: typed options instead of the list's `QueryFilters`):
+ * How a single medium is answered (style.md "Data access": typed options instead of the list's `QueryFilters`):
  * `expand`, the {@link MEDIUM_EXPANDS} names asked for with `?expand=` (`linked_giftcard`, …).
  */
 export interface MediumAnswerOptions {
@@ -53,7 +53,7 @@ const MEDIUM_DEFAULTS: MediumInput = {
 };
 
 /**
- * Reusable media of one organizer (spec "Reusable media"; compat §3.3; issue 11): list, detail, create, update,
+ * Reusable media of one organizer (spec "Reusable media"; compat §3.3): list, detail, create, update,
  * lookup. Links are validated within the organizer (another organizer's gift card or order position is 400).
  * `type` and `identifier` never change. Lists run the page and its count in one statement plus the expansions
  * asked for. Audit: `pretix.reusable_medium.created|changed`.

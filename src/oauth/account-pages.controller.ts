@@ -21,9 +21,9 @@ const AUTHORIZED_PATH = '/api/v1/oauth/authorized/';
 const NO_SUCH_APPLICATION = 'No such application.';
 
 /**
- * The user's account pages (issue 12): own applications (`applications/`: list, register, regenerate secret,
- * delete) and authorized applications (`authorized/`: granted organizers and scopes; revoke). HTML forms, no
- * JavaScript; a visitor who is not logged in is sent to the login page.
+ * The user's account pages (spec "Authentication" 3): own applications (`applications/`: list, register,
+ * regenerate secret, delete) and authorized applications (`authorized/`: granted organizers and scopes; revoke).
+ * HTML forms, no JavaScript; a visitor who is not logged in is sent to the login page.
  */
 @ApiTags('oauth')
 @Controller('oauth')

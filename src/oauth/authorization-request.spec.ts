@@ -12,7 +12,7 @@ const client = {
 const base = { response_type: 'code', client_id: 'cid', redirect_uri: 'https://app.example/cb', state: 's' };
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
-describe('checkAuthorization (issue 12; RFC 6749 §4.1.2.1, RFC 7636 §4.4.1)', () => {
+describe('checkAuthorization (RFC 6749 §4.1.2.1, RFC 7636 §4.4.1)', () => {
   it('answers a page for an unknown client or a redirect URI that is not registered exactly', () => {
     expect(checkAuthorization(base, null).kind).toBe('page');
     for (const uri of [

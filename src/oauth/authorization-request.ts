@@ -1,6 +1,6 @@
 import type { OAuthClient } from './oauth-applications.service';
 
-/** Scopes of this service (issue 12). */
+/** Scopes of this service (README "OAuth 2.0 applications"). */
 export const SCOPES = ['read', 'write', 'profile'] as const;
 /** The scope of a request that names none. */
 export const DEFAULT_SCOPES = ['read', 'write'];
@@ -32,7 +32,7 @@ const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 /**
  * Checks an authorization request: first `client_id` and `redirect_uri` (exact string match with a registered
  * one), then `response_type=code`, the scopes (`read`, `write`, `profile`; none means `read write`) and PKCE
- * (`S256` only; `plain` or a challenge without method refused; required for public clients, issue 22 item 12).
+ * (`S256` only; `plain` or a challenge without method refused; required for public clients, README "Security").
  */
 export function checkAuthorization(params: AuthorizationParams, client: OAuthClient | null): Checked {
   if (!client) return { kind: 'page', message: 'Unknown client_id: no application is registered with it.' };

@@ -29,11 +29,11 @@ const FORM_EXPIRED =
 const NEXT_MAX_LENGTH = 2048;
 
 /**
- * A `next` target that stays on this service (issue 22 item 4, open redirect): a path (with query) of this site
- * after normalisation, else the home page. Refused: anything that is not a string, does not start with exactly
- * one `/`, contains a backslash, a control character or whitespace, an encoded slash or backslash (`%2F`, `%5C`)
- * in its path, or whose normalised path (`.`/`..` segments resolved) starts with `//` (a scheme-relative URL:
- * `/..//evil.example` would become `//evil.example`).
+ * A `next` target that stays on this service (README "Security", "Logging in": no open redirect): a path (with
+ * query) of this site after normalisation, else the home page. Refused: anything that is not a string, does not
+ * start with exactly one `/`, contains a backslash, a control character or whitespace, an encoded slash or
+ * backslash (`%2F`, `%5C`) in its path, or whose normalised path (`.`/`..` segments resolved) starts with `//` (a
+ * scheme-relative URL: `/..//evil.example` would become `//evil.example`).
  * @returns the normalised path and query
  */
 export function safeNext(next: unknown): string {
@@ -56,8 +56,8 @@ const many = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x) => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 
 /**
- * The authorization step (issue 12 "Authorization step"; RFC 6749 §4.1; RFC 7636): the login page and the consent
- * page, server-rendered HTML forms without JavaScript, protected by a session cookie and CSRF tokens.
+ * The authorization step (README "OAuth 2.0 applications"; RFC 6749 §4.1; RFC 7636): the login page and the
+ * consent page, server-rendered HTML forms without JavaScript, protected by a session cookie and CSRF tokens.
  */
 @ApiTags('oauth')
 @Controller('oauth')

@@ -3,9 +3,11 @@ import { createHash } from 'crypto';
 import { ServiceUnavailable } from '../common/errors';
 import { CounterHit, RedisCounters } from '../common/rate-limit/redis-counters';
 
-/** Login attempts allowed per e-mail address (account) within {@link LOGIN_FAILURE_WINDOW_S} (issue 12). */
+/**
+ * Login attempts allowed per e-mail address (account) within {@link LOGIN_FAILURE_WINDOW_S} (README "Security").
+ */
 export const LOGIN_FAILURE_LIMIT = 10;
-/** Login attempts allowed per client address within {@link LOGIN_FAILURE_WINDOW_S} (issue 22 item 6). */
+/** Login attempts allowed per client address within {@link LOGIN_FAILURE_WINDOW_S} (README "Security"). */
 export const LOGIN_ADDRESS_LIMIT = 50;
 /** Window of the login throttle, seconds (15 minutes, from the first attempt). */
 export const LOGIN_FAILURE_WINDOW_S = 900;
@@ -15,12 +17,12 @@ const accountKey = (email: string): string =>
 const addressKey = (address: string): string => `login-address:${address}`;
 
 /**
- * Throttle of the login page (issue 12; issue 22 item 6), per account (e-mail address) and per client address:
- * every attempt is counted atomically in Redis *before* the password is checked, so parallel attempts cannot all
- * pass a check made before any of them failed; past {@link LOGIN_FAILURE_LIMIT} attempts for an account or
- * {@link LOGIN_ADDRESS_LIMIT} from an address within {@link LOGIN_FAILURE_WINDOW_S}, the answer is 429 until the
- * window ends, without checking the password. A successful login gives its attempt back, so successful logins do
- * not count. Shared by every replica (Redis).
+ * Throttle of the login page (README "Security", "Logging in"), per account (e-mail address) and per client
+ * address: every attempt is counted atomically in Redis *before* the password is checked, so parallel attempts
+ * cannot all pass a check made before any of them failed; past {@link LOGIN_FAILURE_LIMIT} attempts for an account
+ * or {@link LOGIN_ADDRESS_LIMIT} from an address within {@link LOGIN_FAILURE_WINDOW_S}, the answer is 429 until
+ * the window ends, without checking the password. A successful login gives its attempt back, so successful logins
+ * do not count. Shared by every replica (Redis).
  */
 @Injectable()
 export class LoginThrottle {

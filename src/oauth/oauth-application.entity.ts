@@ -40,7 +40,7 @@ export class OAuthApplication {
 
   /**
    * False for a public client (a native or browser app that cannot keep a secret): it authenticates with its
-   * `client_id` alone and must use PKCE (issue 22 item 12). Its stored secret hash is of a secret never shown.
+   * `client_id` alone and must use PKCE (README "Security"). Its stored secret hash is of a secret never shown.
    */
   @Column({ type: 'boolean', default: true })
   confidential!: boolean;

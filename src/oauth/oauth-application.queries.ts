@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { OAuthApplication } from './oauth-application.entity';
 
-/** The SQL of OAuth applications (`oauth_application`; issue 12). Stateless; runs in the caller's `em`. */
+/**
+ * The SQL of OAuth applications (`oauth_application`; spec "Authentication" 3). Stateless; runs in the caller's
+ * `em`.
+ */
 @Injectable()
 export class OAuthApplicationQueries {
   /** Ids and names of the applications with these ids (`ids` non-empty). One statement, no lock. */

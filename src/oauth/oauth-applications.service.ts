@@ -27,7 +27,7 @@ export interface OAuthClient {
   clientId: string;
   name: string;
   redirectUris: string[];
-  /** False for a public client: no secret, PKCE required (issue 22 item 12). */
+  /** False for a public client: no secret, PKCE required (README "Security"). */
   confidential: boolean;
 }
 
@@ -54,8 +54,8 @@ export function sameHash(a: string, b: string): boolean {
 }
 
 /**
- * OAuth applications (spec "Authentication" 3; issue 12 "Applications"): registered by a user with a name and
- * exact redirect URIs; a confidential client whose secret is stored as a SHA-256 hash, shown once, and
+ * OAuth applications (spec "Authentication" 3; README "OAuth 2.0 applications"): registered by a user with a name
+ * and exact redirect URIs; a confidential client whose secret is stored as a SHA-256 hash, shown once, and
  * replaceable (the old one stops working at once).
  */
 @Injectable()

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
 
-/** The SQL of authorization codes (`oauth_authorization_code`; issue 12). Stateless; runs in the caller's `em`. */
+/**
+ * The SQL of authorization codes (`oauth_authorization_code`; spec "Authentication" 4). Stateless; runs in the
+ * caller's `em`.
+ */
 @Injectable()
 export class OAuthAuthorizationCodeQueries {
   /** Marks code `id` used unless it already is (atomic by its WHERE, no lock held after); rows changed. */

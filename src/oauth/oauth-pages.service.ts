@@ -23,7 +23,10 @@ const SCOPE_TEXT: Record<string, string> = {
   profile: 'read your profile (name, e-mail address)',
 };
 
-/** The consent page (issue 12 "Authorization step"): who asks for what, and the organizers the user may grant. */
+/**
+ * The consent page (spec "Authentication" 4; README "OAuth 2.0 applications"): who asks for what, and the
+ * organizers the user may grant.
+ */
 export interface ConsentView {
   clientName: string;
   /** The requested scopes with their explanation, in request order. */
@@ -65,9 +68,9 @@ export interface AuthorizedView {
 }
 
 /**
- * What the OAuth pages show and do (issue 12; spec "OAuth and profile"): one call per page handler, returning a
- * typed view model that the controller renders with its template. Sessions, CSRF and HTTP stay in the
- * controllers.
+ * What the OAuth pages show and do (spec "OAuth and profile"; README "OAuth 2.0 applications"): one call per page
+ * handler, returning a typed view model that the controller renders with its template. Sessions, CSRF and HTTP
+ * stay in the controllers.
  */
 @Injectable()
 export class OAuthPages {
@@ -93,8 +96,8 @@ export class OAuthPages {
 
   /**
    * The consent form's decision to allow: the organizers chosen among those the user reaches (slugs; others are
-   * ignored) get a code bound to the request (issue 12). Without `allow` or without any reachable organizer
-   * chosen: the page again with "Choose at least one organizer.".
+   * ignored) get a code bound to the request (spec "Authentication" 4). Without `allow` or without any reachable
+   * organizer chosen: the page again with "Choose at least one organizer.".
    */
   async decide(
     userId: number,
@@ -125,8 +128,8 @@ export class OAuthPages {
   }
 
   /**
-   * A login attempt (issue 22 item 6): counted before the password is checked (per account and per client
-   * address); a successful login gives its attempt back.
+   * A login attempt (README "Security", "Logging in"): counted before the password is checked (per account and per
+   * client address); a successful login gives its attempt back.
    */
   async login(email: string, password: string, address: string): Promise<LoginOutcome> {
     const wait = await this.throttle.attempt(email, address);

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
-/** The SQL of the pages' login sessions (`oauth_session`; issue 12). Stateless; runs in the caller's `em`. */
+/**
+ * The SQL of the pages' login sessions (`oauth_session`; README "OAuth 2.0 applications"). Stateless; runs in the
+ * caller's `em`.
+ */
 @Injectable()
 export class OAuthSessionQueries {
   /** Deletes expired sessions; rows deleted. One statement, no lock. */

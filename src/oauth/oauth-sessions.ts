@@ -29,10 +29,10 @@ declare module 'express-session' {
 }
 
 /**
- * Sessions and CSRF protection of the OAuth pages (issue 12): `express-session` with the PostgreSQL store of
- * `connect-pg-simple` (table `oauth_session`, no state in process memory), `cookie-parser`, and `csrf-csrf`'s
- * double-submit tokens bound to the session (before login: to the anonymous visitor, which protects the login form
- * itself). Expired sessions are deleted by the worker's scheduler.
+ * Sessions and CSRF protection of the OAuth pages (README "OAuth 2.0 applications"): `express-session` with the
+ * PostgreSQL store of `connect-pg-simple` (table `oauth_session`, no state in process memory), `cookie-parser`,
+ * and `csrf-csrf`'s double-submit tokens bound to the session (before login: to the anonymous visitor, which
+ * protects the login form itself). Expired sessions are deleted by the worker's scheduler.
  */
 @Injectable()
 export class OAuthSessions {
@@ -94,7 +94,7 @@ export class OAuthSessions {
    * Whether the posted form carries a valid CSRF token for this session: the form's token equals the cookie's,
    * and the cookie's HMAC (csrf-csrf's format `<hmac>.<random>` over the session identifier) is right. Both
    * comparisons are constant-time (`crypto.timingSafeEqual` over SHA-256 digests, so lengths do not leak either;
-   * issue 22 item 12), unlike the library's own `===`.
+   * README "Security"), unlike the library's own `===`.
    */
   valid(req: Request): boolean {
     const cookie = (req.cookies as Record<string, unknown> | undefined)?.[CSRF_COOKIE];

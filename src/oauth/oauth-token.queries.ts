@@ -14,7 +14,7 @@ export interface AuthorizedApplicationRow {
 }
 
 /**
- * The SQL of OAuth token pairs (`oauth_token`; spec "Authentication" 5, issue 12). Stateless; every method runs
+ * The SQL of OAuth token pairs (`oauth_token`; spec "Authentication" 5). Stateless; every method runs
  * in the caller's `em` and takes no explicit lock (the guarded UPDATEs are atomic by their WHERE).
  */
 @Injectable()

@@ -10,7 +10,7 @@ import { OAuthTokenQueries } from './oauth-token.queries';
 
 /** Access token lifetime (spec "Authentication" 5: one day), seconds. */
 export const ACCESS_TOKEN_LIFETIME_S = 86_400;
-/** Authorization code lifetime (issue 12), seconds. */
+/** Authorization code lifetime (README "OAuth 2.0 applications"), seconds. */
 export const CODE_LIFETIME_S = 600;
 
 /** What a code or a refresh token grants. */
@@ -51,9 +51,9 @@ export interface AuthorizedApplication {
 }
 
 /**
- * Authorization codes and tokens (issue 12): codes are single use and bound to what was consented; a second
- * use revokes the tokens issued with it. Token pairs are stored as SHA-256 hashes. Also the oauth context's
- * answer to auth's `ACCESS_TOKEN_RESOLVER` port.
+ * Authorization codes and tokens (spec "Authentication" 4-6): codes are single use and bound to what was
+ * consented; a second use revokes the tokens issued with it. Token pairs are stored as SHA-256 hashes. Also the
+ * oauth context's answer to auth's `ACCESS_TOKEN_RESOLVER` port.
  */
 @Injectable()
 export class OAuthTokensService implements AccessTokenResolver {
@@ -140,7 +140,7 @@ export class OAuthTokensService implements AccessTokenResolver {
   /**
    * The usable refresh token with this secret, or null. A known refresh token that is no longer usable (already
    * rotated, or revoked) is a reuse: every access and refresh token of its family (descended from the same
-   * authorization code) is revoked before null is returned (RFC 9700 §4.14.2; issue 22 item 12).
+   * authorization code) is revoked before null is returned (RFC 9700 §4.14.2; README "Security").
    */
   async findRefreshToken(token: string): Promise<StoredRefreshToken | null> {
     const row = await this.tokens.findOneBy({ refreshTokenHash: hashToken(token) });

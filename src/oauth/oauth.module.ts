@@ -11,8 +11,9 @@ import { chain, OAuthSessions } from './oauth-sessions';
 import { TokenController } from './token.controller';
 
 /**
- * OAuth 2.0 provider (spec "Authentication", "OAuth and profile"; issue 12): the token and revoke endpoints, the
- * login, consent and account pages. Sessions and cookies are mounted on the pages only, never on the API.
+ * OAuth 2.0 provider (spec "Authentication", "OAuth and profile"; README "OAuth 2.0 applications"): the token and
+ * revoke endpoints, the login, consent and account pages. Sessions and cookies are mounted on the pages only,
+ * never on the API.
  */
 @Module({
   imports: [OAuthCoreModule, UsersModule, TeamsModule, RateLimitModule],

@@ -33,8 +33,8 @@ interface GrantUser extends User {
 }
 
 /**
- * The authorization code grant of `@node-oauth/oauth2-server` with the answers issue 12 asks for: a
- * `redirect_uri` that differs from the one of the code, or a `code_verifier` that is malformed, answer
+ * The authorization code grant of `@node-oauth/oauth2-server` with the answers README "OAuth 2.0 applications"
+ * gives: a `redirect_uri` that differs from the one of the code, or a `code_verifier` that is malformed, answer
  * `invalid_grant` (RFC 6749 §5.2; RFC 7636 §4.6), not `invalid_request`.
  */
 class StrictAuthorizationCodeGrant extends (AuthorizationCodeGrantType as new (options: unknown) => {
@@ -51,7 +51,7 @@ class StrictAuthorizationCodeGrant extends (AuthorizationCodeGrantType as new (o
 
   override verifyPKCE(request: OAuth2Server.Request, code: AuthorizationCode): void {
     // A public client's code always carries a challenge (the authorization step requires one); never exchange
-    // one without it (issue 22 item 12).
+    // one without it (README "Security": public clients must use PKCE).
     if (this.publicClient && !code.codeChallenge)
       throw new InvalidGrantError('Invalid grant: public clients must use PKCE');
     try {
@@ -80,7 +80,7 @@ interface RefreshGrantSteps {
 
 /**
  * The refresh grant of `@node-oauth/oauth2-server` with the scope checked *before* the refresh token is used up
- * (issue 22 item 12): a refresh asking for a scope the token does not carry answers `invalid_scope` and leaves
+ * (README "Security"): a refresh asking for a scope the token does not carry answers `invalid_scope` and leaves
  * the token (and its family) usable. The library revokes first and checks after.
  */
 class ScopeFirstRefreshTokenGrant extends (RefreshTokenGrantType as new (

@@ -2,7 +2,7 @@
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * Why `uri` cannot be a registered redirect URI (issue 12 "Applications"): it must be absolute, `https` (or
+ * Why `uri` cannot be a registered redirect URI (spec "Authentication" 3): it must be absolute, `https` (or
  * `http` for 127.0.0.1, localhost, [::1]), without a fragment or user info. Null when it is acceptable.
  */
 export function redirectUriProblem(uri: string): string | null {

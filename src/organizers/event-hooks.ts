@@ -11,9 +11,9 @@ export type EventCreatedHandler = (em: EntityManager, event: Event, principal: P
 
 /**
  * What contexts above the tenancy roots contribute to event writes, without organizers naming their tables or
- * importing them (issue 8 "Boundaries"): the catalogue registers the go-live check (an event needs a quota, compat
- * §4.2), the teams context what happens when an event is created (the creating token's team reaches it). They
- * register at module init; organizers imports neither.
+ * importing them (architecture.md "Layout"): the catalogue registers the go-live check (an event needs a quota,
+ * compat §4.2), the teams context what happens when an event is created (the creating token's team reaches it).
+ * They register at module init; organizers imports neither.
  */
 @Injectable()
 export class EventHooks {

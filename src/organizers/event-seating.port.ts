@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { FieldErrors } from '../common/errors';
 
 /**
- * Port: the seating plan of an event (issue 10 "Assigning a plan"). Declared here, provided by the seating
+ * Port: the seating plan of an event (compat §3.17 `seating_plan`, §4.2). Declared here, provided by the seating
  * context (which owns plans and seats) and handed to OrganizersModule by `app.module.ts`; mandatory.
  */
 export const EVENT_SEATING = Symbol('EventSeating');

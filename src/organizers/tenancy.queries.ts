@@ -14,8 +14,8 @@ export interface OrganizerRef {
 /**
  * The tenancy roots' SQL that other contexts use about organizers and events they know by id or slug (the
  * tables `organizer` and `event` belong to this context; other contexts call these instead of querying them):
- * fragments for the one-statement request resolution and organizer-wide lists (issue 7), which another
- * context's query layer embeds in its statement, the hydration of what they return, and small typed reads
+ * fragments for the one-statement request resolution and organizer-wide lists (README "API conventions"), which
+ * another context's query layer embeds in its statement, the hydration of what they return, and small typed reads
  * (one statement each, none for an empty list). Parameters are passed in as placeholders (`$2`), so this context
  * stays the only one that names its tables. Stateless.
  */
@@ -127,7 +127,7 @@ export class TenancyQueries {
   /**
    * Share-locks the event row (`FOR KEY SHARE`) for a sale in `em`'s transaction, so that an event delete (which
    * locks the row `FOR UPDATE` and then checks for orders) waits for the sale to commit and sees its order, or
-   * the sale waits for the delete and finds no event (issue 7 "Deleting an event cannot destroy orders").
+   * the sale waits for the delete and finds no event (compat §4.2: an event with orders cannot be deleted).
    * @returns false when the event no longer exists
    */
   async lockEventForSale(em: EntityManager, eventId: number): Promise<boolean> {

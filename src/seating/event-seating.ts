@@ -11,9 +11,9 @@ import { SeatQueries } from './seat.queries';
 import { SeatingPlanQueries } from './seating-plan.queries';
 
 /**
- * The seating context's answer to the tenancy roots' EVENT_SEATING port (issue 10 "Assigning a plan"): checks a
- * plan and category mapping for an event, and generates the event's seats from the plan in a fixed number of
- * statements (removed seats deleted, kept seats updated in place with their `blocked` flag, new ones inserted),
+ * The seating context's answer to the tenancy roots' EVENT_SEATING port (compat §3.17 `seating_plan`, §4.2):
+ * checks a plan and category mapping for an event, and generates the event's seats from the plan in a fixed number
+ * of statements (removed seats deleted, kept seats updated in place with their `blocked` flag, new ones inserted),
  * for an event without dates or for one date of a series.
  */
 @Injectable()

@@ -75,7 +75,7 @@ function scopeCondition(scope: SeatScope, alias: string, first: number): { sql: 
 }
 
 /**
- * The seating context's statements on `seat` (compat §3.18; issue 10): the seats of a scope, the seats sales
+ * The seating context's statements on `seat` (compat §3.18; spec "Seat"): the seats of a scope, the seats sales
  * lock, the seat generation of an event from its plan, and the seat object other contexts splice into their
  * presentations ({@link positionSeat}). Stateless.
  */

@@ -58,7 +58,8 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 /**
  * Longest zone, row, seat, label, guid and category name (the `seat` table's columns, where the seats of an event
- * are generated from the plan; issue 22 item 3: refused here, naming the place, not when an event takes the plan).
+ * are generated from the plan; README "Security": refused here, naming the place, not when an event takes the
+ * plan).
  */
 export const MAX_LAYOUT_NAME = 190;
 /** Most problems reported (and collected) for one layout. */

@@ -46,10 +46,10 @@ export interface MailContext {
 }
 
 /**
- * Bounds of a rule's texts (issue 22 item 3): every mail of a rule renders them once per recipient, and a
- * placeholder may stand for a long value (the order URL, an attendee's name), so the texts are capped: at most
- * {@link MAIL_TEXT_MAX} characters per language (subject: {@link MAIL_SUBJECT_MAX}) and at most
- * {@link MAX_PLACEHOLDERS} known placeholders per text.
+ * Bounds of a rule's texts (README "Security", "Work a request may cause"): every mail of a rule renders them once
+ * per recipient, and a placeholder may stand for a long value (the order URL, an attendee's name), so the texts
+ * are capped: at most {@link MAIL_TEXT_MAX} characters per language (subject: {@link MAIL_SUBJECT_MAX}) and at
+ * most {@link MAX_PLACEHOLDERS} known placeholders per text.
  */
 export const MAIL_TEXT_MAX = 50_000;
 export const MAIL_SUBJECT_MAX = 255;

@@ -3,10 +3,10 @@ import type { Permission } from '../auth/permissions';
 import type { ExportFormChecker } from './export-form';
 
 /**
- * The contract of an exporter (issue 13; compat §3.7): the contexts that own the data declare their exporters
- * here-shaped (`@Exporter('<identifier>')` on a provider implementing {@link Exporter}) and the exports context
- * discovers them at boot, checks forms against their declaration and writes the tables they give. Declared in the
- * tasks layer, below every context that owns exported data, because exports run as tasks.
+ * The contract of an exporter (compat §3.7; README "Scheduled exports"): the contexts that own the data declare
+ * their exporters here-shaped (`@Exporter('<identifier>')` on a provider implementing {@link Exporter}) and the
+ * exports context discovers them at boot, checks forms against their declaration and writes the tables they give.
+ * Declared in the tasks layer, below every context that owns exported data, because exports run as tasks.
  */
 
 /** Where an exporter runs: an event (`E/...`) or an organizer (`O/...`, several events). */

@@ -4,7 +4,7 @@ import { TASK_KIND, TaskExecutor } from './task-executor';
 
 /**
  * The task kinds of this service (architecture.md "Async tasks"), each run by exactly one `@ExecutesTask(kind)`
- * provider of the worker: the diagnostic sleep, export runs (issue 13), the shredder's export and shred
+ * provider of the worker: the diagnostic sleep, export runs (compat §3.7), the shredder's export and shred
  * (compat §3.8).
  */
 export const TASK_KINDS: readonly string[] = [

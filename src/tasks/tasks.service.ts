@@ -29,7 +29,7 @@ export interface NewTask {
 }
 
 /**
- * Which domain error a poll raises for a task it cannot show (spec "Shredders"; issue 23 item A: no HTTP codes
+ * Which domain error a poll raises for a task it cannot show (spec "Shredders"; style.md "Errors": no HTTP codes
  * here, the exception filter maps the errors).
  */
 export interface PollAnswers {

@@ -16,9 +16,9 @@ import { TeamQueries } from './team.queries';
 
 /**
  * The teams context's answer to auth's `CREDENTIAL_RESOLVER` port: a team token with its team's grants, and the
- * organizer and event of the URL (SQL of the organizers context, embedded), in ONE statement (issue 7;
- * {@link TeamQueries.resolveToken}). No cache: a deactivated or deleted token is refused by the very next request
- * on every replica.
+ * organizer and event of the URL (SQL of the organizers context, embedded), in ONE statement (README "API
+ * conventions"; {@link TeamQueries.resolveToken}). No cache: a deactivated or deleted token is refused by the very
+ * next request on every replica.
  */
 @Injectable()
 export class TeamCredentialResolver implements CredentialResolver {

@@ -31,7 +31,10 @@ export interface TeamTokenResolutionRow {
   event: unknown;
 }
 
-/** Slugs of team `t`'s `limit_events`, ascending, as a subquery of the team's own statement (issue 7). */
+/**
+ * Slugs of team `t`'s `limit_events`, ascending, as a subquery of the team's own statement (style.md "Data
+ * access").
+ */
 const RELATED: RelatedSpec<{ limitEvents: string[] }> = {
   limitEvents: relatedValue<string[]>(
     `SELECT coalesce(array_agg(s.slug ORDER BY s.slug), '{}') FROM
@@ -57,7 +60,8 @@ const tokenSql = new WeakMap<object, string>();
 
 /**
  * The SQL of teams, their members and `limit_events` (spec "Team", "Team member"; compat §3.1), and the
- * one-statement credential resolution of team tokens (issue 7). Stateless; runs in the caller's `em`.
+ * one-statement credential resolution of team tokens (README "API conventions"). Stateless; runs in the caller's
+ * `em`.
  */
 @Injectable()
 export class TeamQueries {

@@ -16,7 +16,7 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeed
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The delivery log of a webhook (`O/webhooks/{id}/deliveries/`) and manual redelivery (issue 14). */
+/** The delivery log of a webhook (`O/webhooks/{id}/deliveries/`) and manual redelivery (README "Webhooks"). */
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(

@@ -17,9 +17,9 @@ import { WebhookQueries } from './webhook.queries';
 export const WEBHOOK_USER_AGENT = 'ticketing-webhooks/1.0 (pretix-compatible)';
 
 /**
- * Sends one delivery (worker only, queue `webhooks`; issue 14 "Delivery"). The row is claimed first (held for
- * the timeout plus a margin; refused while an earlier delivery of the same webhook and order code is pending, so
- * a `paid` never overtakes its `placed`), then POSTed with the Standard Webhooks headers. A 2xx marks it
+ * Sends one delivery (worker only, queue `webhooks`; compat §5; README "Webhooks"). The row is claimed first (held
+ * for the timeout plus a margin; refused while an earlier delivery of the same webhook and order code is pending,
+ * so a `paid` never overtakes its `placed`), then POSTed with the Standard Webhooks headers. A 2xx marks it
  * `succeeded`; 410 Gone marks it `failed` and disables the webhook; a private target (SSRF guard) fails it for
  * good; anything else is retried with exponential back-off and jitter ({@link webhookRetryDelayMs}) until
  * 3 days have passed. Every attempt is appended to the row.

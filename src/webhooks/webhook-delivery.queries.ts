@@ -33,7 +33,7 @@ export interface ClaimedDelivery {
 }
 
 /**
- * SQL on `webhook_delivery`, the outbox (issue 14; pretix-compat.md §5 delivery): the log, redelivery, the
+ * SQL on `webhook_delivery`, the outbox (compat §5 delivery; README "Webhooks"): the log, redelivery, the
  * worker's sweep, claim, retry and finish, the 30-day prune. Rows are written by the outbox trigger
  * (src/webhooks/sql/webhook-outbox.sql), never here.
  */

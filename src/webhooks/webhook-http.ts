@@ -4,7 +4,7 @@ import { guardedLookup, isPrivateUrl, PRIVATE_TARGET, PrivateTargetError } from 
 
 /**
  * The one reason logged for an attempt that got no HTTP answer (refused, reset, timed out, DNS or TLS failure):
- * the delivery log must not tell these apart, or it becomes a port scanner (issue 22 item 7).
+ * the delivery log must not tell these apart, or it becomes a port scanner (README "Security", "Webhooks").
  */
 export const CONNECTION_FAILED = 'Connection failed.';
 

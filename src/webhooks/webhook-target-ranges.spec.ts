@@ -1,7 +1,10 @@
 import { isPrivateAddress, isPrivateUrl } from './webhook-target';
 
-/** Issue 22 item 7: every special-purpose range the blocklist must hold, one sample or more per range. */
-describe('webhook target ranges (issue 22 item 7)', () => {
+/**
+ * README "Security", "Webhooks": every special-purpose range the blocklist must hold, one sample or more per
+ * range.
+ */
+describe('webhook target ranges', () => {
   const refused: [range: string, addresses: string[]][] = [
     [
       '::/96 (IPv4-compatible, with :: and ::1)',

@@ -18,8 +18,8 @@ for (const [net, prefix] of [
 ] as const) {
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 }
-// IPv6 special-purpose ranges (RFC 6890 and successors; issue 22 item 7). Ranges that embed an IPv4 address
-// (IPv4-compatible `::/96`, IPv4-translated `::ffff:0:0:0/96`, 6to4 `2002::/16`, NAT64 `64:ff9b::/96`) are
+// IPv6 special-purpose ranges (RFC 6890 and successors; README "Security", "Webhooks"). Ranges that embed an IPv4
+// address (IPv4-compatible `::/96`, IPv4-translated `::ffff:0:0:0/96`, 6to4 `2002::/16`, NAT64 `64:ff9b::/96`) are
 // refused whole: the embedded address may be private and the route to it is not ours to judge. IPv4-mapped
 // `::ffff:0:0/96` is checked on its embedded IPv4 address instead (node's BlockList does that).
 for (const [net, prefix] of [

@@ -51,7 +51,7 @@ export class DeliveryAttemptJson {
   duration_ms!: number;
 }
 
-/** Wire form of a delivery (issue 14 "Delivery log"). */
+/** Wire form of a delivery (README "Webhooks"). */
 export class WebhookDeliveryJson {
   /** The `webhook-id` header of its requests (stable across retries and redeliveries). */
   @ApiProperty({ format: 'uuid' })

@@ -3,7 +3,7 @@ import { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { returning } from '../tasks/sql';
 import { Webhook } from './webhook.entity';
 
-/** SQL on `webhook` (compat §3.27): the organizer's list and the 410 Gone switch-off (issue 14 "Delivery"). */
+/** SQL on `webhook` (compat §3.27): the organizer's list and the 410 Gone switch-off (compat §5). */
 @Injectable()
 export class WebhookQueries {
   /** The organizer's webhooks ordered by id, as a builder for `paginate` (rows and count: two statements). */

@@ -16,8 +16,8 @@ import { WebhooksService } from './webhooks.service';
 import { NoStore } from '../common/http/no-store';
 
 /**
- * `O/webhooks/` (compat §3.27) with the delivery log and redelivery (issue 14). Reads and writes need
- * `organizer.settings.general:write` (docs/permissions.md).
+ * `O/webhooks/` (compat §3.27) with the delivery log and redelivery (compat §5; README "Webhooks"). Reads and
+ * writes need `organizer.settings.general:write` (docs/permissions.md).
  */
 @ApiTags('webhooks')
 @Controller('organizers/:organizer/webhooks')

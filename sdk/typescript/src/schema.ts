@@ -2560,9 +2560,14 @@ export interface components {
             price_included: boolean;
         };
         AnswerInputDto: {
+            /** @description The answer text; for choice questions it is derived from the options. */
             answer?: string;
+            /** @description Option ids (choice questions only), at most `LIMITS.optionsPerAnswer`. */
             options?: number[] | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Question id.
+             */
             question: number;
         };
         AnswerJson: {
@@ -2951,7 +2956,7 @@ export interface components {
             limit_products?: number[];
             name: string;
             /**
-             * @description pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded (issue 22): at most 10,000 values, lists
+             * @description pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded: at most 10,000 values, lists
              *     of 2,000 entries, strings of 1,000 characters, iterations nested 2 deep and a worst case of 50,000 operations
              *     per scan; past a bound 400 names it.
              */
@@ -4830,7 +4835,7 @@ export interface components {
             force?: boolean;
             /** @description Admit pending orders on lists with `include_pending`; default false. */
             ignore_unpaid?: boolean;
-            /** @description Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in (issue 22). */
+            /** @description Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in. */
             nonce?: string | null;
             /** @description Whether the scanner can ask check-in questions; default true. */
             questions_supported?: boolean;
@@ -5162,7 +5167,7 @@ export interface components {
             ignore_unpaid?: boolean;
             /** @description Check-in list ids (at most one per event). */
             lists: number[];
-            /** @description Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in (issue 22). */
+            /** @description Scanner's idempotency token: the same nonce twice for a ticket on a list stores one check-in. */
             nonce?: string | null;
             /** @description Whether the scanner can ask check-in questions; default true. */
             questions_supported?: boolean;
@@ -5543,7 +5548,7 @@ export interface components {
             limit_products?: number[];
             name?: string;
             /**
-             * @description pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded (issue 22): at most 10,000 values, lists
+             * @description pretix's JsonLogic rules ("not a stable API"); default `{}`. Bounded: at most 10,000 values, lists
              *     of 2,000 entries, strings of 1,000 characters, iterations nested 2 deep and a worst case of 50,000 operations
              *     per scan; past a bound 400 names it.
              */

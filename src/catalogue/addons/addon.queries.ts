@@ -32,7 +32,9 @@ export class AddonQueries {
     return paginateRows(qb, page, present);
   }
 
-  /** The add-ons of the item whose id is the SQL expression `itemId`, by position then id (issue 7). */
+  /**
+   * The add-ons of the item whose id is the SQL expression `itemId`, by position then id (style.md "Data access").
+   */
   relatedToItem(em: EntityManager, itemId: string): Related<ItemAddon[]> {
     return relatedRows(
       em.connection.getMetadata(ItemAddon),

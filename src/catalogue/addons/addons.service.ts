@@ -201,7 +201,9 @@ export class AddonsService {
     return addons;
   }
 
-  /** The add-ons of the item whose id is the SQL expression `itemId`, by position then id (issue 7). */
+  /**
+   * The add-ons of the item whose id is the SQL expression `itemId`, by position then id (style.md "Data access").
+   */
   relatedToItem(itemId: string): Related<ItemAddon[]> {
     return this.queries.relatedToItem(this.db, itemId);
   }

@@ -44,7 +44,7 @@ export class BundleQueries {
     return paginateRows(qb, page, present);
   }
 
-  /** The bundles of the item whose id is the SQL expression `itemId`, by id (issue 7). */
+  /** The bundles of the item whose id is the SQL expression `itemId`, by id (style.md "Data access"). */
   relatedToItem(em: EntityManager, itemId: string): Related<ItemBundle[]> {
     return relatedRows(
       em.connection.getMetadata(ItemBundle),

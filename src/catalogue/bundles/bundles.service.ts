@@ -213,7 +213,7 @@ export class BundlesService {
     return bundles;
   }
 
-  /** The bundles of the item whose id is the SQL expression `itemId`, by id (issue 7). */
+  /** The bundles of the item whose id is the SQL expression `itemId`, by id (style.md "Data access"). */
   relatedToItem(itemId: string): Related<ItemBundle[]> {
     return this.queries.relatedToItem(this.db, itemId);
   }

@@ -14,7 +14,10 @@ export interface DiscountProductRow {
   item_id: number;
 }
 
-/** Condition and benefit item ids of discount `d`, ascending, as subqueries of its own statement (issue 7). */
+/**
+ * Condition and benefit item ids of discount `d`, ascending, as subqueries of its own statement (style.md "Data
+ * access").
+ */
 const DISCOUNT_PRODUCTS: RelatedSpec<DiscountProducts> = {
   condition: relatedValue<number[]>(
     "SELECT coalesce(array_agg(c.item_id ORDER BY c.item_id), '{}') FROM discount_condition_item c WHERE c.discount_id = d.id",

@@ -257,7 +257,7 @@ export class ItemsService {
 
   /**
    * What an item's wire form needs besides its row (tax rate, variations, add-ons, bundles), as subqueries of the
-   * item's own statement: a list page or a detail is one statement (issue 7).
+   * item's own statement: a list page or a detail is one statement (README "API conventions").
    */
   private related(): RelatedSpec<ItemRelated> {
     return (this.relatedSpec ??= {

@@ -70,7 +70,9 @@ export class QuestionQueries {
               WHERE cqi.item_id = ${itemId} AND cq.ask_during_checkin)`);
   }
 
-  /** Item ids and options of question `q`, as subqueries of the question's own statement (issue 7). */
+  /**
+   * Item ids and options of question `q`, as subqueries of the question's own statement (style.md "Data access").
+   */
   related(em: EntityManager): RelatedSpec<QuestionRelated> {
     return {
       items: relatedValue<number[]>(

@@ -296,7 +296,9 @@ export class QuestionsService {
 
   private relatedSpec?: RelatedSpec<QuestionRelated>;
 
-  /** Item ids and options of a question, as subqueries of the question's own statement (issue 7). */
+  /**
+   * Item ids and options of a question, as subqueries of the question's own statement (style.md "Data access").
+   */
   private related(): RelatedSpec<QuestionRelated> {
     return (this.relatedSpec ??= this.queries.related(this.db));
   }

@@ -43,7 +43,10 @@ export interface QuotaProductRow {
   variation_id: number | null;
 }
 
-/** Item and variation ids of quota `q`, ascending, as subqueries of the quota's own statement (issue 7). */
+/**
+ * Item and variation ids of quota `q`, ascending, as subqueries of the quota's own statement (style.md "Data
+ * access").
+ */
 const QUOTA_REFS = {
   items: relatedValue<number[]>(
     "SELECT coalesce(array_agg(qi.item_id ORDER BY qi.item_id), '{}') FROM quota_item qi WHERE qi.quota_id = q.id",

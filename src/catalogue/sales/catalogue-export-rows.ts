@@ -7,7 +7,7 @@ import { VoucherExportRow, VoucherQueries } from '../vouchers/voucher.queries';
 export type { VoucherExportRow };
 
 /**
- * The catalogue's reads for exports (issue 13 `voucherlist`, `quotas`): an event's vouchers in batches by id
+ * The catalogue's reads for exports (compat §3.7; `voucherlist`, `quotas`): an event's vouchers in batches by id
  * (keyset, one statement per batch) and the ids of its quotas.
  */
 @Injectable()

@@ -244,8 +244,8 @@ export class SalesCatalogue {
   }
 
   /**
-   * Names for printed documents (invoice lines, issue 11): items, variations (their `value`) and tax rules by id;
-   * one statement, none when nothing is asked.
+   * Names for printed documents (invoice lines, compat §3.24): items, variations (their `value`) and tax rules by
+   * id; one statement, none when nothing is asked.
    */
   async documentLabels(
     em: EntityManager,

@@ -45,7 +45,7 @@ export class VariationQueries {
 
   /**
    * The variations of the item whose id is the SQL expression `itemId`, by position then id, read in the
-   * statement of the item's page (issue 7).
+   * statement of the item's page (style.md "Data access").
    */
   relatedToItem(em: EntityManager, itemId: string): Related<ItemVariation[]> {
     return relatedRows(

@@ -229,7 +229,7 @@ export class VariationsService {
 
   /**
    * The variations of the item whose id is the SQL expression `itemId`, by position then id, read in the
-   * statement of the item's page (issue 7).
+   * statement of the item's page (style.md "Data access").
    */
   relatedToItem(itemId: string): Related<ItemVariation[]> {
     return this.queries.relatedToItem(this.db, itemId);

@@ -2,9 +2,9 @@ import { ApiProperty, DECORATORS, OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /**
- * Shared OpenAPI types of the wire format (issue 9: a document good enough for generated SDKs). The component
- * schemas below are added to the document by {@link withSharedSchemas}; the decorators put them, and the
- * precise scalar types (integers, date-times, enums, nullability), on the properties of the DTO (`*Dto`) and
+ * Shared OpenAPI types of the wire format (README "API conventions": a document good enough for generated SDKs).
+ * The component schemas below are added to the document by {@link withSharedSchemas}; the decorators put them, and
+ * the precise scalar types (integers, date-times, enums, nullability), on the properties of the DTO (`*Dto`) and
  * response (`*Json`) classes, so the document is generated from the classes alone. The field validators of
  * `common/validation/fields.ts` apply the input variants themselves (`@IsMoney()` documents `MoneyInput`, …).
  */

@@ -117,7 +117,8 @@ function refuseForbiddenKeys(req: Request, _res: Response, next: NextFunction): 
  * 400 `{"detail": "JSON parse error - ..."}` (compat §1.5), never a 500; JSON nested deeper than
  * {@link MAX_JSON_DEPTH} levels answers 400 {@link TOO_DEEP_DETAIL} before it is parsed; an object key
  * `__proto__`, `constructor` or `prototype` anywhere in a body answers 400 naming the key and where it is; a
- * string or key holding an unpaired UTF-16 surrogate (`"\ud800"`) answers 400 naming the field (issue 22 item 15).
+ * string or key holding an unpaired UTF-16 surrogate (`"\ud800"`) answers 400 naming the field (README
+ * "Security").
  */
 export function bodyParsers() {
   return [

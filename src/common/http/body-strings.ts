@@ -1,8 +1,8 @@
 /**
- * Strings a JSON body may not carry (issue 22 item 15). JSON's `\ud800` escape can encode an unpaired UTF-16
- * surrogate, which is no Unicode text: libraries throw on it (`isEmail` → `URIError: URI malformed`), PostgreSQL
- * refuses it in `jsonb` (22P05) and `text` columns would silently store U+FFFD. Such bodies are refused at parsing
- * with 400 naming the field, before any handler runs.
+ * Strings a JSON body may not carry (README "Security", "Work a request may cause"). JSON's `\ud800` escape can
+ * encode an unpaired UTF-16 surrogate, which is no Unicode text: libraries throw on it (`isEmail` → `URIError: URI
+ * malformed`), PostgreSQL refuses it in `jsonb` (22P05) and `text` columns would silently store U+FFFD. Such
+ * bodies are refused at parsing with 400 naming the field, before any handler runs.
  */
 
 /** The message of a string (or object key) holding an unpaired surrogate. */

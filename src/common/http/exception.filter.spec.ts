@@ -33,8 +33,8 @@ function answer(exception: unknown): { status: number; headers: Record<string, s
 const pgError = (message: string, code?: string) => Object.assign(new Error(message), { code });
 
 /**
- * A lost connection to PostgreSQL mid-request (issue 22 item 14: server killed or restarted, backends
- * terminated) answers 503 with `Retry-After` and the standard body, never 500.
+ * A lost connection to PostgreSQL mid-request (README "Security", "Faults and shutdown": server killed or
+ * restarted, backends terminated) answers 503 with `Retry-After` and the standard body, never 500.
  */
 describe('connection-loss errors', () => {
   const cases: [string, unknown][] = [
@@ -66,7 +66,7 @@ describe('connection-loss errors', () => {
 });
 
 /**
- * Issue 23 item A: `CheckinRefused` and `TaskFailed` carry only domain data (which ticket, which task, what
+ * style.md "Errors": `CheckinRefused` and `TaskFailed` carry only domain data (which ticket, which task, what
  * state); the filter alone picks the status. Same wire answers as before: 400/404 redeem refusals, 410 for a gone
  * or failed task, 417 for a failed shred run, no extra headers.
  */

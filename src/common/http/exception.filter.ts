@@ -63,13 +63,14 @@ const CONNECTION_ERRNOS = new Set([
 ]);
 
 /**
- * Whether an error means PostgreSQL cannot be reached right now (issue 7 "PostgreSQL down"): a refused, reset or
- * lost connection, a pool connect timeout, a query runner TypeORM released because its connection broke, or the
- * server's own "shutting down / not accepting connections" (SQLSTATE class 08, 57P01-57P03, 53300). Answered 503
- * with `Retry-After`, never 500.
+ * Whether an error means PostgreSQL cannot be reached right now (README "Security", "Faults and shutdown"): a
+ * refused, reset or lost connection, a pool connect timeout, a query runner TypeORM released because its
+ * connection broke, or the server's own "shutting down / not accepting connections" (SQLSTATE class 08,
+ * 57P01-57P03, 53300). Answered 503 with `Retry-After`, never 500.
  */
 export function isDatabaseUnavailable(exception: unknown): boolean {
-  // TypeORM releases a query runner whose connection broke; its next statement throws these (issue 22 item 14).
+  // TypeORM releases a query runner whose connection broke; its next statement throws these (README "Security",
+  // "Faults and shutdown").
   if (
     exception instanceof QueryRunnerAlreadyReleasedError ||
     exception instanceof QueryRunnerProviderAlreadyReleasedError

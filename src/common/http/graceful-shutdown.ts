@@ -24,7 +24,7 @@ function lastResponsePerConnection(server: Server, draining: () => boolean): () 
 }
 
 /**
- * Graceful stop of the API process on SIGTERM/SIGINT (issue 7 "Graceful shutdown", issue 22 item 14): the
+ * Graceful stop of the API process on SIGTERM/SIGINT (README "Security", "Faults and shutdown"): the
  * listening socket closes at once (new connections are refused) and idle keep-alive connections are closed at
  * once; a connection with a request in flight gets its answer with `Connection: close` and is closed after it, so
  * no new request is read from it and none is cut mid-flight by the stop itself. In-flight requests finish for at

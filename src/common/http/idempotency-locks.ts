@@ -10,12 +10,12 @@ import { IdempotencyQueries } from './idempotency.queries';
 export const idempotencyLockKey = (id: string): string => (BigInt(id) + (1n << 40n)).toString();
 
 /**
- * The liveness of running idempotent requests (compat §1.8; issue 7 "Idempotency survives a client that gives
- * up"). A dedicated PostgreSQL session of this process inserts each first request's record and, in the same
- * statement, takes a session-level advisory lock on it; the lock is released when the response is stored. The
- * lock lives exactly as long as this process and its session: when the process dies, or the database restarts,
- * PostgreSQL drops it, and a retry that finds a record still "running" but unlocked takes the key over at once
- * (instead of 409 for minutes for an order that was never created).
+ * The liveness of running idempotent requests (compat §1.8; README "Idempotent writes": a client that gives
+ * up leaves no key stuck). A dedicated PostgreSQL session of this process inserts each first request's record and,
+ * in the same statement, takes a session-level advisory lock on it; the lock is released when the response is
+ * stored. The lock lives exactly as long as this process and its session: when the process dies, or the database
+ * restarts, PostgreSQL drops it, and a retry that finds a record still "running" but unlocked takes the key over
+ * at once (instead of 409 for minutes for an order that was never created).
  */
 @Injectable()
 export class IdempotencyLocks implements OnApplicationShutdown {

@@ -30,7 +30,7 @@ export class IdempotencyRecord {
 
   /**
    * Whether the request's write committed: set in the write's own transaction, so a committed write's key is never
-   * freed for a second run (issue 22 item 14).
+   * freed for a second run (README "Idempotent writes").
    */
   @Column({ type: 'boolean', default: false })
   committed!: boolean;

@@ -20,7 +20,9 @@ const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Paths whose answers are never stored: OAuth token responses would sit in clear in the table. */
 const NEVER_STORED = `/${API_PREFIX}/oauth/`;
 const CONCURRENT = CONCURRENT_KEY_DETAIL;
-/** A committed write whose answer was lost and that bound no reference to answer with (issue 22 item 14). */
+/**
+ * A committed write whose answer was lost and that bound no reference to answer with (README "Idempotent writes").
+ */
 export const ANSWER_LOST_DETAIL =
   'The request with this idempotency key was carried out, but its answer was lost. Read the resource to see the result.';
 
@@ -53,11 +55,11 @@ type StoredRow = IdempotencyRecordRow;
  *   once.
  * - 409, 429 and 5xx answers are not stored; `/api/v1/oauth/` is never stored.
  * - Better than pretix: a repeat with the same key but another method, path or body answers 422.
- * - A write that committed keeps its key (issue 22 item 14): the record is marked `committed` in the write's own
- *   transaction ({@link IdempotentCommits}), and a committed record is never freed, whatever the answer was (a
- *   5xx after the commit, a cut connection, a stopped process or database). A retry whose first run committed
- *   but stored no answer resumes it: the handler runs again with {@link resumedWriteResult} naming what the
- *   first run created, and answers with it (stored then); a write that bound no reference answers 409
+ * - A write that committed keeps its key (README "Idempotent writes"): the record is marked `committed` in the
+ *   write's own transaction ({@link IdempotentCommits}), and a committed record is never freed, whatever the
+ *   answer was (a 5xx after the commit, a cut connection, a stopped process or database). A retry whose first run
+ *   committed but stored no answer resumes it: the handler runs again with {@link resumedWriteResult} naming what
+ *   the first run created, and answers with it (stored then); a write that bound no reference answers 409
  *   {@link ANSWER_LOST_DETAIL} (no `Retry-After`).
  */
 @Injectable()
@@ -203,8 +205,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async store(res: Response, id: string, body: Buffer): Promise<void> {
     const status = res.statusCode;
     if (!storesAnswer(status)) {
-      // A committed write keeps its record (issue 22 item 14): the database knows, also when the commit's
-      // outcome was unknown here (the row lock makes this wait for a commit still in progress).
+      // A committed write keeps its record (README "Idempotent writes"): the database knows, also when the
+      // commit's outcome was unknown here (the row lock makes this wait for a commit still in progress).
       await this.queries.deleteUncommitted(this.db.manager, id);
       return;
     }

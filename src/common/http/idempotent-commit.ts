@@ -14,8 +14,8 @@ import { IdempotencyQueries } from './idempotency.queries';
 export const CONCURRENT_KEY_DETAIL = 'Concurrent request with idempotency key.';
 
 /**
- * The keyed write a request performs, as the transactions of its handler see it (issue 22 item 14: a committed
- * write keeps its key bound to its result).
+ * The keyed write a request performs, as the transactions of its handler see it (README "Idempotent writes": a
+ * committed write keeps its key bound to its result).
  */
 export interface IdempotentWrite {
   /** The request's `idempotency_record` id. */
@@ -61,10 +61,10 @@ export function resumedWriteResult(): string | null {
 }
 
 /**
- * Binds the idempotency key to every write transaction of a keyed request, in that transaction (issue 22 item
- * 14): just before COMMIT of an outermost transaction that wrote something (it has a transaction id), the
- * request's `idempotency_record` row is marked `committed` (with the bound reference). So the change and the
- * key's binding commit together or not at all, whatever happens after (connection cut, process stopped,
+ * Binds the idempotency key to every write transaction of a keyed request, in that transaction (README
+ * "Idempotent writes"): just before COMMIT of an outermost transaction that wrote something (it has a transaction
+ * id), the request's `idempotency_record` row is marked `committed` (with the bound reference). So the change and
+ * the key's binding commit together or not at all, whatever happens after (connection cut, process stopped,
  * database restarted): the record of a committed write is never freed for a second run, and a retry resumes it.
  * When the record is gone or already bound by another run (taken over, or this request resumes a committed
  * run), the transaction is rolled back instead with 409 `Concurrent request with idempotency key.`

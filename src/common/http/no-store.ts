@@ -10,7 +10,7 @@ export const NO_STORE = 'ticketing:no-store';
  * Marks a handler (or every handler of a controller) whose answers carry a secret: a new API token, a webhook
  * secret, order and ticket secrets, gift card secrets, invoice PDFs, shredder downloads. {@link NoStoreInterceptor}
  * then sends `Cache-Control: no-store` and `Pragma: no-cache` on every answer of the route, errors and
- * idempotent replays included (issue 22 item 11).
+ * idempotent replays included (README "Security", "Secrets in answers").
  */
 export const NoStore = () => SetMetadata(NO_STORE, true);
 

@@ -12,9 +12,9 @@ import { IDEMPOTENCY_KEY_MAX, idempotentRequest } from './idempotency';
 import type { RouteInfo } from './route-registry';
 
 /**
- * Error responses of the OpenAPI document (issue 9): reusable bodies (compat §1.5), headers and responses in
- * `components`, and the rules that derive which of them each operation answers from facts about its route (its
- * access rule, method, parameters and body), so no controller has to list them.
+ * Error responses of the OpenAPI document (README "API conventions"): reusable bodies (compat §1.5), headers and
+ * responses in `components`, and the rules that derive which of them each operation answers from facts about its
+ * route (its access rule, method, parameters and body), so no controller has to list them.
  */
 
 const schemaRef = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });

@@ -1,9 +1,9 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 /**
- * The last pass over the served OpenAPI document (issue 9): rewrites the schema shapes the decorators and the
- * swagger plugin produce into the plain OpenAPI 3.0 forms linters (`npm run openapi:lint`) and SDK generators
- * read as meant, without changing what any schema accepts:
+ * The last pass over the served OpenAPI document (README "API conventions"): rewrites the schema shapes the
+ * decorators and the swagger plugin produce into the plain OpenAPI 3.0 forms linters (`npm run openapi:lint`) and
+ * SDK generators read as meant, without changing what any schema accepts:
  * - a lone wrapper `{allOf: [X]}` (no siblings) becomes `X`;
  * - `nullable` needs a `type` beside it (OpenAPI 3.0: `nullable` only extends an explicit type): a nullable
  *   reference to a typed component (`{allOf: [{$ref: Money}], nullable: true}`) gets the component's `type`; a

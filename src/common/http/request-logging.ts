@@ -67,7 +67,7 @@ function routeOf(req: LoggedRequest): string | null {
 }
 
 /**
- * The request log (issue 7 "Structured logs"): one line per request when the response is finished, with
+ * The request log (README "Configuration"): one line per request when the response is finished, with
  * `method`, `route` (pattern), `path` (without query), `status`, `duration_ms`, `request_id` and `credential_id`.
  * Headers and bodies are never logged, so neither a token nor an `Authorization` header can appear. Every log
  * line written while a request runs (errors of the exception filter included) carries its `request_id`.

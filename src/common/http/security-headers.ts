@@ -12,7 +12,7 @@ const strict = {
 };
 
 /**
- * Security headers of every API answer (issue 7 "Abuse"), with `helmet`: `X-Content-Type-Options: nosniff`,
+ * Security headers of every API answer (README "Configuration"), with `helmet`: `X-Content-Type-Options: nosniff`,
  * `X-Frame-Options: DENY` and `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'` (JSON is never
  * to be framed or run), `Referrer-Policy: no-referrer`, plus helmet's other defaults (HSTS, no DNS prefetch, …).
  * The API page (`/api/v1/docs/`, Swagger UI) gets a policy that lets its own scripts, styles and images load

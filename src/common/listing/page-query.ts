@@ -83,8 +83,8 @@ async function run<E extends ObjectLiteral, R>(
 
 /**
  * One page in ONE SQL statement: the rows of `qb` (filters and ordering applied by the caller), the total as
- * `COUNT(*) OVER ()`, and each related value as a correlated subquery (issue 7: at most 4 statements for any list
- * page, credential resolution included).
+ * `COUNT(*) OVER ()`, and each related value as a correlated subquery (README "API conventions": at most 4
+ * statements for any list page, credential resolution included).
  * @throws NotFound "Invalid page." for a page past the last one (page 1 of an empty list is fine)
  */
 export async function paginateInOne<E extends ObjectLiteral, R, T>(

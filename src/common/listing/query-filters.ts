@@ -8,9 +8,9 @@ import { isIsoDateTime, parseDateTime } from '../values/datetime';
 import { FilterReadLog, RouteReads } from './filter-reads';
 
 /**
- * Longest value a text filter (`search`, `email`, `code`, …) accepts, in characters (README "Conventions"):
- * longer values answer 400 naming the parameter instead of costing the database time (issue 7: a 5,000-character
- * voucher search took 7.6 s).
+ * Longest value a text filter (`search`, `email`, `code`, …) accepts, in characters (README "API conventions"):
+ * longer values answer 400 naming the parameter instead of costing the database time (README "Limits"; a
+ * 5,000-character voucher search once took 7.6 s).
  */
 export const MAX_FILTER_LENGTH = 200;
 

@@ -59,11 +59,12 @@ class RenderedPages {
 
 /**
  * Serves a list page from the text rendered for an earlier identical request while the page's version is unchanged
- * (issue 7 "List throughput": a repeated catalogue list costs the credential and Last-Modified statements, not the
- * page's rows, hydration and serialisation). The key is the version, the absolute URL (the envelope's `next` and
- * `previous` links depend on scheme and host) and the query. Runs after the guards (only callers allowed to see
- * the page get it) and inside the conditional-list check (a 304 is answered before). Per process, bounded by
- * `LIST_CACHE_BYTES`; replicas agree because the version is read from the database with each request.
+ * (bench/README.md "List throughput": a repeated catalogue list costs the credential and Last-Modified
+ * statements, not the page's rows, hydration and serialisation). The key is the version, the absolute URL (the
+ * envelope's `next` and `previous` links depend on scheme and host) and the query. Runs after the guards (only
+ * callers allowed to see the page get it) and inside the conditional-list check (a 304 is answered before). Per
+ * process, bounded by `LIST_CACHE_BYTES`; replicas agree because the version is read from the database with each
+ * request.
  */
 @Injectable()
 export class RenderedListInterceptor implements NestInterceptor {

@@ -1,6 +1,7 @@
 /**
  * Most bind parameters PostgreSQL accepts in one statement (the wire protocol counts them in 16 bits); one
- * parameter more and the whole statement fails (issue 7: an order of 2,300 positions answered 500).
+ * parameter more and the whole statement fails (README "Limits": an order at the cap of 2,500 positions is
+ * written in several statements).
  */
 export const PG_MAX_PARAMETERS = 65535;
 

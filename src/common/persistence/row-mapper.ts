@@ -33,7 +33,7 @@ function dateString(value: unknown): unknown {
 
 /**
  * Fast entity-shaped objects from raw rows, for list pages that fetch rows, count and relations in one
- * statement (issue 7 "A small, fixed number of SQL statements per request"). Built once per entity from its
+ * statement (README "API conventions": statements per request). Built once per entity from its
  * TypeORM metadata; the objects carry exactly the values TypeORM would hydrate
  * (timestamps as `Date`, numerics and bigints as strings, dates as `YYYY-MM-DD`), so presenters take them as they
  * take entities.
@@ -91,7 +91,7 @@ export class RowMapper<E extends ObjectLiteral> {
 
   /**
    * The node-postgres row selected with {@link selectSql}, used as the entity-shaped object itself (no copy: list
-   * pages are hot, issue 7); `date` columns are turned into `YYYY-MM-DD` in place. Other selected columns stay on
+   * pages are hot); `date` columns are turned into `YYYY-MM-DD` in place. Other selected columns stay on
    * the object, which presenters ignore (they name every wire field).
    */
   fromRow(row: Record<string, unknown>): E {

@@ -42,7 +42,7 @@ return 0`;
 
 /**
  * Fixed-window counters in Redis, shared by every API replica (architecture.md "Redis carries … rate-limit
- * counters"; issue 22 items 6 and 8). Keys live under `<QUEUE_PREFIX>:rl:`. Each call is bounded by
+ * counters"; README "Security"). Keys live under `<QUEUE_PREFIX>:rl:`. Each call is bounded by
  * `QUEUE_TIMEOUT_MS` and rejects (never hangs) while Redis is down; callers decide whether that fails open or
  * closed.
  */

@@ -121,8 +121,8 @@ export class OrderCreator {
   }
 
   /**
-   * The answer to a retry of a keyed creation whose order committed but whose answer was lost (issue 22 item 14):
-   * the order the first run created, as that run would have answered.
+   * The answer to a retry of a keyed creation whose order committed but whose answer was lost (README "Idempotent
+   * writes"): the order the first run created, as that run would have answered.
    * @throws NotFound when that order is gone since (shredded or its event deleted)
    */
   private presentResumed(event: Event, orderId: number): Promise<OrderJson> {

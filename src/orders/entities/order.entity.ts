@@ -11,7 +11,7 @@ export type OrderStatus = 'n' | 'p' | 'e' | 'c';
 @Entity('orders')
 @Index('uq_orders_organizer_code', ['organizerId', 'code'], { unique: true })
 @Index('ix_orders_event_modified', ['eventId', 'lastModified'])
-/** The scheduler's search for pending orders past their deadline (issue 7 "Pending orders expire"). */
+/** The scheduler's search for pending orders past their deadline (README "Selling without overselling"). */
 @Index('ix_orders_pending_expires', ['expires', 'id'], { where: `status = 'n'` })
 export class Order {
   @PrimaryGeneratedColumn()

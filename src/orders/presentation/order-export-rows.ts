@@ -6,8 +6,8 @@ import { OrderListQueries, type OrderExportQuery, type OrderExportRow } from './
 export type { OrderExportQuery, OrderExportRow } from './order-list.queries';
 
 /**
- * The orders context's read for exports (issue 13 `orderlist`, `checkinlist`): order positions with their order
- * and the order's confirmed payment total, in batches by position id (keyset pagination, one statement per
+ * The orders context's read for exports (compat §3.7; `orderlist`, `checkinlist`): order positions with their
+ * order and the order's confirmed payment total, in batches by position id (keyset pagination, one statement per
  * batch), so that any number of positions is read in bounded memory. Canceled positions are left out.
  */
 @Injectable()

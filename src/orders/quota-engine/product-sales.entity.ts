@@ -3,7 +3,7 @@ import { Event } from '../../organizers/event.entity';
 
 /**
  * Maintained sales counts of one product: an item without variation, or a variation, on one sub-event or none
- * (issue 7 "Availability from maintained counts"; spec "Quota availability object"). Not canceled order positions
+ * (architecture.md "Concurrency"; spec "Quota availability object"). Not canceled order positions
  * of paid orders count in `paid`, of pending orders in `pending`; `exited` counts the paid ones whose last
  * successful scan was an exit. The counts are moved by database triggers in the same transaction as every write
  * that moves them (positions inserted, changed or deleted, an order's status changed or the order deleted, a

@@ -7,8 +7,8 @@ import { QuotaEngine } from './quota-engine.service';
 import { QuotaListExporter } from './quota-list.exporter';
 
 /**
- * The quota engine of the orders context (issue 7 "Availability from maintained counts"; issue 23 item 1): the
- * availability of quotas from the maintained `product_sales` counts ({@link QuotaEngine}, which answers the
+ * The quota engine of the orders context (architecture.md "Concurrency"; README "Selling without overselling"):
+ * the availability of quotas from the maintained `product_sales` counts ({@link QuotaEngine}, which answers the
  * catalogue's `QUOTA_AVAILABILITY` port) and the check that recomputes those counts from the rows
  * ({@link QuotaCountCheck}). Needs only the catalogue's port-free reads (voucher blocking); `SalesPortsModule`
  * imports and re-exports it, so the port reaches `CatalogueModule.register(SalesPortsModule)`; the worker and

@@ -12,7 +12,7 @@ export interface SeatHoldRow {
 }
 
 /**
- * The SQL of seat holds (issue 10; spec "Seat"): which seats order positions, live cart positions and vouchers
+ * The SQL of seat holds (spec "Seat"; compat §3.18): which seats order positions, live cart positions and vouchers
  * hold (the vouchers' part is the catalogue's fragment `VoucherQueries.seatHolds`, spliced into one statement), and
  * the purge of expired carts holding seats. Stateless; every method runs on the caller's `em`.
  */

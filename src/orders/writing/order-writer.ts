@@ -77,8 +77,8 @@ export type OrderDetails = Pick<
 /**
  * Every write of the orders' rows: orders, positions, answers, fees, invoice addresses and payments. Order and
  * position states change only through {@link create}, {@link change} and {@link delete}: this is where counts
- * that follow the states (issue 7's maintained quota counts) hook in. All methods run on the caller's `em`,
- * inside its transaction, with a fixed number of statements.
+ * that follow the states (the maintained quota counts, architecture.md "Concurrency") hook in. All methods run on
+ * the caller's `em`, inside its transaction, with a fixed number of statements.
  */
 @Injectable()
 export class OrderWriter {
@@ -162,7 +162,7 @@ export class OrderWriter {
 
   /**
    * Makes the order's seated positions hold their seats exactly while the order is pending or paid and the
-   * position active (`live_seat_id`, issue 10 "Cancel/expire frees seats"); one statement. Reviving an order whose
+   * position active (`live_seat_id`; README "Selling without overselling"); one statement. Reviving an order whose
    * seat was sold meanwhile violates the live-seat index: {@link SeatTakenError} (400).
    */
   private async holdSeats(em: EntityManager, order: Order): Promise<void> {

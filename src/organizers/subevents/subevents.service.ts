@@ -133,7 +133,7 @@ export class SubEventsService {
     });
   }
 
-  /** Makes the date's seats those of its plan (issue 10 "Assigning a plan"). */
+  /** Makes the date's seats those of its plan (compat §3.17 `seating_plan`). */
   private applySeating(em: EntityManager, event: Event, subevent: SubEvent): Promise<void> {
     return this.seating.apply(
       em,
