@@ -12,7 +12,7 @@ import type { PositionSeatJson } from './order-parts.presenter';
 import { groupBy } from '../../common/values/collections';
 import { isoUtc } from '../../common/values/datetime';
 import type { CartPosition } from '../carts/cart-position.entity';
-import { checkinsSql, successfulCheckins } from '../checkin-seam/checkin-seam';
+import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { InvoiceAddress } from '../entities/invoice-address.entity';
 import { OrderFee } from '../entities/order-fee.entity';
 import { OrderPayment } from '../entities/order-payment.entity';
@@ -61,6 +61,7 @@ export class OrderPresentation {
     private readonly tenancy: TenancyQueries,
     private readonly seatSales: SeatSales,
     private readonly queries: OrderListQueries,
+    private readonly checkinSeam: CheckinSeamQueries,
   ) {
     this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
   }
@@ -127,7 +128,7 @@ export class OrderPresentation {
         read: (v) => v as string,
       },
       answers: { sql: answersSql('p.id'), read: readAnswers },
-      checkins: { sql: checkinsSql('p.id'), read: readCheckins },
+      checkins: { sql: this.checkinSeam.checkins('p.id'), read: readCheckins },
       seat: { sql: positionSeatSql('p.seat_id'), read: readSeat },
     });
   }
@@ -140,7 +141,7 @@ export class OrderPresentation {
   listPositionRelated(listIds: number | readonly number[]): RelatedSpec<ListPositionExtras> {
     return {
       ...this.positionRelated(),
-      checkins: { sql: checkinsSql('p.id', listIds), read: readCheckins },
+      checkins: { sql: this.checkinSeam.checkins('p.id', listIds), read: readCheckins },
       orderAttention: {
         sql: '(SELECT po.checkin_attention FROM orders po WHERE po.id = p.order_id)',
         read: (v) => v === true,
@@ -155,7 +156,7 @@ export class OrderPresentation {
   /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
   private positionsOfOrder(): Related<OrderPositionJson[]> {
     const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
-        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')},
+        'answers', ${answersSql('op.id')}, 'checkins', ${this.checkinSeam.checkins('op.id')},
         'seat', ${positionSeatSql('op.seat_id')}) ORDER BY op.positionid, op.id),
         '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
     return {
@@ -293,7 +294,7 @@ export class OrderPresentation {
   }
 
   private async checkins(em: EntityManager, positionIds: number[]): Promise<Map<number, CheckinJson[]>> {
-    const rows = await successfulCheckins(em, positionIds);
+    const rows = await this.checkinSeam.successfulCheckins(em, positionIds);
     return groupBy(
       rows,
       (r) => r.position_id,
@@ -346,7 +347,7 @@ export function readAnswers(value: unknown): AnswerJson[] {
   );
 }
 
-/** Reads {@link checkinsSql}'s array (rows of older statements may lack `auto_checked_in`). */
+/** Reads {@link CheckinSeamQueries.checkins}'s array (rows of older statements may lack `auto_checked_in`). */
 export function readCheckins(value: unknown): CheckinJson[] {
   return (value as [number, number | null, string, string, boolean?][]).map(
     ([id, list, type, datetime, auto]) => ({

@@ -1,7 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { hasExitScan, lastScanIsExit } from '../checkin-seam/checkin-seam';
+import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
+
+const seam = new CheckinSeamQueries();
+const lastScanIsExit = (alias: string) => seam.lastScanIsExit(alias);
+const hasExitScan = (alias: string) => seam.hasExitScan(alias);
 
 /** The counts of one product, as stored or as recomputed from the rows. */
 export interface ProductCounts {
