@@ -197,7 +197,9 @@ export class CheckinSeamQueries {
    * `order_position` row aliased `alias`; uses the alias `c` inside.
    */
   hasExitScan(alias: string): SqlFragment {
-    return sqlFragment(`EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = ${alias}.id AND c.type = 'exit')`);
+    return sqlFragment(
+      `EXISTS (SELECT 1 FROM checkin c WHERE c.position_id = ${alias}.id AND c.type = 'exit')`,
+    );
   }
 
   /** Successful check-ins of positions, by time (one statement, no lock). */

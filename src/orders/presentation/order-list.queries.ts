@@ -161,7 +161,9 @@ export class OrderListQueries {
     return {
       orderCode: sqlFragment('(SELECT po.code FROM orders po WHERE po.id = p.order_id)'),
       orderAttention: sqlFragment('(SELECT po.checkin_attention FROM orders po WHERE po.id = p.order_id)'),
-      parentNameParts: sqlFragment('(SELECT pp.attendee_name_parts FROM order_position pp WHERE pp.id = p.addon_to_id)'),
+      parentNameParts: sqlFragment(
+        '(SELECT pp.attendee_name_parts FROM order_position pp WHERE pp.id = p.addon_to_id)',
+      ),
     };
   }
 

@@ -69,7 +69,9 @@ export class QuotaEngineQueries {
 
   /** Sets the exit state of positions `ids` from their last successful scan (one statement; row locks). */
   async repairExitStates(em: EntityManager, ids: readonly number[]): Promise<void> {
-    await em.query(`UPDATE order_position p SET exited = ${LAST_SCAN_IS_EXIT} WHERE p.id = ANY($1)`, [[...ids]]);
+    await em.query(`UPDATE order_position p SET exited = ${LAST_SCAN_IS_EXIT} WHERE p.id = ANY($1)`, [
+      [...ids],
+    ]);
   }
 
   /** Stored against recomputed counts of every product (of `eventId`, or all), in one statement; no lock. */
