@@ -19,8 +19,8 @@ export interface CheckinListFilter {
 
 /** Counts of a list row `l` as correlated subqueries (the orders seam gives them, see `listCountsSql`). */
 export interface ListCountsSql {
-  positions: string;
-  checkins: string;
+  positions: SqlFragment;
+  checkins: SqlFragment;
 }
 
 /** What a lists page reads along with each list. */

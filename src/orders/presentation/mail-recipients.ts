@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { successfulCheckins } from '../checkin-seam/checkin-seam';
+import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { nameFromParts } from './order.presenter';
 import { type MailRecipientQuery, OrderListQueries, ORDER_STATUS_SQL } from './order-list.queries';
 
@@ -23,6 +23,7 @@ export interface MailRecipient {
 
 /** The queries are stateless; this read is a free function (the mail rules call it with their `em`). */
 const queries = new OrderListQueries();
+const checkinSeam = new CheckinSeamQueries();
 
 /**
  * One page of matching positions, grouped by order id (at most `limit` orders), in order id order. Two statements
@@ -34,7 +35,7 @@ export async function mailRecipients(em: EntityManager, q: MailRecipientQuery): 
   const rows = await queries.mailRecipientRows(em, q, states);
   const scanned = new Set(
     (
-      await successfulCheckins(
+      await checkinSeam.successfulCheckins(
         em,
         rows.map((r) => r.position_id),
       )

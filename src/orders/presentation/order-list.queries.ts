@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { QuestionQueries } from '../../catalogue/questions/question.queries';
+import { RowMapper } from '../../common/persistence/row-mapper';
+import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
+import { SeatQueries } from '../../seating/seat.queries';
+import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { OrderPosition } from '../entities/order-position.entity';
 import { Order } from '../entities/order.entity';
 
@@ -104,8 +109,64 @@ export const ORDER_STATUS_SQL: Record<string, string> = {
  * for other contexts (nested positions, exports, mail recipients). Stateless; every method runs on the caller's
  * `em`.
  */
+/** JSON array of the options (`[id, identifier, position]`) of the answer with id `answerId` (SQL). */
+function optionsOfAnswer(answerId: string): string {
+  return `coalesce((SELECT jsonb_agg(${QuestionQueries.optionOf('ao.option_id')})
+    FROM question_answer_option ao WHERE ao.answer_id = ${answerId}), '[]'::jsonb)`;
+}
+
 @Injectable()
 export class OrderListQueries {
+  /**
+   * Fragment, scalar subquery: the answers of the order (or cart) position whose id is the SQL expression
+   * `positionId`, by answer id, as a JSON array of `{q, a, i, o}` (question id, answer, question identifier,
+   * options as `[id, identifier, position]`); aliases `a`, `ao` inside.
+   */
+  answersOf(positionId: string, column = 'order_position_id'): SqlFragment {
+    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer,
+      'i', ${QuestionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
+    FROM question_answer a WHERE a.${column} = ${positionId})`);
+  }
+
+  /** Fragment: the seating context's seat object (jsonb or NULL) of the seat id SQL expression `seatIdExpr`. */
+  positionSeat(seatIdExpr: string): SqlFragment {
+    return new SeatQueries().positionSeat(seatIdExpr);
+  }
+
+  /**
+   * Fragment, scalar subquery: the positions of order `o` by `positionid` as a JSON array of `{row, code, answers,
+   * checkins, seat}` (`row` as `rows` builds it, alias `op`), for one-statement order pages.
+   */
+  positionsOfOrder(rows: RowMapper<OrderPosition>): SqlFragment {
+    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${rows.jsonSql('op')}, 'code', o.code,
+        'answers', ${this.answersOf('op.id')}, 'checkins', ${new CheckinSeamQueries().checkins('op.id')},
+        'seat', ${this.positionSeat('op.seat_id')}) ORDER BY op.positionid, op.id),
+        '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`);
+  }
+
+  /** Fragments: the FROM clauses of order `o`'s fees (`f`), payments (`pay`) and invoice address (`ia`). */
+  orderParts(): { fees: SqlFragment; payments: SqlFragment; invoiceAddress: SqlFragment } {
+    return {
+      fees: sqlFragment('FROM order_fee f WHERE f.order_id = o.id'),
+      payments: sqlFragment('FROM order_payment pay WHERE pay.order_id = o.id'),
+      invoiceAddress: sqlFragment('FROM invoice_address ia WHERE ia.order_id = o.id'),
+    };
+  }
+
+  /**
+   * Fragments, scalar subqueries on position `p`: its order's code and check-in attention flag, and its parent
+   * position's attendee name parts.
+   */
+  positionParts(): { orderCode: SqlFragment; orderAttention: SqlFragment; parentNameParts: SqlFragment } {
+    return {
+      orderCode: sqlFragment('(SELECT po.code FROM orders po WHERE po.id = p.order_id)'),
+      orderAttention: sqlFragment('(SELECT po.checkin_attention FROM orders po WHERE po.id = p.order_id)'),
+      parentNameParts: sqlFragment(
+        '(SELECT pp.attendee_name_parts FROM order_position pp WHERE pp.id = p.addon_to_id)',
+      ),
+    };
+  }
+
   /** The event's orders, aliased `o`. */
   ordersOfEvent(em: EntityManager, eventId: number): SelectQueryBuilder<Order> {
     return em.getRepository(Order).createQueryBuilder('o').where('o.event_id = :event', { event: eventId });

@@ -8,6 +8,7 @@ import { OrderPresentation } from './order-presentation.service';
 import { OrderReads } from './order-reads.service';
 import { OrderListQueries } from './order-list.queries';
 import { OrderListExporter } from './order-list.exporter';
+import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 
 /**
  * The presentation of orders without HTTP: the bulk presentation of orders and positions
@@ -25,6 +26,7 @@ import { OrderListExporter } from './order-list.exporter';
     OrderExportRows,
     OrderListQueries,
     OrderListExporter,
+    CheckinSeamQueries,
   ],
   exports: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows],
 })

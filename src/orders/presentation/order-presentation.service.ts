@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, In } from 'typeorm';
-import { byOptionPosition, OptionTriple, QuestionQueries } from '../../catalogue/questions/question.queries';
+import { byOptionPosition, OptionTriple } from '../../catalogue/questions/question.queries';
 import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
 import { Related, relatedRow, relatedRows, RelatedSpec } from '../../common/listing/page-query';
 import { RowMapper } from '../../common/persistence/row-mapper';
 import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { SeatSales } from '../../seating/seat-sales.service';
-import { SeatQueries } from '../../seating/seat.queries';
 import type { PositionSeatJson } from './order-parts.presenter';
 import { groupBy } from '../../common/values/collections';
 import { isoUtc } from '../../common/values/datetime';
 import type { CartPosition } from '../carts/cart-position.entity';
-import { checkinsSql, successfulCheckins } from '../checkin-seam/checkin-seam';
+import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { InvoiceAddress } from '../entities/invoice-address.entity';
 import { OrderFee } from '../entities/order-fee.entity';
 import { OrderPayment } from '../entities/order-payment.entity';
@@ -31,9 +30,6 @@ import {
   toOrderPositionJson,
 } from './order.presenter';
 import { OrderListQueries } from './order-list.queries';
-
-/** The seating context's seat object fragment ({@link SeatQueries.positionSeat}), spliced into this file's statements. */
-const positionSeatSql = (seatIdExpr: string) => new SeatQueries().positionSeat(seatIdExpr);
 
 /** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
 export interface ListPositionExtras extends PositionExtras {
@@ -61,6 +57,7 @@ export class OrderPresentation {
     private readonly tenancy: TenancyQueries,
     private readonly seatSales: SeatSales,
     private readonly queries: OrderListQueries,
+    private readonly checkinSeam: CheckinSeamQueries,
   ) {
     this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
   }
@@ -85,7 +82,7 @@ export class OrderPresentation {
   /**
    * Everything an order's wire form shows besides its row (alias `o`), as subqueries of the order's own
    * statement: a page of orders, its count and all their positions, answers, check-ins, fees, payments and
-   * invoice addresses in ONE statement (issue 7).
+   * invoice addresses in ONE statement (style.md "Data access").
    */
   orderRelated(): RelatedSpec<OrderExtras> {
     return (this.orderSpec ??= {
@@ -94,28 +91,28 @@ export class OrderPresentation {
       fees: relatedRows<OrderFee>(
         this.em.connection.getMetadata(OrderFee),
         'f',
-        'FROM order_fee f WHERE f.order_id = o.id',
+        this.queries.orderParts().fees,
         'f.id',
       ),
       payments: relatedRows<OrderPayment>(
         this.em.connection.getMetadata(OrderPayment),
         'pay',
-        'FROM order_payment pay WHERE pay.order_id = o.id',
+        this.queries.orderParts().payments,
         'pay.local_id',
       ),
       invoiceAddress: relatedRow<InvoiceAddress>(
         this.em.connection.getMetadata(InvoiceAddress),
         'ia',
-        'FROM invoice_address ia WHERE ia.order_id = o.id',
+        this.queries.orderParts().invoiceAddress,
       ),
     });
   }
 
-  /** What a cart position's wire form shows besides its row (alias `c`): its answers (issue 7). */
+  /** What a cart position's wire form shows besides its row (alias `c`): its answers and seat (style.md "Data access"). */
   cartRelated(): RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }> {
     return (this.cartSpec ??= {
-      answers: { sql: answersSql('c.id', 'cart_position_id'), read: readAnswers },
-      seat: { sql: positionSeatSql('c.seat_id'), read: readSeat },
+      answers: { sql: this.queries.answersOf('c.id', 'cart_position_id'), read: readAnswers },
+      seat: { sql: this.queries.positionSeat('c.seat_id'), read: readSeat },
     });
   }
 
@@ -123,12 +120,12 @@ export class OrderPresentation {
   positionRelated(): RelatedSpec<PositionExtras> {
     return (this.positionSpec ??= {
       orderCode: {
-        sql: '(SELECT po.code FROM orders po WHERE po.id = p.order_id)',
+        sql: this.queries.positionParts().orderCode,
         read: (v) => v as string,
       },
-      answers: { sql: answersSql('p.id'), read: readAnswers },
-      checkins: { sql: checkinsSql('p.id'), read: readCheckins },
-      seat: { sql: positionSeatSql('p.seat_id'), read: readSeat },
+      answers: { sql: this.queries.answersOf('p.id'), read: readAnswers },
+      checkins: { sql: this.checkinSeam.checkins('p.id'), read: readCheckins },
+      seat: { sql: this.queries.positionSeat('p.seat_id'), read: readSeat },
     });
   }
 
@@ -140,13 +137,13 @@ export class OrderPresentation {
   listPositionRelated(listIds: number | readonly number[]): RelatedSpec<ListPositionExtras> {
     return {
       ...this.positionRelated(),
-      checkins: { sql: checkinsSql('p.id', listIds), read: readCheckins },
+      checkins: { sql: this.checkinSeam.checkins('p.id', listIds), read: readCheckins },
       orderAttention: {
-        sql: '(SELECT po.checkin_attention FROM orders po WHERE po.id = p.order_id)',
+        sql: this.queries.positionParts().orderAttention,
         read: (v) => v === true,
       },
       parentNameParts: {
-        sql: '(SELECT pp.attendee_name_parts FROM order_position pp WHERE pp.id = p.addon_to_id)',
+        sql: this.queries.positionParts().parentNameParts,
         read: (v) => (v as Record<string, string> | null) ?? null,
       },
     };
@@ -154,10 +151,7 @@ export class OrderPresentation {
 
   /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
   private positionsOfOrder(): Related<OrderPositionJson[]> {
-    const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
-        'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')},
-        'seat', ${positionSeatSql('op.seat_id')}) ORDER BY op.positionid, op.id),
-        '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
+    const sql = this.queries.positionsOfOrder(this.positionRows);
     return {
       sql,
       read: (value) =>
@@ -293,7 +287,7 @@ export class OrderPresentation {
   }
 
   private async checkins(em: EntityManager, positionIds: number[]): Promise<Map<number, CheckinJson[]>> {
-    const rows = await successfulCheckins(em, positionIds);
+    const rows = await this.checkinSeam.successfulCheckins(em, positionIds);
     return groupBy(
       rows,
       (r) => r.position_id,
@@ -308,19 +302,6 @@ export class OrderPresentation {
       }),
     );
   }
-}
-
-/** JSON array of the options (`[id, identifier, position]`) of the answer with id `answerId` (SQL). */
-function optionsOfAnswer(answerId: string): string {
-  return `coalesce((SELECT jsonb_agg(${QuestionQueries.optionOf('ao.option_id')})
-    FROM question_answer_option ao WHERE ao.answer_id = ${answerId}), '[]'::jsonb)`;
-}
-
-/** JSON array of the answers of the order (or cart) position with id `positionId` (SQL), by answer id. */
-function answersSql(positionId: string, column = 'order_position_id'): string {
-  return `(SELECT coalesce(jsonb_agg(jsonb_build_object('q', a.question_id, 'a', a.answer,
-      'i', ${QuestionQueries.identifierOf('a.question_id')}, 'o', ${optionsOfAnswer('a.id')}) ORDER BY a.id), '[]'::jsonb)
-    FROM question_answer a WHERE a.${column} = ${positionId})`;
 }
 
 function toAnswerJson(
@@ -346,7 +327,7 @@ export function readAnswers(value: unknown): AnswerJson[] {
   );
 }
 
-/** Reads {@link checkinsSql}'s array (rows of older statements may lack `auto_checked_in`). */
+/** Reads {@link CheckinSeamQueries.checkins}'s array (rows of older statements may lack `auto_checked_in`). */
 export function readCheckins(value: unknown): CheckinJson[] {
   return (value as [number, number | null, string, string, boolean?][]).map(
     ([id, list, type, datetime, auto]) => ({
@@ -361,7 +342,7 @@ export function readCheckins(value: unknown): CheckinJson[] {
   );
 }
 
-/** The seat object of a position as {@link positionSeatSql} gives it (jsonb or NULL). */
+/** The seat object of a position as {@link OrderListQueries.positionSeat} gives it (jsonb or NULL). */
 function readSeat(value: unknown): PositionSeatJson | null {
   return (value as PositionSeatJson | null) ?? null;
 }

@@ -88,7 +88,7 @@ export class OrdersService {
     return this.page(qb, page, filters);
   }
 
-  /** A page of orders with everything they show, in one statement (issue 7). */
+  /** A page of orders with everything they show, in one statement (README "API conventions"). */
   private async page(
     qb: SelectQueryBuilder<Order>,
     page: PageRequest,
