@@ -167,17 +167,28 @@ export class OrderListQueries {
     };
   }
 
-  /** The event's orders, aliased `o`. */
-  ordersOfEvent(em: EntityManager, eventId: number): SelectQueryBuilder<Order> {
-    return em.getRepository(Order).createQueryBuilder('o').where('o.event_id = :event', { event: eventId });
+  /** The event's orders matching `where`, aliased `o`. */
+  ordersOfEvent(em: EntityManager, eventId: number, where: OrderListWhere): SelectQueryBuilder<Order> {
+    const qb = em
+      .getRepository(Order)
+      .createQueryBuilder('o')
+      .where('o.event_id = :event', { event: eventId });
+    return applyOrderWhere(qb, where);
   }
 
-  /** The organizer's orders, aliased `o`. */
-  ordersOfOrganizer(em: EntityManager, organizerId: number): SelectQueryBuilder<Order> {
-    return em
+  /** The organizer's orders of the `events` (or all its events) matching `where`, aliased `o`. */
+  ordersOfOrganizer(
+    em: EntityManager,
+    organizerId: number,
+    events: readonly number[] | 'all',
+    where: OrderListWhere,
+  ): SelectQueryBuilder<Order> {
+    const qb = em
       .getRepository(Order)
       .createQueryBuilder('o')
       .where('o.organizer_id = :org', { org: organizerId });
+    if (events !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events });
+    return applyOrderWhere(qb, where);
   }
 
   /** The event's order with this code (exact), aliased `o`. */
@@ -189,19 +200,55 @@ export class OrderListQueries {
   }
 
   /** The event's positions, aliased `p` (parameter `:event` bound). */
-  positionsOfEvent(em: EntityManager, eventId: number): SelectQueryBuilder<OrderPosition> {
-    return em
+  positionsOfEvent(
+    em: EntityManager,
+    eventId: number,
+    where: PositionListWhere,
+  ): SelectQueryBuilder<OrderPosition> {
+    const qb = em
       .getRepository(OrderPosition)
       .createQueryBuilder('p')
       .where('p.event_id = :event', { event: eventId });
+    applyCanceled(qb, where.canceled);
+    if (where.order !== undefined) {
+      qb.andWhere(
+        'p.order_id IN (SELECT id FROM orders WHERE event_id = :event AND upper(code) = upper(:order))',
+        {
+          order: where.order,
+        },
+      );
+    }
+    if (where.orderStatus !== undefined) {
+      qb.andWhere('p.order_id IN (SELECT id FROM orders WHERE event_id = :event AND status = :status)', {
+        status: where.orderStatus,
+      });
+    }
+    for (const [param, column] of POSITION_ID_FILTERS) {
+      const value = where[param];
+      if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
+    }
+    if (where.attendeeEmail !== undefined)
+      qb.andWhere('lower(p.attendee_email) = lower(:email)', { email: where.attendeeEmail });
+    for (const [param, column] of POSITION_TEXT_FILTERS) {
+      const value = where[param];
+      if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
+    }
+    return qb;
   }
 
-  /** The event's position with this id, aliased `p`. */
-  positionById(em: EntityManager, eventId: number, id: number): SelectQueryBuilder<OrderPosition> {
-    return em
+  /** The event's position with this id (hidden when canceled, per `canceled`), aliased `p`. */
+  positionById(
+    em: EntityManager,
+    eventId: number,
+    id: number,
+    canceled: CanceledFilter,
+  ): SelectQueryBuilder<OrderPosition> {
+    const qb = em
       .getRepository(OrderPosition)
       .createQueryBuilder('p')
       .where('p.event_id = :event AND p.id = :id', { event: eventId, id });
+    applyCanceled(qb, canceled);
+    return qb;
   }
 
   /** The ids among `ids` that are positions of orders of the organizer, canceled ones included (one statement). */
@@ -313,4 +360,70 @@ export class OrderListQueries {
       ],
     );
   }
+}
+
+/** The order list filters of compat §4.4, parsed (status lower-cased); absent ones are `undefined`. */
+export interface OrderListWhere {
+  status?: string;
+  code?: string;
+  email?: string;
+  locale?: string;
+  testmode?: boolean;
+  require_approval?: boolean;
+  modifiedSince?: Date;
+  createdSince?: Date;
+}
+
+/** The order list filters on a query aliased `o`, in the order the service parsed them. */
+function applyOrderWhere(qb: SelectQueryBuilder<Order>, where: OrderListWhere): SelectQueryBuilder<Order> {
+  if (where.status !== undefined) qb.andWhere('o.status = :status', { status: where.status });
+  if (where.code !== undefined) qb.andWhere('upper(o.code) = upper(:code)', { code: where.code });
+  if (where.email !== undefined) qb.andWhere('lower(o.email) = lower(:email)', { email: where.email });
+  if (where.locale !== undefined) qb.andWhere('o.locale = :locale', { locale: where.locale });
+  for (const param of ['testmode', 'require_approval'] as const) {
+    const value = where[param];
+    if (value !== undefined) qb.andWhere(`o.${param} = :${param}`, { [param]: value });
+  }
+  if (where.modifiedSince !== undefined)
+    qb.andWhere('o.last_modified >= :modifiedSince', { modifiedSince: where.modifiedSince });
+  if (where.createdSince !== undefined)
+    qb.andWhere('o.datetime >= :createdSince', { createdSince: where.createdSince });
+  return qb;
+}
+
+/** `canceled=<bool>` filters on it; otherwise canceled positions are hidden unless `include` is set. */
+export type CanceledFilter = { canceled: boolean } | { include: boolean };
+
+/** The order position list filters (see `OrderPositionsService.list`), parsed; absent ones are `undefined`. */
+export interface PositionListWhere {
+  canceled: CanceledFilter;
+  order?: string;
+  /** Lower-cased. */
+  orderStatus?: string;
+  item?: number;
+  variation?: number;
+  addon_to?: number;
+  voucher?: number;
+  attendeeEmail?: string;
+  secret?: string;
+  pseudonymization_id?: string;
+}
+
+/** Id filters of the position list: parameter → column. */
+export const POSITION_ID_FILTERS = [
+  ['item', 'item_id'],
+  ['variation', 'variation_id'],
+  ['addon_to', 'addon_to_id'],
+  ['voucher', 'voucher_id'],
+] as const;
+
+/** Exact text filters of the position list: parameter → column. */
+export const POSITION_TEXT_FILTERS = [
+  ['secret', 'secret'],
+  ['pseudonymization_id', 'pseudonymization_id'],
+] as const;
+
+function applyCanceled(qb: SelectQueryBuilder<OrderPosition>, filter: CanceledFilter): void {
+  if ('canceled' in filter) qb.andWhere('p.canceled = :canceled', { canceled: filter.canceled });
+  else if (!filter.include) qb.andWhere('NOT p.canceled');
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, SelectQueryBuilder } from 'typeorm';
+import { Repository } from 'typeorm';
 import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
@@ -9,7 +9,13 @@ import type { Event } from '../../organizers/event.entity';
 import { OrderPosition } from '../entities/order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderPositionJson, toOrderPositionJson } from './order.presenter';
-import { OrderListQueries } from './order-list.queries';
+import {
+  CanceledFilter,
+  OrderListQueries,
+  POSITION_ID_FILTERS,
+  POSITION_TEXT_FILTERS,
+  PositionListWhere,
+} from './order-list.queries';
 
 /**
  * Order positions of an event, read-only (`E/orderpositions/`, compat §4.4 "Position fields"). Canceled
@@ -32,41 +38,15 @@ export class OrderPositionsService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {
-    const qb = this.queries.positionsOfEvent(this.positions.manager, event.id);
-    applyCanceled(qb, filters);
-    const order = filters.str('order');
-    if (order !== undefined) {
-      qb.andWhere(
-        'p.order_id IN (SELECT id FROM orders WHERE event_id = :event AND upper(code) = upper(:order))',
-        {
-          order,
-        },
-      );
-    }
-    const status = filters.str('order__status');
-    if (status !== undefined) {
-      qb.andWhere('p.order_id IN (SELECT id FROM orders WHERE event_id = :event AND status = :status)', {
-        status: status.toLowerCase(),
-      });
-    }
-    for (const [param, column] of [
-      ['item', 'item_id'],
-      ['variation', 'variation_id'],
-      ['addon_to', 'addon_to_id'],
-      ['voucher', 'voucher_id'],
-    ] as const) {
-      const value = filters.int(param);
-      if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
-    }
-    const email = filters.str('attendee_email');
-    if (email !== undefined) qb.andWhere('lower(p.attendee_email) = lower(:email)', { email });
-    for (const [param, column] of [
-      ['secret', 'secret'],
-      ['pseudonymization_id', 'pseudonymization_id'],
-    ] as const) {
-      const value = filters.str(param);
-      if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
-    }
+    const where: PositionListWhere = {
+      canceled: canceledFilter(filters),
+      order: filters.str('order'),
+      orderStatus: filters.str('order__status')?.toLowerCase(),
+    };
+    for (const [param] of POSITION_ID_FILTERS) where[param] = filters.int(param);
+    where.attendeeEmail = filters.str('attendee_email');
+    for (const [param] of POSITION_TEXT_FILTERS) where[param] = filters.str(param);
+    const qb = this.queries.positionsOfEvent(this.positions.manager, event.id, where);
     applyOrdering(qb, filters, { id: 'p.id', positionid: 'p.positionid' }, ['id']);
     return paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
   }
@@ -76,15 +56,14 @@ export class OrderPositionsService {
    * @throws NotFound for an unknown id, one of another event, or a canceled one without `include_canceled_positions`
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<OrderPositionJson> {
-    const qb = this.queries.positionById(this.positions.manager, event.id, id);
-    applyCanceled(qb, filters);
+    const qb = this.queries.positionById(this.positions.manager, event.id, id, canceledFilter(filters));
     return findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
   }
 }
 
 /** `canceled=<bool>` filters on it; otherwise canceled positions only with `include_canceled_positions=true`. */
-function applyCanceled(qb: SelectQueryBuilder<OrderPosition>, filters: QueryFilters): void {
+function canceledFilter(filters: QueryFilters): CanceledFilter {
   const canceled = filters.bool('canceled');
-  if (canceled !== undefined) qb.andWhere('p.canceled = :canceled', { canceled });
-  else if (filters.raw('include_canceled_positions') !== 'true') qb.andWhere('NOT p.canceled');
+  if (canceled !== undefined) return { canceled };
+  return { include: filters.raw('include_canceled_positions') === 'true' };
 }

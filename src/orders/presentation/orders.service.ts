@@ -24,7 +24,7 @@ import { OrderPresentation } from './order-presentation.service';
 import { OrderWriter } from '../writing/order-writer';
 import { Order } from '../entities/order.entity';
 import { OrderJson, toOrderJson } from './order.presenter';
-import { OrderListQueries } from './order-list.queries';
+import { OrderListQueries, OrderListWhere } from './order-list.queries';
 
 export const ONLY_TESTMODE_DELETE = 'Only test mode orders can be deleted.';
 
@@ -64,8 +64,7 @@ export class OrdersService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderJson>> {
-    const qb = this.queries.ordersOfEvent(this.orders.manager, event.id);
-    applyFilters(qb, filters);
+    const qb = this.queries.ordersOfEvent(this.orders.manager, event.id, orderWhere(filters));
     applyOrdering(qb, filters, ORDERING, ['datetime']);
     return this.page(qb, page, filters);
   }
@@ -80,10 +79,13 @@ export class OrdersService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<OrderJson>> {
-    const qb = this.queries.ordersOfOrganizer(this.orders.manager, organizer.id);
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
-    if (allowed !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events: allowed });
-    applyFilters(qb, filters);
+    const qb = this.queries.ordersOfOrganizer(
+      this.orders.manager,
+      organizer.id,
+      allowed,
+      orderWhere(filters),
+    );
     applyOrdering(qb, filters, ORDERING, ['datetime']);
     return this.page(qb, page, filters);
   }
@@ -215,24 +217,18 @@ export class OrdersService {
   }
 }
 
-/** The list filters of compat §4.4 on an order query aliased `o`. */
-function applyFilters(qb: SelectQueryBuilder<Order>, filters: QueryFilters): void {
-  const status = filters.str('status');
-  if (status !== undefined) qb.andWhere('o.status = :status', { status: status.toLowerCase() });
-  const code = filters.str('code');
-  if (code !== undefined) qb.andWhere('upper(o.code) = upper(:code)', { code });
-  const email = filters.str('email');
-  if (email !== undefined) qb.andWhere('lower(o.email) = lower(:email)', { email });
-  const locale = filters.str('locale');
-  if (locale !== undefined) qb.andWhere('o.locale = :locale', { locale });
-  for (const param of ['testmode', 'require_approval'] as const) {
-    const value = filters.bool(param);
-    if (value !== undefined) qb.andWhere(`o.${param} = :${param}`, { [param]: value });
-  }
-  const modifiedSince = filters.datetime('modified_since');
-  if (modifiedSince !== undefined) qb.andWhere('o.last_modified >= :modifiedSince', { modifiedSince });
-  const createdSince = filters.datetime('created_since');
-  if (createdSince !== undefined) qb.andWhere('o.datetime >= :createdSince', { createdSince });
+/** The list filters of compat §4.4, parsed in this order (the first malformed one answers 400). */
+function orderWhere(filters: QueryFilters): OrderListWhere {
+  return {
+    status: filters.str('status')?.toLowerCase(),
+    code: filters.str('code'),
+    email: filters.str('email'),
+    locale: filters.str('locale'),
+    testmode: filters.bool('testmode'),
+    require_approval: filters.bool('require_approval'),
+    modifiedSince: filters.datetime('modified_since'),
+    createdSince: filters.datetime('created_since'),
+  };
 }
 
 /** Hides canceled positions and fees unless `include_canceled_positions` / `include_canceled_fees` is `true`. */
