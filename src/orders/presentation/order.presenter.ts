@@ -307,7 +307,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     canceled: p.canceled,
     valid_from: isoUtc(p.validFrom),
     valid_until: isoUtc(p.validUntil),
-    blocked: null,
+    blocked: p.blocked && p.blocked.length > 0 ? p.blocked : null,
     is_bundled: p.isBundled,
     pseudonymization_id: p.pseudonymizationId,
   };
