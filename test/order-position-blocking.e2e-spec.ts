@@ -168,4 +168,75 @@ describe('order positions: blocking and secret lists', () => {
     ).toEqual([]);
     expect((await get(`${E}/revokedsecrets/?ordering=-id`)).body.results[0].secret).toBe(pos.secret);
   });
+
+  it('printlog: 201 with the print log; print_logs on the position and its order; bad bodies 400; read-only 403', async () => {
+    const pos = await paidTicket();
+    const path = `${E}/orderpositions/${pos.id}/printlog/`;
+    const res = await post(path, {
+      datetime: '2026-01-02T10:00:00+01:00',
+      source: 'pretixSCAN',
+      type: 'badge',
+      info: { printer: 'front desk' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      successful: true,
+      device_id: null,
+      source: 'pretixSCAN',
+      type: 'badge',
+      datetime: '2026-01-02T09:00:00Z',
+      info: { printer: 'front desk' },
+    });
+    const second = await post(path, {
+      datetime: '2026-01-02T11:00:00Z',
+      source: 'app',
+      type: 'admission',
+      successful: false,
+    });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ successful: false, info: {} });
+    const shown = await get(`${E}/orderpositions/${pos.id}/`);
+    expect(shown.body.print_logs).toEqual([res.body, second.body]);
+    expect((await get(`${E}/orders/${pos.code}/`)).body.positions[0].print_logs).toEqual([
+      res.body,
+      second.body,
+    ]);
+    const listed = await get(`${E}/orders/?code=${pos.code}`);
+    expect(listed.body.results[0].positions[0].print_logs).toEqual([res.body, second.body]);
+    // Order actions answer with the batch presentation: the same list.
+    const action = await post(`${E}/orders/${pos.code}/mark_pending/`);
+    expect(action.body.positions[0].print_logs).toEqual([res.body, second.body]);
+
+    const logged = await t.db.query(
+      `SELECT data FROM log_entry WHERE action_type = 'pretix.event.order.print' AND (data->>'position')::int = $1`,
+      [pos.id],
+    );
+    expect(logged[0].data).toMatchObject({
+      position: pos.id,
+      positionid: 1,
+      source: 'pretixSCAN',
+      type: 'badge',
+    });
+
+    const ok = { datetime: '2026-01-02T10:00:00Z', source: 'app', type: 'badge' };
+    expect((await post(path, { source: 'app', type: 'badge' })).body).toEqual({
+      datetime: ['This field is required.'],
+    });
+    expect((await post(path, { ...ok, datetime: 'soon' })).body).toEqual({ datetime: [expect.any(String)] });
+    expect((await post(path, { ...ok, type: 'poster' })).body).toEqual({
+      type: ['"poster" is not a valid choice.'],
+    });
+    expect((await post(path, { ...ok, source: undefined })).body).toEqual({
+      source: ['This field is required.'],
+    });
+    expect((await post(path, { ...ok, info: [1] })).status).toBe(400);
+    expect(Object.keys((await post(path, { ...ok, info: 'x' })).body)).toEqual(['info']);
+    expect((await post(path, { ...ok, successful: 'yes' })).body).toEqual({
+      successful: ['Must be a valid boolean.'],
+    });
+    expect((await post(`${E}/orderpositions/999999/printlog/`, ok)).status).toBe(404);
+    expect((await post(path, ok, reader)).status).toBe(403);
+    expect((await get(`${E}/orderpositions/${pos.id}/`)).body.print_logs).toHaveLength(2);
+  });
 });

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/access.decorators';
 import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../../auth/request-context';
@@ -7,13 +7,16 @@ import { IdParam } from '../../common/http/id-param';
 import { NoStore } from '../../common/http/no-store';
 import { Event } from '../../organizers/event.entity';
 import { OrderPositionJson } from '../presentation/order.presenter';
+import { PrintLogJson } from '../presentation/order-parts.presenter';
+import { PrintLogDto } from './print-log.dto';
 import { BlockNameDto } from './block-name.dto';
 import { PositionBlocking } from './position-blocking.service';
 
 /**
- * `POST E/orderpositions/{id}/add_block/` and `…/remove_block/` (pretix "Order position endpoints"), permission
- * `event.orders:write`. Each answers 200 with the position; 400 `{"name": [...]}` for a bad body; 404 for a
- * position that is unknown, canceled or of another event.
+ * `POST E/orderpositions/{id}/add_block/`, `…/remove_block/` and `…/printlog/` (pretix "Order position endpoints"),
+ * permission `event.orders:write`. The block actions answer 200 with the position (400 `{"name": [...]}` for a bad
+ * body), `printlog` 201 with the print log (400 naming the field); 404 for a position that is unknown, canceled or
+ * of another event.
  */
 @ApiTags('orders')
 @NoStore()
@@ -47,5 +50,19 @@ export class PositionBlockingController {
     @Body() body: BlockNameDto,
   ): Promise<OrderPositionJson> {
     return this.blocking.removeBlock(event, principal, id, body.name);
+  }
+
+  /** Records a print of the ticket (201 with the print log); it shows in the position's `print_logs`. */
+  @Post('printlog')
+  @HttpCode(201)
+  @RequirePermission('event.orders:write')
+  @ApiCreatedResponse({ type: PrintLogJson })
+  createOrderPositionPrintLog(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @IdParam('id') id: number,
+    @Body() body: PrintLogDto,
+  ): Promise<PrintLogJson> {
+    return this.blocking.printLog(event, principal, id, body);
   }
 }

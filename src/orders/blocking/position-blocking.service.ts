@@ -10,6 +10,9 @@ import type { Event } from '../../organizers/event.entity';
 import { OrderPresentation } from '../presentation/order-presentation.service';
 import type { OrderPositionJson } from '../presentation/order.presenter';
 import { logOrder } from '../writing/order-log';
+import type { PrintLogJson } from '../presentation/order-parts.presenter';
+import { PrintLogQueries } from '../presentation/print-log.queries';
+import type { PrintLogDto } from './print-log.dto';
 import { PositionBlockingQueries } from './position-blocking.queries';
 import {
   BlockedSecretJson,
@@ -45,7 +48,39 @@ export class PositionBlocking {
     private readonly audit: AuditLogService,
     private readonly presentation: OrderPresentation,
     private readonly queries: PositionBlockingQueries,
+    private readonly printLogs: PrintLogQueries,
   ) {}
+
+  /**
+   * Records a print of the event's not-canceled position `id` (pretix `printlog`) and logs `pretix.event.order.print`
+   * (data: `position`, `positionid` and the body's fields), in one transaction that locks the order row.
+   * @returns the stored print log (201)
+   * @throws NotFound for an unknown or canceled position, or one of another event
+   */
+  async printLog(event: Event, principal: Principal, id: number, body: PrintLogDto): Promise<PrintLogJson> {
+    return this.em.transaction(async (em) => {
+      const target = await this.queries.lockPosition(em, event.id, id);
+      if (!target) throw new NotFound();
+      const log = {
+        successful: body.successful ?? true,
+        datetime: new Date(body.datetime),
+        source: body.source,
+        type: body.type,
+        info: body.info ?? {},
+      };
+      const stored = await this.printLogs.insert(em, { positionId: target.id, ...log });
+      await logOrder(this.audit, em, { event, principal }, target.orderId, 'pretix.event.order.print', {
+        position: target.id,
+        positionid: target.positionid,
+        successful: log.successful,
+        datetime: stored.datetime,
+        source: log.source,
+        type: log.type,
+        info: log.info,
+      });
+      return stored;
+    });
+  }
 
   /**
    * Adds the block `name` to the event's position `id` (a second time changes nothing but is logged).

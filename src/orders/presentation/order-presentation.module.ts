@@ -8,6 +8,7 @@ import { OrderPresentation } from './order-presentation.service';
 import { OrderReads } from './order-reads.service';
 import { OrderListQueries } from './order-list.queries';
 import { OrderListExporter } from './order-list.exporter';
+import { PrintLogQueries } from './print-log.queries';
 
 /**
  * The presentation of orders without HTTP: the bulk presentation of orders and positions
@@ -25,7 +26,8 @@ import { OrderListExporter } from './order-list.exporter';
     OrderExportRows,
     OrderListQueries,
     OrderListExporter,
+    PrintLogQueries,
   ],
-  exports: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows],
+  exports: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows, PrintLogQueries],
 })
 export class OrderPresentationModule {}

@@ -31,6 +31,7 @@ import {
   toOrderPositionJson,
 } from './order.presenter';
 import { OrderListQueries } from './order-list.queries';
+import { PrintLogQueries } from './print-log.queries';
 
 /** The seating context's seat object fragment ({@link SeatQueries.positionSeat}), spliced into this file's statements. */
 const positionSeatSql = (seatIdExpr: string) => new SeatQueries().positionSeat(seatIdExpr);
@@ -61,6 +62,7 @@ export class OrderPresentation {
     private readonly tenancy: TenancyQueries,
     private readonly seatSales: SeatSales,
     private readonly queries: OrderListQueries,
+    private readonly printLogs: PrintLogQueries,
   ) {
     this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
   }
@@ -128,6 +130,7 @@ export class OrderPresentation {
       },
       answers: { sql: answersSql('p.id'), read: readAnswers },
       checkins: { sql: checkinsSql('p.id'), read: readCheckins },
+      printLogs: { sql: PrintLogQueries.printLogsSql('p.id'), read: PrintLogQueries.read },
       seat: { sql: positionSeatSql('p.seat_id'), read: readSeat },
     });
   }
@@ -156,7 +159,7 @@ export class OrderPresentation {
   private positionsOfOrder(): Related<OrderPositionJson[]> {
     const sql = `(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${this.positionRows.jsonSql('op')}, 'code', o.code,
         'answers', ${answersSql('op.id')}, 'checkins', ${checkinsSql('op.id')},
-        'seat', ${positionSeatSql('op.seat_id')}) ORDER BY op.positionid, op.id),
+        'print_logs', ${PrintLogQueries.printLogsSql('op.id')}, 'seat', ${positionSeatSql('op.seat_id')}) ORDER BY op.positionid, op.id),
         '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`;
     return {
       sql,
@@ -167,6 +170,7 @@ export class OrderPresentation {
             code: string;
             answers: unknown;
             checkins: unknown;
+            print_logs: unknown;
             seat: unknown;
           }[]
         ).map((j) =>
@@ -174,6 +178,7 @@ export class OrderPresentation {
             orderCode: j.code,
             answers: readAnswers(j.answers),
             checkins: readCheckins(j.checkins),
+            printLogs: PrintLogQueries.read(j.print_logs),
             seat: readSeat(j.seat),
           }),
         ),
@@ -215,7 +220,7 @@ export class OrderPresentation {
     return json;
   }
 
-  /** Order positions with answers, check-ins and seats (four statements at most), given the codes of their orders. */
+  /** Order positions with answers, check-ins, print logs and seats (five statements at most), given the codes of their orders. */
   async positions(
     em: EntityManager,
     positions: OrderPosition[],
@@ -225,6 +230,7 @@ export class OrderPresentation {
     const ids = positions.map((p) => p.id);
     const answers = await this.answers(em, 'order', ids);
     const checkins = await this.checkins(em, ids);
+    const printLogs = await this.printLogs.byPositions(em, ids);
     return this.fillSeats(
       em,
       positions.map((p) =>
@@ -232,6 +238,7 @@ export class OrderPresentation {
           orderCode: orderCodes.get(p.orderId) ?? '',
           answers: answers.get(p.id) ?? [],
           checkins: checkins.get(p.id) ?? [],
+          printLogs: printLogs.get(p.id) ?? [],
         }),
       ),
     );

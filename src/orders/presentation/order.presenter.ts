@@ -269,6 +269,8 @@ export interface PositionExtras {
   orderCode: string;
   answers: AnswerJson[];
   checkins: CheckinJson[];
+  /** The position's print logs (pretix `print_logs`, by id); none when not given. */
+  printLogs?: PrintLogJson[];
   /** The seat object when the presenter loaded it with the row; else the id only (completed by `fillSeats`). */
   seat?: PositionSeatJson | null;
 }
@@ -300,7 +302,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     addon_to: p.addonToId,
     subevent: p.subeventId,
     checkins: extras.checkins,
-    print_logs: [],
+    print_logs: extras.printLogs ?? [],
     downloads: [],
     answers: extras.answers,
     seat: extras.seat !== undefined ? extras.seat : seatStub(p.seatId),
