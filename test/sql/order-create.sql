@@ -1,5 +1,5 @@
 -- POST /api/v1/organizers/:organizer/events/:event/orders/ (two positions in one quota, a webhook listening)
--- 24 statements. Written by test/sql-snapshots.e2e-spec.ts; do not edit by hand:
+-- 25 statements. Written by test/sql-snapshots.e2e-spec.ts; do not edit by hand:
 -- UPDATE_SQL_SNAPSHOTS=1 npm test -- test/sql-snapshots
 
 -- prepared statement
@@ -54,3 +54,5 @@ SELECT a.order_position_id AS position_id, a.question_id, a.answer, COALESCE(arr
 SELECT 'q' AS kind, id, event_id, type, identifier, NULL::int AS question_id, NULL::jsonb AS answer, NULL::int AS position FROM question WHERE id = ANY($1) UNION ALL SELECT 'o', id, event_id, NULL, identifier, question_id, answer, position FROM question_option WHERE id = ANY($2);
 
 SELECT id, position_id, list_id, type, datetime FROM checkin WHERE position_id = ANY($1) AND successful ORDER BY datetime, id;
+
+SELECT p.id AS position_id, (SELECT coalesce(jsonb_agg(jsonb_build_array(pl.id, pl.successful, pl.datetime, pl.source, pl.type, pl.info) ORDER BY pl.id), '[]'::jsonb) FROM print_log pl WHERE pl.position_id = p.id) AS logs FROM unnest($1::int[]) AS p(id);

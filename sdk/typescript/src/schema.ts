@@ -1097,6 +1097,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/printlog/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an order position print log
+         * @description Records a print of the ticket (201 with the print log); it shows in the position's `print_logs`.
+         */
+        post: operations["createOrderPositionPrintLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/remove_block/": {
         parameters: {
             query?: never;
@@ -4788,6 +4808,26 @@ export interface components {
             id: number;
             name: string;
             seat_guid: string;
+        };
+        PrintLogDto: {
+            /**
+             * Format: date-time
+             * @description When it was printed (ISO 8601).
+             */
+            datetime: string;
+            /** @description Client-dependent data; default `{}`. */
+            info?: {
+                [key: string]: unknown;
+            };
+            /** @description Source of the print job, e.g. the app's name (at most 255 characters). */
+            source: string;
+            /** @description Whether the print job resulted in a print; default true. */
+            successful?: boolean;
+            /**
+             * @description What was printed.
+             * @enum {string}
+             */
+            type: "admission" | "certificate" | "badge" | "other";
         };
         PrintLogJson: {
             /** Format: date-time */
@@ -10590,6 +10630,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderPositionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderPositionPrintLog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrintLogDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintLogJson"];
                 };
             };
             400: components["responses"]["BadRequest"];
