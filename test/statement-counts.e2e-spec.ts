@@ -223,6 +223,27 @@ describe('statements per request', () => {
           .send({ ignore_unpaid: true });
       }
     }
+    // Blocked, printed and revoked tickets: two rows on blockedsecrets/ and revokedsecrets/, print logs on positions.
+    for (const order of orders) {
+      const p = (order.positions as { id: number }[])[0];
+      const blocked = await t
+        .http()
+        .post(`${E}/orderpositions/${p.id}/add_block/`)
+        .set('Authorization', auth(token))
+        .send({ name: 'admin' });
+      expect(blocked.status).toBe(200);
+      await send(`${E}/orderpositions/${p.id}/printlog/`, {
+        datetime: '2026-01-01T10:00:00Z',
+        source: 'app',
+        type: 'badge',
+      });
+    }
+    const regenerated = await t
+      .http()
+      .post(`${E}/orders/${orders[orders.length - 1].code as string}/regenerate_secrets/`)
+      .set('Authorization', auth(token))
+      .send({});
+    expect(regenerated.status).toBe(200);
     const checkins: { id: number }[] = await t.db.query('SELECT id FROM checkin ORDER BY id LIMIT 1');
     const mails: { id: number }[] = await t.db.query('SELECT id FROM outgoing_mail ORDER BY id LIMIT 1');
     const property = await send(`${ORG}/event_meta_properties/`, { name: 'kind' });

@@ -62,6 +62,8 @@ export interface RedeemTicket {
   requireApproval: boolean;
   /** Scanned by a secret that was replaced. */
   revoked: boolean;
+  /** The ticket carries a block (order position `blocked`). */
+  blocked?: boolean;
 }
 
 /** What the scanner asked. */
@@ -84,7 +86,7 @@ export interface EarlierScans {
 /**
  * Decides a scan, in pretix's order: a revoked secret (unless forced: then the scan counts for its position), a
  * canceled ticket or an order neither paid nor pending (canceled, expired; even when forced; reported as `unpaid`
- * to scanners that do not support `canceled`),
+ * to scanners that do not support `canceled`), a blocked ticket (unless forced),
  * product and sub-event of the list, validity window (entries, unless forced), payment (pending admits only on a
  * list with `include_pending` and `ignore_unpaid`, or when the order is `valid_if_pending`, never while it awaits
  * approval; forced scans pass), then repeated entries (refused unless the
@@ -103,6 +105,7 @@ export function refusal(
   if (ticket.canceled || (ticket.orderStatus !== 'p' && ticket.orderStatus !== 'n')) {
     return req.canceledSupported ? 'canceled' : 'unpaid';
   }
+  if (ticket.blocked && !req.force) return 'blocked';
   if (!list.allProducts && !list.itemIds.includes(ticket.itemId)) return 'product';
   if (list.subeventId !== null && ticket.subeventId !== list.subeventId) return 'product';
   if (req.type === 'entry' && !req.force) {

@@ -432,6 +432,26 @@ export interface paths {
         patch: operations["partialUpdateEvent"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/blockedsecrets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List blocked secrets
+         * @description Every secret ever blocked, with `blocked` false once unblocked; newest change first.
+         */
+        get: operations["listBlockedSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/cartpositions/": {
         parameters: {
             query?: never;
@@ -1057,6 +1077,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/add_block/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add order position block
+         * @description Blocks the ticket under `name` (`admin` or `api:<name>`): `blocked` lists it; check-in refuses the ticket.
+         */
+        post: operations["addOrderPositionBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/printlog/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an order position print log
+         * @description Records a print of the ticket (201 with the print log); it shows in the position's `print_logs`.
+         */
+        post: operations["createOrderPositionPrintLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/remove_block/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes the block `name`; `blocked` becomes null when no block is left. */
+        post: operations["removeOrderPositionBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/orders/": {
         parameters: {
             query?: never;
@@ -1416,6 +1493,23 @@ export interface paths {
         };
         /** Get quota availability */
         get: operations["getQuotaAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/revokedsecrets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ticket secrets replaced by `regenerate_secrets`; newest first. */
+        get: operations["listRevokedSecrets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2581,6 +2675,23 @@ export interface components {
         ApproveOrderDto: {
             /** @description Send the approval e-mail to the order's address; default true. */
             send_email?: boolean;
+        };
+        BlockNameDto: {
+            /** @description Name of the block: `admin`, or `api:<name>` (letters, digits, `.`, `_`). */
+            name: string;
+        };
+        BlockedSecretJson: {
+            /** @description Whether the secret is blocked now (false once every block was removed; the entry stays). */
+            blocked: boolean;
+            /** Format: int32 */
+            id: number;
+            /** @description The ticket secret. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Last change of the entry (UTC).
+             */
+            updated: string;
         };
         BulkSeatsDto: {
             ids?: number[];
@@ -4698,6 +4809,26 @@ export interface components {
             name: string;
             seat_guid: string;
         };
+        PrintLogDto: {
+            /**
+             * Format: date-time
+             * @description When it was printed (ISO 8601).
+             */
+            datetime: string;
+            /** @description Client-dependent data; default `{}`. */
+            info?: {
+                [key: string]: unknown;
+            };
+            /** @description Source of the print job, e.g. the app's name (at most 255 characters). */
+            source: string;
+            /** @description Whether the print job resulted in a print; default true. */
+            successful?: boolean;
+            /**
+             * @description What was printed.
+             * @enum {string}
+             */
+            type: "admission" | "certificate" | "badge" | "other";
+        };
         PrintLogJson: {
             /** Format: date-time */
             datetime: string;
@@ -5140,6 +5271,17 @@ export interface components {
             token: string;
             /** @enum {string} */
             token_type_hint?: "access_token" | "refresh_token";
+        };
+        RevokedSecretJson: {
+            /**
+             * Format: date-time
+             * @description When it was replaced (UTC).
+             */
+            created: string;
+            /** Format: int32 */
+            id: number;
+            /** @description The replaced ticket secret. */
+            secret: string;
         };
         RpcAnnulDto: {
             /** @description Why (stored as the scan's `error_explanation`). */
@@ -7772,6 +7914,54 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBlockedSecrets: {
+        parameters: {
+            query?: {
+                /** @description Changed at or after this time. */
+                updated_since?: string;
+                /** @description Only blocked (`true`) or only unblocked (`false`) secrets. */
+                blocked?: boolean;
+                /** @description Sort order: comma-separated fields among `id`, `updated`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "updated" | "-updated")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["BlockedSecretJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10412,6 +10602,129 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    addOrderPositionBlock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockNameDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPositionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderPositionPrintLog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrintLogDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintLogJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeOrderPositionBlock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockNameDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPositionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -11818,6 +12131,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuotaAvailabilityJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRevokedSecrets: {
+        parameters: {
+            query?: {
+                /** @description Revoked at or after this time. */
+                created_since?: string;
+                /** @description Sort order: comma-separated fields among `id`, `created`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "created" | "-created")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["RevokedSecretJson"][];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -92,6 +92,8 @@ export interface RedeemPosition {
   hasCheckinQuestions: boolean;
   /** Found by a revoked secret (compat §3.21 `revoked`). */
   revoked: boolean;
+  /** The ticket carries a block (`blocked` not null): refused with reason `blocked`. */
+  blocked: boolean;
   addons: { id: number; itemId: number; canceled: boolean }[];
 }
 
@@ -344,7 +346,7 @@ export class CheckinSeamQueries {
               o.valid_if_pending AS "validIfPending", o.require_approval AS "requireApproval", p.item_id AS "itemId", p.variation_id AS "variationId",
               p.subevent_id AS "subeventId", p.addon_to_id AS "addonToId", p.canceled, p.secret,
               p.valid_from AS "validFrom", p.valid_until AS "validUntil",
-              (p.secret <> $2 AND p.id IS DISTINCT FROM $3::int) AS revoked,
+              (p.secret <> $2 AND p.id IS DISTINCT FROM $3::int) AS revoked, (p.blocked IS NOT NULL) AS blocked,
               ${QuestionQueries.hasCheckinQuestions('p.item_id')} AS "hasCheckinQuestions",
               (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'itemId', a.item_id, 'canceled', a.canceled)
                        ORDER BY a.positionid), '[]'::jsonb)

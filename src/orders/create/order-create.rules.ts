@@ -400,6 +400,7 @@ export function pricePositions(
         validFrom: validity.validFrom,
         validUntil: validity.validUntil,
         discountId: null,
+        blocked: null,
       },
     };
   });

@@ -170,6 +170,13 @@ export class OrderPosition {
   @Column({ type: 'boolean', default: false })
   exited!: boolean;
 
+  /**
+   * Names of the blocks on the ticket (pretix `blocked`, e.g. `["admin"]`), or null when it is not blocked; a
+   * blocked ticket is refused at check-in with reason `blocked`. Written only by `PositionBlocking`.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  blocked!: string[] | null;
+
   @Column({ type: 'timestamptz', nullable: true })
   validFrom!: Date | null;
 

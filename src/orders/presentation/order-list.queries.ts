@@ -5,6 +5,7 @@ import { RowMapper } from '../../common/persistence/row-mapper';
 import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
 import { SeatQueries } from '../../seating/seat.queries';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
+import { PrintLogQueries } from './print-log.queries';
 import { OrderPosition } from '../entities/order-position.entity';
 import { Order } from '../entities/order.entity';
 
@@ -140,7 +141,7 @@ export class OrderListQueries {
   positionsOfOrder(rows: RowMapper<OrderPosition>): SqlFragment {
     return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${rows.jsonSql('op')}, 'code', o.code,
         'answers', ${this.answersOf('op.id')}, 'checkins', ${new CheckinSeamQueries().checkins('op.id')},
-        'seat', ${this.positionSeat('op.seat_id')}) ORDER BY op.positionid, op.id),
+        'print_logs', ${PrintLogQueries.printLogsSql('op.id')}, 'seat', ${this.positionSeat('op.seat_id')}) ORDER BY op.positionid, op.id),
         '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`);
   }
 

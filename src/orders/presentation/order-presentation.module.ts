@@ -9,6 +9,7 @@ import { OrderReads } from './order-reads.service';
 import { OrderListQueries } from './order-list.queries';
 import { OrderListExporter } from './order-list.exporter';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
+import { PrintLogQueries } from './print-log.queries';
 
 /**
  * The presentation of orders without HTTP: the bulk presentation of orders and positions
@@ -27,7 +28,8 @@ import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
     OrderListQueries,
     OrderListExporter,
     CheckinSeamQueries,
+    PrintLogQueries,
   ],
-  exports: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows],
+  exports: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows, PrintLogQueries],
 })
 export class OrderPresentationModule {}

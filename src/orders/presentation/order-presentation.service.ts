@@ -30,6 +30,7 @@ import {
   toOrderPositionJson,
 } from './order.presenter';
 import { OrderListQueries } from './order-list.queries';
+import { PrintLogQueries } from './print-log.queries';
 
 /** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
 export interface ListPositionExtras extends PositionExtras {
@@ -58,6 +59,7 @@ export class OrderPresentation {
     private readonly seatSales: SeatSales,
     private readonly queries: OrderListQueries,
     private readonly checkinSeam: CheckinSeamQueries,
+    private readonly printLogs: PrintLogQueries,
   ) {
     this.positionRows = RowMapper.of(em.connection.getMetadata(OrderPosition));
   }
@@ -125,6 +127,7 @@ export class OrderPresentation {
       },
       answers: { sql: this.queries.answersOf('p.id'), read: readAnswers },
       checkins: { sql: this.checkinSeam.checkins('p.id'), read: readCheckins },
+      printLogs: { sql: PrintLogQueries.printLogsSql('p.id'), read: PrintLogQueries.read },
       seat: { sql: this.queries.positionSeat('p.seat_id'), read: readSeat },
     });
   }
@@ -161,6 +164,7 @@ export class OrderPresentation {
             code: string;
             answers: unknown;
             checkins: unknown;
+            print_logs: unknown;
             seat: unknown;
           }[]
         ).map((j) =>
@@ -168,6 +172,7 @@ export class OrderPresentation {
             orderCode: j.code,
             answers: readAnswers(j.answers),
             checkins: readCheckins(j.checkins),
+            printLogs: PrintLogQueries.read(j.print_logs),
             seat: readSeat(j.seat),
           }),
         ),
@@ -209,7 +214,7 @@ export class OrderPresentation {
     return json;
   }
 
-  /** Order positions with answers, check-ins and seats (four statements at most), given the codes of their orders. */
+  /** Order positions with answers, check-ins, print logs and seats (five statements at most), given the codes of their orders. */
   async positions(
     em: EntityManager,
     positions: OrderPosition[],
@@ -219,6 +224,7 @@ export class OrderPresentation {
     const ids = positions.map((p) => p.id);
     const answers = await this.answers(em, 'order', ids);
     const checkins = await this.checkins(em, ids);
+    const printLogs = await this.printLogs.byPositions(em, ids);
     return this.fillSeats(
       em,
       positions.map((p) =>
@@ -226,6 +232,7 @@ export class OrderPresentation {
           orderCode: orderCodes.get(p.orderId) ?? '',
           answers: answers.get(p.id) ?? [],
           checkins: checkins.get(p.id) ?? [],
+          printLogs: printLogs.get(p.id) ?? [],
         }),
       ),
     );

@@ -269,6 +269,8 @@ export interface PositionExtras {
   orderCode: string;
   answers: AnswerJson[];
   checkins: CheckinJson[];
+  /** The position's print logs (pretix `print_logs`, by id); none when not given. */
+  printLogs?: PrintLogJson[];
   /** The seat object when the presenter loaded it with the row; else the id only (completed by `fillSeats`). */
   seat?: PositionSeatJson | null;
 }
@@ -300,14 +302,14 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     addon_to: p.addonToId,
     subevent: p.subeventId,
     checkins: extras.checkins,
-    print_logs: [],
+    print_logs: extras.printLogs ?? [],
     downloads: [],
     answers: extras.answers,
     seat: extras.seat !== undefined ? extras.seat : seatStub(p.seatId),
     canceled: p.canceled,
     valid_from: isoUtc(p.validFrom),
     valid_until: isoUtc(p.validUntil),
-    blocked: null,
+    blocked: p.blocked && p.blocked.length > 0 ? p.blocked : null,
     is_bundled: p.isBundled,
     pseudonymization_id: p.pseudonymizationId,
   };
