@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { OrderActionsModule } from './actions/order-actions.module';
 import { CartPositionsModule } from './carts/cart-positions.module';
+import { OrderPaymentsApiModule } from './payments/order-payments-api.module';
 import { OrdersResourceModule } from './presentation/orders-resource.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
  * orders, order positions, the organizer-wide order list, compat §4.4), the order status actions
- * ({@link OrderActionsModule}) and API cart positions ({@link CartPositionsModule}, compat §3.2).
+ * ({@link OrderActionsModule}) the order payments ({@link OrderPaymentsApiModule}) and API cart positions ({@link CartPositionsModule},
+ * compat §3.2).
  */
 @Module({
-  imports: [OrdersResourceModule, OrderActionsModule, CartPositionsModule],
+  imports: [OrdersResourceModule, OrderActionsModule, OrderPaymentsApiModule, CartPositionsModule],
 })
 export class OrdersModule {}
