@@ -3,14 +3,22 @@ import { OrderActionsModule } from './actions/order-actions.module';
 import { CartPositionsModule } from './carts/cart-positions.module';
 import { OrderPaymentsApiModule } from './payments/order-payments-api.module';
 import { OrdersResourceModule } from './presentation/orders-resource.module';
+import { OrderRefundsModule } from './refunds/order-refunds.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
  * orders, order positions, the organizer-wide order list, compat §4.4), the order status actions
- * ({@link OrderActionsModule}) the order payments ({@link OrderPaymentsApiModule}) and API cart positions ({@link CartPositionsModule},
+ * ({@link OrderActionsModule}) the order payments and refunds ({@link OrderPaymentsApiModule},
+ * {@link OrderRefundsModule}) and API cart positions ({@link CartPositionsModule},
  * compat §3.2).
  */
 @Module({
-  imports: [OrdersResourceModule, OrderActionsModule, OrderPaymentsApiModule, CartPositionsModule],
+  imports: [
+    OrdersResourceModule,
+    OrderActionsModule,
+    OrderPaymentsApiModule,
+    OrderRefundsModule,
+    CartPositionsModule,
+  ],
 })
 export class OrdersModule {}

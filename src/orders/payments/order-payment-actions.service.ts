@@ -38,8 +38,8 @@ import {
 } from './order-payments.rules';
 import { OrderPayments } from './order-payments.service';
 
-/** The locked order of a payment write, inside its transaction. */
-interface PaymentContext extends OrderActor {
+/** The locked order of a payment or refund write, inside its transaction. */
+export interface PaymentContext extends OrderActor {
   em: EntityManager;
   order: Order;
   now: Date;
@@ -247,8 +247,8 @@ export class OrderPaymentActions {
     ctx.transition = 'paid';
   }
 
-  /** Cancels the order as `mark_canceled` without fee does (refund with `mark_canceled`). */
-  private async cancelOrder(ctx: PaymentContext, payments: OrderPayment[]): Promise<void> {
+  /** Cancels the order as `mark_canceled` without fee does (refund with `mark_canceled`); not n/p/e: nothing. */
+  async cancelOrder(ctx: PaymentContext, payments: OrderPayment[]): Promise<void> {
     const { em, order, now } = ctx;
     if (!['n', 'p', 'e'].includes(order.status)) return;
     const positions = await this.places.positionsOf(em, order, false);
@@ -259,22 +259,46 @@ export class OrderPaymentActions {
     ctx.transition = 'canceled';
   }
 
+  /**
+   * Marks a refund done (execution date now), logs `pretix.event.order.refund.done`; its payment becomes
+   * `refunded` once what was refunded of it reaches its amount.
+   */
+  async refundDone(ctx: PaymentContext, refund: OrderRefund): Promise<void> {
+    await this.refunds.setState(ctx.em, refund, 'done', ctx.now);
+    await this.log(ctx, 'pretix.event.order.refund.done', {
+      local_id: refund.localId,
+      provider: refund.provider,
+    });
+    if (refund.paymentId === null) return;
+    const payment = (await this.payments.list(ctx.em, ctx.order.id)).find((p) => p.id === refund.paymentId);
+    if (!payment || payment.state !== 'confirmed') return;
+    const refunded = refundedOf(payment.id, await this.refunds.list(ctx.em, ctx.order.id));
+    if (refunded.gte(payment.amount)) await this.writer.setPaymentState(ctx.em, payment, 'refunded');
+  }
+
+  /** Whether the order's confirmed payments minus counted refunds no longer cover its total. */
+  async underpaid(ctx: PaymentContext): Promise<boolean> {
+    const payments = await this.payments.list(ctx.em, ctx.order.id);
+    return pendingSum(ctx.order.total, payments, await this.refunds.list(ctx.em, ctx.order.id)).gt(0);
+  }
+
   private async paymentOf(ctx: PaymentContext, localId: number): Promise<OrderPayment> {
     const payment = await this.queries.one(ctx.em, ctx.order.id, localId);
     if (!payment) throw new NotFound();
     return payment;
   }
 
-  private log(ctx: PaymentContext, action: string, data: Record<string, unknown>): Promise<void> {
+  /** Logs `action` on the order (pretix's action types). */
+  log(ctx: PaymentContext, action: string, data: Record<string, unknown>): Promise<void> {
     return logOrder(this.audit, ctx.em, ctx, ctx.order.id, action, data);
   }
 
   /**
-   * Runs a write in one transaction with the order row locked; applies the order change `work` set, fires the
+   * Runs a write (a payment's or a refund's) in one transaction with the order row locked; applies the order change `work` set, fires the
    * order hooks of its transition, and runs their follow-up work after the commit.
    * @throws NotFound for a code that is not an order of this event
    */
-  private run<T>(
+  run<T>(
     event: Event,
     principal: Principal,
     code: string,

@@ -32,4 +32,9 @@ export class OrderPaymentQueries {
   one(em: EntityManager, orderId: number, localId: number): Promise<OrderPayment | null> {
     return em.findOne(OrderPayment, { where: { orderId, localId } });
   }
+
+  /** All payments of the order by `local_id`. */
+  all(em: EntityManager, orderId: number): Promise<OrderPayment[]> {
+    return em.find(OrderPayment, { where: { orderId }, order: { localId: 'ASC' } });
+  }
 }

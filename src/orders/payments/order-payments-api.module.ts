@@ -27,5 +27,6 @@ import { OrderPaymentsController } from './order-payments.controller';
   ],
   controllers: [OrderPaymentsController],
   providers: [OrderPaymentsApi, OrderPaymentActions, OrderPaymentQueries, OrderRefundQueries],
+  exports: [OrderPaymentActions, OrderPaymentQueries, OrderRefundQueries],
 })
 export class OrderPaymentsApiModule {}

@@ -18,4 +18,26 @@ export class OrderRefundQueries {
   add(em: EntityManager, values: Values<OrderRefund>): Promise<OrderRefund> {
     return em.save(em.create(OrderRefund, values));
   }
+
+  /** The refund `localId` of the order, or null. */
+  one(em: EntityManager, orderId: number, localId: number): Promise<OrderRefund | null> {
+    return em.findOne(OrderRefund, { where: { orderId, localId } });
+  }
+
+  /** One page of the order's refunds by `local_id`, and their count. */
+  page(em: EntityManager, orderId: number, offset: number, size: number): Promise<[OrderRefund[], number]> {
+    return em.findAndCount(OrderRefund, {
+      where: { orderId },
+      order: { localId: 'ASC' },
+      skip: offset,
+      take: size,
+    });
+  }
+
+  /** Sets the state of a refund (and its execution date, when given); also on `refund`. */
+  async setState(em: EntityManager, refund: OrderRefund, state: string, executionDate?: Date): Promise<void> {
+    refund.state = state;
+    if (executionDate) refund.executionDate = executionDate;
+    await em.update(OrderRefund, { id: refund.id }, { state, ...(executionDate ? { executionDate } : {}) });
+  }
 }
