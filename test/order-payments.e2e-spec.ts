@@ -18,8 +18,7 @@ describe('order payments', () => {
   const post = (path: string, body: object = {}, tok = token) =>
     t.http().post(path).set('Authorization', auth(tok)).send(body);
   const status = async (code: string): Promise<string> =>
-    ((await t.db.query('SELECT status FROM orders WHERE code = $1', [code])) as { status: string }[])[0]
-      .status;
+    (await t.db.query<{ status: string }[]>('SELECT status FROM orders WHERE code = $1', [code]))[0].status;
   const paymentRows = async (code: string): Promise<{ local_id: number; state: string; amount: string }[]> =>
     t.db.query(
       `SELECT y.local_id, y.state, y.amount::text FROM order_payment y JOIN orders o ON o.id = y.order_id

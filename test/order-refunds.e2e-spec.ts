@@ -17,15 +17,14 @@ describe('order refunds', () => {
   const post = (path: string, body: object = {}, tok = token) =>
     t.http().post(path).set('Authorization', auth(tok)).send(body);
   const status = async (code: string): Promise<string> =>
-    ((await t.db.query('SELECT status FROM orders WHERE code = $1', [code])) as { status: string }[])[0]
-      .status;
+    (await t.db.query<{ status: string }[]>('SELECT status FROM orders WHERE code = $1', [code]))[0].status;
   const refundStates = async (code: string): Promise<string[]> =>
     (
-      (await t.db.query(
+      await t.db.query<{ state: string }[]>(
         `SELECT r.state FROM order_refund r JOIN orders o ON o.id = r.order_id WHERE o.code = $1
           ORDER BY r.local_id`,
         [code],
-      )) as { state: string }[]
+      )
     ).map((r) => r.state);
   const paidOrder = () =>
     placePaymentOrder(t, {
