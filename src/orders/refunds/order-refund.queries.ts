@@ -24,13 +24,12 @@ export class OrderRefundQueries {
     return em.findOne(OrderRefund, { where: { orderId, localId } });
   }
 
-  /** One page of the order's refunds by `local_id`, and their count. */
-  page(em: EntityManager, orderId: number, offset: number, size: number): Promise<[OrderRefund[], number]> {
-    return em.findAndCount(OrderRefund, {
+  /** The order's refunds by `local_id` with their payments (`payment`), in one statement (an order has few). */
+  withPayments(em: EntityManager, orderId: number): Promise<OrderRefund[]> {
+    return em.find(OrderRefund, {
       where: { orderId },
+      relations: { payment: true },
       order: { localId: 'ASC' },
-      skip: offset,
-      take: size,
     });
   }
 

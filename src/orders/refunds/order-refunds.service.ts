@@ -48,13 +48,11 @@ export class OrderRefunds {
   async list(event: Event, code: string, page: PageRequest): Promise<Paginated<OrderRefundJson>> {
     const order = await this.orders.order(this.em, event.id, code);
     if (!order) throw new NotFound();
-    const [rows, total] = await this.refunds.page(this.em, order.id, page.offset, page.pageSize);
-    const localIds = await this.paymentLocalIds(this.em, order.id);
+    const all = await this.refunds.withPayments(this.em, order.id);
+    const rows = all.slice(page.offset, page.offset + page.pageSize);
     return Paginated.of(
-      rows.map((r) =>
-        toOrderRefundJson(r, r.paymentId === null ? null : (localIds.get(r.paymentId) ?? null)),
-      ),
-      total,
+      rows.map((r) => toOrderRefundJson(r, r.payment?.localId ?? null)),
+      all.length,
       page,
     );
   }
