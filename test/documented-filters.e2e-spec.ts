@@ -2,6 +2,7 @@ import { readFileSync } from 'fs';
 import { FilterReadLog } from '../src/common/listing/filter-reads';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
+import { placePaymentOrder } from './order-payment-fixtures';
 import { ROUTE_TABLE_FILE, RouteTableRow } from './print-route-table';
 
 /**
@@ -57,6 +58,8 @@ describe('documented query parameters', () => {
       variations: [{ value: 'Regular' }],
     });
     ids.id = ids.item;
+    // An order, for the routes under `orders/:code/` (payments, refunds).
+    ids.code = await placePaymentOrder(t, { item: Number(ids.item) });
     ids.question = await post(`${E}/questions/`, { question: 'Name?', type: 'S', items: [] });
     ids.team = String(((await get(`${ORG}/teams/`)).body as { results: { id: number }[] }).results[0].id);
     ids.list = await post(`${E}/checkinlists/`, { name: 'Main', all_products: true });

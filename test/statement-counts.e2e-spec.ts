@@ -163,6 +163,15 @@ describe('statements per request', () => {
     // An invoice per order (invoice lists and details).
     const invoices: Record<string, unknown>[] = [];
     for (const o of orders) invoices.push(await send(`${E}/orders/${o.code as string}/create_invoice/`, {}));
+    // A payment and two refunds of the first order (payment and refund lists and details).
+    const payment = await send(`${E}/orders/${orders[0].code as string}/payments/`, {
+      state: 'created',
+      amount: '1.00',
+      provider: 'manual',
+    });
+    const refundBody = { state: 'created', source: 'admin', amount: '1.00', provider: 'manual' };
+    const refund = await send(`${E}/orders/${orders[0].code as string}/refunds/`, refundBody);
+    await send(`${E}/orders/${orders[0].code as string}/refunds/`, refundBody);
     const cart = await send(`${E}/cartpositions/`, {
       item: item.id,
       variation,
@@ -324,6 +333,8 @@ describe('statements per request', () => {
       variations: variation,
       orderpositions: position,
       orders: orders[0].code as string,
+      payments: payment.local_id as number,
+      refunds: refund.local_id as number,
       questions: questions[0].id as number,
       options: (questions[0].options as { id: number }[])[0].id,
       quotas: quota.id as number,

@@ -10,6 +10,7 @@ import { OrderWritingModule } from '../writing/order-writing.module';
 import { OrderActionsController } from './order-actions.controller';
 import { OrderActionsService } from './order-actions.service';
 import { OrderExpiryModule } from './order-expiry.module';
+import { OrderPlacesModule } from './order-places.module';
 import { OrderStatusQueries } from './order-status.queries';
 
 /**
@@ -27,6 +28,7 @@ import { OrderStatusQueries } from './order-status.queries';
     OrderPaymentsModule,
     OrderPresentationModule,
     OrderExpiryModule,
+    OrderPlacesModule,
   ],
   controllers: [OrderActionsController],
   providers: [OrderActionsService, OrderStatusQueries],

@@ -3,14 +3,7 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { productKey, QuotaLookup } from '../../catalogue/quotas/quota-lookup.service';
-import {
-  noQuotaMessage,
-  QuotaExceeded,
-  QuotaReservations,
-} from '../../catalogue/quotas/quota-reservations.service';
 import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
-import type { SaleVoucher } from '../../catalogue/vouchers/voucher-redemption.rules';
 import { voucherUses } from '../../catalogue/vouchers/voucher-redemption.rules';
 import { VoucherRedemptions } from '../../catalogue/vouchers/voucher-redemptions.service';
 import { NotFound } from '../../common/errors';
@@ -34,9 +27,7 @@ import {
   cancellationFee,
   cancellationFeeRefusal,
   newExpiry,
-  placesNeeded,
   redoRefusal,
-  revivedProducts,
 } from './order-actions.rules';
 import { OrderExpiry } from './order-expiry';
 import { AfterCommit, OrderHooks, OrderTransition } from '../writing/order-hooks';
@@ -51,6 +42,7 @@ import { Order } from '../entities/order.entity';
 import { generateOrderSecret, generatePositionSecret } from '../create/order-rules';
 import type { OrderJson } from '../presentation/order.presenter';
 import { OrderStatusQueries } from './order-status.queries';
+import { OrderPlaces } from './order-places';
 
 /** What an action works on: the locked order of the event, inside the writing transaction. */
 interface ActionContext extends OrderActor {
@@ -85,8 +77,6 @@ export class OrderActionsService {
     private readonly config: AppConfig,
     private readonly audit: AuditLogService,
     private readonly catalogue: SalesCatalogue,
-    private readonly quotaLookup: QuotaLookup,
-    private readonly reservations: QuotaReservations,
     private readonly redemptions: VoucherRedemptions,
     private readonly writer: OrderWriter,
     private readonly payments: OrderPayments,
@@ -95,6 +85,7 @@ export class OrderActionsService {
     private readonly expiry: OrderExpiry,
     private readonly hooks: OrderHooks,
     private readonly queries: OrderStatusQueries,
+    private readonly places: OrderPlaces,
   ) {}
 
   /**
@@ -209,7 +200,7 @@ export class OrderActionsService {
       // Redeem first: a blocking voucher then stops holding the place its position takes back.
       const redo = await this.redemptions.redo(em, voucherUses(positions), ctx.now);
       if (redo.problem) throw new ActionRefused(redoRefusal(redo.problem));
-      await this.reservePlaces(ctx, positions, redo.vouchers);
+      await this.places.reserve(em, ctx, positions, redo.vouchers);
       const payments = await this.payments.list(em, order.id);
       const settled =
         !order.requireApproval &&
@@ -361,45 +352,12 @@ export class OrderActionsService {
 
   /** The order's positions: the active ones, or all of them (a canceled order's, to revive). */
   private positionsOf(ctx: ActionContext, all: boolean): Promise<OrderPosition[]> {
-    return ctx.em.find(OrderPosition, {
-      where: all ? { orderId: ctx.order.id } : { orderId: ctx.order.id, canceled: false },
-      order: { positionid: 'ASC', id: 'ASC' },
-    });
+    return this.places.positionsOf(ctx.em, ctx.order, all);
   }
 
   /** An expired order takes the places of its active positions again (its vouchers stayed redeemed). */
-  private async reviveExpired(ctx: ActionContext): Promise<void> {
-    const positions = await this.positionsOf(ctx, false);
-    const vouchers = await this.redemptions.read(ctx.em, [...voucherUses(positions).keys()], false);
-    await this.reservePlaces(ctx, positions, vouchers);
-  }
-
-  /**
-   * Reserves one place per position on every quota of its product (positions with an `allow_ignore_quota`
-   * voucher need none), locking only those quotas.
-   * @throws ActionRefused `The product "X" is not assigned to a quota.` or the quota-exceeded message
-   */
-  private async reservePlaces(
-    ctx: ActionContext,
-    positions: OrderPosition[],
-    vouchers: ReadonlyMap<number, SaleVoucher>,
-  ): Promise<void> {
-    const ignoresQuota = (id: number) => vouchers.get(id)?.allowIgnoreQuota === true;
-    const products = revivedProducts(positions, ignoresQuota);
-    const quotasByProduct = await this.quotaLookup.forProducts(ctx.em, ctx.event.id, products);
-    const unassigned = products.find((p) => quotasByProduct.get(productKey(p))!.length === 0);
-    if (unassigned) {
-      const names = await this.catalogue.itemNames(ctx.em, [unassigned.itemId]);
-      throw new ActionRefused(noQuotaMessage(i18nText(names.get(unassigned.itemId))));
-    }
-    const needed = placesNeeded(positions, quotasByProduct, ignoresQuota);
-    if (needed.size === 0) return;
-    try {
-      await this.reservations.reserve(ctx.em, ctx, [...needed.keys()], needed);
-    } catch (err) {
-      if (err instanceof QuotaExceeded) throw new ActionRefused(err.message);
-      throw err;
-    }
+  private reviveExpired(ctx: ActionContext): Promise<void> {
+    return this.places.reviveExpired(ctx.em, ctx, ctx.order);
   }
 
   private log(ctx: ActionContext, action: string, data: Record<string, unknown> = {}): Promise<void> {

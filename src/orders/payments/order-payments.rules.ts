@@ -90,3 +90,48 @@ export function firstPayment(req: PaymentRequest, now: Date): FirstPayment | nul
     info: req.requestedPaid || !req.free ? (req.paymentInfo ?? {}) : {},
   };
 }
+
+/** Refund states whose money counts as refunded (pretix: created, transit, done). */
+export const COUNTED_REFUND_STATES: readonly string[] = ['created', 'transit', 'done'];
+
+/** The refusal texts of the payment endpoints (pretix's views). */
+export const PAYMENT_MESSAGES = {
+  /** confirm/cancel of a payment that is not created or pending. */
+  invalidState: 'Invalid state of payment',
+  /** refund of a payment that is not confirmed. */
+  notRefundable: 'Invalid state of payment.',
+  invalidRefundAmount: 'Invalid refund amount.',
+  giftCard: 'Gift card payments are not supported by this API yet.',
+} as const;
+
+/** pretix's refusal of a refund above what is left of the payment (`available` as money, e.g. `90.00`). */
+export function refundAboveAvailable(available: Decimal): string {
+  return `Invalid refund amount, only ${available.toFixed(2)} are available to refund.`;
+}
+
+type CountedRefund = { state: string; amount: string; paymentId: number | null };
+
+/** What was refunded (or is being refunded) of the payment with row id `paymentId` (money). */
+export function refundedOf(paymentId: number, refunds: readonly CountedRefund[]): Decimal {
+  return refunds
+    .filter((r) => r.paymentId === paymentId && COUNTED_REFUND_STATES.includes(r.state))
+    .reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
+}
+
+/**
+ * pretix's `pending_sum`: total minus confirmed (and refunded) payments plus counted refunds. The order is paid
+ * for when it is zero or less.
+ */
+export function pendingSum(
+  total: string,
+  payments: readonly Pick<OrderPayment, 'state' | 'amount'>[],
+  refunds: readonly CountedRefund[],
+): Decimal {
+  const paid = payments
+    .filter((p) => p.state === 'confirmed' || p.state === 'refunded')
+    .reduce((sum, p) => sum.plus(p.amount), new Decimal(0));
+  const refunded = refunds
+    .filter((r) => COUNTED_REFUND_STATES.includes(r.state))
+    .reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
+  return new Decimal(total).minus(paid).plus(refunded);
+}
