@@ -298,22 +298,27 @@ describe('shredders', () => {
     expect(json(gone)).toEqual({ status: 'gone', message: 'May have succeeded or timed out.' });
   });
 
-  it('two shreds of one export: one succeeds, the other fails with 417', async () => {
+  it('two shreds of one export: one succeeds, the other fails with 417 (or 404 once the first is done)', async () => {
     await startWorker(workerEnv());
     const { download, shred } = await exportOf(['order_emails']);
     await eventually(async () => (await get(download)).status === 200, 20000);
     const [a, b] = await Promise.all([post(shred), post(shred)]);
-    expect([a.status, b.status]).toEqual([202, 202]);
+    // Both start while the export exists; on a loaded machine the first shred may finish (and delete the export)
+    // before the second request looks it up, which then answers 404 like any shredded export.
+    const started = [a, b].filter((r) => r.status === 202);
+    expect([a.status, b.status].sort()).toEqual(started.length === 2 ? [202, 202] : [202, 404]);
     const answers = await Promise.all(
-      [a, b].map((r) =>
+      started.map((r) =>
         eventually(async () => {
           const res = await get(rel(r.body.status as string));
           return res.status === 409 ? undefined : res;
         }, 20000),
       ),
     );
-    expect(answers.map((r) => r.status).sort()).toEqual([200, 417]);
-    const failed = answers.find((r) => r.status === 417)!;
-    expect(json(failed)).toEqual({ status: 'failed', message: 'The export file does not exist any more.' });
+    expect(answers.map((r) => r.status).sort()).toEqual(started.length === 2 ? [200, 417] : [200]);
+    const failed = answers.find((r) => r.status === 417);
+    if (failed)
+      expect(json(failed)).toEqual({ status: 'failed', message: 'The export file does not exist any more.' });
+    expect((await post(shred)).status).toBe(404);
   });
 });
