@@ -133,7 +133,7 @@ describe('webhook functions from src/webhooks/sql', () => {
       // The body between the dollar quotes is stored as written.
       for (const file of WEBHOOK_FUNCTION_FILES) {
         const body = /AS \$fn\$([\s\S]*)\$fn\$;\s*$/.exec(webhookFunctionSql(file))?.[1];
-        expect(body).toBeDefined();
+        expect(typeof body).toBe('string');
         expect(deployed.find((d) => d.proname === file.replace('-', '_'))?.prosrc).toBe(body);
       }
       // The whole definition (arguments, volatility, language) too: apply the files and compare, then roll back.
