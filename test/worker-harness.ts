@@ -36,8 +36,9 @@ export function ensureBuilt(): void {
       mkdirSync(lock);
       break;
     } catch {
-      const age = Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs;
-      if (age > 180_000) rmSync(lock, { recursive: true, force: true });
+      // The holder may have removed the lock between our mkdir and this stat: then simply try again.
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 180_000) rmSync(lock, { recursive: true, force: true });
       execFileSync('sleep', ['0.2']);
     }
   }
