@@ -43,6 +43,7 @@ import { generateOrderSecret, generatePositionSecret } from '../create/order-rul
 import type { OrderJson } from '../presentation/order.presenter';
 import { OrderStatusQueries } from './order-status.queries';
 import { OrderPlaces } from './order-places';
+import { OrderTransactionLog } from '../transactions/order-transaction-log';
 
 /** What an action works on: the locked order of the event, inside the writing transaction. */
 interface ActionContext extends OrderActor {
@@ -86,6 +87,7 @@ export class OrderActionsService {
     private readonly hooks: OrderHooks,
     private readonly queries: OrderStatusQueries,
     private readonly places: OrderPlaces,
+    private readonly transactions: OrderTransactionLog,
   ) {}
 
   /**
@@ -317,6 +319,7 @@ export class OrderActionsService {
         const ctx: ActionContext = { em, event, principal, order, now: new Date() };
         const change = await work(ctx);
         if (change) await this.writer.change(em, order, change, ctx.now);
+        if (change) await this.transactions.sync(em, order.id, ctx.now);
         if (ctx.transition) after = await this.hooks.fire({ ...ctx, transition: ctx.transition });
         return order;
       });

@@ -9,6 +9,7 @@ import { OrderChange, OrderWriter } from '../writing/order-writer';
 import { Order } from '../entities/order.entity';
 import { OrderStatusQueries } from './order-status.queries';
 import { Periodic } from '../../common/contributions';
+import { OrderTransactionLog } from '../transactions/order-transaction-log';
 
 /** pretix's log action of an order that expired, by hand or by the scheduler (compat §5). */
 export const ORDER_EXPIRED = 'pretix.event.order.expired';
@@ -44,6 +45,7 @@ export class OrderExpiry {
     private readonly writer: OrderWriter,
     private readonly config: AppConfig,
     private readonly queries: OrderStatusQueries,
+    private readonly transactions: OrderTransactionLog,
   ) {}
 
   /**
@@ -61,6 +63,7 @@ export class OrderExpiry {
     });
     const change: OrderChange = { status: 'e' };
     await this.writer.change(em, order, change, now);
+    await this.transactions.sync(em, order.id, now);
   }
 
   /**

@@ -54,6 +54,7 @@ import { placesPerQuota, throwPositions } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { seatTakenAsValidation } from '../seats/seat-taken';
 import { OrderCreateQueries } from './order-create.queries';
+import { OrderTransactionLog } from '../transactions/order-transaction-log';
 
 /** What a run gives: the created order (presented after the commit), or the wire form of a simulation. */
 type Outcome = { kind: 'created'; order: Order; after: AfterCommit[] } | { kind: 'preview'; json: OrderJson };
@@ -92,6 +93,7 @@ export class OrderCreator {
     private readonly seatHolds: SeatHolds,
     private readonly hooks: OrderHooks,
     private readonly queries: OrderCreateQueries,
+    private readonly transactions: OrderTransactionLog,
   ) {}
 
   /**
@@ -256,6 +258,7 @@ export class OrderCreator {
       now,
     );
     if (payment) await this.payments.open(em, order, payment, now);
+    await this.transactions.sync(em, order.id, now);
 
     await logOrder(this.audit, em, actor, order.id, 'pretix.event.order.placed', { source: 'api' });
     if (order.requireApproval) {

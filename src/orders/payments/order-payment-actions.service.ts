@@ -37,6 +37,7 @@ import {
   refundedOf,
 } from './order-payments.rules';
 import { OrderPayments } from './order-payments.service';
+import { OrderTransactionLog } from '../transactions/order-transaction-log';
 
 /** The locked order of a payment or refund write, inside its transaction. */
 export interface PaymentContext extends OrderActor {
@@ -86,6 +87,7 @@ export class OrderPaymentActions {
     private readonly redemptions: VoucherRedemptions,
     private readonly writer: OrderWriter,
     private readonly hooks: OrderHooks,
+    private readonly transactions: OrderTransactionLog,
   ) {}
 
   /**
@@ -313,6 +315,7 @@ export class OrderPaymentActions {
         const ctx: PaymentContext = { em, event, principal, order, now: new Date() };
         const out = await work(ctx);
         if (ctx.change) await this.writer.change(em, order, ctx.change, ctx.now);
+        if (ctx.change) await this.transactions.sync(em, order.id, ctx.now);
         if (ctx.transition) after = await this.hooks.fire({ ...ctx, transition: ctx.transition });
         return out;
       });
