@@ -29,7 +29,7 @@ export class OrderTransactionsController {
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(TransactionJson)
   @ListFilters(TRANSACTION_LIST_FILTERS)
-  listTransactions(
+  listOrderTransactions(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
@@ -39,7 +39,10 @@ export class OrderTransactionsController {
 
   @Get(':id')
   @RequirePermission('event.orders:read')
-  retrieveTransaction(@CurrentEvent() event: Event, @IdParam('id') id: number): Promise<TransactionJson> {
+  retrieveOrderTransaction(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+  ): Promise<TransactionJson> {
     return this.reads.get(event, id);
   }
 }
@@ -58,7 +61,7 @@ export class OrganizerTransactionsController {
   @RequireOrganizerAccess()
   @ApiPaginatedResponse(OrganizerTransactionJson)
   @ListFilters(TRANSACTION_LIST_FILTERS)
-  listOrganizerTransactions(
+  listOrganizerOrderTransactions(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Filters() filters: QueryFilters,
@@ -69,7 +72,7 @@ export class OrganizerTransactionsController {
 
   @Get(':id')
   @RequireOrganizerAccess()
-  retrieveOrganizerTransaction(
+  retrieveOrganizerOrderTransaction(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
