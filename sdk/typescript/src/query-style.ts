@@ -6,5 +6,6 @@ export const COMMA_SEPARATED_QUERY: ReadonlySet<string> = new Set([
   'items__in',
   'ordering',
   'subevent__in',
+  'tax_rule__in',
   'variation__in',
 ]);

@@ -2119,6 +2119,40 @@ export interface paths {
         patch: operations["partialUpdateTaxRule"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/transactions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List order transactions */
+        get: operations["listOrderTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/transactions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an order transaction */
+        get: operations["retrieveOrderTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/vouchers/": {
         parameters: {
             query?: never;
@@ -2690,6 +2724,40 @@ export interface paths {
         post?: never;
         /** Delete a token */
         delete: operations["destroyToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/transactions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List organizer order transactions */
+        get: operations["listOrganizerOrderTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/transactions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an organizer order transaction */
+        get: operations["retrieveOrganizerOrderTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4997,6 +5065,53 @@ export interface components {
             name: string;
             slug: string;
         };
+        OrganizerTransactionJson: {
+            /**
+             * Format: int32
+             * @description How many of this line were added (positive) or removed (negative); usually 1 or -1.
+             */
+            count: number;
+            /**
+             * Format: date-time
+             * @description When the row was written (UTC).
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            datetime: string;
+            /** @description Slug of the order's event. */
+            event: string;
+            /** @description The fee's type (`payment`, `shipping`, `service`, `cancellation`, …); null for a position. */
+            fee_type: string | null;
+            /** Format: int32 */
+            id: number;
+            /** @description The fee's internal type; null for a position. */
+            internal_type: string | null;
+            /** Format: int32 */
+            item: number | null;
+            /** @description Code of the order. */
+            order: string;
+            /**
+             * Format: int32
+             * @description Number of the position within its order; null for a fee.
+             */
+            positionid: number | null;
+            /** @description Gross price of one. */
+            price: components["schemas"]["Money"];
+            /** Format: int32 */
+            subevent: number | null;
+            /** @description Tax code of the line, or null. */
+            tax_code: string | null;
+            tax_rate: components["schemas"]["Percentage"];
+            /** Format: int32 */
+            tax_rule: number | null;
+            /** @description Tax contained in `price`. */
+            tax_value: components["schemas"]["Money"];
+            /** Format: int32 */
+            variation: number | null;
+        };
         OutgoingMailAttachmentJson: {
             content_type: string;
             filename: string;
@@ -5859,6 +5974,51 @@ export interface components {
             scope: string;
             /** @example Bearer */
             token_type: string;
+        };
+        TransactionJson: {
+            /**
+             * Format: int32
+             * @description How many of this line were added (positive) or removed (negative); usually 1 or -1.
+             */
+            count: number;
+            /**
+             * Format: date-time
+             * @description When the row was written (UTC).
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            datetime: string;
+            /** @description The fee's type (`payment`, `shipping`, `service`, `cancellation`, …); null for a position. */
+            fee_type: string | null;
+            /** Format: int32 */
+            id: number;
+            /** @description The fee's internal type; null for a position. */
+            internal_type: string | null;
+            /** Format: int32 */
+            item: number | null;
+            /** @description Code of the order. */
+            order: string;
+            /**
+             * Format: int32
+             * @description Number of the position within its order; null for a fee.
+             */
+            positionid: number | null;
+            /** @description Gross price of one. */
+            price: components["schemas"]["Money"];
+            /** Format: int32 */
+            subevent: number | null;
+            /** @description Tax code of the line, or null. */
+            tax_code: string | null;
+            tax_rate: components["schemas"]["Percentage"];
+            /** Format: int32 */
+            tax_rule: number | null;
+            /** @description Tax contained in `price`. */
+            tax_value: components["schemas"]["Money"];
+            /** Format: int32 */
+            variation: number | null;
         };
         UpdateAddonDto: {
             /**
@@ -14950,6 +15110,121 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listOrderTransactions: {
+        parameters: {
+            query?: {
+                /** @description Order code (case-insensitive exact match). */
+                order?: string;
+                /** @description Event slug (case-insensitive exact match). */
+                event?: string;
+                /** @description Changes at or after this time. */
+                datetime_since?: string;
+                /** @description Changes before this time. */
+                datetime_before?: string;
+                /** @description Rows written at or after this time. */
+                created_since?: string;
+                /** @description Rows written before this time. */
+                created_before?: string;
+                /** @description Product id. */
+                item?: number;
+                /** @description Product ids (comma-separated). */
+                item__in?: number[];
+                /** @description Variation id. */
+                variation?: number;
+                /** @description Variation ids (comma-separated). */
+                variation__in?: number[];
+                /** @description Date (sub-event) id. */
+                subevent?: number;
+                /** @description Date (sub-event) ids (comma-separated). */
+                subevent__in?: number[];
+                /** @description Tax rule id. */
+                tax_rule?: number;
+                /** @description Tax rule ids (comma-separated). */
+                tax_rule__in?: number[];
+                /** @description Tax code. */
+                tax_code?: string;
+                /** @description Tax codes (comma-separated). */
+                tax_code__in?: string;
+                /** @description Tax rate, e.g. `19.00`. */
+                tax_rate?: string;
+                /** @description Tax rates (comma-separated), e.g. `19.00,7.00`. */
+                tax_rate__in?: string;
+                /** @description Fee type, e.g. `payment`. */
+                fee_type?: string;
+                /** @description Fee types (comma-separated). */
+                fee_type__in?: string;
+                /** @description Sort order: comma-separated fields among `datetime`, `created`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "created" | "-created" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["TransactionJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveOrderTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listVouchers: {
         parameters: {
             query?: {
@@ -17496,6 +17771,117 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrganizerOrderTransactions: {
+        parameters: {
+            query?: {
+                /** @description Order code (case-insensitive exact match). */
+                order?: string;
+                /** @description Event slug (case-insensitive exact match). */
+                event?: string;
+                /** @description Changes at or after this time. */
+                datetime_since?: string;
+                /** @description Changes before this time. */
+                datetime_before?: string;
+                /** @description Rows written at or after this time. */
+                created_since?: string;
+                /** @description Rows written before this time. */
+                created_before?: string;
+                /** @description Product id. */
+                item?: number;
+                /** @description Product ids (comma-separated). */
+                item__in?: number[];
+                /** @description Variation id. */
+                variation?: number;
+                /** @description Variation ids (comma-separated). */
+                variation__in?: number[];
+                /** @description Date (sub-event) id. */
+                subevent?: number;
+                /** @description Date (sub-event) ids (comma-separated). */
+                subevent__in?: number[];
+                /** @description Tax rule id. */
+                tax_rule?: number;
+                /** @description Tax rule ids (comma-separated). */
+                tax_rule__in?: number[];
+                /** @description Tax code. */
+                tax_code?: string;
+                /** @description Tax codes (comma-separated). */
+                tax_code__in?: string;
+                /** @description Tax rate, e.g. `19.00`. */
+                tax_rate?: string;
+                /** @description Tax rates (comma-separated), e.g. `19.00,7.00`. */
+                tax_rate__in?: string;
+                /** @description Fee type, e.g. `payment`. */
+                fee_type?: string;
+                /** @description Fee types (comma-separated). */
+                fee_type__in?: string;
+                /** @description Sort order: comma-separated fields among `datetime`, `created`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "created" | "-created" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["OrganizerTransactionJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveOrganizerOrderTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerTransactionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
