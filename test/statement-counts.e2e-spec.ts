@@ -323,7 +323,11 @@ describe('statements per request', () => {
     );
     ids.scheduled_exports_event = exportRows.find((r) => r.event_id !== null)!.id;
     ids.scheduled_exports = exportRows.find((r) => r.event_id === null)!.id;
+    const [transaction] = await t.db.query<{ id: number }[]>(
+      `SELECT t.id FROM order_transaction t JOIN event e ON e.id = t.event_id WHERE e.slug = 'sample' ORDER BY t.id LIMIT 1`,
+    );
     Object.assign(ids, {
+      transactions: transaction.id,
       cartpositions: cart.id as number,
       categories: addonCategory.id as number,
       discounts: discount.id as number,
