@@ -189,7 +189,8 @@ describe('permission matrix (compat §2.2, §2.4; docs/permissions.md)', () => {
       });
       expect(anyOf.length).toBeLessThan(ALL_PERMISSIONS.length);
     }
-  });
+    // Every permission route times every permission: thousands of requests, ~1 min on a busy 2-core machine.
+  }, 300_000);
 
   it('checks the permission before looking up the object: no permission and an unknown id is 403', async () => {
     const withIds = byKind('permission').filter((r) =>
