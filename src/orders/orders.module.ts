@@ -1,26 +1,34 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { OrderActionsModule } from './actions/order-actions.module';
 import { CartPositionsModule } from './carts/cart-positions.module';
 import { OrderPaymentsApiModule } from './payments/order-payments-api.module';
 import { OrdersResourceModule } from './presentation/orders-resource.module';
 import { PositionBlockingModule } from './blocking/position-blocking.module';
 import { OrderRefundsModule } from './refunds/order-refunds.module';
+import type { GiftCardLedgerPorts } from './giftcard-payments/gift-card-payments.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
  * orders, order positions, the organizer-wide order list, compat §4.4), the order status actions
  * ({@link OrderActionsModule}), the order payments and refunds ({@link OrderPaymentsApiModule},
  * {@link OrderRefundsModule}), API cart positions ({@link CartPositionsModule}, compat §3.2) and ticket blocking
- * with the secret lists scanners download ({@link PositionBlockingModule}).
+ * with the secret lists scanners download ({@link PositionBlockingModule}). Gift card payments need the
+ * `GIFT_CARD_LEDGER` port of the gift card context, whose module `app.module.ts` hands to {@link register}.
  */
-@Module({
-  imports: [
-    OrdersResourceModule,
-    OrderActionsModule,
-    OrderPaymentsApiModule,
-    OrderRefundsModule,
-    CartPositionsModule,
-    PositionBlockingModule,
-  ],
-})
-export class OrdersModule {}
+@Module({})
+export class OrdersModule {
+  /** The sales modules with `giftCards`, the module providing `GIFT_CARD_LEDGER`. */
+  static register(giftCards: GiftCardLedgerPorts): DynamicModule {
+    return {
+      module: OrdersModule,
+      imports: [
+        OrdersResourceModule.register(giftCards),
+        OrderActionsModule,
+        OrderPaymentsApiModule.register(giftCards),
+        OrderRefundsModule.register(giftCards),
+        CartPositionsModule,
+        PositionBlockingModule,
+      ],
+    };
+  }
+}

@@ -1,9 +1,10 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '../../audit/audit.module';
 import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.module';
 import { MailModule } from '../../mail/mail.module';
 import { TenancyModule } from '../../organizers/tenancy.module';
 import { CartWritingModule } from '../carts/cart-writing.module';
+import { GiftCardLedgerPorts, GiftCardPaymentsModule } from '../giftcard-payments/gift-card-payments.module';
 import { OrderPaymentsModule } from '../payments/order-payments.module';
 import { OrderPresentationModule } from '../presentation/order-presentation.module';
 import { SalesPortsModule } from '../sales-ports.module';
@@ -16,21 +17,29 @@ import { OrderCreateQueries } from './order-create.queries';
  * Order creation (compat §4.4 "Creating orders"; {@link OrderCreator}): quota reservations and voucher
  * redemptions from the catalogue's `CatalogueSalesModule` (wired to {@link SalesPortsModule}), the writers of
  * orders and carts, payments, seats and the presentation of the result. No controller of its own: `POST
- * E/orders/` is a route of `OrdersController` (presentation/), which owns the `E/orders/` resource.
+ * E/orders/` is a route of `OrdersController` (presentation/), which owns the `E/orders/` resource. `use_gift_cards`
+ * pays through {@link GiftCardPaymentsModule} with the `GIFT_CARD_LEDGER` port of `giftCards`.
  */
-@Module({
-  imports: [
-    AuditModule,
-    TenancyModule,
-    MailModule,
-    CatalogueSalesModule.register(SalesPortsModule),
-    OrderWritingModule,
-    OrderPaymentsModule,
-    OrderPresentationModule,
-    CartWritingModule,
-    SeatHoldsModule,
-  ],
-  providers: [OrderCreator, OrderCreateQueries],
-  exports: [OrderCreator],
-})
-export class OrderCreateModule {}
+@Module({})
+export class OrderCreateModule {
+  /** The module with `giftCards`, the module providing `GIFT_CARD_LEDGER`. */
+  static register(giftCards: GiftCardLedgerPorts): DynamicModule {
+    return {
+      module: OrderCreateModule,
+      imports: [
+        AuditModule,
+        TenancyModule,
+        MailModule,
+        CatalogueSalesModule.register(SalesPortsModule),
+        OrderWritingModule,
+        OrderPaymentsModule,
+        OrderPresentationModule,
+        CartWritingModule,
+        SeatHoldsModule,
+        GiftCardPaymentsModule.register(giftCards),
+      ],
+      providers: [OrderCreator, OrderCreateQueries],
+      exports: [OrderCreator],
+    };
+  }
+}

@@ -1,8 +1,9 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '../../audit/audit.module';
 import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.module';
 import { TenancyModule } from '../../organizers/tenancy.module';
 import { OrderPlacesModule } from '../actions/order-places.module';
+import { GiftCardLedgerPorts, GiftCardPaymentsModule } from '../giftcard-payments/gift-card-payments.module';
 import { OrderRefundQueries } from '../refunds/order-refund.queries';
 import { SalesPortsModule } from '../sales-ports.module';
 import { OrderWritingModule } from '../writing/order-writing.module';
@@ -14,19 +15,28 @@ import { OrderPaymentsController } from './order-payments.controller';
 
 /**
  * The order payment endpoints over HTTP (pretix doc "Order payment endpoints", {@link OrderPaymentsController}):
- * `E/orders/{code}/payments/` list, detail and the payment actions.
+ * `E/orders/{code}/payments/` list, detail and the payment actions. Gift card payments and refunds go through
+ * {@link GiftCardPaymentsModule} with the `GIFT_CARD_LEDGER` port of `giftCards` (re-exported for the refunds).
  */
-@Module({
-  imports: [
-    AuditModule,
-    TenancyModule,
-    CatalogueSalesModule.register(SalesPortsModule),
-    OrderWritingModule,
-    OrderPaymentsModule,
-    OrderPlacesModule,
-  ],
-  controllers: [OrderPaymentsController],
-  providers: [OrderPaymentsApi, OrderPaymentActions, OrderPaymentQueries, OrderRefundQueries],
-  exports: [OrderPaymentActions, OrderPaymentQueries, OrderRefundQueries],
-})
-export class OrderPaymentsApiModule {}
+@Module({})
+export class OrderPaymentsApiModule {
+  /** The module with `giftCards`, the module providing `GIFT_CARD_LEDGER`. */
+  static register(giftCards: GiftCardLedgerPorts): DynamicModule {
+    const giftCardPayments = GiftCardPaymentsModule.register(giftCards);
+    return {
+      module: OrderPaymentsApiModule,
+      imports: [
+        AuditModule,
+        TenancyModule,
+        CatalogueSalesModule.register(SalesPortsModule),
+        OrderWritingModule,
+        OrderPaymentsModule,
+        OrderPlacesModule,
+        giftCardPayments,
+      ],
+      controllers: [OrderPaymentsController],
+      providers: [OrderPaymentsApi, OrderPaymentActions, OrderPaymentQueries, OrderRefundQueries],
+      exports: [OrderPaymentActions, OrderPaymentQueries, OrderRefundQueries, giftCardPayments],
+    };
+  }
+}
