@@ -204,6 +204,17 @@ describe('order gift card payments', () => {
         [accepted.id],
       );
       expect(acceptor[0].slug).toBe('org');
+      // The issuer sees which event and order its card paid.
+      const seen = await get(
+        `/api/v1/organizers/org3/giftcards/${accepted.id}/transactions/?ordering=id`,
+        token3,
+      );
+      expect(seen.body.results[1]).toMatchObject({
+        value: '-10.00',
+        event: 'sample',
+        order: code,
+        acceptor: 'org',
+      });
     });
 
     it('refuses another currency, an expired card, a test card for a live order, and no card at all', async () => {

@@ -15,7 +15,7 @@ import {
   toGiftCardJson,
   toGiftCardTransactionJson,
 } from './giftcard.presenter';
-import { visibleTransactionDetails } from './giftcards.rules';
+import { visibleTransactionDetails, visibleTransactionRefs } from './giftcards.rules';
 
 /** `?expand=` names of gift card endpoints. */
 export const GIFTCARD_EXPANDS = ['owner_ticket'] as const;
@@ -127,6 +127,7 @@ export class GiftCardReads {
       (row, refs) => ({
         ...toGiftCardTransactionJson(row, refs),
         ...visibleTransactionDetails(row, organizer.id, issuerId),
+        ...visibleTransactionRefs(refs, row.acceptorId, organizer.id, issuerId),
       }),
     );
     if (result.total === 0 && !(await this.exists(this.db.manager, organizer, id, includeAccepted))) {
