@@ -406,10 +406,10 @@ export class CreateOrderDto {
   /**
    * Gift card secrets (pretix `use_gift_cards`, pretix 2026.03): a pending order is paid with these cards, in this
    * order, until its total is covered (each card a confirmed `giftcard` payment; paid when covered). Not with
-   * `payment_provider`/`payment_info`, only for status `n`, no secret twice. At most 50.
+   * `payment_provider`/`payment_info`, only for status `n`, no secret twice.
    */
   @Optional()
-  @IsStrList(undefined, { max: 190 }, { max: 50 })
+  @IsStrList(undefined, { max: 190 }, { max: LIMITS.useGiftCards })
   use_gift_cards?: string[];
 
   @Optional()
