@@ -3605,7 +3605,7 @@ export interface components {
             /**
              * @description Gift card secrets (pretix `use_gift_cards`, pretix 2026.03): a pending order is paid with these cards, in this
              *     order, until its total is covered (each card a confirmed `giftcard` payment; paid when covered). Not with
-             *     `payment_provider`/`payment_info`, only for status `n`, no secret twice. At most 50.
+             *     `payment_provider`/`payment_info`, only for status `n`, no secret twice.
              */
             use_gift_cards?: string[];
             valid_if_pending?: boolean;
