@@ -5,7 +5,7 @@ import { OrderPaymentsApiModule } from './payments/order-payments-api.module';
 import { OrdersResourceModule } from './presentation/orders-resource.module';
 import { PositionBlockingModule } from './blocking/position-blocking.module';
 import { OrderRefundsModule } from './refunds/order-refunds.module';
-import type { GiftCardLedgerPorts } from './giftcard-payments/gift-card-payments.module';
+import { GiftCardLedgerPorts, GiftCardPaymentsModule } from './giftcard-payments/gift-card-payments.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
@@ -19,13 +19,16 @@ import type { GiftCardLedgerPorts } from './giftcard-payments/gift-card-payments
 export class OrdersModule {
   /** The sales modules with `giftCards`, the module providing `GIFT_CARD_LEDGER`. */
   static register(giftCards: GiftCardLedgerPorts): DynamicModule {
+    // Each dynamic module is built once and handed on, so that it is one instance (its routes once).
+    const giftCardPayments = GiftCardPaymentsModule.register(giftCards);
+    const paymentsApi = OrderPaymentsApiModule.register(giftCardPayments);
     return {
       module: OrdersModule,
       imports: [
-        OrdersResourceModule.register(giftCards),
+        OrdersResourceModule.register(giftCardPayments),
         OrderActionsModule,
-        OrderPaymentsApiModule.register(giftCards),
-        OrderRefundsModule.register(giftCards),
+        paymentsApi,
+        OrderRefundsModule.register(paymentsApi),
         CartPositionsModule,
         PositionBlockingModule,
       ],

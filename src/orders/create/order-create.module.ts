@@ -4,7 +4,6 @@ import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.modu
 import { MailModule } from '../../mail/mail.module';
 import { TenancyModule } from '../../organizers/tenancy.module';
 import { CartWritingModule } from '../carts/cart-writing.module';
-import { GiftCardLedgerPorts, GiftCardPaymentsModule } from '../giftcard-payments/gift-card-payments.module';
 import { OrderPaymentsModule } from '../payments/order-payments.module';
 import { OrderPresentationModule } from '../presentation/order-presentation.module';
 import { SalesPortsModule } from '../sales-ports.module';
@@ -18,12 +17,12 @@ import { OrderCreateQueries } from './order-create.queries';
  * redemptions from the catalogue's `CatalogueSalesModule` (wired to {@link SalesPortsModule}), the writers of
  * orders and carts, payments, seats and the presentation of the result. No controller of its own: `POST
  * E/orders/` is a route of `OrdersController` (presentation/), which owns the `E/orders/` resource. `use_gift_cards`
- * pays through {@link GiftCardPaymentsModule} with the `GIFT_CARD_LEDGER` port of `giftCards`.
+ * pays through the `GiftCardPaymentsModule` (with the gift card context's `GIFT_CARD_LEDGER` port) it is given.
  */
 @Module({})
 export class OrderCreateModule {
-  /** The module with `giftCards`, the module providing `GIFT_CARD_LEDGER`. */
-  static register(giftCards: GiftCardLedgerPorts): DynamicModule {
+  /** The module with `giftCardPayments`, the `GiftCardPaymentsModule` built by `OrdersModule.register`. */
+  static register(giftCardPayments: DynamicModule): DynamicModule {
     return {
       module: OrderCreateModule,
       imports: [
@@ -36,7 +35,7 @@ export class OrderCreateModule {
         OrderPresentationModule,
         CartWritingModule,
         SeatHoldsModule,
-        GiftCardPaymentsModule.register(giftCards),
+        giftCardPayments,
       ],
       providers: [OrderCreator, OrderCreateQueries],
       exports: [OrderCreator],

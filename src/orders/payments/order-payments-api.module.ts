@@ -3,7 +3,6 @@ import { AuditModule } from '../../audit/audit.module';
 import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.module';
 import { TenancyModule } from '../../organizers/tenancy.module';
 import { OrderPlacesModule } from '../actions/order-places.module';
-import { GiftCardLedgerPorts, GiftCardPaymentsModule } from '../giftcard-payments/gift-card-payments.module';
 import { OrderRefundQueries } from '../refunds/order-refund.queries';
 import { SalesPortsModule } from '../sales-ports.module';
 import { OrderWritingModule } from '../writing/order-writing.module';
@@ -15,14 +14,13 @@ import { OrderPaymentsController } from './order-payments.controller';
 
 /**
  * The order payment endpoints over HTTP (pretix doc "Order payment endpoints", {@link OrderPaymentsController}):
- * `E/orders/{code}/payments/` list, detail and the payment actions. Gift card payments and refunds go through
- * {@link GiftCardPaymentsModule} with the `GIFT_CARD_LEDGER` port of `giftCards` (re-exported for the refunds).
+ * `E/orders/{code}/payments/` list, detail and the payment actions. Gift card payments and refunds go through the
+ * `GiftCardPaymentsModule` it is given (re-exported for the refunds).
  */
 @Module({})
 export class OrderPaymentsApiModule {
-  /** The module with `giftCards`, the module providing `GIFT_CARD_LEDGER`. */
-  static register(giftCards: GiftCardLedgerPorts): DynamicModule {
-    const giftCardPayments = GiftCardPaymentsModule.register(giftCards);
+  /** The module with `giftCardPayments`, the `GiftCardPaymentsModule` built by `OrdersModule.register`. */
+  static register(giftCardPayments: DynamicModule): DynamicModule {
     return {
       module: OrderPaymentsApiModule,
       imports: [

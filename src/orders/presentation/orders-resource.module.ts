@@ -4,7 +4,6 @@ import { AuditModule } from '../../audit/audit.module';
 import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.module';
 import { TenancyModule } from '../../organizers/tenancy.module';
 import { OrderCreateModule } from '../create/order-create.module';
-import type { GiftCardLedgerPorts } from '../giftcard-payments/gift-card-payments.module';
 import { OrderPosition } from '../entities/order-position.entity';
 import { Order } from '../entities/order.entity';
 import { SalesPortsModule } from '../sales-ports.module';
@@ -21,19 +20,19 @@ import { OrderListQueries } from './order-list.queries';
  * The order resources over HTTP (compat §4.4): `E/orders/` (list, detail, PATCH, DELETE of test-mode orders,
  * and POST, which {@link OrderCreateModule}'s `OrderCreator` answers), the organizer-wide order list and the
  * order positions. Voucher redemptions (released on DELETE) come from the catalogue's `CatalogueSalesModule`,
- * wired to {@link SalesPortsModule}. Creation pays with gift cards through `giftCards` (the `GIFT_CARD_LEDGER` port).
+ * wired to {@link SalesPortsModule}. Creation pays with gift cards through the given `GiftCardPaymentsModule`.
  */
 @Module({})
 export class OrdersResourceModule {
-  /** The module with `giftCards`, the module providing `GIFT_CARD_LEDGER` (for `use_gift_cards`). */
-  static register(giftCards: GiftCardLedgerPorts): DynamicModule {
+  /** The module with `giftCardPayments`, the `GiftCardPaymentsModule` of `OrdersModule` (for `use_gift_cards`). */
+  static register(giftCardPayments: DynamicModule): DynamicModule {
     return {
       module: OrdersResourceModule,
       imports: [
         AuditModule,
         TenancyModule,
         CatalogueSalesModule.register(SalesPortsModule),
-        OrderCreateModule.register(giftCards),
+        OrderCreateModule.register(giftCardPayments),
         OrderWritingModule,
         OrderPresentationModule,
         TypeOrmModule.forFeature([Order, OrderPosition]),
