@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ExportsModule } from './exports/exports.module';
 import { HealthModule } from './health/health.module';
+import { GiftCardLedgerModule } from './giftcards/giftcard-ledger.module';
 import { GiftCardsModule } from './giftcards/giftcards.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
@@ -33,7 +34,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
  * orders context answers the ports the lower contexts declare, and its port modules are handed to their `register`
  * here (SalesPortsModule: the catalogue's; SalesUsageModule: the tenancy roots' event usage; SeatHoldsModule: the
- * seating's seat holders), so no lower context imports a higher one and no module is global.
+ * seating's seat holders; GiftCardLedgerModule: the orders' gift card ledger, to OrdersModule), so no lower context
+ * imports a higher one and no module is global.
  */
 @Module({})
 export class AppModule {
@@ -55,7 +57,7 @@ export class AppModule {
         OAuthModule,
         CatalogueModule.register(SalesPortsModule),
         seating,
-        OrdersModule,
+        OrdersModule.register(GiftCardLedgerModule),
         CheckinModule,
         GiftCardsModule,
         InvoicesModule,

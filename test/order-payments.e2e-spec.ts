@@ -235,7 +235,10 @@ describe('order payments', () => {
         provider: 'giftcard',
       });
       expect(gift.status).toBe(400);
-      expect(gift.body).toEqual({ provider: ['Gift card payments are not supported by this API yet.'] });
+      // A gift card payment must name its card (test/order-giftcard-payments.e2e-spec.ts has the rest).
+      expect(gift.body).toEqual({
+        info: ['Name the gift card with "gift_card" (its id) or "gift_card_secret".'],
+      });
       const denied = await post(
         `${E}/orders/${code}/payments/`,
         { state: 'created', amount: '1.00', provider: 'manual' },

@@ -12,6 +12,8 @@ export const LIMITS = {
   orderFees: 100,
   /** `consume_carts` of `POST E/orders/`. */
   consumeCarts: 100,
+  /** `use_gift_cards` of `POST E/orders/` (each card is locked for the order's transaction). */
+  useGiftCards: 50,
   /** `answers` of one order or cart position. */
   answersPerPosition: 200,
   /** `options` of one answer (chosen options of a choice question). */

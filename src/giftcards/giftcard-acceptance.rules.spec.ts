@@ -1,4 +1,4 @@
-import { mayBook, visibleTransactionDetails } from './giftcards.rules';
+import { mayBook, visibleTransactionDetails, visibleTransactionRefs } from './giftcards.rules';
 
 describe('gift card acceptance rules', () => {
   it('lets the issuer book anything and an acceptor only debit', () => {
@@ -16,5 +16,9 @@ describe('gift card acceptance rules', () => {
     expect(visibleTransactionDetails(tx, 1, 1)).toEqual({ text: 'x', info: { a: 1 } }); // the issuer
     expect(visibleTransactionDetails(tx, 2, 1)).toEqual({ text: 'x', info: { a: 1 } }); // the booking acceptor
     expect(visibleTransactionDetails(tx, 3, 1)).toEqual({ text: null, info: null }); // another acceptor
+    const refs = { event: 'sample', order: 'ABC12' };
+    expect(visibleTransactionRefs(refs, 2, 1, 1)).toEqual(refs); // the issuer
+    expect(visibleTransactionRefs(refs, 2, 2, 1)).toEqual(refs); // the booking acceptor
+    expect(visibleTransactionRefs(refs, 2, 3, 1)).toEqual({ event: null, order: null }); // another acceptor
   });
 });

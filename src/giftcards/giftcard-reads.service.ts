@@ -5,6 +5,7 @@ import { NotFound, ParentNotFound } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
+import { OrderRefQueries } from '../orders/presentation/order-refs.queries';
 import { OrganizerRef, TenancyQueries } from '../organizers/tenancy.queries';
 import { GiftCard } from './giftcard.entity';
 import { GiftCardQueries } from './giftcard.queries';
@@ -14,7 +15,7 @@ import {
   toGiftCardJson,
   toGiftCardTransactionJson,
 } from './giftcard.presenter';
-import { visibleTransactionDetails } from './giftcards.rules';
+import { visibleTransactionDetails, visibleTransactionRefs } from './giftcards.rules';
 
 /** `?expand=` names of gift card endpoints. */
 export const GIFTCARD_EXPANDS = ['owner_ticket'] as const;
@@ -38,6 +39,7 @@ export class GiftCardReads {
     private readonly positions: OrderPositionReads,
     private readonly tenancy: TenancyQueries,
     private readonly queries: GiftCardQueries,
+    private readonly orderRefs: OrderRefQueries,
   ) {}
 
   /** The organizers context's subquery of an organizer's slug (read with each card or transaction). */
@@ -117,10 +119,15 @@ export class GiftCardReads {
       id,
       filters,
       page,
-      this.organizerSlugOf,
-      (row, slug) => ({
-        ...toGiftCardTransactionJson(row, slug),
+      {
+        organizerSlugOf: this.organizerSlugOf,
+        eventSlugOf: (eventId) => this.tenancy.eventSlugOf(eventId),
+        orderCodeOf: (orderId) => this.orderRefs.orderCodeOf(orderId),
+      },
+      (row, refs) => ({
+        ...toGiftCardTransactionJson(row, refs),
         ...visibleTransactionDetails(row, organizer.id, issuerId),
+        ...visibleTransactionRefs(refs, row.acceptorId, organizer.id, issuerId),
       }),
     );
     if (result.total === 0 && !(await this.exists(this.db.manager, organizer, id, includeAccepted))) {

@@ -35,8 +35,8 @@ export class GiftCardJson {
 }
 
 /**
- * Wire form of a gift card transaction (spec "Gift card transaction"; compat §3.4). This service has no web
- * shop, so no transaction is bound to an event or order: `event` and `order` are always null.
+ * Wire form of a gift card transaction (spec "Gift card transaction"; compat §3.4). A transaction of an order's
+ * gift card payment or refund names the event (slug) and order (code), as pretix; others have null.
  */
 export class GiftCardTransactionJson {
   @ApiInt()
@@ -47,12 +47,12 @@ export class GiftCardTransactionJson {
   /** Amount, positive or negative, e.g. `"-10.00"`. */
   @ApiMoney()
   value!: string;
-  /** Event slug when used in a web shop (never here). */
+  /** Slug of the event of the order paid or refunded, else null. */
   @ApiProperty({ type: String, nullable: true })
-  event!: null;
-  /** Order code when used in a web shop (never here). */
+  event!: string | null;
+  /** Code of the order paid or refunded, else null. */
   @ApiProperty({ type: String, nullable: true })
-  order!: null;
+  order!: string | null;
   text!: string | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
   info!: Record<string, unknown> | null;
@@ -88,16 +88,18 @@ export function toGiftCardJson(
   };
 }
 
+/** Entity to wire object; the caller reads the acceptor's slug and the event's slug and order's code (or null). */
 export function toGiftCardTransactionJson(
   tx: GiftCardTransaction,
-  acceptor: string,
+  refs: { acceptor: string; event: string | null; order: string | null },
 ): GiftCardTransactionJson {
+  const { acceptor } = refs;
   return {
     id: tx.id,
     datetime: isoUtc(tx.datetime),
     value: toMoney(tx.value),
-    event: null,
-    order: null,
+    event: refs.event,
+    order: refs.order,
     text: tx.text,
     info: tx.info,
     acceptor,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import { applyOrdering } from '../common/listing/ordering';
 import { findOneInOne, paginateInOne, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -10,6 +10,20 @@ import { GiftCard } from './giftcard.entity';
 
 /** The organizers context's scalar subquery of an organizer's slug by the SQL expression of its id. */
 export type OrganizerSlugSql = (organizerId: string) => string;
+
+/** The related values of a transaction: its acceptor's slug, its event's slug and its order's code (or null). */
+export interface TransactionRefs {
+  acceptor: string;
+  event: string | null;
+  order: string | null;
+}
+
+/** The owners' scalar subqueries for {@link TransactionRefs}, each by the SQL expression of the id. */
+export interface TransactionRefSql {
+  organizerSlugOf: OrganizerSlugSql;
+  eventSlugOf: (eventId: string) => string;
+  orderCodeOf: (orderId: string) => string;
+}
 
 /** A `giftcard` row as `RETURNING *` gives it (money as text). */
 export interface GiftCardRow {
@@ -121,8 +135,9 @@ export class GiftCardQueries {
   }
 
   /**
-   * One page of a card's transactions (only while the card is within reach) with each acceptor's slug, in one
-   * statement; ordering `datetime` (default) or `id`. No lock.
+   * One page of a card's transactions (only while the card is within reach) with each acceptor's slug and the
+   * slug and code of its event and order (order payments and refunds), in one statement; ordering `datetime`
+   * (default) or `id`. No lock.
    * @throws ValidationFailed for a malformed `ordering`
    */
   transactionsPage<T>(
@@ -131,8 +146,8 @@ export class GiftCardQueries {
     id: number,
     filters: QueryFilters,
     page: PageRequest,
-    organizerSlugOf: OrganizerSlugSql,
-    present: (row: GiftCardTransaction, acceptorSlug: string) => T,
+    refs: TransactionRefSql,
+    present: (row: GiftCardTransaction, related: TransactionRefs) => T,
   ): Promise<Paginated<T>> {
     const qb = em
       .getRepository(GiftCardTransaction)
@@ -145,9 +160,12 @@ export class GiftCardQueries {
         },
       );
     applyOrdering(qb, filters, { datetime: 't.datetime', id: 't.id' }, ['datetime', 'id']);
-    return paginateInOne(qb, page, this.slugOf(organizerSlugOf, 't.acceptor_id'), (row, rel) =>
-      present(row, rel.slug),
-    );
+    const related = {
+      acceptor: relatedValue<string>(refs.organizerSlugOf('t.acceptor_id')),
+      event: relatedValue<string | null>(refs.eventSlugOf('t.event_id')),
+      order: relatedValue<string | null>(refs.orderCodeOf('t.order_id')),
+    };
+    return paginateInOne(qb, page, related, (row, rel) => present(row, rel));
   }
 
   /** A card within reach, locked `FOR UPDATE` when `lock` is set; null when out of reach. */
@@ -164,6 +182,45 @@ export class GiftCardQueries {
       .andWhere(this.reachCondition('g', reach.includeAccepted), { reachOrg: reach.organizerId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
+  }
+
+  /**
+   * The cards within reach with one of `secrets` (exact match), as id and secret; no lock. A secret may match
+   * cards of several issuers (each issuer's secrets are unique, not across issuers).
+   */
+  idsBySecretInReach(
+    em: EntityManager,
+    reach: GiftCardReach,
+    secrets: string[],
+  ): Promise<Pick<GiftCard, 'id' | 'secret'>[]> {
+    if (secrets.length === 0) return Promise.resolve([]);
+    return em
+      .getRepository(GiftCard)
+      .createQueryBuilder('g')
+      .select(['g.id', 'g.secret'])
+      .where('g.secret IN (:...secrets)', { secrets })
+      .andWhere(this.reachCondition('g', reach.includeAccepted), { reachOrg: reach.organizerId })
+      .getMany();
+  }
+
+  /** Which of `ids` are cards at all (any issuer); no lock. */
+  async existing(em: EntityManager, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await em.getRepository(GiftCard).find({ select: { id: true }, where: { id: In(ids) } });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The cards within reach among `ids`, locked `FOR UPDATE` in id order (no deadlock between two lockers). */
+  lockInReach(em: EntityManager, reach: GiftCardReach, ids: number[]): Promise<GiftCard[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return em
+      .getRepository(GiftCard)
+      .createQueryBuilder('g')
+      .where('g.id IN (:...ids)', { ids })
+      .andWhere(this.reachCondition('g', reach.includeAccepted), { reachOrg: reach.organizerId })
+      .orderBy('g.id')
+      .setLock('pessimistic_write')
+      .getMany();
   }
 
   /** How many cards within reach have this id (0 or 1); no lock. */

@@ -44,6 +44,22 @@ export function visibleTransactionDetails(
     : { text: null, info: null };
 }
 
+/**
+ * The `event` and `order` of a transaction as the viewer sees them: like {@link visibleTransactionDetails}, the
+ * issuer and the organizer that booked it see the event slug and order code of an order payment or refund; another
+ * acceptor sees null (they name another organizer's sales).
+ */
+export function visibleTransactionRefs(
+  refs: { event: string | null; order: string | null },
+  acceptorId: number,
+  viewerId: number,
+  issuerId: number,
+): { event: string | null; order: string | null } {
+  return viewerId === issuerId || viewerId === acceptorId
+    ? { event: refs.event, order: refs.order }
+    : { event: null, order: null };
+}
+
 /** A random gift card code (16 characters of {@link SECRET_ALPHABET}). */
 export function generateSecret(): string {
   return randomString(SECRET_ALPHABET, GENERATED_SECRET_LENGTH);

@@ -9,7 +9,7 @@ START TRANSACTION;
 
 UPDATE "giftcard" SET "value" = "value" + $1 WHERE "id" = $2 AND giftcard.issuer_id = $3 AND "value" + $1 >= 0 RETURNING *;
 
-INSERT INTO "giftcard_transaction"("giftcard_id", "datetime", "value", "text", "info", "acceptor_id") VALUES ($1, DEFAULT, $2, $3, $4, $5) RETURNING "id", "datetime";
+INSERT INTO "giftcard_transaction"("giftcard_id", "datetime", "value", "text", "info", "acceptor_id", "event_id", "order_id", "payment_id", "refund_id") VALUES ($1, DEFAULT, $2, $3, $4, $5, DEFAULT, DEFAULT, DEFAULT, DEFAULT) RETURNING "id", "datetime";
 
 INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8);
 

@@ -3670,6 +3670,12 @@ export interface components {
              */
             status?: "n" | "p";
             testmode?: boolean;
+            /**
+             * @description Gift card secrets (pretix `use_gift_cards`, pretix 2026.03): a pending order is paid with these cards, in this
+             *     order, until its total is covered (each card a confirmed `giftcard` payment; paid when covered). Not with
+             *     `payment_provider`/`payment_info`, only for status `n`, no secret twice.
+             */
+            use_gift_cards?: string[];
             valid_if_pending?: boolean;
         };
         CreateOrderPaymentDto: {
@@ -3677,7 +3683,10 @@ export interface components {
             amount: components["schemas"]["MoneyInput"];
             /** @description For a `confirmed` payment of an expired order: mark it paid even when quotas are full. */
             force?: boolean;
-            /** @description Provider-specific information (stored, not presented). */
+            /**
+             * @description Provider-specific information (stored, not presented). `giftcard`: `gift_card` (the card's id) or
+             *     `gift_card_secret`; replaced by `gift_card`, `gift_card_secret`, `transaction_id` once the value is taken.
+             */
             info?: {
                 [key: string]: unknown;
             } | null;
@@ -3686,7 +3695,10 @@ export interface components {
              * @description When the money came in (UTC datetime); default: now for a confirmed payment.
              */
             payment_date?: string | null;
-            /** @description Payment provider identifier, e.g. `banktransfer` or `manual` (`giftcard` is not supported yet). */
+            /**
+             * @description Payment provider identifier, e.g. `banktransfer` or `manual`; `giftcard` takes the amount from the card of
+             *     `info` when the payment is confirmed.
+             */
             provider: string;
             /** @description Accepted for pretix compatibility; no e-mail is sent by this endpoint yet. */
             send_email?: boolean;
@@ -3706,7 +3718,10 @@ export interface components {
              * @description When the refund was executed (UTC datetime).
              */
             execution_date?: string | null;
-            /** @description Provider-specific information (stored, not presented). */
+            /**
+             * @description Provider-specific information (stored, not presented). `giftcard`: `gift_card` (the card's id) or
+             *     `gift_card_secret`; replaced by `gift_card`, `gift_card_secret`, `transaction_id`.
+             */
             info?: {
                 [key: string]: unknown;
             } | null;
@@ -3719,7 +3734,10 @@ export interface components {
              * @description `local_id` of the refunded payment of this order, or null.
              */
             payment?: number | null;
-            /** @description Payment provider identifier, e.g. `manual` (`giftcard` is not supported yet). */
+            /**
+             * @description Payment provider identifier, e.g. `manual`. `giftcard` puts the amount on a gift card at once (state `done`):
+             *     the card of `info`, else the card of the gift card `payment`, else a new card.
+             */
             provider: string;
             /**
              * @description `admin`, `buyer` or `external`.
@@ -4474,14 +4492,14 @@ export interface components {
              * @description Creation time, ISO 8601 UTC.
              */
             datetime: string;
-            /** @description Event slug when used in a web shop (never here). */
+            /** @description Slug of the event of the order paid or refunded, else null. */
             event: string | null;
             /** Format: int32 */
             id: number;
             info: {
                 [key: string]: unknown;
             } | null;
-            /** @description Order code when used in a web shop (never here). */
+            /** @description Code of the order paid or refunded, else null. */
             order: string | null;
             text: string | null;
             /** @description Amount, positive or negative, e.g. `"-10.00"`. */

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '../../audit/audit.module';
 import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.module';
 import { MailModule } from '../../mail/mail.module';
@@ -16,21 +16,29 @@ import { OrderCreateQueries } from './order-create.queries';
  * Order creation (compat §4.4 "Creating orders"; {@link OrderCreator}): quota reservations and voucher
  * redemptions from the catalogue's `CatalogueSalesModule` (wired to {@link SalesPortsModule}), the writers of
  * orders and carts, payments, seats and the presentation of the result. No controller of its own: `POST
- * E/orders/` is a route of `OrdersController` (presentation/), which owns the `E/orders/` resource.
+ * E/orders/` is a route of `OrdersController` (presentation/), which owns the `E/orders/` resource. `use_gift_cards`
+ * pays through the `GiftCardPaymentsModule` (with the gift card context's `GIFT_CARD_LEDGER` port) it is given.
  */
-@Module({
-  imports: [
-    AuditModule,
-    TenancyModule,
-    MailModule,
-    CatalogueSalesModule.register(SalesPortsModule),
-    OrderWritingModule,
-    OrderPaymentsModule,
-    OrderPresentationModule,
-    CartWritingModule,
-    SeatHoldsModule,
-  ],
-  providers: [OrderCreator, OrderCreateQueries],
-  exports: [OrderCreator],
-})
-export class OrderCreateModule {}
+@Module({})
+export class OrderCreateModule {
+  /** The module with `giftCardPayments`, the `GiftCardPaymentsModule` built by `OrdersModule.register`. */
+  static register(giftCardPayments: DynamicModule): DynamicModule {
+    return {
+      module: OrderCreateModule,
+      imports: [
+        AuditModule,
+        TenancyModule,
+        MailModule,
+        CatalogueSalesModule.register(SalesPortsModule),
+        OrderWritingModule,
+        OrderPaymentsModule,
+        OrderPresentationModule,
+        CartWritingModule,
+        SeatHoldsModule,
+        giftCardPayments,
+      ],
+      providers: [OrderCreator, OrderCreateQueries],
+      exports: [OrderCreator],
+    };
+  }
+}

@@ -55,6 +55,8 @@ import { SeatHolds } from '../seats/seat-holds';
 import { seatTakenAsValidation } from '../seats/seat-taken';
 import { OrderCreateQueries } from './order-create.queries';
 import { OrderTransactionLog } from '../transactions/order-transaction-log';
+import { GiftCardPayments } from '../giftcard-payments/gift-card-payments.service';
+import { checkUseGiftCards } from './order-gift-cards';
 
 /** What a run gives: the created order (presented after the commit), or the wire form of a simulation. */
 type Outcome = { kind: 'created'; order: Order; after: AfterCommit[] } | { kind: 'preview'; json: OrderJson };
@@ -67,7 +69,8 @@ type Outcome = { kind: 'created'; order: Order; after: AfterCommit[] } | { kind:
  * 3. prices, taxes, total, code (reads only; {@link pricePositions});
  * 4. one reservation on all quotas involved ({@link QuotaReservations}: locks only those quota rows, id order);
  * 5. the writes ({@link OrderWriter}): order, positions, answers, fees, invoice address; then voucher
- *    redemptions ({@link VoucherRedemptions}), consumed carts, the first payment ({@link OrderPayments}), log
+ *    redemptions ({@link VoucherRedemptions}), consumed carts, the first payment ({@link OrderPayments}) or the
+ *    gift cards of `use_gift_cards` ({@link GiftCardPayments}), log
  *    entries and the confirmation mail; then the `placed` {@link OrderHooks} (automatic invoices). The response
  *    is presented after the commit, after the hooks' follow-up work.
  * Rows are locked in the global order of sales (README "Locks"): event row (shared) → carts → vouchers → seats →
@@ -94,6 +97,7 @@ export class OrderCreator {
     private readonly hooks: OrderHooks,
     private readonly queries: OrderCreateQueries,
     private readonly transactions: OrderTransactionLog,
+    private readonly giftCards: GiftCardPayments,
   ) {}
 
   /**
@@ -103,6 +107,7 @@ export class OrderCreator {
    */
   async create(event: Event, principal: Principal, body: CreateOrderDto): Promise<OrderJson> {
     const simulate = body.simulate === true;
+    checkUseGiftCards(body);
     const actor: OrderActor = { event, principal };
     const resumed = simulate ? null : resumedWriteResult();
     if (resumed !== null) return this.presentResumed(event, Number(resumed));
@@ -258,6 +263,7 @@ export class OrderCreator {
       now,
     );
     if (payment) await this.payments.open(em, order, payment, now);
+    const giftCardPaid = await this.giftCards.payNewOrder(em, actor, order, body.use_gift_cards ?? [], now);
     await this.transactions.sync(em, order.id, now);
 
     await logOrder(this.audit, em, actor, order.id, 'pretix.event.order.placed', { source: 'api' });
@@ -266,7 +272,7 @@ export class OrderCreator {
     }
     if (order.status === 'p') {
       await logOrder(this.audit, em, actor, order.id, 'pretix.event.order.paid', {
-        provider: payment?.provider ?? null,
+        provider: payment?.provider ?? (giftCardPaid ? 'giftcard' : null),
       });
     }
     if (body.send_email === true && order.email) {

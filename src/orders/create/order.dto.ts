@@ -403,6 +403,15 @@ export class CreateOrderDto {
   @MaxItems(LIMITS.consumeCarts)
   consume_carts?: string[];
 
+  /**
+   * Gift card secrets (pretix `use_gift_cards`, pretix 2026.03): a pending order is paid with these cards, in this
+   * order, until its total is covered (each card a confirmed `giftcard` payment; paid when covered). Not with
+   * `payment_provider`/`payment_info`, only for status `n`, no secret twice.
+   */
+  @Optional()
+  @IsStrList(undefined, { max: 190 }, { max: LIMITS.useGiftCards })
+  use_gift_cards?: string[];
+
   @Optional()
   @IsBool()
   force?: boolean;

@@ -14,6 +14,8 @@ import { AppConfig } from '../../config/app-config';
 import type { Event } from '../../organizers/event.entity';
 import { ActionRefused } from '../actions/order-actions.rules';
 import { OrderPlaces } from '../actions/order-places';
+import { GIFT_CARD_PROVIDER } from '../giftcard-payments/gift-card-payment.rules';
+import { GiftCardPayments } from '../giftcard-payments/gift-card-payments.service';
 import type { Order } from '../entities/order.entity';
 import type { OrderPayment } from '../entities/order-payment.entity';
 import type { OrderRefund } from '../entities/order-refund.entity';
@@ -72,7 +74,8 @@ export function toOrderRefundJson(r: OrderRefund, paymentLocalId: number | null)
  * (payments confirmed minus refunds counted): an order becomes paid (`p`) when covered, through the same
  * quota re-check as `mark_paid` for an expired one; a paid order whose payments no longer cover it after a
  * refund becomes pending again (or canceled with `mark_canceled`). Refusals are 400 with pretix's bodies.
- * Not supported yet: `giftcard` payments.
+ * A `giftcard` payment takes its amount from the card named in its `info` when it is confirmed, and a refund of
+ * one puts the amount back on that card, both in the same transaction ({@link GiftCardPayments}).
  */
 @Injectable()
 export class OrderPaymentActions {
@@ -88,14 +91,18 @@ export class OrderPaymentActions {
     private readonly writer: OrderWriter,
     private readonly hooks: OrderHooks,
     private readonly transactions: OrderTransactionLog,
+    private readonly giftCards: GiftCardPayments,
   ) {}
 
   /**
    * Records a payment (next `local_id`). One created `confirmed` is confirmed at once (and may pay the order; a
    * quota refusal for an expired order leaves the payment confirmed and the order unpaid, as pretix). Logs
-   * `pretix.event.order.payment.started`.
+   * `pretix.event.order.payment.started`. A confirmed `giftcard` payment takes its amount from the card of its
+   * `info` (`gift_card` id or `gift_card_secret`) at once.
    * @throws NotFound unknown order
-   * @throws ValidationFailed `provider` `giftcard`
+   * @throws ValidationFailed `{"info": [...]}` for a confirmed `giftcard` payment that names no card
+   * @throws InvalidRequest pretix's gift card message (card not accepted, currency, value, test mode, expired);
+   *   nothing written
    */
   create(
     event: Event,
@@ -103,7 +110,6 @@ export class OrderPaymentActions {
     code: string,
     body: CreateOrderPaymentDto,
   ): Promise<OrderPaymentJson> {
-    if (body.provider === 'giftcard') throw ValidationFailed.field('provider', PAYMENT_MESSAGES.giftCard);
     return this.run(event, principal, code, async (ctx) => {
       const all = await this.payments.list(ctx.em, ctx.order.id);
       const confirm = body.state === 'confirmed';
@@ -136,7 +142,8 @@ export class OrderPaymentActions {
    * Confirms a created or pending payment; the order becomes paid when its pending sum is covered (an expired
    * order takes its places again unless `force`; a canceled order stays canceled).
    * @throws NotFound unknown order or payment
-   * @throws InvalidRequest `Invalid state of payment`; the quota message for an expired order (nothing written)
+   * @throws InvalidRequest `Invalid state of payment`; the quota message for an expired order; pretix's gift card
+   *   message for a `giftcard` payment whose card cannot pay (nothing written)
    */
   confirm(
     event: Event,
@@ -174,7 +181,8 @@ export class OrderPaymentActions {
    * next refund `local_id`) linked to the payment; the payment becomes `refunded` once fully refunded. When the
    * order's payments then no longer cover its total, a paid order becomes pending (or, with `mark_canceled`, the
    * order is canceled as `mark_canceled` does without fee). Logs `pretix.event.order.refund.created` and
-   * `.refund.done`.
+   * `.refund.done`. A `giftcard` payment's refund puts the amount back on its card (a new card of the organizer when
+   * the payment names none; pretix `execute_refund`).
    * @throws NotFound unknown order or payment
    * @throws InvalidRequest `Invalid state of payment.` (not confirmed)
    * @throws ValidationFailed `amount`: not positive, or above what is left to refund of the payment
@@ -210,6 +218,8 @@ export class OrderPaymentActions {
       });
       const entry = { local_id: refund.localId, provider: refund.provider };
       await this.log(ctx, 'pretix.event.order.refund.created', entry);
+      if (payment.provider === GIFT_CARD_PROVIDER)
+        await this.giftCards.refund(em, ctx, order, refund, null, payment, true);
       await this.log(ctx, 'pretix.event.order.refund.done', entry);
       if (amount.gte(available)) await this.writer.setPaymentState(em, payment, 'refunded');
       const all = [...refunds, refund];
@@ -224,11 +234,13 @@ export class OrderPaymentActions {
 
   /**
    * Confirms `payment` (state `confirmed`, dated as given or now), logs `.payment.confirmed`, and pays a pending or
-   * expired order its payments now cover (`.paid`).
+   * expired order its payments now cover (`.paid`). A `giftcard` payment first takes its amount from its card.
    * @throws ActionRefused not enough quota for an expired order (without `force`)
+   * @throws InvalidRequest / ValidationFailed a gift card that cannot pay ({@link GiftCardPayments.redeem})
    */
   private async confirmLocked(ctx: PaymentContext, payment: OrderPayment, force: boolean): Promise<void> {
     const { em, order, now } = ctx;
+    if (payment.provider === GIFT_CARD_PROVIDER) await this.giftCards.redeem(em, ctx, order, payment, now);
     const paymentDate = payment.paymentDate ?? now;
     await this.writer.setPaymentState(em, payment, 'confirmed', paymentDate);
     await this.log(ctx, 'pretix.event.order.payment.confirmed', {

@@ -33,12 +33,18 @@ export class CreateOrderPaymentDto {
   @IsDateTimeString()
   payment_date?: string | null;
 
-  /** Payment provider identifier, e.g. `banktransfer` or `manual` (`giftcard` is not supported yet). */
+  /**
+   * Payment provider identifier, e.g. `banktransfer` or `manual`; `giftcard` takes the amount from the card of
+   * `info` when the payment is confirmed.
+   */
   @Required()
   @IsStr({ max: 100, blank: false })
   provider!: string;
 
-  /** Provider-specific information (stored, not presented). */
+  /**
+   * Provider-specific information (stored, not presented). `giftcard`: `gift_card` (the card's id) or
+   * `gift_card_secret`; replaced by `gift_card`, `gift_card_secret`, `transaction_id` once the value is taken.
+   */
   @Nullable()
   @IsJsonObject()
   info?: Record<string, unknown> | null;

@@ -101,7 +101,6 @@ export const PAYMENT_MESSAGES = {
   /** refund of a payment that is not confirmed. */
   notRefundable: 'Invalid state of payment.',
   invalidRefundAmount: 'Invalid refund amount.',
-  giftCard: 'Gift card payments are not supported by this API yet.',
 } as const;
 
 /** pretix's refusal of a refund above what is left of the payment (`available` as money, e.g. `90.00`). */

@@ -10,6 +10,7 @@ import { OrderListQueries } from './order-list.queries';
 import { OrderListExporter } from './order-list.exporter';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { PrintLogQueries } from './print-log.queries';
+import { OrderRefQueries } from './order-refs.queries';
 
 /**
  * The presentation of orders without HTTP: the bulk presentation of orders and positions
@@ -29,7 +30,15 @@ import { PrintLogQueries } from './print-log.queries';
     OrderListExporter,
     CheckinSeamQueries,
     PrintLogQueries,
+    OrderRefQueries,
   ],
-  exports: [OrderPresentation, OrderReads, OrderPositionReads, OrderExportRows, PrintLogQueries],
+  exports: [
+    OrderPresentation,
+    OrderReads,
+    OrderPositionReads,
+    OrderExportRows,
+    PrintLogQueries,
+    OrderRefQueries,
+  ],
 })
 export class OrderPresentationModule {}

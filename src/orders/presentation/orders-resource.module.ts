@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../../audit/audit.module';
 import { CatalogueSalesModule } from '../../catalogue/sales/catalogue-sales.module';
@@ -20,19 +20,25 @@ import { OrderListQueries } from './order-list.queries';
  * The order resources over HTTP (compat §4.4): `E/orders/` (list, detail, PATCH, DELETE of test-mode orders,
  * and POST, which {@link OrderCreateModule}'s `OrderCreator` answers), the organizer-wide order list and the
  * order positions. Voucher redemptions (released on DELETE) come from the catalogue's `CatalogueSalesModule`,
- * wired to {@link SalesPortsModule}.
+ * wired to {@link SalesPortsModule}. Creation pays with gift cards through the given `GiftCardPaymentsModule`.
  */
-@Module({
-  imports: [
-    AuditModule,
-    TenancyModule,
-    CatalogueSalesModule.register(SalesPortsModule),
-    OrderCreateModule,
-    OrderWritingModule,
-    OrderPresentationModule,
-    TypeOrmModule.forFeature([Order, OrderPosition]),
-  ],
-  controllers: [OrdersController, OrganizerOrdersController, OrderPositionsController],
-  providers: [OrdersService, OrderPositionsService, OrderListQueries],
-})
-export class OrdersResourceModule {}
+@Module({})
+export class OrdersResourceModule {
+  /** The module with `giftCardPayments`, the `GiftCardPaymentsModule` of `OrdersModule` (for `use_gift_cards`). */
+  static register(giftCardPayments: DynamicModule): DynamicModule {
+    return {
+      module: OrdersResourceModule,
+      imports: [
+        AuditModule,
+        TenancyModule,
+        CatalogueSalesModule.register(SalesPortsModule),
+        OrderCreateModule.register(giftCardPayments),
+        OrderWritingModule,
+        OrderPresentationModule,
+        TypeOrmModule.forFeature([Order, OrderPosition]),
+      ],
+      controllers: [OrdersController, OrganizerOrdersController, OrderPositionsController],
+      providers: [OrdersService, OrderPositionsService, OrderListQueries],
+    };
+  }
+}

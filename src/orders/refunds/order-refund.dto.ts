@@ -44,12 +44,18 @@ export class CreateOrderRefundDto {
   @IsDateTimeString()
   execution_date?: string | null;
 
-  /** Payment provider identifier, e.g. `manual` (`giftcard` is not supported yet). */
+  /**
+   * Payment provider identifier, e.g. `manual`. `giftcard` puts the amount on a gift card at once (state `done`):
+   * the card of `info`, else the card of the gift card `payment`, else a new card.
+   */
   @Required()
   @IsStr({ max: 100, blank: false })
   provider!: string;
 
-  /** Provider-specific information (stored, not presented). */
+  /**
+   * Provider-specific information (stored, not presented). `giftcard`: `gift_card` (the card's id) or
+   * `gift_card_secret`; replaced by `gift_card`, `gift_card_secret`, `transaction_id`.
+   */
   @Nullable()
   @IsJsonObject()
   info?: Record<string, unknown> | null;

@@ -14,7 +14,10 @@ import {
   PaymentContext,
   toOrderRefundJson,
 } from '../payments/order-payment-actions.service';
-import { PAYMENT_MESSAGES } from '../payments/order-payments.rules';
+import { cardRefOf, GIFT_CARD_PROVIDER } from '../giftcard-payments/gift-card-payment.rules';
+import { GiftCardPayments } from '../giftcard-payments/gift-card-payments.service';
+import type { OrderPayment } from '../entities/order-payment.entity';
+import { refundedOf } from '../payments/order-payments.rules';
 import { OrderRefundJson } from '../presentation/order-parts.presenter';
 import type { CreateOrderRefundDto, ProcessOrderRefundDto } from './order-refund.dto';
 import { OrderRefundQueries } from './order-refund.queries';
@@ -39,6 +42,7 @@ export class OrderRefunds {
     private readonly orders: OrderPaymentQueries,
     private readonly refunds: OrderRefundQueries,
     private readonly actions: OrderPaymentActions,
+    private readonly giftCards: GiftCardPayments,
   ) {}
 
   /**
@@ -72,8 +76,13 @@ export class OrderRefunds {
   /**
    * Records a refund (next `local_id`). Logs `.refund.created` and, for a refund created done, canceled or
    * failed, `.refund.<state>`. `mark_canceled` cancels the order; `mark_pending` makes a paid order no longer
-   * covered pending.
-   * @throws ValidationFailed `payment` not a payment of the order; `provider` `giftcard`
+   * covered pending. A `giftcard` refund is executed at once (pretix `execute_refund`; state `done` whatever was
+   * sent, also logged `.refund.done`): its amount goes onto the card of `info.gift_card` (or `gift_card_secret`),
+   * else the card of its gift card `payment`, else a new card of the organizer; the refund's `info` then names the
+   * card (`gift_card`, `gift_card_secret`, `transaction_id`).
+   * @throws ValidationFailed `payment` not a payment of the order
+   * @throws InvalidRequest a `giftcard` refund to a card that is not accepted, of another currency, or of another
+   *   issuer (unless it is the card of the refunded payment and the amount is left of it); nothing written
    */
   create(
     event: Event,
@@ -81,32 +90,37 @@ export class OrderRefunds {
     code: string,
     body: CreateOrderRefundDto,
   ): Promise<OrderRefundJson> {
-    if (body.provider === 'giftcard') throw ValidationFailed.field('provider', PAYMENT_MESSAGES.giftCard);
+    const giftCard = body.provider === GIFT_CARD_PROVIDER;
     return this.actions.run(event, principal, code, async (ctx) => {
       const { em, order } = ctx;
-      let paymentId: number | null = null;
+      let payment: OrderPayment | null = null;
       if (body.payment !== undefined && body.payment !== null) {
-        const payment = await this.orders.one(em, order.id, body.payment);
+        payment = await this.orders.one(em, order.id, body.payment);
         if (!payment) throw ValidationFailed.field('payment', REFUND_MESSAGES.unknownPayment);
-        paymentId = payment.id;
       }
+      const paymentId = payment?.id ?? null;
       const all = await this.refunds.list(em, order.id);
       const refund = await this.refunds.add(em, {
         orderId: order.id,
         localId: all.reduce((max, r) => Math.max(max, r.localId), 0) + 1,
-        state: body.state,
+        state: giftCard ? 'created' : body.state,
         source: body.source,
         amount: toMoney(new Decimal(String(body.amount).trim())),
         paymentId,
         provider: body.provider,
         created: ctx.now,
-        executionDate: body.execution_date ? parseDateTime(body.execution_date) : null,
+        executionDate: body.execution_date && !giftCard ? parseDateTime(body.execution_date) : null,
         comment: body.comment ?? null,
         info: body.info ?? {},
       });
       const entry = { local_id: refund.localId, provider: refund.provider };
       await this.actions.log(ctx, 'pretix.event.order.refund.created', entry);
-      if (['done', 'canceled', 'failed'].includes(refund.state))
+      if (giftCard) {
+        const left = payment ? new Decimal(payment.amount).minus(refundedOf(payment.id, all)) : null;
+        const foreignAllowed = left !== null && left.gte(refund.amount);
+        await this.giftCards.refund(em, ctx, order, refund, cardRefOf(body.info), payment, foreignAllowed);
+        await this.actions.refundDone(ctx, refund);
+      } else if (['done', 'canceled', 'failed'].includes(refund.state))
         await this.actions.log(ctx, `pretix.event.order.refund.${refund.state}`, entry);
       if (body.mark_canceled ?? false) await this.cancelOrder(ctx);
       else if ((body.mark_pending ?? false) && order.status === 'p' && (await this.actions.underpaid(ctx)))
