@@ -4,6 +4,7 @@ import { CartPositionsModule } from './carts/cart-positions.module';
 import { OrderPaymentsApiModule } from './payments/order-payments-api.module';
 import { OrdersResourceModule } from './presentation/orders-resource.module';
 import { PositionBlockingModule } from './blocking/position-blocking.module';
+import { PositionEditsModule } from './position-edits/position-edits.module';
 import { OrderRefundsModule } from './refunds/order-refunds.module';
 
 /**
@@ -21,6 +22,7 @@ import { OrderRefundsModule } from './refunds/order-refunds.module';
     OrderRefundsModule,
     CartPositionsModule,
     PositionBlockingModule,
+    PositionEditsModule,
   ],
 })
 export class OrdersModule {}

@@ -39,6 +39,8 @@ export interface SaleTaxRule {
   eventId: number;
   rate: string;
   priceIncludesTax: boolean;
+  /** Tax code (`S/standard`, `Z`, …) or null: copied to positions and fees as `tax_code`. */
+  code: string | null;
 }
 
 /** A question (`kind` 'q') or an option ('o') an answer refers to; the other kind's columns are null. */
@@ -104,7 +106,7 @@ export class SalesCatalogueQueries {
   /** The event's default tax rule (compat §3.19 `default`): zero or one row. */
   async defaultTaxRules(em: EntityManager, eventId: number): Promise<SaleTaxRule[]> {
     return em.query(
-      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
+      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax", code
          FROM tax_rule WHERE event_id = $1 AND is_default LIMIT 1`,
       [eventId],
     );
@@ -170,7 +172,7 @@ export class SalesCatalogueQueries {
   /** Tax rules of the event by id. */
   async taxRules(em: EntityManager, eventId: number, ids: readonly number[]): Promise<SaleTaxRule[]> {
     return em.query(
-      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
+      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax", code
          FROM tax_rule WHERE id = ANY($1) AND event_id = $2`,
       [ids, eventId],
     );
