@@ -110,6 +110,14 @@ export class OrderPositionJson {
   blocked!: string[] | null;
   is_bundled!: boolean;
   pseudonymization_id!: string;
+  /** Additional data of plugins (pretix 2025.2); always `{}` here. */
+  plugin_data!: Record<string, unknown>;
+}
+
+/** A position of `O/orderpositions/`: the position with its event's slug. */
+export class OrganizerOrderPositionJson extends OrderPositionJson {
+  /** Slug of the event. */
+  event!: string;
 }
 
 /** A fee of an order. */
@@ -322,6 +330,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     blocked: p.blocked && p.blocked.length > 0 ? p.blocked : null,
     is_bundled: p.isBundled,
     pseudonymization_id: p.pseudonymizationId,
+    plugin_data: {},
   };
 }
 

@@ -14,12 +14,13 @@ import { OrderPresentationModule } from './order-presentation.module';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { OrganizerOrdersController } from './organizer-orders.controller';
+import { OrganizerOrderPositionsController } from './organizer-order-positions.controller';
 import { OrderListQueries } from './order-list.queries';
 
 /**
  * The order resources over HTTP (compat §4.4): `E/orders/` (list, detail, PATCH, DELETE of test-mode orders,
- * and POST, which {@link OrderCreateModule}'s `OrderCreator` answers), the organizer-wide order list and the
- * order positions. Voucher redemptions (released on DELETE) come from the catalogue's `CatalogueSalesModule`,
+ * and POST, which {@link OrderCreateModule}'s `OrderCreator` answers), the organizer-wide order and position
+ * lists and the order positions. Voucher redemptions (released on DELETE) come from the catalogue's `CatalogueSalesModule`,
  * wired to {@link SalesPortsModule}.
  */
 @Module({
@@ -32,7 +33,12 @@ import { OrderListQueries } from './order-list.queries';
     OrderPresentationModule,
     TypeOrmModule.forFeature([Order, OrderPosition]),
   ],
-  controllers: [OrdersController, OrganizerOrdersController, OrderPositionsController],
+  controllers: [
+    OrdersController,
+    OrganizerOrdersController,
+    OrderPositionsController,
+    OrganizerOrderPositionsController,
+  ],
   providers: [OrdersService, OrderPositionsService, OrderListQueries],
 })
 export class OrdersResourceModule {}
