@@ -43,6 +43,17 @@ export interface SaleTaxRule {
   code: string | null;
 }
 
+/** An add-on configuration of a base item (spec "Item add-on"; compat §3.12), as the sales path reads it. */
+export interface SaleAddonConfig {
+  baseItemId: number;
+  categoryId: number;
+  categoryName: I18nString;
+  minCount: number;
+  maxCount: number;
+  multiAllowed: boolean;
+  priceIncluded: boolean;
+}
+
 /** A question (`kind` 'q') or an option ('o') an answer refers to; the other kind's columns are null. */
 export interface SaleQuestionRow {
   kind: 'q' | 'o';
@@ -91,6 +102,18 @@ export class SalesCatalogueQueries {
        SELECT 'o', id, event_id, NULL, identifier, question_id, answer, position
          FROM question_option WHERE id = ANY($2)`,
       [questionIds, optionIds],
+    );
+  }
+
+  /** The add-on configurations of the base items, with their category names (compat §3.12). */
+  async addonConfigs(em: EntityManager, baseItemIds: readonly number[]): Promise<SaleAddonConfig[]> {
+    return em.query(
+      `SELECT a.base_item_id AS "baseItemId", a.addon_category_id AS "categoryId", c.name AS "categoryName",
+              a.min_count AS "minCount", a.max_count AS "maxCount", a.multi_allowed AS "multiAllowed",
+              a.price_included AS "priceIncluded"
+         FROM item_addon a JOIN item_category c ON c.id = a.addon_category_id
+        WHERE a.base_item_id = ANY($1) ORDER BY a.position, a.id`,
+      [baseItemIds],
     );
   }
 
