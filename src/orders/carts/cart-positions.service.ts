@@ -8,7 +8,9 @@ import {
   quotaExceededMessage,
   QuotaReservations,
 } from '../../catalogue/quotas/quota-reservations.service';
-import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
+import { SalesCatalogue, subeventListedPrice } from '../../catalogue/sales/sales-catalogue.service';
+import { i18nText } from '../../common/values/i18n';
+import { listedPrice } from '../create/pricing';
 import { VoucherRedemptions } from '../../catalogue/vouchers/voucher-redemptions.service';
 import { FieldErrors, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
@@ -21,6 +23,7 @@ import { CartPosition } from './cart-position.entity';
 import { CartPositionQueries } from './cart-position.queries';
 import {
   API_CART_SUFFIX,
+  CartAddonInputDto,
   CartPositionBulkJson,
   CartPositionResultJson,
   CreateCartPositionDto,
@@ -45,10 +48,33 @@ import { CartActor, CartWriter } from './cart-writer';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { OrderPresentation } from '../presentation/order-presentation.service';
 import { CartPositionJson, toCartPositionJson } from '../presentation/order.presenter';
-import { placesPerQuota } from '../writing/sales.rules';
+import { addonProblem, placesPerQuota } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { resolveSeats } from '../seats/seat.rules';
 import { isSeatIndexViolation, SEAT_TAKEN_MEANWHILE } from '../seats/seat-taken';
+
+/**
+ * An add-on entry as a cart entry of its own (checked by the same rules as the parent): no cart id, voucher, seat
+ * or add-ons; the price stays unset when not sent (computed by the add-on rules).
+ */
+function addonEntry(parent: CreateCartPositionDto, a: CartAddonInputDto): CreateCartPositionDto {
+  return Object.assign(new CreateCartPositionDto(), {
+    item: a.item,
+    variation: a.variation,
+    price: a.price ?? undefined,
+    attendee_name: a.attendee_name,
+    attendee_name_parts: a.attendee_name_parts,
+    attendee_email: a.attendee_email,
+    subevent: a.subevent,
+    includes_tax: a.includes_tax,
+    answers: a.answers,
+    sales_channel: parent.sales_channel,
+  });
+}
+
+/** Our message for add-ons in a bulk entry (pretix supports them there; we only in the single create). */
+export const BULK_ADDONS_UNSUPPORTED =
+  'Add-on products are not supported by bulk_create; create this position with POST …/cartpositions/.';
 
 /** Positions just inserted, and the ids of those written with answers. */
 interface Created {
@@ -137,15 +163,27 @@ export class CartPositionsService {
     return withOneConnection(this.em, async (conn) => {
       const inserted = await this.write(conn, async (em) => {
         const now = new Date();
-        const [prepared] = await this.prepare(em, event, [body], now);
+        const addonInputs = body.addons ?? [];
+        const [prepared, ...preparedAddons] = await this.prepare(
+          em,
+          event,
+          [body, ...addonInputs.map((a) => addonEntry(body, a))],
+          now,
+        );
         if ('errors' in prepared) throw new ValidationFailed(prepared.errors);
+        const addonErrors = preparedAddons.map((p) => ('errors' in p ? p.errors : {}));
+        if (addonErrors.some((e) => Object.keys(e).length > 0))
+          throw new ValidationFailed({ addons: addonErrors });
         const { draft } = prepared;
+        const addonDrafts = preparedAddons.map((p) => (p as { draft: CartDraft }).draft);
+        if (body.addons !== undefined) await this.checkAddons(em, event, draft, addonDrafts);
         const tally = await this.lockVouchers(em, [draft], now);
         const [seatError] = await this.takeSeats(em, event, [draft], now);
         if (seatError) throw ValidationFailed.field('seat', seatError);
-        if (draft.quotaIds.length > 0) {
+        const needed = placesPerQuota([draft, ...addonDrafts].map((d) => d.quotaIds));
+        if (needed.size > 0) {
           try {
-            await this.reservations.reserve(em, actor, draft.quotaIds, 1);
+            await this.reservations.reserve(em, actor, [...needed.keys()], needed);
           } catch (err) {
             if (err instanceof QuotaExceeded)
               throw ValidationFailed.bare(quotaExceededMessage(err.quota.name));
@@ -154,10 +192,66 @@ export class CartPositionsService {
         }
         const voucherError = takeVoucherUse(draft, tally, now);
         if (voucherError) throw ValidationFailed.field('voucher', voucherError);
-        return this.insert(em, actor, [draft], now);
+        const parent = await this.insert(em, actor, [draft], now);
+        if (addonDrafts.length === 0) return { parent, addons: null };
+        const addons = await this.insert(em, actor, addonDrafts, now, parent.positions[0]);
+        return { parent, addons };
       });
-      return (await this.presentCreated(conn, inserted))[0];
+      const [json] = await this.presentCreated(conn, inserted.parent);
+      if (inserted.addons)
+        json.addons = await this.presentation.carts(
+          conn,
+          inserted.addons.positions,
+          inserted.addons.answered,
+        );
+      return json;
     });
+  }
+
+  /**
+   * The add-on rules of the parent's item (compat §3.12, shared {@link addonProblem}): categories, counts and
+   * repeated products; then the prices of add-ons sent without one (listed price, 0 when the configuration
+   * includes it). One statement for the configurations.
+   * @throws ValidationFailed `{"addons": ["..."]}`
+   */
+  private async checkAddons(
+    em: EntityManager,
+    event: Event,
+    parent: CartDraft,
+    addons: CartDraft[],
+  ): Promise<void> {
+    const configs = await this.catalogue.addonConfigs(em, [parent.product.itemId]);
+    const refs = await this.catalogue.load(em, event, {
+      itemIds: [parent.product.itemId, ...addons.map((a) => a.product.itemId)],
+      variationIds: addons.map((a) => a.product.variationId),
+      subeventIds: addons.map((a) => a.product.subeventId),
+    });
+    const name = (itemId: number) => i18nText(refs.items.get(itemId)?.name);
+    const problem = addonProblem(
+      name(parent.product.itemId),
+      addons.map((a) => ({
+        itemId: a.product.itemId,
+        variationId: a.product.variationId,
+        categoryId: refs.items.get(a.product.itemId)?.categoryId ?? null,
+        name: name(a.product.itemId),
+      })),
+      configs.map((c) => ({ ...c, categoryName: i18nText(c.categoryName) })),
+    );
+    if (problem) throw ValidationFailed.field('addons', problem);
+    for (const a of addons) {
+      if (a.input.price !== undefined && a.input.price !== null) continue;
+      const item = refs.items.get(a.product.itemId)!;
+      const included = configs.some((c) => c.categoryId === item.categoryId && c.priceIncluded);
+      const variation = a.product.variationId === null ? null : refs.variations.get(a.product.variationId);
+      const listed = subeventListedPrice(
+        refs.subeventPrices,
+        a.product.subeventId,
+        item.id,
+        a.product.variationId,
+        listedPrice(item.defaultPrice, variation?.defaultPrice),
+      );
+      a.input = { ...a.input, price: included ? '0.00' : listed.toFixed(2) };
+    }
   }
 
   /**
@@ -171,7 +265,12 @@ export class CartPositionsService {
   async bulkCreate(event: Event, principal: Principal, raw: unknown[]): Promise<CartPositionBulkJson> {
     const actor: CartActor = { event, principal };
     const bodies: (CreateCartPositionDto | FieldErrors)[] = [];
-    for (const entry of raw) bodies.push(await parseEntry(entry));
+    for (const entry of raw) {
+      const parsed = await parseEntry(entry);
+      // Add-ons are created by the single create only (its add-on rules and nested answer).
+      const withAddons = parsed instanceof CreateCartPositionDto && (parsed.addons ?? []).length > 0;
+      bodies.push(withAddons ? { addons: [BULK_ADDONS_UNSUPPORTED] } : parsed);
+    }
     return withOneConnection(this.em, async (conn) => {
       const { results, inserted } = await this.write(conn, async (em) => {
         const now = new Date();
@@ -343,17 +442,30 @@ export class CartPositionsService {
     return new Map([...inUse].map(([id, state]) => [id, { ...state, usedInRequest: 0 }]));
   }
 
+  /** Inserts the drafts (add-ons of `parent` when given: its cart, `expires` and sales channel, linked to it). */
   private async insert(
     em: EntityManager,
     actor: CartActor,
     drafts: CartDraft[],
     now: Date,
+    parent?: CartPosition,
   ): Promise<Created> {
     const cartId = generateCartId();
     const positions = await this.writer.insert(
       em,
       actor,
-      drafts.map((d) => ({ values: cartPositionValues(d, actor.event.id, cartId, now), answers: d.answers })),
+      drafts.map((d) => {
+        const values = cartPositionValues(d, actor.event.id, cartId, now);
+        if (parent) {
+          Object.assign(values, {
+            cartId: parent.cartId,
+            expires: parent.expires,
+            salesChannel: parent.salesChannel,
+            addonToId: parent.id,
+          });
+        }
+        return { values, answers: d.answers };
+      }),
     );
     return { positions, answered: positions.filter((_, i) => drafts[i].answers.length > 0).map((p) => p.id) };
   }
