@@ -84,7 +84,7 @@ describe('cart positions: add-ons', () => {
     ]);
     expect(res.bundled).toEqual([]);
     for (const a of addons) {
-      const { addons: _a, bundled: _b, ...shown } = a as Record<string, unknown>;
+      const { addons: _a, bundled: _b, ...shown } = a;
       expect((await get(`${E}/cartpositions/${a.id as number}/`)).body).toEqual(shown);
     }
     // The bag took the last place of its quota.
