@@ -22,37 +22,56 @@ export class UpdateOrderPositionDto extends PickType(OrderPositionInputDto, [
   'valid_until',
 ] as const) {
   /** Refused here (400): product changes go through `POST E/orders/{code}/change/`. */
-  @ApiPropertyOptional({ description: 'Refused (400); use the order change endpoint.' })
+  @ApiPropertyOptional({ type: 'integer', description: 'Refused (400); use the order change endpoint.' })
   @Allow()
   item?: unknown;
 
   /** Refused here (400). */
-  @ApiPropertyOptional({ description: 'Refused (400); use the order change endpoint.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'Refused (400); use the order change endpoint.',
+  })
   @Allow()
   variation?: unknown;
 
   /** Refused here (400). */
-  @ApiPropertyOptional({ description: 'Refused (400); use the order change endpoint.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'Refused (400); use the order change endpoint.',
+  })
   @Allow()
   subevent?: unknown;
 
   /** Refused here (400). */
-  @ApiPropertyOptional({ description: 'Refused (400); use the order change endpoint.' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: 'Refused (400); use the order change endpoint.',
+  })
   @Allow()
   seat?: unknown;
 
   /** Refused here (400). */
-  @ApiPropertyOptional({ description: 'Refused (400); use the order change endpoint.' })
+  @ApiPropertyOptional({ type: 'string', description: 'Refused (400); use the order change endpoint.' })
   @Allow()
   price?: unknown;
 
   /** Refused here (400). */
-  @ApiPropertyOptional({ description: 'Refused (400); use the order change endpoint.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'Refused (400); use the order change endpoint.',
+  })
   @Allow()
   tax_rule?: unknown;
 
   /** Refused here (400): use `POST E/orderpositions/{id}/regenerate_secrets/`. */
-  @ApiPropertyOptional({ description: 'Refused (400); use regenerate_secrets or the order change endpoint.' })
+  @ApiPropertyOptional({
+    type: 'string',
+    description: 'Refused (400); use regenerate_secrets or the order change endpoint.',
+  })
   @Allow()
   secret?: unknown;
 }
