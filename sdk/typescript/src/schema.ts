@@ -6436,25 +6436,25 @@ export interface components {
             company?: string | null;
             country?: string | null;
             /** @description Refused (400); use the order change endpoint. */
-            item?: Record<string, never>;
+            item?: number;
             /** @description Refused (400); use the order change endpoint. */
-            price?: Record<string, never>;
+            price?: string;
             /** @description Refused (400); use the order change endpoint. */
-            seat?: Record<string, never>;
+            seat?: string | null;
             /** @description Refused (400); use regenerate_secrets or the order change endpoint. */
-            secret?: Record<string, never>;
+            secret?: string;
             state?: string | null;
             street?: string | null;
             /** @description Refused (400); use the order change endpoint. */
-            subevent?: Record<string, never>;
+            subevent?: number | null;
             /** @description Refused (400); use the order change endpoint. */
-            tax_rule?: Record<string, never>;
+            tax_rule?: number | null;
             /** Format: date-time */
             valid_from?: string | null;
             /** Format: date-time */
             valid_until?: string | null;
             /** @description Refused (400); use the order change endpoint. */
-            variation?: Record<string, never>;
+            variation?: number | null;
             zipcode?: string | null;
         };
         UpdateQuestionDto: {
