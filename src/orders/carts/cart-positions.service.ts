@@ -8,9 +8,8 @@ import {
   quotaExceededMessage,
   QuotaReservations,
 } from '../../catalogue/quotas/quota-reservations.service';
-import { SalesCatalogue, subeventListedPrice } from '../../catalogue/sales/sales-catalogue.service';
-import { i18nText } from '../../common/values/i18n';
-import { listedPrice } from '../create/pricing';
+import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
+import { addonEntry, CartAddons } from './cart-addons';
 import { VoucherRedemptions } from '../../catalogue/vouchers/voucher-redemptions.service';
 import { FieldErrors, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
@@ -23,7 +22,6 @@ import { CartPosition } from './cart-position.entity';
 import { CartPositionQueries } from './cart-position.queries';
 import {
   API_CART_SUFFIX,
-  CartAddonInputDto,
   CartPositionBulkJson,
   CartPositionResultJson,
   CreateCartPositionDto,
@@ -48,29 +46,10 @@ import { CartActor, CartWriter } from './cart-writer';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { OrderPresentation } from '../presentation/order-presentation.service';
 import { CartPositionJson, toCartPositionJson } from '../presentation/order.presenter';
-import { addonProblem, placesPerQuota } from '../writing/sales.rules';
+import { placesPerQuota } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { resolveSeats } from '../seats/seat.rules';
 import { isSeatIndexViolation, SEAT_TAKEN_MEANWHILE } from '../seats/seat-taken';
-
-/**
- * An add-on entry as a cart entry of its own (checked by the same rules as the parent): no cart id, voucher, seat
- * or add-ons; the price stays unset when not sent (computed by the add-on rules).
- */
-function addonEntry(parent: CreateCartPositionDto, a: CartAddonInputDto): CreateCartPositionDto {
-  return Object.assign(new CreateCartPositionDto(), {
-    item: a.item,
-    variation: a.variation,
-    price: a.price ?? undefined,
-    attendee_name: a.attendee_name,
-    attendee_name_parts: a.attendee_name_parts,
-    attendee_email: a.attendee_email,
-    subevent: a.subevent,
-    includes_tax: a.includes_tax,
-    answers: a.answers,
-    sales_channel: parent.sales_channel,
-  });
-}
 
 /** Our message for add-ons in a bulk entry (pretix supports them there; we only in the single create). */
 export const BULK_ADDONS_UNSUPPORTED =
@@ -85,8 +64,8 @@ interface Created {
 /**
  * Cart positions of one event through the API (spec "Cart position", "### Cart positions"; compat §3.2): list,
  * detail, create, bulk create, delete. Only carts whose id ends in `@api` are visible; web shop carts answer 404.
- * Creation is pretix's experimental endpoint: the price is stored as sent, sale periods are not checked, add-ons,
- * bundles and file answers are not supported. A seated product takes a seat by guid (locked after the vouchers,
+ * Creation is pretix's experimental endpoint: the price is stored as sent, sale periods are not checked, bundles
+ * and file answers are not supported; add-ons are created by the single create ({@link CartAddons}). A seated product takes a seat by guid (locked after the vouchers,
  * before the quotas). A voucher is taken by code (compat §3.2, §7.9) and counts
  * one use while the position lives: the spec says API carts do not redeem vouchers, and indeed nothing is
  * redeemed, but the position holds a use as in pretix, so `max_usages` also bounds carts.
@@ -109,6 +88,7 @@ export class CartPositionsService {
     private readonly presentation: OrderPresentation,
     private readonly seatHolds: SeatHolds,
     private readonly queries: CartPositionQueries,
+    private readonly addons: CartAddons,
   ) {}
 
   /**
@@ -176,7 +156,7 @@ export class CartPositionsService {
           throw new ValidationFailed({ addons: addonErrors });
         const { draft } = prepared;
         const addonDrafts = preparedAddons.map((p) => (p as { draft: CartDraft }).draft);
-        if (body.addons !== undefined) await this.checkAddons(em, event, draft, addonDrafts);
+        if (body.addons !== undefined) await this.addons.check(em, event, draft, addonDrafts);
         const tally = await this.lockVouchers(em, [draft], now);
         const [seatError] = await this.takeSeats(em, event, [draft], now);
         if (seatError) throw ValidationFailed.field('seat', seatError);
@@ -206,52 +186,6 @@ export class CartPositionsService {
         );
       return json;
     });
-  }
-
-  /**
-   * The add-on rules of the parent's item (compat §3.12, shared {@link addonProblem}): categories, counts and
-   * repeated products; then the prices of add-ons sent without one (listed price, 0 when the configuration
-   * includes it). One statement for the configurations.
-   * @throws ValidationFailed `{"addons": ["..."]}`
-   */
-  private async checkAddons(
-    em: EntityManager,
-    event: Event,
-    parent: CartDraft,
-    addons: CartDraft[],
-  ): Promise<void> {
-    const configs = await this.catalogue.addonConfigs(em, [parent.product.itemId]);
-    const refs = await this.catalogue.load(em, event, {
-      itemIds: [parent.product.itemId, ...addons.map((a) => a.product.itemId)],
-      variationIds: addons.map((a) => a.product.variationId),
-      subeventIds: addons.map((a) => a.product.subeventId),
-    });
-    const name = (itemId: number) => i18nText(refs.items.get(itemId)?.name);
-    const problem = addonProblem(
-      name(parent.product.itemId),
-      addons.map((a) => ({
-        itemId: a.product.itemId,
-        variationId: a.product.variationId,
-        categoryId: refs.items.get(a.product.itemId)?.categoryId ?? null,
-        name: name(a.product.itemId),
-      })),
-      configs.map((c) => ({ ...c, categoryName: i18nText(c.categoryName) })),
-    );
-    if (problem) throw ValidationFailed.field('addons', problem);
-    for (const a of addons) {
-      if (a.input.price !== undefined && a.input.price !== null) continue;
-      const item = refs.items.get(a.product.itemId)!;
-      const included = configs.some((c) => c.categoryId === item.categoryId && c.priceIncluded);
-      const variation = a.product.variationId === null ? null : refs.variations.get(a.product.variationId);
-      const listed = subeventListedPrice(
-        refs.subeventPrices,
-        a.product.subeventId,
-        item.id,
-        a.product.variationId,
-        listedPrice(item.defaultPrice, variation?.defaultPrice),
-      );
-      a.input = { ...a.input, price: included ? '0.00' : listed.toFixed(2) };
-    }
   }
 
   /**
