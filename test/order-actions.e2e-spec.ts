@@ -145,8 +145,8 @@ describe('order actions', () => {
     for (const [i, p] of positions.entries()) {
       await t.db.query(
         `INSERT INTO order_position (order_id, event_id, positionid, item_id, price, secret, pseudonymization_id,
-                                     voucher_id, voucher_budget_use, canceled)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+                                     voucher_id, voucher_budget_use, canceled, canceled_with_order)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           order.id,
           ev.id,
@@ -158,6 +158,8 @@ describe('order actions', () => {
           p.voucher ?? null,
           p.budgetUse ?? null,
           p.canceled ?? status === 'c',
+          // A canceled order's positions went with it (what `reactivate` revives).
+          status === 'c' && (p.canceled ?? true),
         ],
       );
       if (p.voucher && status !== 'c' && !p.canceled) {
@@ -737,6 +739,7 @@ describe('order actions', () => {
           value: '5.95',
           description: '',
           internal_type: '',
+          tax_code: null,
           tax_rate: '19.00',
           tax_value: '0.95',
           tax_rule: rule.body.id,

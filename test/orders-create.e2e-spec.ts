@@ -119,6 +119,7 @@ describe('order creation', () => {
         payment_provider: null,
         fees: [],
         total: '10.00',
+        tax_rounding_mode: 'line',
         comment: '',
         custom_followup_at: null,
         invoice_address: null,
@@ -144,6 +145,7 @@ describe('order creation', () => {
             discount: null,
             tax_rate: '0.00',
             tax_value: '0.00',
+            tax_code: null,
             tax_rule: null,
             secret: expect.stringMatching(/^[a-z0-9]{32}$/),
             addon_to: null,
@@ -159,6 +161,7 @@ describe('order creation', () => {
             blocked: null,
             is_bundled: false,
             pseudonymization_id: expect.stringMatching(/^[A-Z0-9]{10}$/),
+            plugin_data: {},
           },
         ],
         downloads: [],
@@ -173,6 +176,7 @@ describe('order creation', () => {
         customer: null,
         cancellation_date: null,
         api_meta: {},
+        plugin_data: {},
       });
       expect(new Date(body.datetime as string).getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
       expect((await get(`${E}/orders/${body.code}/`)).body).toEqual(body);
@@ -290,6 +294,7 @@ describe('order creation', () => {
           value: '5.00',
           description: 'Post',
           internal_type: 'dhl',
+          tax_code: null,
           tax_rate: '19.00',
           tax_value: '0.80',
           tax_rule: rule.id,
@@ -301,6 +306,7 @@ describe('order creation', () => {
           value: '1.50',
           description: '',
           internal_type: '',
+          tax_code: null,
           tax_rate: '0.00',
           tax_value: '0.00',
           tax_rule: null,

@@ -4,6 +4,7 @@ import { CartPositionsModule } from './carts/cart-positions.module';
 import { OrderPaymentsApiModule } from './payments/order-payments-api.module';
 import { OrdersResourceModule } from './presentation/orders-resource.module';
 import { PositionBlockingModule } from './blocking/position-blocking.module';
+import { PositionEditsModule } from './position-edits/position-edits.module';
 import { OrderRefundsModule } from './refunds/order-refunds.module';
 import { OrderTransactionsModule } from './transactions/order-transactions.module';
 import { GiftCardLedgerPorts, GiftCardPaymentsModule } from './giftcard-payments/gift-card-payments.module';
@@ -33,6 +34,7 @@ export class OrdersModule {
         CartPositionsModule,
         PositionBlockingModule,
         OrderTransactionsModule,
+        PositionEditsModule,
       ],
     };
   }

@@ -39,6 +39,19 @@ export interface SaleTaxRule {
   eventId: number;
   rate: string;
   priceIncludesTax: boolean;
+  /** Tax code (`S/standard`, `Z`, …) or null: copied to positions and fees as `tax_code`. */
+  code: string | null;
+}
+
+/** An add-on configuration of a base item (spec "Item add-on"; compat §3.12), as the sales path reads it. */
+export interface SaleAddonConfig {
+  baseItemId: number;
+  categoryId: number;
+  categoryName: I18nString;
+  minCount: number;
+  maxCount: number;
+  multiAllowed: boolean;
+  priceIncluded: boolean;
 }
 
 /** A question (`kind` 'q') or an option ('o') an answer refers to; the other kind's columns are null. */
@@ -92,6 +105,18 @@ export class SalesCatalogueQueries {
     );
   }
 
+  /** The add-on configurations of the base items, with their category names (compat §3.12). */
+  async addonConfigs(em: EntityManager, baseItemIds: readonly number[]): Promise<SaleAddonConfig[]> {
+    return em.query(
+      `SELECT a.base_item_id AS "baseItemId", a.addon_category_id AS "categoryId", c.name AS "categoryName",
+              a.min_count AS "minCount", a.max_count AS "maxCount", a.multi_allowed AS "multiAllowed",
+              a.price_included AS "priceIncluded"
+         FROM item_addon a JOIN item_category c ON c.id = a.addon_category_id
+        WHERE a.base_item_id = ANY($1) ORDER BY a.position, a.id`,
+      [baseItemIds],
+    );
+  }
+
   /** `baseItem/category` keys of the base items' add-on configurations with `price_included` (compat §3.12). */
   async includedAddonKeys(em: EntityManager, baseItemIds: readonly number[]): Promise<{ key: string }[]> {
     return em.query(
@@ -104,7 +129,7 @@ export class SalesCatalogueQueries {
   /** The event's default tax rule (compat §3.19 `default`): zero or one row. */
   async defaultTaxRules(em: EntityManager, eventId: number): Promise<SaleTaxRule[]> {
     return em.query(
-      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
+      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax", code
          FROM tax_rule WHERE event_id = $1 AND is_default LIMIT 1`,
       [eventId],
     );
@@ -170,7 +195,7 @@ export class SalesCatalogueQueries {
   /** Tax rules of the event by id. */
   async taxRules(em: EntityManager, eventId: number, ids: readonly number[]): Promise<SaleTaxRule[]> {
     return em.query(
-      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax"
+      `SELECT id, event_id AS "eventId", rate, price_includes_tax AS "priceIncludesTax", code
          FROM tax_rule WHERE id = ANY($1) AND event_id = $2`,
       [ids, eventId],
     );

@@ -10,9 +10,15 @@ import { TenancyQueries } from '../../organizers/tenancy.queries';
 import type { QuotaProducts } from '../quotas/quota-availability';
 import { QuotaLookup } from '../quotas/quota-lookup.service';
 import type { SaleVoucher } from '../vouchers/voucher-redemption.rules';
-import { SaleItem, SalesCatalogueQueries, SaleTaxRule, SaleVariation } from './sales-catalogue.queries';
+import {
+  SaleAddonConfig,
+  SaleItem,
+  SalesCatalogueQueries,
+  SaleTaxRule,
+  SaleVariation,
+} from './sales-catalogue.queries';
 
-export type { SaleItem, SaleTaxRule, SaleVariation };
+export type { SaleAddonConfig, SaleItem, SaleTaxRule, SaleVariation };
 
 /** A question an answer refers to (spec "Question"), with its one-letter type. */
 export interface SaleQuestion {
@@ -199,6 +205,12 @@ export class SalesCatalogue {
       }
     }
     return out;
+  }
+
+  /** The add-on configurations of the given base items (compat §3.12); one statement, none for no ids. */
+  async addonConfigs(em: EntityManager, baseItemIds: readonly number[]): Promise<SaleAddonConfig[]> {
+    if (baseItemIds.length === 0) return [];
+    return this.queries.addonConfigs(em, [...new Set(baseItemIds)]);
   }
 
   /**

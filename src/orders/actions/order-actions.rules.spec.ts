@@ -101,7 +101,7 @@ describe('order action rules', () => {
 
   describe('cancellationFee', () => {
     it('is gross, taxed by the default rule when there is one', () => {
-      const rule = { id: 4, eventId: 1, rate: '19.00', priceIncludesTax: true };
+      const rule = { id: 4, eventId: 1, rate: '19.00', priceIncludesTax: true, code: null };
       expect(cancellationFee(new Decimal('11.90'), rule)).toEqual({
         feeType: 'cancellation',
         value: '11.90',

@@ -62,6 +62,7 @@ export function cancellationFee(fee: Decimal, rule: SaleTaxRule | null): Omit<Va
     taxRate: toMoney(rate),
     taxValue: toMoney(tax),
     taxRuleId: rule?.id ?? null,
+    taxCode: rule?.code ?? null,
     canceled: false,
   };
 }

@@ -191,7 +191,8 @@ export class OrderActionsService {
   /**
    * Canceled → pending (or paid when confirmed payments cover the total and no approval is pending, as pretix
    * does): voucher redemptions are taken again, the positions' places reserved again, positions and fees
-   * uncanceled, `cancellation_date` cleared. Logs `pretix.event.order.reactivated`.
+   * uncanceled, `cancellation_date` cleared. Only positions the order's cancel canceled come back
+   * (`canceled_with_order`); one canceled on its own before stays canceled. Logs `pretix.event.order.reactivated`.
    * @throws ActionRefused not canceled; a voucher used up meanwhile; not enough quota
    */
   reactivate(event: Event, principal: Principal, code: string): Promise<OrderJson> {
@@ -353,9 +354,9 @@ export class OrderActionsService {
     });
   }
 
-  /** The order's positions: the active ones, or all of them (a canceled order's, to revive). */
-  private positionsOf(ctx: ActionContext, all: boolean): Promise<OrderPosition[]> {
-    return this.places.positionsOf(ctx.em, ctx.order, all);
+  /** The order's positions: the active ones, or those canceled with the order (to revive). */
+  private positionsOf(ctx: ActionContext, withOrder: boolean): Promise<OrderPosition[]> {
+    return this.places.positionsOf(ctx.em, ctx.order, withOrder);
   }
 
   /** An expired order takes the places of its active positions again (its vouchers stayed redeemed). */

@@ -29,10 +29,15 @@ export class OrderPlaces {
     private readonly redemptions: VoucherRedemptions,
   ) {}
 
-  /** The order's positions: the active ones, or all of them (a canceled order's, to revive). */
-  positionsOf(em: EntityManager, order: Order, all: boolean): Promise<OrderPosition[]> {
+  /**
+   * The order's positions: the active ones, or (`withOrder`) those the order's cancel canceled, which `reactivate`
+   * revives (`canceled_with_order`; a position canceled on its own stays canceled).
+   */
+  positionsOf(em: EntityManager, order: Order, withOrder: boolean): Promise<OrderPosition[]> {
     return em.find(OrderPosition, {
-      where: all ? { orderId: order.id } : { orderId: order.id, canceled: false },
+      where: withOrder
+        ? { orderId: order.id, canceled: true, canceledWithOrder: true }
+        : { orderId: order.id, canceled: false },
       order: { positionid: 'ASC', id: 'ASC' },
     });
   }

@@ -27,14 +27,15 @@ export class OrderStatusQueries {
   }
 
   /**
-   * Keeps the current ticket secrets of the order's positions as revoked (`revoked_secret`); the ids of those
-   * positions (one statement).
+   * Keeps the current ticket secrets of the order's positions (or of its position `positionId` only) as revoked
+   * (`revoked_secret`); the ids of those positions (one statement).
    */
-  revokeSecrets(em: EntityManager, orderId: number): Promise<{ id: number }[]> {
+  revokeSecrets(em: EntityManager, orderId: number, positionId?: number): Promise<{ id: number }[]> {
     return em.query(
       `INSERT INTO revoked_secret (event_id, position_id, secret)
-         SELECT event_id, id, secret FROM order_position WHERE order_id = $1 RETURNING position_id AS id`,
-      [orderId],
+         SELECT event_id, id, secret FROM order_position WHERE order_id = $1 AND ($2::int IS NULL OR id = $2)
+       RETURNING position_id AS id`,
+      [orderId, positionId ?? null],
     );
   }
 

@@ -39,4 +39,22 @@ export class AnswerQueries {
       [links.map((l) => l[0]), links.map((l) => l[1])],
     );
   }
+
+  /** The answers of an order position, with their option ids (one statement). */
+  ofOrderPosition(em: EntityManager, positionId: number): Promise<ValidatedAnswer[]> {
+    return em.query(
+      `SELECT a.question_id AS "questionId", a.answer,
+              COALESCE(array_agg(o.option_id ORDER BY o.option_id) FILTER (WHERE o.option_id IS NOT NULL), '{}')
+                AS "optionIds"
+         FROM question_answer a LEFT JOIN question_answer_option o ON o.answer_id = a.id
+        WHERE a.order_position_id = $1
+        GROUP BY a.id ORDER BY a.id`,
+      [positionId],
+    );
+  }
+
+  /** Deletes the answers of an order position (their options cascade; one statement). */
+  async deleteOfOrderPosition(em: EntityManager, positionId: number): Promise<void> {
+    await em.query('DELETE FROM question_answer WHERE order_position_id = $1', [positionId]);
+  }
 }

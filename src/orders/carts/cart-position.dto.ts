@@ -22,8 +22,6 @@ import { CartPositionJson } from '../presentation/order.presenter';
 export const API_CART_SUFFIX = '@api';
 
 export const CART_ID_MESSAGE = 'Cart ID should end in @api or be empty.';
-export const ADDONS_UNSUPPORTED =
-  'Add-on products are not supported when creating cart positions through the API; leave "addons" empty.';
 export const BUNDLED_UNSUPPORTED =
   'Bundled products are not supported when creating cart positions through the API; leave "bundled" empty.';
 
@@ -91,9 +89,62 @@ const IsSalesChannel = () =>
   });
 
 /**
+ * An add-on of a new cart position (pretix's nested cart position; compat §3.2 `addons`): created in the parent's
+ * cart, linked to it (`addon_to`), with the parent's `expires` and sales channel. No seat, voucher or add-ons of
+ * its own. `price` may be omitted: then the listed price, or 0 when the parent's add-on configuration includes
+ * the price (`price_included`), as on order creation.
+ */
+export class CartAddonInputDto {
+  @Required()
+  @IsInteger()
+  item!: number;
+
+  @Nullable()
+  @IsInteger()
+  variation?: number | null;
+
+  /** Money stored as sent; omitted or null: computed (above). */
+  @Nullable()
+  @IsMoney()
+  price?: string | number | null;
+
+  @Nullable()
+  @IsStr({ max: 255 })
+  attendee_name?: string | null;
+
+  @Optional()
+  @IsNameParts()
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  attendee_name_parts?: Record<string, string>;
+
+  @Nullable()
+  @IsOptionalEmail()
+  attendee_email?: string | null;
+
+  /** Sub-event id: required for event series (as for the parent), refused otherwise. */
+  @Nullable()
+  @IsInteger()
+  subevent?: number | null;
+
+  @Nullable()
+  @IsBool()
+  includes_tax?: boolean | null;
+
+  @Optional()
+  @IsList()
+  @MaxItems(LIMITS.answersPerPosition)
+  @ValidateNested({
+    message: (args: ValidationArguments) =>
+      `Invalid data. Expected a dictionary, but got ${jsonTypeName(args.value)}.`,
+  })
+  @Type(() => AnswerInputDto)
+  answers?: AnswerInputDto[];
+}
+
+/**
  * Body of `POST E/cartpositions/` and of each entry of `POST E/cartpositions/bulk_create/` (spec "Cart position",
  * "### Cart positions"; compat §3.2). Experimental like in pretix: the price is stored as sent, sale time frames
- * are not checked, add-ons, bundles, seats and file questions are not supported. Unknown fields are ignored.
+ * are not checked, bundles and file questions are not supported. Unknown fields are ignored.
  */
 export class CreateCartPositionDto {
   /** Must end in `@api`; omitted, null or empty: one random `<48 chars>@api` id shared by the request. */
@@ -172,11 +223,20 @@ export class CreateCartPositionDto {
   @Type(() => AnswerInputDto)
   answers?: AnswerInputDto[];
 
-  /** Not supported: only an empty list (or nothing) is accepted. */
+  /**
+   * Add-on positions (at most `LIMITS.answersPerPosition`), checked against the item's add-on configurations:
+   * category, `min_count`/`max_count` (counted when `addons` is sent), `multi_allowed`.
+   */
   @Optional()
-  @IsEmptyList(ADDONS_UNSUPPORTED)
-  @ApiPropertyOptional({ type: () => [CreateCartPositionDto], maxItems: 0 })
-  addons?: unknown[];
+  @IsList()
+  @MaxItems(LIMITS.answersPerPosition)
+  @ValidateNested({
+    each: true,
+    message: (args: ValidationArguments) =>
+      `Invalid data. Expected a dictionary, but got ${jsonTypeName(args.value)}.`,
+  })
+  @Type(() => CartAddonInputDto)
+  addons?: CartAddonInputDto[];
 
   /** Not supported: only an empty list (or nothing) is accepted. */
   @Optional()
@@ -186,8 +246,8 @@ export class CreateCartPositionDto {
 }
 
 /**
- * A created cart position as pretix answers it: the position plus its nested `addons` and `bundled` positions
- * (always empty here, as add-ons and bundles cannot be created through this API).
+ * A created cart position as pretix answers it: the position plus its nested `addons` (as created) and `bundled`
+ * positions (always empty: bundles cannot be created through this API).
  */
 export class CreatedCartPositionJson extends CartPositionJson {
   addons!: CartPositionJson[];

@@ -76,7 +76,7 @@ export class CartPositionsController {
     return this.carts.get(event, id);
   }
 
-  /** 201 with the position (and empty `addons`/`bundled`); 400 also when quota is lacking (bare list). */
+  /** 201 with the position, its `addons` as created and empty `bundled`; 400 also when quota is lacking (bare list). */
   @Post()
   @RequirePermission('event.orders:write')
   createCartPosition(

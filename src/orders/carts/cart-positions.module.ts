@@ -11,6 +11,7 @@ import { CartPositionsController } from './cart-positions.controller';
 import { CartPositionsService } from './cart-positions.service';
 import { CartWritingModule } from './cart-writing.module';
 import { CartPositionQueries } from './cart-position.queries';
+import { CartAddons } from './cart-addons';
 
 /**
  * API cart positions over HTTP (compat §3.2; {@link CartPositionsController}): quota reservations and voucher
@@ -28,6 +29,6 @@ import { CartPositionQueries } from './cart-position.queries';
     TypeOrmModule.forFeature([CartPosition]),
   ],
   controllers: [CartPositionsController],
-  providers: [CartPositionsService, CartPositionQueries],
+  providers: [CartPositionsService, CartPositionQueries, CartAddons],
 })
 export class CartPositionsModule {}

@@ -9,6 +9,7 @@ import {
   QuotaReservations,
 } from '../../catalogue/quotas/quota-reservations.service';
 import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
+import { addonEntry, CartAddons } from './cart-addons';
 import { VoucherRedemptions } from '../../catalogue/vouchers/voucher-redemptions.service';
 import { FieldErrors, NotFound, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
@@ -50,6 +51,10 @@ import { SeatHolds } from '../seats/seat-holds';
 import { resolveSeats } from '../seats/seat.rules';
 import { isSeatIndexViolation, SEAT_TAKEN_MEANWHILE } from '../seats/seat-taken';
 
+/** Our message for add-ons in a bulk entry (pretix supports them there; we only in the single create). */
+export const BULK_ADDONS_UNSUPPORTED =
+  'Add-on products are not supported by bulk_create; create this position with POST …/cartpositions/.';
+
 /** Positions just inserted, and the ids of those written with answers. */
 interface Created {
   positions: CartPosition[];
@@ -59,8 +64,8 @@ interface Created {
 /**
  * Cart positions of one event through the API (spec "Cart position", "### Cart positions"; compat §3.2): list,
  * detail, create, bulk create, delete. Only carts whose id ends in `@api` are visible; web shop carts answer 404.
- * Creation is pretix's experimental endpoint: the price is stored as sent, sale periods are not checked, add-ons,
- * bundles and file answers are not supported. A seated product takes a seat by guid (locked after the vouchers,
+ * Creation is pretix's experimental endpoint: the price is stored as sent, sale periods are not checked, bundles
+ * and file answers are not supported; add-ons are created by the single create ({@link CartAddons}). A seated product takes a seat by guid (locked after the vouchers,
  * before the quotas). A voucher is taken by code (compat §3.2, §7.9) and counts
  * one use while the position lives: the spec says API carts do not redeem vouchers, and indeed nothing is
  * redeemed, but the position holds a use as in pretix, so `max_usages` also bounds carts.
@@ -83,6 +88,7 @@ export class CartPositionsService {
     private readonly presentation: OrderPresentation,
     private readonly seatHolds: SeatHolds,
     private readonly queries: CartPositionQueries,
+    private readonly addons: CartAddons,
   ) {}
 
   /**
@@ -137,15 +143,27 @@ export class CartPositionsService {
     return withOneConnection(this.em, async (conn) => {
       const inserted = await this.write(conn, async (em) => {
         const now = new Date();
-        const [prepared] = await this.prepare(em, event, [body], now);
+        const addonInputs = body.addons ?? [];
+        const [prepared, ...preparedAddons] = await this.prepare(
+          em,
+          event,
+          [body, ...addonInputs.map((a) => addonEntry(body, a))],
+          now,
+        );
         if ('errors' in prepared) throw new ValidationFailed(prepared.errors);
+        const addonErrors = preparedAddons.map((p) => ('errors' in p ? p.errors : {}));
+        if (addonErrors.some((e) => Object.keys(e).length > 0))
+          throw new ValidationFailed({ addons: addonErrors });
         const { draft } = prepared;
+        const addonDrafts = preparedAddons.map((p) => (p as { draft: CartDraft }).draft);
+        if (body.addons !== undefined) await this.addons.check(em, event, draft, addonDrafts);
         const tally = await this.lockVouchers(em, [draft], now);
         const [seatError] = await this.takeSeats(em, event, [draft], now);
         if (seatError) throw ValidationFailed.field('seat', seatError);
-        if (draft.quotaIds.length > 0) {
+        const needed = placesPerQuota([draft, ...addonDrafts].map((d) => d.quotaIds));
+        if (needed.size > 0) {
           try {
-            await this.reservations.reserve(em, actor, draft.quotaIds, 1);
+            await this.reservations.reserve(em, actor, [...needed.keys()], needed);
           } catch (err) {
             if (err instanceof QuotaExceeded)
               throw ValidationFailed.bare(quotaExceededMessage(err.quota.name));
@@ -154,9 +172,19 @@ export class CartPositionsService {
         }
         const voucherError = takeVoucherUse(draft, tally, now);
         if (voucherError) throw ValidationFailed.field('voucher', voucherError);
-        return this.insert(em, actor, [draft], now);
+        const parent = await this.insert(em, actor, [draft], now);
+        if (addonDrafts.length === 0) return { parent, addons: null };
+        const addons = await this.insert(em, actor, addonDrafts, now, parent.positions[0]);
+        return { parent, addons };
       });
-      return (await this.presentCreated(conn, inserted))[0];
+      const [json] = await this.presentCreated(conn, inserted.parent);
+      if (inserted.addons)
+        json.addons = await this.presentation.carts(
+          conn,
+          inserted.addons.positions,
+          inserted.addons.answered,
+        );
+      return json;
     });
   }
 
@@ -171,7 +199,12 @@ export class CartPositionsService {
   async bulkCreate(event: Event, principal: Principal, raw: unknown[]): Promise<CartPositionBulkJson> {
     const actor: CartActor = { event, principal };
     const bodies: (CreateCartPositionDto | FieldErrors)[] = [];
-    for (const entry of raw) bodies.push(await parseEntry(entry));
+    for (const entry of raw) {
+      const parsed = await parseEntry(entry);
+      // Add-ons are created by the single create only (its add-on rules and nested answer).
+      const withAddons = parsed instanceof CreateCartPositionDto && (parsed.addons ?? []).length > 0;
+      bodies.push(withAddons ? { addons: [BULK_ADDONS_UNSUPPORTED] } : parsed);
+    }
     return withOneConnection(this.em, async (conn) => {
       const { results, inserted } = await this.write(conn, async (em) => {
         const now = new Date();
@@ -343,17 +376,30 @@ export class CartPositionsService {
     return new Map([...inUse].map(([id, state]) => [id, { ...state, usedInRequest: 0 }]));
   }
 
+  /** Inserts the drafts (add-ons of `parent` when given: its cart, `expires` and sales channel, linked to it). */
   private async insert(
     em: EntityManager,
     actor: CartActor,
     drafts: CartDraft[],
     now: Date,
+    parent?: CartPosition,
   ): Promise<Created> {
     const cartId = generateCartId();
     const positions = await this.writer.insert(
       em,
       actor,
-      drafts.map((d) => ({ values: cartPositionValues(d, actor.event.id, cartId, now), answers: d.answers })),
+      drafts.map((d) => {
+        const values = cartPositionValues(d, actor.event.id, cartId, now);
+        if (parent) {
+          Object.assign(values, {
+            cartId: parent.cartId,
+            expires: parent.expires,
+            salesChannel: parent.salesChannel,
+            addonToId: parent.id,
+          });
+        }
+        return { values, answers: d.answers };
+      }),
     );
     return { positions, answered: positions.filter((_, i) => drafts[i].answers.length > 0).map((p) => p.id) };
   }

@@ -61,7 +61,7 @@ const voucher = (over: Partial<SaleVoucher> = {}): SaleVoucher => ({
 const catalogue = (items: SaleItem[], vouchers: SaleVoucher[] = []): SalesCatalogueRows => ({
   items: new Map(items.map((i) => [i.id, i])),
   variations: new Map(),
-  taxRules: new Map([[3, { id: 3, eventId: 1, rate: '19.00', priceIncludesTax: false }]]),
+  taxRules: new Map([[3, { id: 3, eventId: 1, rate: '19.00', priceIncludesTax: false, code: null }]]),
   vouchersById: new Map(vouchers.map((v) => [v.id, v])),
   vouchersByCode: new Map(vouchers.map((v) => [v.code, v])),
   quotaProducts: new Map(),

@@ -323,6 +323,7 @@ export function priceFees(
       taxRate: rate.toFixed(2),
       taxValue: tax.toFixed(2),
       taxRuleId: rule?.id ?? null,
+      taxCode: rule?.code ?? null,
       canceled: false,
     };
   });
@@ -380,6 +381,7 @@ export function pricePositions(
         taxRate: line.rate.toFixed(2),
         taxValue: line.tax.toFixed(2),
         taxRuleId: rule?.id ?? null,
+        taxCode: rule?.code ?? null,
         attendeeNameParts: attendeeNameParts(p.attendee_name, p.attendee_name_parts),
         attendeeEmail: p.attendee_email ?? null,
         company: p.company ?? null,
@@ -397,6 +399,7 @@ export function pricePositions(
         seatId: r.seat?.id ?? null,
         liveSeatId: r.seat?.id ?? null,
         canceled: false,
+        canceledWithOrder: false,
         validFrom: validity.validFrom,
         validUntil: validity.validUntil,
         discountId: null,
@@ -449,6 +452,8 @@ export function orderValues(
     salesChannel: body.sales_channel ?? 'web',
     cancellationDate: null,
     apiMeta: body.api_meta ?? {},
+    taxRoundingMode: body.tax_rounding_mode ?? 'line',
+    pluginData: body.plugin_data ?? {},
     lastModified: fields.now,
   };
 }

@@ -233,7 +233,7 @@ export class OrderCreator {
         status: initialStatus(body, total),
         total,
         secret: generateOrderSecret(),
-        expires: orderExpiry(now, event.timezone),
+        expires: body.expires ? parseDateTime(body.expires) : orderExpiry(now, event.timezone),
         now,
       }),
       positions: priced,

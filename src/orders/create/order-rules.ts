@@ -26,6 +26,8 @@ export const FEE_TYPES = [
   'other',
   'giftcard',
 ] as const;
+/** Tax rounding modes of an order (pretix 2025.10 `tax_rounding_mode`, "algorithms-rounding"). */
+export const TAX_ROUNDING_MODES = ['line', 'sum_by_net', 'sum_by_net_keep_gross'] as const;
 
 const LOWER_ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

@@ -23,7 +23,7 @@ import {
 import { LIMITS } from '../../config/limits';
 import { AnswerInputDto } from '../answers/answer-input.dto';
 import { PAYMENT_PROVIDERS, UNKNOWN_PROVIDER } from '../payments/order-payments.rules';
-import { FEE_TYPES } from './order-rules';
+import { FEE_TYPES, TAX_ROUNDING_MODES } from './order-rules';
 
 /** DRF's name of a JSON value's type, for "expected ... but got <type>" messages. */
 function jsonType(v: unknown): string {
@@ -359,6 +359,21 @@ export class CreateOrderDto {
   @IsJsonObject()
   api_meta?: Record<string, unknown>;
 
+  /** Free JSON object for plugins (pretix 2025.2); `{}` by default. */
+  @Optional()
+  @IsJsonObject()
+  plugin_data?: Record<string, unknown>;
+
+  /** Tax rounding mode (pretix 2025.10): `line` (default), `sum_by_net` or `sum_by_net_keep_gross`. */
+  @Optional()
+  @IsChoice(TAX_ROUNDING_MODES)
+  tax_rounding_mode?: string;
+
+  /** Payment deadline of a pending order (pretix 2024.1); default: the event's payment term from now. */
+  @Optional()
+  @IsDateTimeString()
+  expires?: string;
+
   @Nullable()
   @Nested(() => InvoiceAddressInputDto)
   invoice_address?: InvoiceAddressInputDto | null;
@@ -439,6 +454,7 @@ export class UpdateOrderDto extends PickType(CreateOrderDto, [
   'custom_followup_at',
   'valid_if_pending',
   'api_meta',
+  'plugin_data',
   'invoice_address',
 ] as const) {
   /** Unlike on create, null is refused: an order always has a language. */

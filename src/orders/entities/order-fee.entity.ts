@@ -36,6 +36,10 @@ export class OrderFee {
   @Column({ type: 'int', nullable: true })
   taxRuleId!: number | null;
 
+  /** Codified reason for the tax rate (pretix `tax_code`, 2025.1): the tax rule's `code`, or null. */
+  @Column({ type: 'varchar', length: 190, nullable: true })
+  taxCode!: string | null;
+
   @Column({ type: 'boolean', default: false })
   canceled!: boolean;
 }

@@ -86,6 +86,10 @@ export class OrderPosition {
   @JoinColumn({ name: 'tax_rule_id' })
   taxRule?: TaxRule | null;
 
+  /** Codified reason for the tax rate (pretix `tax_code`, 2025.1): the tax rule's `code` when priced, or null. */
+  @Column({ type: 'varchar', length: 190, nullable: true })
+  taxCode!: string | null;
+
   @Column({ type: 'jsonb', default: {} })
   attendeeNameParts!: Record<string, string>;
 
@@ -162,6 +166,13 @@ export class OrderPosition {
 
   @Column({ type: 'boolean', default: false })
   canceled!: boolean;
+
+  /**
+   * Set when an order cancel (or deny) canceled this position, cleared when `reactivate` revives it: reactivating
+   * revives only these, so that a position canceled on its own stays canceled.
+   */
+  @Column({ type: 'boolean', default: false })
+  canceledWithOrder!: boolean;
 
   /**
    * Whether the last successful scan of this position was an exit. Maintained by a trigger on `checkin` (migration

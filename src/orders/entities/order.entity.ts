@@ -85,6 +85,14 @@ export class Order {
   @Column({ type: 'jsonb', default: {} })
   apiMeta!: Record<string, unknown>;
 
+  /** pretix `tax_rounding_mode` (2025.10): `line` (default), `sum_by_net`, `sum_by_net_keep_gross`. */
+  @Column({ type: 'varchar', length: 100, default: 'line' })
+  taxRoundingMode!: string;
+
+  /** pretix `plugin_data` (2025.2): free JSON object, `{}` by default. */
+  @Column({ type: 'jsonb', default: {} })
+  pluginData!: Record<string, unknown>;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   lastModified!: Date;
 }

@@ -35,3 +35,32 @@ export const POSITION_CANCELED_FILTERS: Record<string, QueryParamDoc> = {
     '`true` also shows canceled positions (when `canceled` is absent).',
   ),
 };
+
+/** Query parameters of the position list `E/orderpositions/` (compat §4.4). */
+export const POSITION_LIST_FILTERS: ListFiltersSpec = {
+  filters: {
+    order: filter.text("Code of the position's order (case-insensitive)."),
+    order__status: filter.choice(
+      ORDER_STATUSES,
+      "Status of the position's order: `n` pending, `p` paid, `e` expired, `c` canceled.",
+    ),
+    item: filter.int("Id of the position's product."),
+    variation: filter.int("Id of the position's variation."),
+    addon_to: filter.int('Id of the position this one is an add-on to.'),
+    voucher: filter.int('Id of the voucher the position used.'),
+    attendee_email: filter.text('Attendee email address (case-insensitive exact match).'),
+    secret: filter.text('Ticket secret (exact match).'),
+    pseudonymization_id: filter.text('Pseudonymization id (exact match).'),
+    ...POSITION_CANCELED_FILTERS,
+  },
+  ordering: ['id', 'positionid'],
+};
+
+/** Query parameters of `O/orderpositions/`: those of the event list plus `event`. */
+export const ORGANIZER_POSITION_LIST_FILTERS: ListFiltersSpec = {
+  filters: {
+    event: filter.text('Slug of the event (exact match).'),
+    ...POSITION_LIST_FILTERS.filters,
+  },
+  ordering: POSITION_LIST_FILTERS.ordering,
+};

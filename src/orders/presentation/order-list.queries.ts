@@ -4,6 +4,7 @@ import { QuestionQueries } from '../../catalogue/questions/question.queries';
 import { RowMapper } from '../../common/persistence/row-mapper';
 import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
 import { SeatQueries } from '../../seating/seat.queries';
+import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { PrintLogQueries } from './print-log.queries';
 import { OrderPosition } from '../entities/order-position.entity';
@@ -210,31 +211,30 @@ export class OrderListQueries {
       .getRepository(OrderPosition)
       .createQueryBuilder('p')
       .where('p.event_id = :event', { event: eventId });
-    applyCanceled(qb, where.canceled);
-    if (where.order !== undefined) {
-      qb.andWhere(
-        'p.order_id IN (SELECT id FROM orders WHERE event_id = :event AND upper(code) = upper(:order))',
-        {
-          order: where.order,
-        },
-      );
-    }
-    if (where.orderStatus !== undefined) {
-      qb.andWhere('p.order_id IN (SELECT id FROM orders WHERE event_id = :event AND status = :status)', {
-        status: where.orderStatus,
+    return applyPositionWhere(qb, where, 'event_id = :event');
+  }
+
+  /**
+   * `O/orderpositions/`: the positions of the organizer's orders in the `events` (or all its events), aliased `p`
+   * (parameter `:org` bound); `eventSlug` keeps those of the event with that slug.
+   */
+  positionsOfOrganizer(
+    em: EntityManager,
+    organizerId: number,
+    events: readonly number[] | 'all',
+    where: PositionListWhere & { eventSlug?: string },
+  ): SelectQueryBuilder<OrderPosition> {
+    const qb = em
+      .getRepository(OrderPosition)
+      .createQueryBuilder('p')
+      .where('p.order_id IN (SELECT id FROM orders WHERE organizer_id = :org)', { org: organizerId });
+    if (events !== 'all') qb.andWhere('p.event_id = ANY(:events)', { events });
+    if (where.eventSlug !== undefined) {
+      qb.andWhere(`${new TenancyQueries().eventSlugOf('p.event_id')} = :eventSlug`, {
+        eventSlug: where.eventSlug,
       });
     }
-    for (const [param, column] of POSITION_ID_FILTERS) {
-      const value = where[param];
-      if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
-    }
-    if (where.attendeeEmail !== undefined)
-      qb.andWhere('lower(p.attendee_email) = lower(:email)', { email: where.attendeeEmail });
-    for (const [param, column] of POSITION_TEXT_FILTERS) {
-      const value = where[param];
-      if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
-    }
-    return qb;
+    return applyPositionWhere(qb, where, 'organizer_id = :org');
   }
 
   /** The event's position with this id (hidden when canceled, per `canceled`), aliased `p`. */
@@ -423,6 +423,39 @@ export const POSITION_TEXT_FILTERS = [
   ['secret', 'secret'],
   ['pseudonymization_id', 'pseudonymization_id'],
 ] as const;
+
+/**
+ * The position list filters of compat §4.4 on `p`; `orderScope` bounds the orders the order filters look at
+ * (`event_id = :event` or `organizer_id = :org`).
+ */
+function applyPositionWhere(
+  qb: SelectQueryBuilder<OrderPosition>,
+  where: PositionListWhere,
+  orderScope: string,
+): SelectQueryBuilder<OrderPosition> {
+  applyCanceled(qb, where.canceled);
+  if (where.order !== undefined) {
+    qb.andWhere(`p.order_id IN (SELECT id FROM orders WHERE ${orderScope} AND upper(code) = upper(:order))`, {
+      order: where.order,
+    });
+  }
+  if (where.orderStatus !== undefined) {
+    qb.andWhere(`p.order_id IN (SELECT id FROM orders WHERE ${orderScope} AND status = :status)`, {
+      status: where.orderStatus,
+    });
+  }
+  for (const [param, column] of POSITION_ID_FILTERS) {
+    const value = where[param];
+    if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
+  }
+  if (where.attendeeEmail !== undefined)
+    qb.andWhere('lower(p.attendee_email) = lower(:email)', { email: where.attendeeEmail });
+  for (const [param, column] of POSITION_TEXT_FILTERS) {
+    const value = where[param];
+    if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
+  }
+  return qb;
+}
 
 function applyCanceled(qb: SelectQueryBuilder<OrderPosition>, filter: CanceledFilter): void {
   if ('canceled' in filter) qb.andWhere('p.canceled = :canceled', { canceled: filter.canceled });

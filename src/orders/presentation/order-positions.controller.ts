@@ -4,16 +4,19 @@ import { RequirePermission } from '../../auth/access.decorators';
 import { CurrentEvent } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
 import { ApiPaginatedResponse } from '../../common/http/openapi';
-import { filter, ListFilters } from '../../common/http/list-filters';
+import { ListFilters } from '../../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../../common/listing/pagination';
 import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
 import { OrderPositionJson } from './order.presenter';
 import { OrderPositionsService } from './order-positions.service';
-import { ORDER_STATUSES, POSITION_CANCELED_FILTERS } from './order-filters';
+import { POSITION_CANCELED_FILTERS, POSITION_LIST_FILTERS } from './order-filters';
 import { NoStore } from '../../common/http/no-store';
 
-/** `E/orderpositions/` (compat §4.4): read-only here; other methods answer 405. Permission `event.orders:read`. */
+/**
+ * `E/orderpositions/` (compat §4.4): list and detail, permission `event.orders:read` (PATCH and
+ * `regenerate_secrets`: `position-edits/`).
+ */
 @ApiTags('orders')
 @NoStore()
 @Controller('organizers/:organizer/events/:event/orderpositions')
@@ -23,24 +26,7 @@ export class OrderPositionsController {
   @Get()
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(OrderPositionJson)
-  @ListFilters({
-    filters: {
-      order: filter.text("Code of the position's order (case-insensitive)."),
-      order__status: filter.choice(
-        ORDER_STATUSES,
-        "Status of the position's order: `n` pending, `p` paid, `e` expired, `c` canceled.",
-      ),
-      item: filter.int("Id of the position's product."),
-      variation: filter.int("Id of the position's variation."),
-      addon_to: filter.int('Id of the position this one is an add-on to.'),
-      voucher: filter.int('Id of the voucher the position used.'),
-      attendee_email: filter.text('Attendee email address (case-insensitive exact match).'),
-      secret: filter.text('Ticket secret (exact match).'),
-      pseudonymization_id: filter.text('Pseudonymization id (exact match).'),
-      ...POSITION_CANCELED_FILTERS,
-    },
-    ordering: ['id', 'positionid'],
-  })
+  @ListFilters(POSITION_LIST_FILTERS)
   listOrderPositions(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,

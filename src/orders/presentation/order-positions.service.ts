@@ -8,7 +8,9 @@ import { QueryFilters } from '../../common/listing/query-filters';
 import type { Event } from '../../organizers/event.entity';
 import { OrderPosition } from '../entities/order-position.entity';
 import { OrderPresentation } from './order-presentation.service';
-import { OrderPositionJson, toOrderPositionJson } from './order.presenter';
+import { OrderPositionJson, OrganizerOrderPositionJson, toOrderPositionJson } from './order.presenter';
+import type { Principal } from '../../auth/principal';
+import type { Organizer } from '../../organizers/organizer.entity';
 import {
   CanceledFilter,
   OrderListQueries,
@@ -38,17 +40,31 @@ export class OrderPositionsService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {
-    const where: PositionListWhere = {
-      canceled: canceledFilter(filters),
-      order: filters.str('order'),
-      orderStatus: filters.str('order__status')?.toLowerCase(),
-    };
-    for (const [param] of POSITION_ID_FILTERS) where[param] = filters.int(param);
-    where.attendeeEmail = filters.str('attendee_email');
-    for (const [param] of POSITION_TEXT_FILTERS) where[param] = filters.str(param);
-    const qb = this.queries.positionsOfEvent(this.positions.manager, event.id, where);
-    applyOrdering(qb, filters, { id: 'p.id', positionid: 'p.positionid' }, ['id']);
+    const qb = this.queries.positionsOfEvent(this.positions.manager, event.id, positionWhere(filters));
+    applyOrdering(qb, filters, ORDERING, ['id']);
     return paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
+  }
+
+  /**
+   * `O/orderpositions/` (pretix 2026.01): positions of all events of the organizer on which the credential holds
+   * `event.orders:read` (as `O/orders/`, docs/permissions.md), with the filters and ordering of {@link list} plus
+   * `event` (slug); each carries its event's slug. No such event: an empty list. One statement per page.
+   * @throws ValidationFailed (400) for a malformed filter value
+   */
+  async listForOrganizer(
+    organizer: Organizer,
+    principal: Principal,
+    filters: QueryFilters,
+    page: PageRequest,
+  ): Promise<Paginated<OrganizerOrderPositionJson>> {
+    const where = { ...positionWhere(filters), eventSlug: filters.str('event') };
+    const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
+    const qb = this.queries.positionsOfOrganizer(this.positions.manager, organizer.id, allowed, where);
+    applyOrdering(qb, filters, ORDERING, ['id']);
+    return paginateInOne(qb, page, this.presentation.organizerPositionRelated(), (p, extras) => ({
+      ...toOrderPositionJson(p, extras),
+      event: extras.eventSlug,
+    }));
   }
 
   /**
@@ -59,6 +75,22 @@ export class OrderPositionsService {
     const qb = this.queries.positionById(this.positions.manager, event.id, id, canceledFilter(filters));
     return findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
   }
+}
+
+/** Ordering fields of the position lists: wire name → SQL. */
+const ORDERING = { id: 'p.id', positionid: 'p.positionid' };
+
+/** The position list filters, parsed in this order (the first malformed one answers 400). */
+function positionWhere(filters: QueryFilters): PositionListWhere {
+  const where: PositionListWhere = {
+    canceled: canceledFilter(filters),
+    order: filters.str('order'),
+    orderStatus: filters.str('order__status')?.toLowerCase(),
+  };
+  for (const [param] of POSITION_ID_FILTERS) where[param] = filters.int(param);
+  where.attendeeEmail = filters.str('attendee_email');
+  for (const [param] of POSITION_TEXT_FILTERS) where[param] = filters.str(param);
+  return where;
 }
 
 /** `canceled=<bool>` filters on it; otherwise canceled positions only with `include_canceled_positions=true`. */

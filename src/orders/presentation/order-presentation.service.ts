@@ -50,6 +50,7 @@ export class OrderPresentation {
   private readonly positionRows: RowMapper<OrderPosition>;
   private orderSpec?: RelatedSpec<OrderExtras>;
   private positionSpec?: RelatedSpec<PositionExtras>;
+  private organizerPositionSpec?: RelatedSpec<PositionExtras & { eventSlug: string }>;
   private cartSpec?: RelatedSpec<{ answers: AnswerJson[]; seat: PositionSeatJson | null }>;
 
   constructor(
@@ -129,6 +130,14 @@ export class OrderPresentation {
       checkins: { sql: this.checkinSeam.checkins('p.id'), read: readCheckins },
       printLogs: { sql: PrintLogQueries.printLogsSql('p.id'), read: PrintLogQueries.read },
       seat: { sql: this.queries.positionSeat('p.seat_id'), read: readSeat },
+    });
+  }
+
+  /** {@link positionRelated} plus the slug of the position's event (`O/orderpositions/`). */
+  organizerPositionRelated(): RelatedSpec<PositionExtras & { eventSlug: string }> {
+    return (this.organizerPositionSpec ??= {
+      ...this.positionRelated(),
+      eventSlug: { sql: this.tenancy.eventSlugOf('p.event_id'), read: (v) => (v as string | null) ?? '' },
     });
   }
 

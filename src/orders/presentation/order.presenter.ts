@@ -16,7 +16,7 @@ import {
   ApiMoney,
   ApiPercent,
 } from '../../common/http/api-schemas';
-import { FEE_TYPES } from '../create/order-rules';
+import { FEE_TYPES, TAX_ROUNDING_MODES } from '../create/order-rules';
 import {
   CHECKIN_TYPES,
   DownloadJson,
@@ -88,6 +88,8 @@ export class OrderPositionJson {
   tax_rate!: string;
   @ApiMoney()
   tax_value!: string;
+  /** Codified reason for the tax rate (pretix 2025.1), or null. */
+  tax_code!: string | null;
   @ApiInt({ nullable: true })
   tax_rule!: number | null;
   secret!: string;
@@ -108,6 +110,14 @@ export class OrderPositionJson {
   blocked!: string[] | null;
   is_bundled!: boolean;
   pseudonymization_id!: string;
+  /** Additional data of plugins (pretix 2025.2); always `{}` here. */
+  plugin_data!: Record<string, unknown>;
+}
+
+/** A position of `O/orderpositions/`: the position with its event's slug. */
+export class OrganizerOrderPositionJson extends OrderPositionJson {
+  /** Slug of the event. */
+  event!: string;
 }
 
 /** A fee of an order. */
@@ -126,6 +136,8 @@ export class OrderFeeJson {
   tax_value!: string;
   @ApiInt({ nullable: true })
   tax_rule!: number | null;
+  /** Codified reason for the tax rate (pretix 2025.1), or null. */
+  tax_code!: string | null;
   canceled!: boolean;
 }
 
@@ -191,6 +203,9 @@ export class OrderJson {
   fees!: OrderFeeJson[];
   @ApiMoney()
   total!: string;
+  /** `line`, `sum_by_net` or `sum_by_net_keep_gross` (pretix 2025.10). */
+  @ApiEnum(TAX_ROUNDING_MODES)
+  tax_rounding_mode!: string;
   comment!: string;
   @ApiDate({ nullable: true })
   custom_followup_at!: string | null;
@@ -210,6 +225,8 @@ export class OrderJson {
   @ApiDateTime({ nullable: true })
   cancellation_date!: string | null;
   api_meta!: Record<string, unknown>;
+  /** Additional data of plugins (pretix 2025.2); `{}` unless written through the API. */
+  plugin_data!: Record<string, unknown>;
 }
 
 /** A cart position (spec "Cart position"; compat §3.2). */
@@ -297,6 +314,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     discount: p.discountId,
     tax_rate: toMoney(p.taxRate),
     tax_value: toMoney(p.taxValue),
+    tax_code: p.taxCode,
     tax_rule: p.taxRuleId,
     secret: p.secret,
     addon_to: p.addonToId,
@@ -312,6 +330,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     blocked: p.blocked && p.blocked.length > 0 ? p.blocked : null,
     is_bundled: p.isBundled,
     pseudonymization_id: p.pseudonymizationId,
+    plugin_data: {},
   };
 }
 
@@ -325,6 +344,7 @@ export function toOrderFeeJson(f: OrderFee): OrderFeeJson {
     tax_rate: toMoney(f.taxRate),
     tax_value: toMoney(f.taxValue),
     tax_rule: f.taxRuleId,
+    tax_code: f.taxCode,
     canceled: f.canceled,
   };
 }
@@ -389,6 +409,7 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
     payment_provider: last ? last.provider : openPaymentProvider(extras.payments),
     fees: extras.fees.map(toOrderFeeJson),
     total: toMoney(o.total),
+    tax_rounding_mode: o.taxRoundingMode,
     comment: o.comment,
     custom_followup_at: o.customFollowupAt,
     invoice_address: extras.invoiceAddress ? toInvoiceAddressJson(extras.invoiceAddress) : null,
@@ -405,6 +426,7 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
     customer: null,
     cancellation_date: isoUtc(o.cancellationDate),
     api_meta: o.apiMeta,
+    plugin_data: o.pluginData,
   };
 }
 

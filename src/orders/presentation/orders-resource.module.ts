@@ -14,13 +14,15 @@ import { OrderPresentationModule } from './order-presentation.module';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { OrganizerOrdersController } from './organizer-orders.controller';
+import { OrganizerOrderPositionsController } from './organizer-order-positions.controller';
 import { OrderListQueries } from './order-list.queries';
 
 /**
  * The order resources over HTTP (compat §4.4): `E/orders/` (list, detail, PATCH, DELETE of test-mode orders,
- * and POST, which {@link OrderCreateModule}'s `OrderCreator` answers), the organizer-wide order list and the
- * order positions. Voucher redemptions (released on DELETE) come from the catalogue's `CatalogueSalesModule`,
- * wired to {@link SalesPortsModule}. Creation pays with gift cards through the given `GiftCardPaymentsModule`.
+ * and POST, which {@link OrderCreateModule}'s `OrderCreator` answers), the organizer-wide order and position
+ * lists and the order positions. Voucher redemptions (released on DELETE) come from the catalogue's
+ * `CatalogueSalesModule`, wired to {@link SalesPortsModule}. Creation pays with gift cards through the given
+ * `GiftCardPaymentsModule`.
  */
 @Module({})
 export class OrdersResourceModule {
@@ -37,7 +39,12 @@ export class OrdersResourceModule {
         OrderPresentationModule,
         TypeOrmModule.forFeature([Order, OrderPosition]),
       ],
-      controllers: [OrdersController, OrganizerOrdersController, OrderPositionsController],
+      controllers: [
+        OrdersController,
+        OrganizerOrdersController,
+        OrderPositionsController,
+        OrganizerOrderPositionsController,
+      ],
       providers: [OrdersService, OrderPositionsService, OrderListQueries],
     };
   }

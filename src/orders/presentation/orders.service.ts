@@ -112,7 +112,7 @@ export class OrdersService {
 
   /**
    * PATCH (compat §4.4): changes only `email`, `phone`, `locale`, `comment`, `checkin_attention`, `checkin_text`,
-   * `custom_followup_at`, `valid_if_pending`, `api_meta` and `invoice_address` (replaced; created when missing;
+   * `custom_followup_at`, `valid_if_pending`, `api_meta`, `plugin_data` and `invoice_address` (replaced; created when missing;
    * null removes it); other fields are ignored. `last_modified` moves. Logs `pretix.event.order.contact.changed`
    * (e-mail or phone changed), `pretix.event.order.comment` (comment changed) and `pretix.event.order.modified`
    * (any other field changed, or an invoice address sent).
@@ -138,6 +138,7 @@ export class OrdersService {
         custom_followup_at: order.customFollowupAt,
         valid_if_pending: order.validIfPending,
         api_meta: order.apiMeta,
+        plugin_data: order.pluginData,
       };
       const changed = (Object.keys(before) as PatchField[]).filter(
         (k) => sent.has(k) && !isDeepStrictEqual(before[k], body[k]),
@@ -158,6 +159,7 @@ export class OrdersService {
             : order.customFollowupAt,
           validIfPending: has('valid_if_pending') ? body.valid_if_pending! : order.validIfPending,
           apiMeta: has('api_meta') ? body.api_meta! : order.apiMeta,
+          pluginData: has('plugin_data') ? body.plugin_data! : order.pluginData,
         },
         now,
       );

@@ -48,7 +48,10 @@ export interface NewOrder {
  */
 export interface OrderChange {
   status?: OrderStatus;
-  /** `cancel`: the active positions become canceled; `restore`: all positions are active again. */
+  /**
+   * `cancel`: the active positions become canceled, marked `canceled_with_order`; `restore`: the positions so
+   * marked are active again (the mark cleared); positions canceled on their own stay canceled.
+   */
   positions?: 'cancel' | 'restore';
   /** `cancel`: the active fees become canceled; `restore`: all fees are active again. */
   fees?: 'cancel' | 'restore';
@@ -72,6 +75,7 @@ export type OrderDetails = Pick<
   | 'customFollowupAt'
   | 'validIfPending'
   | 'apiMeta'
+  | 'pluginData'
 >;
 
 /**
@@ -128,8 +132,8 @@ export class OrderWriter {
       const cancel = change.positions === 'cancel';
       await em.update(
         OrderPosition,
-        cancel ? { orderId: order.id, canceled: false } : { orderId: order.id },
-        { canceled: cancel },
+        cancel ? { orderId: order.id, canceled: false } : { orderId: order.id, canceledWithOrder: true },
+        { canceled: cancel, canceledWithOrder: cancel },
       );
     }
     if (change.fees) {

@@ -101,3 +101,58 @@ export function hasErrors(e: FieldErrors): boolean {
 export function throwPositions(errs: FieldErrors[]): void {
   if (errs.some(hasErrors)) throw new ValidationFailed({ positions: errs });
 }
+
+/** An add-on as the add-on rules see it: its product, the product's category and names for messages. */
+export interface AddonChoice {
+  itemId: number;
+  variationId: number | null;
+  categoryId: number | null;
+  name: string;
+}
+
+/** An add-on configuration of the parent product (catalogue `SaleAddonConfig`), category name resolved. */
+export interface AddonRule {
+  categoryId: number;
+  categoryName: string;
+  minCount: number;
+  maxCount: number;
+  multiAllowed: boolean;
+}
+
+/** pretix's texts of the add-on rules (cart serializer; web shop `error_messages` for the counts). */
+export const ADDON_MESSAGES = {
+  notAnAddon: (addon: string, parent: string) =>
+    `The product "${addon}" can not be used as an add-on product for "${parent}".`,
+  maxCount: (max: number, category: string, parent: string) =>
+    `You can select at most ${max} add-ons from the category ${category} for the product ${parent}.`,
+  minCount: (min: number, category: string, parent: string) =>
+    `You need to select at least ${min} add-ons from the category ${category} for the product ${parent}.`,
+  noMulti: (category: string, parent: string) =>
+    `You can select every add-ons from the category ${category} for the product ${parent} at most once.`,
+} as const;
+
+/**
+ * The add-on rules of one parent product (pretix's add-on validation of cart positions; compat §3.12): every
+ * add-on's product must be in a category the parent has an add-on configuration for; per configured category at
+ * most `max_count` add-ons, at least `min_count`, and one product at most once unless `multi_allowed`.
+ * @returns the first problem's message, or null
+ */
+export function addonProblem(
+  parentName: string,
+  addons: readonly AddonChoice[],
+  rules: readonly AddonRule[],
+): string | null {
+  for (const a of addons) {
+    if (!rules.some((r) => r.categoryId === a.categoryId)) return ADDON_MESSAGES.notAnAddon(a.name, parentName);
+  }
+  for (const r of rules) {
+    const chosen = addons.filter((a) => a.categoryId === r.categoryId);
+    if (chosen.length > r.maxCount) return ADDON_MESSAGES.maxCount(r.maxCount, r.categoryName, parentName);
+    if (chosen.length < r.minCount) return ADDON_MESSAGES.minCount(r.minCount, r.categoryName, parentName);
+    const products = chosen.map((a) => `${a.itemId}/${a.variationId ?? ''}`);
+    if (!r.multiAllowed && new Set(products).size < products.length) {
+      return ADDON_MESSAGES.noMulti(r.categoryName, parentName);
+    }
+  }
+  return null;
+}
