@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Create a cart position
-         * @description 201 with the position (and empty `addons`/`bundled`); 400 also when quota is lacking (bare list).
+         * @description 201 with the position, its `addons` as created and empty `bundled`; 400 also when quota is lacking (bare list).
          */
         post: operations["createCartPosition"];
         delete?: never;
@@ -1074,7 +1074,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Replace an order position
+         * @description Changes attendee fields, answers (replaced as a whole) or validity of the position.
+         */
+        patch: operations["updateOrderPosition"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/add_block/": {
@@ -1111,6 +1115,26 @@ export interface paths {
          * @description Records a print of the ticket (201 with the print log); it shows in the position's `print_logs`.
          */
         post: operations["createOrderPositionPrintLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/regenerate_secrets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate order position secrets
+         * @description A new ticket secret; the old one is revoked (scans of it answer `revoked`). No body.
+         */
+        post: operations["regenerateOrderPositionSecrets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2377,6 +2401,23 @@ export interface paths {
         patch: operations["partialUpdateMembershipType"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/orderpositions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List organizer order positions */
+        get: operations["listOrganizerOrderPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/orders/": {
         parameters: {
             query?: never;
@@ -2955,6 +2996,26 @@ export interface components {
             /** Format: int32 */
             id: number;
         };
+        CartAddonInputDto: {
+            answers?: components["schemas"]["AnswerInputDto"][];
+            attendee_email?: string | null;
+            attendee_name?: string | null;
+            attendee_name_parts?: {
+                [key: string]: string;
+            };
+            includes_tax?: boolean | null;
+            /** Format: int32 */
+            item: number;
+            /** @description Money stored as sent; omitted or null: computed (above). */
+            price?: (string | null) | number;
+            /**
+             * Format: int32
+             * @description Sub-event id: required for event series (as for the parent), refused otherwise.
+             */
+            subevent?: number | null;
+            /** Format: int32 */
+            variation?: number | null;
+        };
         CartPositionBulkJson: {
             results: components["schemas"]["CartPositionResultJson"][];
         };
@@ -3103,6 +3164,10 @@ export interface components {
             item: number;
             /** @description Code of the order. */
             order: string;
+            /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
+            plugin_data: {
+                [key: string]: unknown;
+            };
             /** Format: int32 */
             positionid: number;
             price: components["schemas"]["Money"];
@@ -3116,6 +3181,8 @@ export interface components {
             street: string | null;
             /** Format: int32 */
             subevent: number | null;
+            /** @description Codified reason for the tax rate (pretix 2025.1), or null. */
+            tax_code: string | null;
             tax_rate: components["schemas"]["Percentage"];
             /** Format: int32 */
             tax_rule: number | null;
@@ -3233,8 +3300,11 @@ export interface components {
             designated_price?: components["schemas"]["MoneyInput"];
         };
         CreateCartPositionDto: {
-            /** @description Not supported: only an empty list (or nothing) is accepted. */
-            addons?: components["schemas"]["CreateCartPositionDto"][];
+            /**
+             * @description Add-on positions (at most `LIMITS.answersPerPosition`), checked against the item's add-on configurations:
+             *     category, `min_count`/`max_count` (counted when `addons` is sent), `multi_allowed`.
+             */
+            addons?: components["schemas"]["CartAddonInputDto"][];
             /** @description Answers validated like those of orders; file questions are not supported. */
             answers?: components["schemas"]["AnswerInputDto"][];
             attendee_email?: string | null;
@@ -3636,6 +3706,11 @@ export interface components {
             custom_followup_at?: string | null;
             /** Format: email */
             email?: string | null;
+            /**
+             * Format: date-time
+             * @description Payment deadline of a pending order (pretix 2024.1); default: the event's payment term from now.
+             */
+            expires?: string;
             fees?: components["schemas"]["OrderFeeInputDto"][];
             force?: boolean;
             invoice_address?: components["schemas"]["InvoiceAddressInputDto"] | null;
@@ -3656,6 +3731,10 @@ export interface components {
              */
             payment_provider?: string | null;
             phone?: string | null;
+            /** @description Free JSON object for plugins (pretix 2025.2); `{}` by default. */
+            plugin_data?: {
+                [key: string]: unknown;
+            };
             /** @description At most `LIMITS.orderPositions` (README "Limits"). */
             positions: components["schemas"]["OrderPositionInputDto"][];
             require_approval?: boolean;
@@ -3669,6 +3748,11 @@ export interface components {
              * @enum {string}
              */
             status?: "n" | "p";
+            /**
+             * @description Tax rounding mode (pretix 2025.10): `line` (default), `sum_by_net` or `sum_by_net_keep_gross`.
+             * @enum {string}
+             */
+            tax_rounding_mode?: "line" | "sum_by_net" | "sum_by_net_keep_gross";
             testmode?: boolean;
             /**
              * @description Gift card secrets (pretix `use_gift_cards`, pretix 2026.03): a pending order is paid with these cards, in this
@@ -4827,6 +4911,10 @@ export interface components {
             /** Format: int32 */
             item: number;
             order: components["schemas"]["NestedOrderRefJson"];
+            /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
+            plugin_data: {
+                [key: string]: unknown;
+            };
             /** Format: int32 */
             positionid: number;
             price: components["schemas"]["Money"];
@@ -4838,6 +4926,8 @@ export interface components {
             street: string | null;
             /** Format: int32 */
             subevent: number | null;
+            /** @description Codified reason for the tax rate (pretix 2025.1), or null. */
+            tax_code: string | null;
             tax_rate: components["schemas"]["Percentage"];
             /** Format: int32 */
             tax_rule: number | null;
@@ -4887,6 +4977,8 @@ export interface components {
             /** Format: int32 */
             id: number;
             internal_type: string;
+            /** @description Codified reason for the tax rate (pretix 2025.1), or null. */
+            tax_code: string | null;
             tax_rate: components["schemas"]["Percentage"];
             /** Format: int32 */
             tax_rule: number | null;
@@ -4928,6 +5020,10 @@ export interface components {
             payment_provider: string | null;
             payments: components["schemas"]["OrderPaymentJson"][];
             phone: string | null;
+            /** @description Additional data of plugins (pretix 2025.2); `{}` unless written through the API. */
+            plugin_data: {
+                [key: string]: unknown;
+            };
             positions: components["schemas"]["OrderPositionJson"][];
             refunds: components["schemas"]["OrderRefundJson"][];
             require_approval: boolean;
@@ -4938,6 +5034,11 @@ export interface components {
              * @enum {string}
              */
             status: "n" | "p" | "e" | "c";
+            /**
+             * @description `line`, `sum_by_net` or `sum_by_net_keep_gross` (pretix 2025.10).
+             * @enum {string}
+             */
+            tax_rounding_mode: "line" | "sum_by_net" | "sum_by_net_keep_gross";
             testmode: boolean;
             total: components["schemas"]["Money"];
             url: string | null;
@@ -5030,6 +5131,10 @@ export interface components {
             item: number;
             /** @description Code of the order. */
             order: string;
+            /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
+            plugin_data: {
+                [key: string]: unknown;
+            };
             /** Format: int32 */
             positionid: number;
             price: components["schemas"]["Money"];
@@ -5041,6 +5146,8 @@ export interface components {
             street: string | null;
             /** Format: int32 */
             subevent: number | null;
+            /** @description Codified reason for the tax rate (pretix 2025.1), or null. */
+            tax_code: string | null;
             tax_rate: components["schemas"]["Percentage"];
             /** Format: int32 */
             tax_rule: number | null;
@@ -5082,6 +5189,65 @@ export interface components {
         OrganizerJson: {
             name: string;
             slug: string;
+        };
+        OrganizerOrderPositionJson: {
+            /** Format: int32 */
+            addon_to: number | null;
+            answers: components["schemas"]["AnswerJson"][];
+            attendee_email: string | null;
+            attendee_name: string | null;
+            attendee_name_parts: {
+                [key: string]: string;
+            };
+            blocked: string[] | null;
+            canceled: boolean;
+            checkins: components["schemas"]["CheckinJson"][];
+            city: string | null;
+            company: string | null;
+            country: string | null;
+            /** Format: int32 */
+            discount: number | null;
+            downloads: components["schemas"]["DownloadJson"][];
+            /** @description Slug of the event. */
+            event: string;
+            /** Format: int32 */
+            id: number;
+            is_bundled: boolean;
+            /** Format: int32 */
+            item: number;
+            /** @description Code of the order. */
+            order: string;
+            /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
+            plugin_data: {
+                [key: string]: unknown;
+            };
+            /** Format: int32 */
+            positionid: number;
+            price: components["schemas"]["Money"];
+            print_logs: components["schemas"]["PrintLogJson"][];
+            pseudonymization_id: string;
+            seat: components["schemas"]["PositionSeatJson"] | null;
+            secret: string;
+            state: string | null;
+            street: string | null;
+            /** Format: int32 */
+            subevent: number | null;
+            /** @description Codified reason for the tax rate (pretix 2025.1), or null. */
+            tax_code: string | null;
+            tax_rate: components["schemas"]["Percentage"];
+            /** Format: int32 */
+            tax_rule: number | null;
+            tax_value: components["schemas"]["Money"];
+            /** Format: date-time */
+            valid_from: string | null;
+            /** Format: date-time */
+            valid_until: string | null;
+            /** Format: int32 */
+            variation: number | null;
+            /** Format: int32 */
+            voucher: number | null;
+            voucher_budget_use: (string & components["schemas"]["Money"]) | null;
+            zipcode: string | null;
         };
         OrganizerTransactionJson: {
             /**
@@ -6430,7 +6596,44 @@ export interface components {
             /** @description Unlike on create, null is refused: an order always has a language. */
             locale?: string;
             phone?: string | null;
+            /** @description Free JSON object for plugins (pretix 2025.2); `{}` by default. */
+            plugin_data?: {
+                [key: string]: unknown;
+            };
             valid_if_pending?: boolean;
+        };
+        UpdateOrderPositionDto: {
+            answers?: components["schemas"]["AnswerInputDto"][];
+            /** Format: email */
+            attendee_email?: string | null;
+            attendee_name?: string | null;
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            city?: string | null;
+            company?: string | null;
+            country?: string | null;
+            /** @description Refused (400); use the order change endpoint. */
+            item?: number;
+            /** @description Refused (400); use the order change endpoint. */
+            price?: string;
+            /** @description Refused (400); use the order change endpoint. */
+            seat?: string | null;
+            /** @description Refused (400); use regenerate_secrets or the order change endpoint. */
+            secret?: string;
+            state?: string | null;
+            street?: string | null;
+            /** @description Refused (400); use the order change endpoint. */
+            subevent?: number | null;
+            /** @description Refused (400); use the order change endpoint. */
+            tax_rule?: number | null;
+            /** Format: date-time */
+            valid_from?: string | null;
+            /** Format: date-time */
+            valid_until?: string | null;
+            /** @description Refused (400); use the order change endpoint. */
+            variation?: number | null;
+            zipcode?: string | null;
         };
         UpdateQuestionDto: {
             ask_during_checkin?: boolean;
@@ -11036,6 +11239,47 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateOrderPosition: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrderPositionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPositionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     addOrderPositionBlock: {
         parameters: {
             query?: never;
@@ -11105,6 +11349,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PrintLogJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    regenerateOrderPositionSecrets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPositionJson"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16286,6 +16567,72 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrganizerOrderPositions: {
+        parameters: {
+            query?: {
+                /** @description Slug of the event (exact match). */
+                event?: string;
+                /** @description Code of the position's order (case-insensitive). */
+                order?: string;
+                /** @description Status of the position's order: `n` pending, `p` paid, `e` expired, `c` canceled. */
+                order__status?: "n" | "p" | "e" | "c";
+                /** @description Id of the position's product. */
+                item?: number;
+                /** @description Id of the position's variation. */
+                variation?: number;
+                /** @description Id of the position this one is an add-on to. */
+                addon_to?: number;
+                /** @description Id of the voucher the position used. */
+                voucher?: number;
+                /** @description Attendee email address (case-insensitive exact match). */
+                attendee_email?: string;
+                /** @description Ticket secret (exact match). */
+                secret?: string;
+                /** @description Pseudonymization id (exact match). */
+                pseudonymization_id?: string;
+                /** @description Only canceled (`true`) or only not canceled (`false`) positions. */
+                canceled?: boolean;
+                /** @description `true` also shows canceled positions (when `canceled` is absent). */
+                include_canceled_positions?: boolean;
+                /** @description Sort order: comma-separated fields among `id`, `positionid`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "positionid" | "-positionid")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["OrganizerOrderPositionJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
