@@ -5,6 +5,7 @@ import { OrderPaymentsApiModule } from './payments/order-payments-api.module';
 import { OrdersResourceModule } from './presentation/orders-resource.module';
 import { PositionBlockingModule } from './blocking/position-blocking.module';
 import { OrderRefundsModule } from './refunds/order-refunds.module';
+import { ResendLinkModule } from './resend-link/resend-link.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
@@ -21,6 +22,7 @@ import { OrderRefundsModule } from './refunds/order-refunds.module';
     OrderRefundsModule,
     CartPositionsModule,
     PositionBlockingModule,
+    ResendLinkModule,
   ],
 })
 export class OrdersModule {}
