@@ -40,7 +40,7 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.use(app.get(RequestLogging).middleware());
   app.use(...bodyParsers());
   // After the body parsers: their `next` runs in the socket's async context, which would drop the origin.
-  app.use(requestOrigin);
+  app.use(requestOrigin(app.get(AppConfig).apiUrl));
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);

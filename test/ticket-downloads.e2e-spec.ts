@@ -77,7 +77,8 @@ describe('ticket downloads', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tickets-'));
     smtp = await startSmtpServer();
-    t = await startTestApp({ mailUrl: smtp.url });
+    // No API_URL: the download links are built from each request's own origin.
+    t = await startTestApp({ mailUrl: smtp.url, apiUrl: '' });
     token = (await bootstrapOrganizer(t, 'org')).token;
     await createEvent(t, token, 'org', {
       slug: 'tix',
