@@ -29,10 +29,10 @@ import {
 import { absoluteUrl } from '../../common/http/request-origin';
 import {
   downloadsList,
-  generatesTicket,
   orderDownloadPath,
   orderDownloadRefusal,
   positionDownloadPath,
+  positionDownloadRefusal,
   TicketOrderFacts,
 } from './ticket-download.rules';
 
@@ -319,13 +319,12 @@ export function readTicketFacts(value: unknown): PositionTicketFacts | null {
 function positionDownloads(p: OrderPosition, facts: PositionTicketFacts | null | undefined): DownloadJson[] {
   if (!facts) return [];
   const allowed =
-    orderDownloadRefusal(facts.order) === null &&
-    generatesTicket({
+    positionDownloadRefusal(facts.order, {
       addonTo: p.addonToId,
       canceled: p.canceled,
       itemAdmission: facts.itemAdmission,
       itemGenerateTickets: facts.itemGenerateTickets,
-    });
+    }) === null;
   return downloadsList(
     allowed,
     (out) => positionDownloadPath(facts.organizer, facts.event, p.id, out),
