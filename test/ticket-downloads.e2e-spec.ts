@@ -113,7 +113,7 @@ describe('ticket downloads', () => {
     });
     expect(q.status).toBe(201);
     await startWorker({ ...workerEnvFor(t), MAIL_URL: smtp.url, JOB_LOCK_MS: '3000' });
-  });
+  }, 120_000); // startWorker builds dist/ first when the sources are newer
 
   afterAll(async () => {
     await stopAllWorkers();
