@@ -4290,7 +4290,7 @@ export interface components {
         DownloadJson: {
             /** @description Identifier of the ticket output, e.g. `pdf`. */
             output: string;
-            /** @description Download URL. */
+            /** @description Absolute URL of the download endpoint (`API_URL`, or the request's origin). */
             url: string;
         };
         /** @description An error with one message (`{"detail": "Not found."}`). */
