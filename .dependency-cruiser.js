@@ -40,7 +40,7 @@ const LAYERS = [
   ['catalogue'],
   ['seating'],
   ['orders'],
-  ['checkin', 'invoices', 'giftcards'],
+  ['checkin', 'invoices', 'giftcards', 'tickets'],
   ['media'],
   ['exports', 'sendmail-rules', 'shredder'],
   ['webhooks'],

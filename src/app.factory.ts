@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { parseTrustProxy } from './config/trust-proxy';
 import { bodyParsers, requestId } from './common/http/body-parsing';
 import { RequestLogging } from './common/http/request-logging';
+import { requestOrigin } from './common/http/request-origin';
 import { securityHeaders } from './common/http/security-headers';
 import { withSharedSchemas } from './common/http/api-schemas';
 import { buildOpenApiDocument, OpenApiDocumentHolder, setupApiPage } from './common/http/openapi';
@@ -38,6 +39,8 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   app.use(requestId, securityHeaders());
   app.use(app.get(RequestLogging).middleware());
   app.use(...bodyParsers());
+  // After the body parsers: their `next` runs in the socket's async context, which would drop the origin.
+  app.use(requestOrigin(app.get(AppConfig).apiUrl));
   const registry = app.get(RouteRegistry);
   app.use(registry.middleware());
   app.setGlobalPrefix(API_PREFIX);

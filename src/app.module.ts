@@ -26,6 +26,7 @@ import { SendmailRulesModule } from './sendmail-rules/sendmail-rules.module';
 import { ShredderModule } from './shredder/shredder.module';
 import { SeatingModule } from './seating/seating.module';
 import { TeamsModule } from './teams/teams.module';
+import { TicketsModule } from './tickets/tickets.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -61,6 +62,7 @@ export class AppModule {
         CheckinModule,
         GiftCardsModule,
         InvoicesModule,
+        TicketsModule,
         ExportsModule,
         MediaModule,
         OutgoingMailsModule,

@@ -15,6 +15,7 @@ import { QuotaEngineModule } from './orders/quota-engine/quota-engine.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { SendmailRulesRunnerModule } from './sendmail-rules/sendmail-rules-runner.module';
 import { ShredderTasksModule } from './shredder/shredder-tasks.module';
+import { TicketTasksModule } from './tickets/ticket-tasks.module';
 import { PeriodicJobs } from './scheduler/periodic-jobs';
 import { SchedulerProcessor } from './scheduler/scheduler.processor';
 import { SchedulerService } from './scheduler/scheduler.service';
@@ -45,6 +46,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     OAuthCoreModule,
     SendmailRulesRunnerModule,
     ShredderTasksModule,
+    TicketTasksModule,
     ExportsCoreModule,
     WebhookWorkerModule,
   ],

@@ -42,6 +42,8 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     logLevel: 'error',
     // Webhook tests deliver to receivers on 127.0.0.1; the default (false) is tested with an explicit override.
     webhookAllowPrivateTargets: true,
+    // Absolute links in bodies (ticket `downloads`) stay the same across requests (supertest's port changes).
+    apiUrl: 'http://testserver',
     ...overrides,
   });
   const db = app.get<DataSource>(getDataSourceToken());

@@ -314,6 +314,12 @@ describe('orders: read, change, delete', () => {
         valid_if_pending: true,
         api_meta: { a: 1 },
         last_modified: expect.any(String),
+        // valid_if_pending opens the ticket downloads of the pending order.
+        downloads: [{ output: 'pdf', url: `http://testserver${E}/orders/${created.code}/download/pdf/` }],
+        positions: created.positions.map((p) => ({
+          ...p,
+          downloads: [{ output: 'pdf', url: `http://testserver${E}/orderpositions/${p.id}/download/pdf/` }],
+        })),
       });
       expect(new Date(body.last_modified as string).getTime()).toBeGreaterThan(
         new Date(created.last_modified).getTime(),

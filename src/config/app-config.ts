@@ -257,6 +257,16 @@ export class AppConfig {
     message: 'SITE_URL must be an http(s) URL without a trailing slash',
   })
   siteUrl = 'http://localhost:8000';
+
+  /**
+   * Public base URL of this API (scheme and host, no trailing slash, without `/api/v1`) for the absolute links in
+   * answers (ticket `downloads`); empty: the origin of each request (its `Host`, as `TRUST_PROXY` allows).
+   */
+  @IsOptional()
+  @Matches(/^(https?:\/\/[^\s]+[^/\s])?$/, {
+    message: 'API_URL must be an http(s) URL without a trailing slash',
+  })
+  apiUrl = '';
 }
 
 const ENV_KEYS: Record<keyof AppConfig, string> = {
@@ -297,6 +307,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
   sessionSecret: 'SESSION_SECRET',
   siteUrl: 'SITE_URL',
+  apiUrl: 'API_URL',
 };
 
 const DEFAULTS = new AppConfig();

@@ -8,14 +8,17 @@ import { PositionEditsModule } from './position-edits/position-edits.module';
 import { OrderRefundsModule } from './refunds/order-refunds.module';
 import { OrderTransactionsModule } from './transactions/order-transactions.module';
 import { GiftCardLedgerPorts, GiftCardPaymentsModule } from './giftcard-payments/gift-card-payments.module';
+import { ResendLinkModule } from './resend-link/resend-link.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
- * orders, order positions, the organizer-wide order list, compat §4.4), the order status actions
+ * orders, order positions, the organizer-wide order and position lists, compat §4.4), the order status actions
  * ({@link OrderActionsModule}), the order payments and refunds ({@link OrderPaymentsApiModule},
- * {@link OrderRefundsModule}), API cart positions ({@link CartPositionsModule}, compat §3.2) and ticket blocking
- * with the secret lists scanners download ({@link PositionBlockingModule}). Gift card payments need the
- * `GIFT_CARD_LEDGER` port of the gift card context, whose module `app.module.ts` hands to {@link register}.
+ * {@link OrderRefundsModule}), single-position edits ({@link PositionEditsModule}), the transaction lists
+ * ({@link OrderTransactionsModule}), `resend_link` ({@link ResendLinkModule}), API cart positions
+ * ({@link CartPositionsModule}, compat §3.2) and ticket blocking with the secret lists scanners download
+ * ({@link PositionBlockingModule}). Gift card payments need the `GIFT_CARD_LEDGER` port of the gift card
+ * context, whose module `app.module.ts` hands to {@link register}.
  */
 @Module({})
 export class OrdersModule {
@@ -35,6 +38,7 @@ export class OrdersModule {
         PositionBlockingModule,
         OrderTransactionsModule,
         PositionEditsModule,
+        ResendLinkModule,
       ],
     };
   }

@@ -5,13 +5,14 @@ import { TASK_KIND, TaskExecutor } from './task-executor';
 /**
  * The task kinds of this service (architecture.md "Async tasks"), each run by exactly one `@ExecutesTask(kind)`
  * provider of the worker: the diagnostic sleep, export runs (compat §3.7), the shredder's export and shred
- * (compat §3.8).
+ * (compat §3.8), ticket renders (`tickets/`, compat §4.4 `download`).
  */
 export const TASK_KINDS: readonly string[] = [
   'diagnostic.sleep',
   'exports.run',
   'shredder.export',
   'shredder.shred',
+  'tickets.render',
 ];
 
 /**

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne, Related, relatedValue, RelatedSpec } from '../../common/listing/page-query';
+import {
+  findOneInOne,
+  paginateInOne,
+  Related,
+  relatedValue,
+  RelatedSpec,
+} from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Decimal } from '../../common/values/money';
+import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
 import { Item } from './item.entity';
 
 /**
@@ -14,6 +21,16 @@ import { Item } from './item.entity';
  */
 @Injectable()
 export class ItemQueries {
+  /**
+   * Fragment, scalar subquery: what decides whether the item whose id is the SQL expression `itemId` issues tickets,
+   * as a JSON array `[admission, generate_tickets]` (the latter null: the event's settings decide). Alias `ti`.
+   */
+  static ticketFlagsOf(itemId: string): SqlFragment {
+    return sqlFragment(
+      `(SELECT jsonb_build_array(ti.admission, ti.generate_tickets) FROM item ti WHERE ti.id = ${itemId})`,
+    );
+  }
+
   /**
    * One page of the event's items with `related` read in the same statement, presented by `present`. Filters
    * `active`, `admission`, `free_price`, `category`, `tax_rate` (`None`/zero also match items without a rule),

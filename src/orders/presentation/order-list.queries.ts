@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { ItemQueries } from '../../catalogue/items/item.queries';
 import { QuestionQueries } from '../../catalogue/questions/question.queries';
 import { RowMapper } from '../../common/persistence/row-mapper';
 import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
-import { SeatQueries } from '../../seating/seat.queries';
 import { TenancyQueries } from '../../organizers/tenancy.queries';
+import { SeatQueries } from '../../seating/seat.queries';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { PrintLogQueries } from './print-log.queries';
 import { OrderPosition } from '../entities/order-position.entity';
@@ -142,8 +143,33 @@ export class OrderListQueries {
   positionsOfOrder(rows: RowMapper<OrderPosition>): SqlFragment {
     return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${rows.jsonSql('op')}, 'code', o.code,
         'answers', ${this.answersOf('op.id')}, 'checkins', ${new CheckinSeamQueries().checkins('op.id')},
-        'print_logs', ${PrintLogQueries.printLogsSql('op.id')}, 'seat', ${this.positionSeat('op.seat_id')}) ORDER BY op.positionid, op.id),
+        'print_logs', ${PrintLogQueries.printLogsSql('op.id')}, 'seat', ${this.positionSeat('op.seat_id')},
+        'ticket', ${this.ticketFacts('op')}) ORDER BY op.positionid, op.id),
         '[]'::jsonb) FROM order_position op WHERE op.order_id = o.id)`);
+  }
+
+  /**
+   * Fragment, scalar subquery: what the ticket download rule (`ticket-download.rules.ts`) and the download URLs need
+   * of the position aliased `position`, as JSON `{s, ra, vp, org, ev, item}`: its order's status, require_approval and
+   * valid_if_pending, the organizer's and event's slugs, and the product's `[admission, generate_tickets]`. Alias `tf`.
+   */
+  ticketFacts(position: string): SqlFragment {
+    const tenancy = new TenancyQueries();
+    return sqlFragment(`(SELECT jsonb_build_object('s', tf.status, 'ra', tf.require_approval, 'vp', tf.valid_if_pending,
+      'org', ${tenancy.organizerSlugOf('tf.organizer_id')}, 'ev', ${tenancy.eventSlugOf('tf.event_id')},
+      'item', ${ItemQueries.ticketFlagsOf(`${position}.item_id`)}) FROM orders tf WHERE tf.id = ${position}.order_id)`);
+  }
+
+  /** The ticket facts ({@link ticketFacts}) of these positions, by position id (one statement). */
+  async ticketFactsOf(
+    em: EntityManager,
+    positionIds: readonly number[],
+  ): Promise<{ id: number; facts: unknown }[]> {
+    if (positionIds.length === 0) return [];
+    return em.query(
+      `SELECT p.id, ${this.ticketFacts('p')} AS facts FROM order_position p WHERE p.id = ANY($1)`,
+      [[...positionIds]],
+    );
   }
 
   /** Fragments: the FROM clauses of order `o`'s fees (`f`), payments (`pay`) and invoice address (`ia`). */

@@ -3,8 +3,7 @@ import type { OrderStatus } from '../entities/order.entity';
 
 /**
  * Value sets and nested shapes of the order wire forms (`order.presenter.ts`) as the OpenAPI document describes
- * them. The lists `downloads`, `print_logs` and `refunds` are always empty here (no ticket outputs, print logs or
- * refunds exist yet); their entries are documented in pretix's shape so that generated clients type them.
+ * them, in pretix's shape so that generated clients type them.
  */
 
 /** Order `status`: `n` pending, `p` paid, `e` expired, `c` canceled. */
@@ -29,7 +28,7 @@ export const PRINT_TYPES = ['admission', 'certificate', 'badge', 'other'] as con
 export class DownloadJson {
   /** Identifier of the ticket output, e.g. `pdf`. */
   output!: string;
-  /** Download URL. */
+  /** Absolute URL of the download endpoint (`API_URL`, or the request's origin). */
   url!: string;
 }
 

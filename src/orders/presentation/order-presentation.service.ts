@@ -25,12 +25,15 @@ import {
   OrderJson,
   OrderPositionJson,
   PositionExtras,
+  PositionTicketFacts,
+  readTicketFacts,
   toCartPositionJson,
   toOrderJson,
   toOrderPositionJson,
 } from './order.presenter';
 import { OrderListQueries } from './order-list.queries';
 import { PrintLogQueries } from './print-log.queries';
+import { orderDownloadRefusal } from './ticket-download.rules';
 
 /** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
 export interface ListPositionExtras extends PositionExtras {
@@ -90,6 +93,10 @@ export class OrderPresentation {
   orderRelated(): RelatedSpec<OrderExtras> {
     return (this.orderSpec ??= {
       eventSlug: { sql: this.tenancy.eventSlugOf('o.event_id'), read: (v) => (v as string | null) ?? '' },
+      organizerSlug: {
+        sql: this.tenancy.organizerSlugOf('o.organizer_id'),
+        read: (v) => (v as string | null) ?? null,
+      },
       positions: this.positionsOfOrder(),
       fees: relatedRows<OrderFee>(
         this.em.connection.getMetadata(OrderFee),
@@ -130,6 +137,7 @@ export class OrderPresentation {
       checkins: { sql: this.checkinSeam.checkins('p.id'), read: readCheckins },
       printLogs: { sql: PrintLogQueries.printLogsSql('p.id'), read: PrintLogQueries.read },
       seat: { sql: this.queries.positionSeat('p.seat_id'), read: readSeat },
+      ticket: { sql: this.queries.ticketFacts('p'), read: readTicketFacts },
     });
   }
 
@@ -175,6 +183,7 @@ export class OrderPresentation {
             checkins: unknown;
             print_logs: unknown;
             seat: unknown;
+            ticket: unknown;
           }[]
         ).map((j) =>
           toOrderPositionJson(this.positionRows.fromJson(j.row), {
@@ -183,12 +192,16 @@ export class OrderPresentation {
             checkins: readCheckins(j.checkins),
             printLogs: PrintLogQueries.read(j.print_logs),
             seat: readSeat(j.seat),
+            ticket: readTicketFacts(j.ticket),
           }),
         ),
     };
   }
 
-  /** Orders with positions, fees, payments, invoice address and seats (eight statements for any number of orders). */
+  /**
+   * Orders with positions, fees, payments, invoice address and seats (eight statements for any number of orders,
+   * one more for the `downloads` when one of the orders may download tickets).
+   */
   async orders(
     em: EntityManager,
     orders: Order[],
@@ -205,7 +218,20 @@ export class OrderPresentation {
     const payments = await em.find(OrderPayment, { where: { orderId: In(ids) }, order: { localId: 'ASC' } });
     const addresses = await em.find(InvoiceAddress, { where: { orderId: In(ids) } });
     const codes = new Map(orders.map((o) => [o.id, o.code]));
-    const presented = await this.positions(em, positions, codes);
+    const downloadable = orders.some((o) => orderDownloadRefusal(o) === null);
+    const tickets = downloadable
+      ? await this.ticketFacts(
+          em,
+          positions.map((p) => p.id),
+        )
+      : new Map<number, PositionTicketFacts>();
+    const organizerOf = new Map(
+      positions.flatMap((p) => {
+        const t = tickets.get(p.id);
+        return t ? [[p.orderId, t.organizer] as const] : [];
+      }),
+    );
+    const presented = await this.positions(em, positions, codes, tickets);
     const orderOf = new Map(positions.map((p) => [p.id, p.orderId]));
     const positionsByOrder = groupBy(presented, (p) => orderOf.get(p.id)!);
     const feesByOrder = groupBy(fees, (f) => f.orderId);
@@ -218,16 +244,21 @@ export class OrderPresentation {
         fees: feesByOrder.get(o.id) ?? [],
         payments: paymentsByOrder.get(o.id) ?? [],
         invoiceAddress: addressByOrder.get(o.id) ?? null,
+        organizerSlug: organizerOf.get(o.id) ?? null,
       }),
     );
     return json;
   }
 
-  /** Order positions with answers, check-ins, print logs and seats (five statements at most), given the codes of their orders. */
+  /**
+   * Order positions with answers, check-ins, print logs and seats (five statements at most), given the codes of
+   * their orders; `tickets` (by position id, see {@link ticketFacts}) fills their `downloads`.
+   */
   async positions(
     em: EntityManager,
     positions: OrderPosition[],
     orderCodes: ReadonlyMap<number, string>,
+    tickets: ReadonlyMap<number, PositionTicketFacts> = new Map(),
   ): Promise<OrderPositionJson[]> {
     if (positions.length === 0) return [];
     const ids = positions.map((p) => p.id);
@@ -242,9 +273,24 @@ export class OrderPresentation {
           answers: answers.get(p.id) ?? [],
           checkins: checkins.get(p.id) ?? [],
           printLogs: printLogs.get(p.id) ?? [],
+          ticket: tickets.get(p.id) ?? null,
         }),
       ),
     );
+  }
+
+  /** What the `downloads` of these positions are decided from, by position id (one statement, none for none). */
+  async ticketFacts(
+    em: EntityManager,
+    positionIds: readonly number[],
+  ): Promise<Map<number, PositionTicketFacts>> {
+    const rows = await this.queries.ticketFactsOf(em, positionIds);
+    const out = new Map<number, PositionTicketFacts>();
+    for (const r of rows) {
+      const facts = readTicketFacts(r.facts);
+      if (facts) out.set(r.id, facts);
+    }
+    return out;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { OrderPosition } from '../entities/order-position.entity';
 import { Order } from '../entities/order.entity';
 import { OrderPresentation } from './order-presentation.service';
 import type { OrderJson } from './order.presenter';
@@ -30,6 +31,24 @@ export class OrderReads {
       where: { eventId, code },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
+  }
+
+  /**
+   * The order of the event that a ticket download addresses: by code (exact), or the order of the position with
+   * this id (canceled positions too; the caller decides). Null when the event has none.
+   */
+  async ticketOrder(
+    em: EntityManager,
+    eventId: number,
+    ref: { code: string } | { positionId: number },
+  ): Promise<Order | null> {
+    if ('code' in ref) return this.byCode(em, eventId, ref.code, false);
+    const position = await em.findOne(OrderPosition, {
+      where: { id: ref.positionId },
+      select: { orderId: true },
+    });
+    if (!position) return null;
+    return em.findOne(Order, { where: { id: position.orderId, eventId } });
   }
 
   /** The order with this id, or null. */

@@ -26,6 +26,15 @@ import {
   PositionSeatJson,
   PrintLogJson,
 } from './order-parts.presenter';
+import { absoluteUrl } from '../../common/http/request-origin';
+import {
+  downloadsList,
+  orderDownloadPath,
+  orderDownloadRefusal,
+  positionDownloadPath,
+  positionDownloadRefusal,
+  TicketOrderFacts,
+} from './ticket-download.rules';
 
 /** An answer of a position (compat §4.4; spec "Cart position" `answers`). */
 export class AnswerJson {
@@ -290,6 +299,54 @@ export interface PositionExtras {
   printLogs?: PrintLogJson[];
   /** The seat object when the presenter loaded it with the row; else the id only (completed by `fillSeats`). */
   seat?: PositionSeatJson | null;
+  /** What `downloads` is decided from ({@link readTicketFacts}); without it `downloads` is empty. */
+  ticket?: PositionTicketFacts | null;
+}
+
+/** The order, slugs and product flags a position's `downloads` needs (`OrderListQueries.ticketFacts`). */
+export interface PositionTicketFacts {
+  order: TicketOrderFacts;
+  organizer: string;
+  event: string;
+  itemAdmission: boolean;
+  itemGenerateTickets: boolean | null;
+}
+
+/** Reads the JSON of `OrderListQueries.ticketFacts` (null when the order is gone). */
+export function readTicketFacts(value: unknown): PositionTicketFacts | null {
+  const v = value as {
+    s: string;
+    ra: boolean;
+    vp: boolean;
+    org: string;
+    ev: string;
+    item: [boolean, boolean | null] | null;
+  } | null;
+  if (!v) return null;
+  return {
+    order: { status: v.s, requireApproval: v.ra, validIfPending: v.vp },
+    organizer: v.org,
+    event: v.ev,
+    itemAdmission: v.item?.[0] ?? false,
+    itemGenerateTickets: v.item?.[1] ?? null,
+  };
+}
+
+/** A position's `downloads` (rule: `ticket-download.rules.ts`); empty without its ticket facts. */
+function positionDownloads(p: OrderPosition, facts: PositionTicketFacts | null | undefined): DownloadJson[] {
+  if (!facts) return [];
+  const allowed =
+    positionDownloadRefusal(facts.order, {
+      addonTo: p.addonToId,
+      canceled: p.canceled,
+      itemAdmission: facts.itemAdmission,
+      itemGenerateTickets: facts.itemGenerateTickets,
+    }) === null;
+  return downloadsList(
+    allowed,
+    (out) => positionDownloadPath(facts.organizer, facts.event, p.id, out),
+    absoluteUrl,
+  );
 }
 
 export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): OrderPositionJson {
@@ -321,7 +378,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     subevent: p.subeventId,
     checkins: extras.checkins,
     print_logs: extras.printLogs ?? [],
-    downloads: [],
+    downloads: positionDownloads(p, extras.ticket),
     answers: extras.answers,
     seat: extras.seat !== undefined ? extras.seat : seatStub(p.seatId),
     canceled: p.canceled,
@@ -388,6 +445,8 @@ export interface OrderExtras {
   fees: OrderFee[];
   payments: OrderPayment[];
   invoiceAddress: InvoiceAddress | null;
+  /** The organizer's slug, for the `downloads` URL; without it `downloads` is empty. */
+  organizerSlug?: string | null;
 }
 
 export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
@@ -414,7 +473,13 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
     custom_followup_at: o.customFollowupAt,
     invoice_address: extras.invoiceAddress ? toInvoiceAddressJson(extras.invoiceAddress) : null,
     positions: extras.positions,
-    downloads: [],
+    downloads: extras.organizerSlug
+      ? downloadsList(
+          orderDownloadRefusal(o) === null,
+          (out) => orderDownloadPath(extras.organizerSlug!, extras.eventSlug, o.code, out),
+          absoluteUrl,
+        )
+      : [],
     checkin_attention: o.checkinAttention,
     checkin_text: o.checkinText,
     last_modified: isoUtc(o.lastModified),
