@@ -116,7 +116,23 @@ export class InvoicesService implements OnModuleInit {
     const { em, order } = ctx;
     const made: Invoice[] = [];
     // One statement when nothing is to be done (the common case: no invoice to cancel, none to make).
-    if (ctx.transition === 'canceled') {
+    if (ctx.transition === 'changed') {
+      // pretix `_reissue_invoice`: the last valid invoice is canceled and a new one issued when invoices are
+      // generated automatically now (`True`, `paid` for a paid order) or the order already had one.
+      const settings = await this.settings.get(ctx.event.id, em);
+      const last = await em.findOne(Invoice, {
+        where: { orderId: order.id, isCancellation: false, canceled: false },
+        order: { id: 'DESC' },
+      });
+      const now =
+        settings.invoice_generate === 'True' ||
+        (settings.invoice_generate === 'paid' && order.status === 'p') ||
+        (settings.invoice_generate !== 'False' && last !== null);
+      if (!now) return;
+      const event = await this.fullEvent(em, ctx.event);
+      if (last) made.push(await this.writer.cancel(em, event, order, last));
+      made.push(await this.writer.issue(em, event, order));
+    } else if (ctx.transition === 'canceled') {
       const valid = await em.find(Invoice, {
         where: { orderId: order.id, isCancellation: false, canceled: false },
         order: { id: 'ASC' },

@@ -4,8 +4,11 @@ import type { Principal } from '../../auth/principal';
 import type { OrderActor } from './order-log';
 import type { Order } from '../entities/order.entity';
 
-/** An order status change that contexts above orders react to. */
-export type OrderTransition = 'placed' | 'paid' | 'canceled';
+/**
+ * An order status change that contexts above orders react to; `changed`: the order's contents changed in a way an
+ * invoice shows (compat §4.4 "Changing order contents" with `reissue_invoice`).
+ */
+export type OrderTransition = 'placed' | 'paid' | 'canceled' | 'changed';
 
 /** What a handler sees: the changed order (its new state applied), inside the writing transaction. */
 export interface OrderTransitionContext {
