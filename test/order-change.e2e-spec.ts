@@ -181,13 +181,16 @@ describe('order change', () => {
       ],
     });
     expect(res.status).toBe(200);
-    const active = (res.body.positions as { canceled: boolean }[]).filter((x) => !x.canceled) as {
-      positionid: number;
-      item: number;
-      price: string;
-      addon_to: number | null;
-      attendee_name: string;
-    }[];
+    const active = (
+      res.body.positions as {
+        canceled: boolean;
+        positionid: number;
+        item: number;
+        price: string;
+        addon_to: number | null;
+        attendee_name: string;
+      }[]
+    ).filter((x) => !x.canceled);
     expect(active.map((x) => [x.positionid, x.item, x.price])).toEqual([
       [1, a.item, '10.00'],
       [3, a.item, '10.00'],
