@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { retryingBusy } from './client-retry';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
+import { countStatements } from './sql-count';
 
 /**
  * `POST E/orders/{code}/change/` (compat §4.4 "Changing order contents", pretix `OrderChangeManager`; permission
@@ -461,6 +462,9 @@ describe('order change', () => {
       attendee_name: 'Jane',
       company: 'ACME',
     });
+    expect((await logs(o.code)).find((l) => l.action_type === 'pretix.event.order.modified')?.data).toEqual({
+      data: [{ position: p.id, attendee_name: 'Jane', company: 'ACME' }],
+    });
     const refused = await change(o.code, {
       patch_positions: [{ position: q.id, body: { secret: 'nobodyknows' } }],
     });
@@ -497,6 +501,20 @@ describe('order change', () => {
     );
     expect(await mails()).toEqual([{ subject: `Your order has been changed: ${o.code}` }]);
     expect(await invoices()).toBe(3);
+  });
+
+  it('runs the same number of SQL statements whatever the size of the order', async () => {
+    const a = await product(1000);
+    const b = await product(1000);
+    const counts: number[] = [];
+    for (const size of [1, 20]) {
+      const o = await order(Array.from({ length: size }, () => ({ item: a.item })));
+      const run = await countStatements(() =>
+        change(o.code, { patch_positions: [{ position: o.positions[0].id, body: { item: b.item } }] }),
+      );
+      counts.push(run.statements);
+    }
+    expect(counts[1]).toBe(counts[0]);
   });
 
   it('a change taking the last place races 50 checkouts for it: exactly one wins', async () => {

@@ -30,6 +30,19 @@ import {
 } from './order-change.model';
 import { CHANGE_MESSAGES, duplicateProblem, grossLine, recalculatedLine } from './order-change.rules';
 
+/** The attendee fields of a patch body (logged as pretix's `pretix.event.order.modified`). */
+const ATTENDEE_FIELDS = [
+  'attendee_name',
+  'attendee_name_parts',
+  'attendee_email',
+  'company',
+  'street',
+  'zipcode',
+  'city',
+  'country',
+  'state',
+] as const;
+
 const isSet = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
 const money = (d: Decimal) => d.toFixed(2);
 const productOf = (p: Pick<OrderPosition, 'itemId' | 'variationId' | 'subeventId'>): Product => ({
@@ -459,9 +472,12 @@ export class OrderChangePlanner {
     if (Object.keys(attendee).length > 0) {
       Object.assign(after, attendee);
       line.dirty = true;
+      const sent = Object.fromEntries(
+        ATTENDEE_FIELDS.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]),
+      );
       plan.logs.push({
         action: 'pretix.event.order.modified',
-        data: { data: [{ position: before.id, ...body }] },
+        data: { data: [{ position: before.id, ...sent }] },
       });
     }
   }
