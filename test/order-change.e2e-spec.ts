@@ -270,6 +270,21 @@ describe('order change', () => {
     expect(await availability(last.quota)).toMatchObject({ pending_orders: 1, available_number: 0 });
   });
 
+  it("gives a canceled position's voucher redemption back", async () => {
+    const a = await product(10);
+    const voucher = (await ok(await post(`${E}/vouchers/`, { item: a.item, max_usages: 1 }))).id as number;
+    const o = await order([{ item: a.item, voucher }, { item: a.item }]);
+    expect((await ok(await get(`${E}/vouchers/${voucher}/`), 200)).redeemed).toBe(1);
+    await ok(await change(o.code, { cancel_positions: [{ position: o.positions[0].id }] }), 200);
+    expect((await ok(await get(`${E}/vouchers/${voucher}/`), 200)).redeemed).toBe(0);
+  });
+
+  it('answers an empty change with the order unchanged', async () => {
+    const o = await order([{ item: (await product(10)).item }]);
+    const before = await ok(await get(`${E}/orders/${o.code}/`), 200);
+    expect(await ok(await change(o.code, {}), 200)).toEqual(before);
+  });
+
   it("answers pretix's field errors and messages", async () => {
     const a = await product(10);
     const foreign = await product(10, {}, OTHER);
