@@ -516,6 +516,15 @@ describe('order change', () => {
     );
     expect(await mails()).toEqual([{ subject: `Your order has been changed: ${o.code}` }]);
     expect(await invoices()).toBe(3);
+    // A position split off gets an invoice of its own; the original's is reissued.
+    const res = await change(o.code, { split_positions: [{ position: o.positions[0].id }] });
+    const newCode = (await logs(o.code)).find((l) => l.action_type === 'pretix.event.order.changed.split')!
+      .data.new_order as string;
+    expect(res.status).toBe(200);
+    expect(((await ok(await get(`${E}/invoices/?order=${newCode}`), 200)).results as unknown[]).length).toBe(
+      1,
+    );
+    expect(await invoices()).toBe(5);
   });
 
   it('runs the same number of SQL statements whatever the size of the order', async () => {

@@ -116,7 +116,13 @@ export class InvoicesService implements OnModuleInit {
     const { em, order } = ctx;
     const made: Invoice[] = [];
     // One statement when nothing is to be done (the common case: no invoice to cancel, none to make).
-    if (ctx.transition === 'changed') {
+    if (ctx.transition === 'changed' && ctx.splitFrom) {
+      // pretix `_create_split_order`: an order split off one with an invoice gets its own (unless it is free).
+      if (Number(order.total) === 0) return;
+      const had = await em.exists(Invoice, { where: { orderId: ctx.splitFrom.id, isCancellation: false } });
+      if (!had) return;
+      made.push(await this.writer.issue(em, await this.fullEvent(em, ctx.event), order));
+    } else if (ctx.transition === 'changed') {
       // pretix `_reissue_invoice`: the last valid invoice is canceled and a new one issued when invoices are
       // generated automatically now (`True`, `paid` for a paid order) or the order already had one.
       const settings = await this.settings.get(ctx.event.id, em);

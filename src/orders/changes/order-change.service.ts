@@ -249,16 +249,14 @@ export class OrderChanges {
     const written = await this.writer.write(em, actor, order, plan, req, now);
     await this.transactions.sync(em, order.id, now);
     if (written.split) await this.transactions.sync(em, written.split.id, now);
-    let after: AfterCommit[] = [];
+    const after: AfterCommit[] = [];
+    const ctx = { em, event: actor.event, principal: actor.principal, transition: 'changed' as const };
     if (req.reissueInvoice && plan.invoiceDirty && holdsPlaces(order.status)) {
-      after = await this.hooks.fire({
-        em,
-        event: actor.event,
-        order,
-        principal: actor.principal,
-        transition: 'changed',
-      });
+      after.push(...(await this.hooks.fire({ ...ctx, order })));
     }
+    // The split-off order gets an invoice of its own when the original had one (pretix).
+    if (written.split)
+      after.push(...(await this.hooks.fire({ ...ctx, order: written.split, splitFrom: order })));
     return { added: written.added, after };
   }
 }

@@ -17,6 +17,8 @@ export interface OrderTransitionContext {
   order: Order;
   principal: Principal;
   transition: OrderTransition;
+  /** With `changed`: the order that `order` was split off (pretix's split order gets an invoice of its own). */
+  splitFrom?: Order;
 }
 
 /** Work a handler leaves for after the commit (e.g. enqueueing a job that reads the committed rows). */
