@@ -110,7 +110,9 @@ export class InvoicesService implements OnModuleInit {
   /**
    * The orders' hook, inside the order change's transaction: automatic invoices on placement or payment
    * (`invoice_generate` `True`/`paid`, when the order has no valid invoice), the cancellation of every valid
-   * invoice when the order is canceled (and a new invoice when a cancellation fee keeps it paid).
+   * invoice when the order is canceled (and a new invoice when a cancellation fee keeps it paid), and on an order
+   * change (`changed`, compat §4.4 "Changing order contents"): the last invoice reissued, or the split-off order's
+   * own invoice.
    */
   private async onOrderTransition(ctx: OrderTransitionContext): Promise<AfterCommit | void> {
     const { em, order } = ctx;

@@ -135,13 +135,18 @@ export class OrderChanges {
    */
   async cancelPosition(event: Event, principal: Principal, id: number): Promise<void> {
     const req = this.single({ cancel: [id], checkQuotas: true });
+    // A position that left its order between the lookup and the order lock (split off meanwhile) is not found.
+    const moved = (err: unknown) =>
+      err instanceof ValidationFailed && !Array.isArray(err.errors) && 'cancel_positions' in err.errors;
     await this.run(
       event,
       principal,
       async (em) => this.queries.orderCodeOfPosition(em, event.id, id),
       req,
       () => Promise.resolve(undefined),
-    );
+    ).catch((err: unknown) => {
+      throw moved(err) ? new NotFound() : err;
+    });
   }
 
   private single(part: Partial<ChangeRequest>): ChangeRequest {
