@@ -5,20 +5,17 @@ import {
   SalesCatalogue,
   SalesCatalogueRows,
   SaleTaxRule,
-  subeventListedPrice,
 } from '../../catalogue/sales/sales-catalogue.service';
 import { FieldErrors, invalidPk, ValidationFailed } from '../../common/errors';
 import { isoUtc, parseDateTime } from '../../common/values/datetime';
 import { Decimal } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
 import { loadCheckedAnswers } from '../answers/answers-check';
-import { generatePositionSecret, generatePseudonymizationId, ticketValidity } from '../create/order-rules';
-import { lineTax, listedPrice } from '../create/pricing';
 import type { OrderFee } from '../entities/order-fee.entity';
 import type { OrderPosition } from '../entities/order-position.entity';
 import type { Order } from '../entities/order.entity';
 import { attendeeNameParts, nameSentTwice, SALES_MESSAGES, subeventProblem } from '../writing/sales.rules';
-import type { AttendeeFieldsDto, NewPositionDto, PositionChangeDto } from './order-change.dto';
+import type { AttendeeFieldsDto, PositionChangeDto } from './order-change.dto';
 import {
   ChangePlan,
   ChangeRequest,
@@ -29,6 +26,7 @@ import {
   partErrors,
 } from './order-change.model';
 import { CHANGE_MESSAGES, duplicateProblem, grossLine, recalculatedLine } from './order-change.rules';
+import { addNewPosition, positionByNumber } from './order-change.new-position';
 
 /** The attendee fields of a patch body (logged as pretix's `pretix.event.order.modified`). */
 const ATTENDEE_FIELDS = [
@@ -187,7 +185,7 @@ export class OrderChangePlanner {
     );
     let nextId = Math.max(0, ...positions.map((p) => p.positionid)) + 1;
     req.create.forEach((c, i) => {
-      this.addPosition(event, plan, positions, c, answers.answers[i], nextId++, addonCategories, rule);
+      addNewPosition(event, plan, positions, c, answers.answers[i], nextId++, addonCategories, rule);
     });
 
     // 5. Fees.
@@ -481,102 +479,6 @@ export class OrderChangePlanner {
       });
     }
   }
-
-  /** One `create_positions` entry (pretix `add_position`). */
-  private addPosition(
-    event: Event,
-    plan: ChangePlan,
-    positions: readonly OrderPosition[],
-    c: NewPositionDto,
-    answers: ChangePlan['added'][number]['draft']['answers'],
-    positionid: number,
-    addonCategories: ReadonlySet<string>,
-    rule: (id: number | null) => SaleTaxRule | null,
-  ): void {
-    const item = plan.catalogue.items.get(c.item)!;
-    const variation = isSet(c.variation) ? plan.catalogue.variations.get(c.variation)! : null;
-    const subeventId = c.subevent ?? null;
-    if (!item.active) throw orderError(CHANGE_MESSAGES.productInvalid);
-    if (item.hasVariations && !variation) throw orderError(CHANGE_MESSAGES.productWithoutVariation);
-    if (variation && variation.itemId !== item.id) throw orderError(CHANGE_MESSAGES.productWithoutVariation);
-    const parent = isSet(c.addon_to) ? positionByNumber(positions, c.addon_to) : undefined;
-    if (!parent && item.isAddon) throw orderError(CHANGE_MESSAGES.addonToRequired);
-    if (parent && (item.categoryId === null || !addonCategories.has(`${parent.itemId}/${item.categoryId}`)))
-      throw orderError(CHANGE_MESSAGES.addonInvalid);
-    if (event.hasSubevents && subeventId === null) throw orderError(CHANGE_MESSAGES.subeventRequired);
-    const taxRule = rule(item.taxRuleId);
-    const listed = subeventListedPrice(
-      plan.catalogue.subeventPrices,
-      subeventId,
-      item.id,
-      variation?.id ?? null,
-      listedPrice(item.defaultPrice, variation?.defaultPrice),
-    );
-    const line = isSet(c.price) ? grossLine(new Decimal(c.price), taxRule) : lineTax(listed, taxRule, false);
-    const validity =
-      c.valid_from === undefined && c.valid_until === undefined
-        ? ticketValidity(item, new Date(), event.timezone)
-        : {
-            validFrom: isSet(c.valid_from) ? parseDateTime(c.valid_from) : null,
-            validUntil: isSet(c.valid_until) ? parseDateTime(c.valid_until) : null,
-          };
-    if (c.secret !== undefined) plan.secrets.push(c.secret);
-    const product = { itemId: item.id, variationId: variation?.id ?? null, subeventId };
-    plan.taken.push(product);
-    if (isSet(c.seat) || parent === undefined) {
-      plan.seatRequests.push({ lineId: null, addedIndex: plan.added.length, subeventId, guid: c.seat ?? '' });
-    }
-    plan.added.push({
-      product,
-      seatGuid: c.seat ?? null,
-      seatId: null,
-      draft: {
-        answers,
-        secretSent: c.secret !== undefined,
-        values: {
-          eventId: event.id,
-          positionid,
-          itemId: item.id,
-          variationId: variation?.id ?? null,
-          subeventId,
-          price: money(line.gross),
-          taxRate: money(line.rate),
-          taxValue: money(line.tax),
-          taxRuleId: taxRule?.id ?? null,
-          attendeeNameParts: attendeeNameParts(c.attendee_name, c.attendee_name_parts),
-          attendeeEmail: c.attendee_email ?? null,
-          company: c.company ?? null,
-          street: c.street ?? null,
-          zipcode: c.zipcode ?? null,
-          city: c.city ?? null,
-          country: isSet(c.country) && c.country !== '' ? c.country.toUpperCase() : (c.country ?? null),
-          state: c.state ?? null,
-          voucherId: null,
-          voucherBudgetUse: null,
-          addonToId: parent ? parent.positionid : null,
-          isBundled: false,
-          secret: c.secret ?? generatePositionSecret(),
-          pseudonymizationId: generatePseudonymizationId(),
-          seatId: null,
-          liveSeatId: null,
-          canceled: false,
-          validFrom: validity.validFrom,
-          validUntil: validity.validUntil,
-          discountId: null,
-          blocked: null,
-        },
-      },
-    });
-    if (!line.gross.isZero()) plan.invoiceDirty = true;
-  }
-}
-
-/** The active position of the order with this `positionid`. */
-function positionByNumber(
-  positions: readonly OrderPosition[],
-  positionid: number,
-): OrderPosition | undefined {
-  return positions.find((p) => !p.canceled && p.positionid === positionid);
 }
 
 /** The attendee columns a patch body changes. */
