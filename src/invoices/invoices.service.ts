@@ -110,13 +110,37 @@ export class InvoicesService implements OnModuleInit {
   /**
    * The orders' hook, inside the order change's transaction: automatic invoices on placement or payment
    * (`invoice_generate` `True`/`paid`, when the order has no valid invoice), the cancellation of every valid
-   * invoice when the order is canceled (and a new invoice when a cancellation fee keeps it paid).
+   * invoice when the order is canceled (and a new invoice when a cancellation fee keeps it paid), and on an order
+   * change (`changed`, compat §4.4 "Changing order contents"): the last invoice reissued, or the split-off order's
+   * own invoice.
    */
   private async onOrderTransition(ctx: OrderTransitionContext): Promise<AfterCommit | void> {
     const { em, order } = ctx;
     const made: Invoice[] = [];
     // One statement when nothing is to be done (the common case: no invoice to cancel, none to make).
-    if (ctx.transition === 'canceled') {
+    if (ctx.transition === 'changed' && ctx.splitFrom) {
+      // pretix `_create_split_order`: an order split off one with an invoice gets its own (unless it is free).
+      if (Number(order.total) === 0) return;
+      const had = await em.exists(Invoice, { where: { orderId: ctx.splitFrom.id, isCancellation: false } });
+      if (!had) return;
+      made.push(await this.writer.issue(em, await this.fullEvent(em, ctx.event), order));
+    } else if (ctx.transition === 'changed') {
+      // pretix `_reissue_invoice`: the last valid invoice is canceled and a new one issued when invoices are
+      // generated automatically now (`True`, `paid` for a paid order) or the order already had one.
+      const settings = await this.settings.get(ctx.event.id, em);
+      const last = await em.findOne(Invoice, {
+        where: { orderId: order.id, isCancellation: false, canceled: false },
+        order: { id: 'DESC' },
+      });
+      const now =
+        settings.invoice_generate === 'True' ||
+        (settings.invoice_generate === 'paid' && order.status === 'p') ||
+        (settings.invoice_generate !== 'False' && last !== null);
+      if (!now) return;
+      const event = await this.fullEvent(em, ctx.event);
+      if (last) made.push(await this.writer.cancel(em, event, order, last));
+      made.push(await this.writer.issue(em, event, order));
+    } else if (ctx.transition === 'canceled') {
       const valid = await em.find(Invoice, {
         where: { orderId: order.id, isCancellation: false, canceled: false },
         order: { id: 'ASC' },

@@ -9,13 +9,15 @@ import { OrderRefundsModule } from './refunds/order-refunds.module';
 import { OrderTransactionsModule } from './transactions/order-transactions.module';
 import { GiftCardLedgerPorts, GiftCardPaymentsModule } from './giftcard-payments/gift-card-payments.module';
 import { ResendLinkModule } from './resend-link/resend-link.module';
+import { OrderChangesModule } from './changes/order-changes.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
  * orders, order positions, the organizer-wide order and position lists, compat §4.4), the order status actions
  * ({@link OrderActionsModule}), the order payments and refunds ({@link OrderPaymentsApiModule},
  * {@link OrderRefundsModule}), single-position edits ({@link PositionEditsModule}), the transaction lists
- * ({@link OrderTransactionsModule}), `resend_link` ({@link ResendLinkModule}), API cart positions
+ * ({@link OrderTransactionsModule}), `resend_link` ({@link ResendLinkModule}), order changes
+ * ({@link OrderChangesModule}, also `POST`/`DELETE E/orderpositions/`), API cart positions
  * ({@link CartPositionsModule}, compat §3.2) and ticket blocking with the secret lists scanners download
  * ({@link PositionBlockingModule}). Gift card payments need the `GIFT_CARD_LEDGER` port of the gift card
  * context, whose module `app.module.ts` hands to {@link register}.
@@ -39,6 +41,7 @@ export class OrdersModule {
         OrderTransactionsModule,
         PositionEditsModule,
         ResendLinkModule,
+        OrderChangesModule,
       ],
     };
   }

@@ -126,6 +126,14 @@ export class SalesCatalogueQueries {
     );
   }
 
+  /** `base_item_id/addon_category_id` keys of every add-on configuration of the given base items. */
+  async addonCategoryKeys(em: EntityManager, baseItemIds: readonly number[]): Promise<{ key: string }[]> {
+    return em.query(
+      `SELECT base_item_id || '/' || addon_category_id AS key FROM item_addon WHERE base_item_id = ANY($1)`,
+      [baseItemIds],
+    );
+  }
+
   /** The event's default tax rule (compat §3.19 `default`): zero or one row. */
   async defaultTaxRules(em: EntityManager, eventId: number): Promise<SaleTaxRule[]> {
     return em.query(

@@ -223,6 +223,16 @@ export class SalesCatalogue {
     return new Set(rows.map((r) => r.key));
   }
 
+  /**
+   * `baseItem/category` keys of every add-on configuration of the given base items (compat §3.12: which
+   * categories a position may take add-ons from); one statement, none for no items.
+   */
+  async addonCategories(em: EntityManager, baseItemIds: readonly number[]): Promise<Set<string>> {
+    if (baseItemIds.length === 0) return new Set();
+    const rows = await this.queries.addonCategoryKeys(em, [...new Set(baseItemIds)]);
+    return new Set(rows.map((r) => r.key));
+  }
+
   /** The event's default tax rule (compat §3.19 `default`), or null; one statement. */
   async defaultTaxRule(em: EntityManager, eventId: number): Promise<SaleTaxRule | null> {
     const rows = await this.queries.defaultTaxRules(em, eventId);

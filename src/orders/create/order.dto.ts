@@ -36,7 +36,7 @@ function jsonType(v: unknown): string {
 }
 
 /** A list (entries validated by {@link Nested}); null is refused by `@Optional()`/`@Required()`. */
-function IsList(): PropertyDecorator {
+export function IsList(): PropertyDecorator {
   return rule('isList', (v) =>
     v === undefined || v === null || Array.isArray(v)
       ? null
@@ -48,7 +48,7 @@ function IsList(): PropertyDecorator {
  * A nested object, or with `each` every entry of a list, validated against its DTO; a value that is not an object
  * answers `["Invalid data. Expected a dictionary, but got <type>."]` (aligned with the list).
  */
-function Nested(dto: () => new () => object, each = false): PropertyDecorator {
+export function Nested(dto: () => new () => object, each = false): PropertyDecorator {
   return (target, key) => {
     ValidateNested({
       each,

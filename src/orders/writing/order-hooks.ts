@@ -4,8 +4,11 @@ import type { Principal } from '../../auth/principal';
 import type { OrderActor } from './order-log';
 import type { Order } from '../entities/order.entity';
 
-/** An order status change that contexts above orders react to. */
-export type OrderTransition = 'placed' | 'paid' | 'canceled';
+/**
+ * An order status change that contexts above orders react to; `changed`: the order's contents changed in a way an
+ * invoice shows (compat §4.4 "Changing order contents" with `reissue_invoice`).
+ */
+export type OrderTransition = 'placed' | 'paid' | 'canceled' | 'changed';
 
 /** What a handler sees: the changed order (its new state applied), inside the writing transaction. */
 export interface OrderTransitionContext {
@@ -14,6 +17,8 @@ export interface OrderTransitionContext {
   order: Order;
   principal: Principal;
   transition: OrderTransition;
+  /** With `changed`: the order that `order` was split off (pretix's split order gets an invoice of its own). */
+  splitFrom?: Order;
 }
 
 /** Work a handler leaves for after the commit (e.g. enqueueing a job that reads the committed rows). */

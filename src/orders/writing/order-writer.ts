@@ -212,6 +212,29 @@ export class OrderWriter {
     }
   }
 
+  /**
+   * Inserts positions into an existing order (an order change, compat §4.4 "Changing order contents") with their
+   * answers, as {@link create} does; `addonToId` of a draft is a `positionid`, among the drafts or, through
+   * `parents` (positionid → id), among the order's existing positions.
+   * @throws ValidationFailed `{"positions": [...]}` when a sent secret was taken concurrently
+   */
+  async addPositions(
+    em: EntityManager,
+    orderId: number,
+    drafts: readonly NewPosition[],
+    parents: ReadonlyMap<number, number>,
+  ): Promise<OrderPosition[]> {
+    if (drafts.length === 0) return [];
+    const positions = await this.insertPositions(em, orderId, drafts, parents);
+    await this.answers.insert(
+      em,
+      drafts.flatMap((p, i) =>
+        p.answers.map((answer) => ({ orderPositionId: positions[i].id, cartPositionId: null, answer })),
+      ),
+    );
+    return positions;
+  }
+
   /** Deletes an order; positions, answers, fees, payments and address go with it (foreign keys cascade). */
   async delete(em: EntityManager, order: Order): Promise<void> {
     await em.delete(Order, { id: order.id });
@@ -243,12 +266,14 @@ export class OrderWriter {
     em: EntityManager,
     orderId: number,
     drafts: readonly NewPosition[],
+    parents: ReadonlyMap<number, number> = new Map(),
   ): Promise<OrderPosition[]> {
     const rows = await this.queries.reservePositionIds(em, drafts.length);
     const ids = rows.map((r) => r.id).sort((a, b) => a - b);
     const positions = drafts.map((d, i) => em.create(OrderPosition, { ...d.values, id: ids[i], orderId }));
     const idOf = new Map(positions.map((p) => [p.positionid, p.id]));
-    for (const p of positions) if (p.addonToId !== null) p.addonToId = idOf.get(p.addonToId)!;
+    for (const p of positions)
+      if (p.addonToId !== null) p.addonToId = idOf.get(p.addonToId) ?? parents.get(p.addonToId)!;
     try {
       // With an explicit column list TypeORM writes the preassigned ids (it leaves serial ids out otherwise).
       // Chunked below PostgreSQL's 65,535 bind parameters per statement (every column of every row is one).
