@@ -1053,7 +1053,8 @@ export interface paths {
         /** List order positions */
         get: operations["listOrderPositions"];
         put?: never;
-        post?: never;
+        /** Adds a position to the order named by `order`. */
+        post: operations["createOrderPosition"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1071,7 +1072,8 @@ export interface paths {
         get: operations["retrieveOrderPosition"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Cancels the position (and its add-ons). */
+        delete: operations["destroyOrderPosition"];
         options?: never;
         head?: never;
         /**
@@ -1226,6 +1228,23 @@ export interface paths {
         put?: never;
         /** Approves an order pending approval. */
         post: operations["approveOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orders/{code}/change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Patches, cancels, adds and splits off positions and fees in one transaction. */
+        post: operations["changeOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3134,6 +3153,24 @@ export interface components {
             /** Format: int32 */
             position: number;
         };
+        ChangeOrderDto: {
+            cancel_fees?: components["schemas"]["SelectFeeDto"][];
+            cancel_positions?: components["schemas"]["SelectPositionDto"][];
+            create_fees?: components["schemas"]["NewFeeDto"][];
+            create_positions?: components["schemas"]["NewPositionDto"][];
+            patch_fees?: components["schemas"]["PatchFeeDto"][];
+            patch_positions?: components["schemas"]["PatchPositionDto"][];
+            /**
+             * @description `keep_net` or `keep_gross`: recompute every position's tax from its tax rule; null (default): keep.
+             * @enum {string|null}
+             */
+            recalculate_taxes?: "keep_net" | "keep_gross" | null;
+            /** @description Cancel the order's invoice and issue a new one when the change touches it (default true). */
+            reissue_invoice?: boolean;
+            /** @description Mail the customer about the change (default false). */
+            send_email?: boolean;
+            split_positions?: components["schemas"]["SelectPositionDto"][];
+        };
         CheckinJson: {
             auto_checked_in: boolean;
             /** Format: date-time */
@@ -3842,6 +3879,46 @@ export interface components {
              * @enum {string}
              */
             state: "created" | "pending" | "confirmed" | "canceled" | "failed" | "refunded";
+        };
+        CreateOrderPositionDto: {
+            /**
+             * Format: int32
+             * @description `positionid` of the parent position (an active position of the order).
+             */
+            addon_to?: number | null;
+            answers?: components["schemas"]["AnswerInputDto"][];
+            /** Format: email */
+            attendee_email?: string | null;
+            attendee_name?: string | null;
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            city?: string | null;
+            company?: string | null;
+            country?: string | null;
+            /** Format: int32 */
+            item: number;
+            /** @description Code of the order of this event the position is added to. */
+            order: string;
+            price?: (string | null) | number;
+            /** @description Seat guid. */
+            seat?: string | null;
+            /** @description Custom ticket secret, unique in the event; 32 random characters when omitted. */
+            secret?: string;
+            state?: string | null;
+            street?: string | null;
+            /**
+             * Format: int32
+             * @description Sub-event id (required for event series).
+             */
+            subevent?: number | null;
+            /** Format: date-time */
+            valid_from?: string | null;
+            /** Format: date-time */
+            valid_until?: string | null;
+            /** Format: int32 */
+            variation?: number | null;
+            zipcode?: string | null;
         };
         CreateOrderRefundDto: {
             /** @description Money, e.g. `"10.00"`. */
@@ -4574,6 +4651,9 @@ export interface components {
              */
             type?: "entry" | "exit";
         };
+        FeeChangeDto: {
+            value?: components["schemas"]["MoneyInput"];
+        };
         /** @description Messages per field name (`{"name": ["This field is required."]}`); a nested field has the errors of its object, or a list aligned with its entries (`{"positions": [{}, {"item": ["..."]}]}`); rules across fields are under `non_field_errors` (a list of messages). */
         FieldErrors: {
             [key: string]: string[] | components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][];
@@ -4999,6 +5079,56 @@ export interface components {
             /** @description Event slug. */
             event: string;
         };
+        NewFeeDto: {
+            description?: string | null;
+            /**
+             * @description `payment`, `shipping`, `service`, `cancellation`, `insurance`, `late`, `other` or `giftcard`.
+             * @enum {string}
+             */
+            fee_type: "payment" | "shipping" | "service" | "cancellation" | "insurance" | "late" | "other" | "giftcard";
+            internal_type?: string;
+            /** Format: int32 */
+            tax_rule?: number | null;
+            value: components["schemas"]["MoneyInput"];
+        };
+        NewPositionDto: {
+            /**
+             * Format: int32
+             * @description `positionid` of the parent position (an active position of the order).
+             */
+            addon_to?: number | null;
+            answers?: components["schemas"]["AnswerInputDto"][];
+            /** Format: email */
+            attendee_email?: string | null;
+            attendee_name?: string | null;
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            city?: string | null;
+            company?: string | null;
+            country?: string | null;
+            /** Format: int32 */
+            item: number;
+            price?: (string | null) | number;
+            /** @description Seat guid. */
+            seat?: string | null;
+            /** @description Custom ticket secret, unique in the event; 32 random characters when omitted. */
+            secret?: string;
+            state?: string | null;
+            street?: string | null;
+            /**
+             * Format: int32
+             * @description Sub-event id (required for event series).
+             */
+            subevent?: number | null;
+            /** Format: date-time */
+            valid_from?: string | null;
+            /** Format: date-time */
+            valid_until?: string | null;
+            /** Format: int32 */
+            variation?: number | null;
+            zipcode?: string | null;
+        };
         OAuthErrorJson: {
             /** @enum {string} */
             error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
@@ -5389,6 +5519,22 @@ export interface components {
             /** @description Recipients. */
             to: string[];
         };
+        PatchFeeDto: {
+            body: components["schemas"]["FeeChangeDto"];
+            /**
+             * Format: int32
+             * @description Id of an active fee of the order.
+             */
+            fee: number;
+        };
+        PatchPositionDto: {
+            body: components["schemas"]["PositionChangeDto"];
+            /**
+             * Format: int32
+             * @description Id of an active position of the order.
+             */
+            position: number;
+        };
         /**
          * Format: decimal
          * @description A percentage as a non-negative decimal string with two decimals, e.g. `"19.00"`.
@@ -5397,6 +5543,36 @@ export interface components {
         Percentage: string;
         /** @description A percentage from 0 to 100 as accepted on input: a JSON number or a decimal string with at most two decimals; no exponent. Answered as a `Percentage` string. */
         PercentageInput: string | number;
+        PositionChangeDto: {
+            /** Format: email */
+            attendee_email?: string | null;
+            attendee_name?: string | null;
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            city?: string | null;
+            company?: string | null;
+            country?: string | null;
+            /** Format: int32 */
+            item?: number;
+            price?: components["schemas"]["MoneyInput"];
+            seat?: string | null;
+            /** @description A new ticket secret, unique in the event. */
+            secret?: string;
+            state?: string | null;
+            street?: string | null;
+            /** Format: int32 */
+            subevent?: number | null;
+            /** Format: int32 */
+            tax_rule?: number;
+            /** Format: date-time */
+            valid_from?: string | null;
+            /** Format: date-time */
+            valid_until?: string | null;
+            /** Format: int32 */
+            variation?: number | null;
+            zipcode?: string | null;
+        };
         PositionSeatJson: {
             /** Format: int32 */
             id: number;
@@ -5988,6 +6164,20 @@ export interface components {
                 [key: string]: unknown;
             };
             name: string;
+        };
+        SelectFeeDto: {
+            /**
+             * Format: int32
+             * @description Id of an active fee of the order.
+             */
+            fee: number;
+        };
+        SelectPositionDto: {
+            /**
+             * Format: int32
+             * @description Id of an active position of the order.
+             */
+            position: number;
         };
         SendmailRuleJson: {
             all_products: boolean;
@@ -11254,6 +11444,48 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createOrderPosition: {
+        parameters: {
+            query?: {
+                /** @description Whether new or changed positions must fit their quotas (default `true`). */
+                check_quotas?: boolean;
+            };
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrderPositionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPositionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     retrieveOrderPosition: {
         parameters: {
             query?: {
@@ -11286,6 +11518,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyOrderPosition: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11785,6 +12052,50 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["ApproveOrderDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeOrder: {
+        parameters: {
+            query?: {
+                /** @description Whether new or changed positions must fit their quotas (default `true`). */
+                check_quotas?: boolean;
+            };
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ChangeOrderDto"];
             };
         };
         responses: {

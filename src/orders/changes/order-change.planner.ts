@@ -226,6 +226,7 @@ export class OrderChangePlanner {
         taxRate: money(line.rate),
         taxValue: money(line.tax),
         taxRuleId: taxRule?.id ?? null,
+        taxCode: taxRule?.code ?? null,
         canceled: false,
       });
       plan.invoiceDirty = true;
@@ -400,6 +401,7 @@ export class OrderChangePlanner {
       after.itemId = itemId;
       after.variationId = variationId;
       after.taxRuleId = item.taxRuleId;
+      after.taxCode = rule(item.taxRuleId)?.code ?? null;
       const tax = grossLine(new Decimal(after.price), rule(after.taxRuleId));
       after.taxValue = money(tax.tax);
       after.taxRate = money(tax.rate);
@@ -446,7 +448,7 @@ export class OrderChangePlanner {
         new_taxrule: body.tax_rule,
       });
       const tax = grossLine(new Decimal(after.price), rule(body.tax_rule));
-      Object.assign(after, { taxRuleId: body.tax_rule, taxValue: money(tax.tax), taxRate: money(tax.rate) });
+      Object.assign(after, { taxRuleId: body.tax_rule, taxCode: rule(body.tax_rule)?.code ?? null, taxValue: money(tax.tax), taxRate: money(tax.rate) });
       line.dirty = true;
       plan.invoiceDirty = true;
     }

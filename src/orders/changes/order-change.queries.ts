@@ -15,6 +15,7 @@ export interface PositionUpdate {
   tax_rate: string;
   tax_value: string;
   tax_rule_id: number | null;
+  tax_code: string | null;
   valid_from: string | null;
   valid_until: string | null;
   secret: string;
@@ -36,6 +37,7 @@ export interface FeeUpdate {
   tax_rate: string;
   tax_value: string;
   tax_rule_id: number | null;
+  tax_code: string | null;
   canceled: boolean;
 }
 
@@ -101,13 +103,13 @@ export class OrderChangeQueries {
       `UPDATE order_position p SET
           order_id = v.order_id, item_id = v.item_id, variation_id = v.variation_id, subevent_id = v.subevent_id,
           seat_id = v.seat_id, price = v.price, tax_rate = v.tax_rate, tax_value = v.tax_value,
-          tax_rule_id = v.tax_rule_id, valid_from = v.valid_from, valid_until = v.valid_until, secret = v.secret,
+          tax_rule_id = v.tax_rule_id, tax_code = v.tax_code, valid_from = v.valid_from, valid_until = v.valid_until, secret = v.secret,
           canceled = v.canceled, attendee_name_parts = v.attendee_name_parts, attendee_email = v.attendee_email,
           company = v.company, street = v.street, zipcode = v.zipcode, city = v.city, country = v.country,
           state = v.state
         FROM jsonb_to_recordset($1::jsonb) AS v(
           id int, order_id int, item_id int, variation_id int, subevent_id int, seat_id int, price numeric,
-          tax_rate numeric, tax_value numeric, tax_rule_id int, valid_from timestamptz, valid_until timestamptz,
+          tax_rate numeric, tax_value numeric, tax_rule_id int, tax_code text, valid_from timestamptz, valid_until timestamptz,
           secret text, canceled boolean, attendee_name_parts jsonb, attendee_email text, company text,
           street text, zipcode text, city text, country text, state text)
        WHERE p.id = v.id`,
@@ -120,9 +122,9 @@ export class OrderChangeQueries {
     if (rows.length === 0) return;
     await em.query(
       `UPDATE order_fee f SET value = v.value, tax_rate = v.tax_rate, tax_value = v.tax_value,
-          tax_rule_id = v.tax_rule_id, canceled = v.canceled
+          tax_rule_id = v.tax_rule_id, tax_code = v.tax_code, canceled = v.canceled
         FROM jsonb_to_recordset($1::jsonb) AS v(id int, value numeric, tax_rate numeric, tax_value numeric,
-          tax_rule_id int, canceled boolean)
+          tax_rule_id int, tax_code text, canceled boolean)
        WHERE f.id = v.id`,
       [JSON.stringify(rows)],
     );

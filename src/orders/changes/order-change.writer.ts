@@ -78,6 +78,7 @@ export class OrderChangeWriter {
           tax_rate: f.after.taxRate,
           tax_value: f.after.taxValue,
           tax_rule_id: f.after.taxRuleId,
+          tax_code: f.after.taxCode,
           canceled: f.after.canceled,
         })),
     );
@@ -218,6 +219,7 @@ export class OrderChangeWriter {
         taxRate: f.taxRate,
         taxValue: f.taxValue,
         taxRuleId: f.taxRuleId,
+        taxCode: f.taxCode,
         canceled: false,
       })),
       address: address ? withoutKeys(address) : null,
@@ -288,6 +290,7 @@ function toUpdate(p: OrderPosition): PositionUpdate {
     tax_rate: p.taxRate,
     tax_value: p.taxValue,
     tax_rule_id: p.taxRuleId,
+    tax_code: p.taxCode,
     valid_from: isoUtc(p.validFrom),
     valid_until: isoUtc(p.validUntil),
     secret: p.secret,
