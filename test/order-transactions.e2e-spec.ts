@@ -505,7 +505,105 @@ describe('order transactions', () => {
         return (await t.app.get(OrderExpiry, { strict: false }).expireDue()) > 0;
       },
     },
+    // Order changes (compat §4.4 "Changing order contents") and the position writes built on them.
+    ...(
+      [
+        [
+          'change_swap',
+          2,
+          (ps: number[], _fs: number[], pick: <T>(xs: readonly T[]) => T) => ({
+            patch_positions: [
+              {
+                position: pick(ps),
+                body: pick<Body>([
+                  { item: cat.ticket },
+                  { item: cat.shirt, variation: cat.large },
+                  { item: cat.free },
+                  { price: '7.25' },
+                ]),
+              },
+            ],
+          }),
+        ],
+        [
+          'change_cancel',
+          2,
+          (ps: number[], _fs: number[], pick: <T>(xs: readonly T[]) => T) =>
+            ps.length > 1 ? { cancel_positions: [{ position: pick(ps) }] } : null,
+        ],
+        ['change_add', 2, () => ({ create_positions: [{ item: cat.ticket, price: '9.00' }] })],
+        [
+          'change_fees',
+          1,
+          (_ps: number[], fs: number[], pick: <T>(xs: readonly T[]) => T) =>
+            fs.length > 0
+              ? pick<Body>([
+                  { cancel_fees: [{ fee: pick(fs) }] },
+                  { patch_fees: [{ fee: pick(fs), body: { value: '3.30' } }] },
+                ])
+              : { create_fees: [{ fee_type: 'service', value: '1.10' }] },
+        ],
+      ] as const
+    ).map(([name, weight, bodyOf]) => ({
+      name,
+      weight,
+      run: async ({ pick, orders }: OpContext) => {
+        const candidates = orders.filter((o) => o.status === 'n' || o.status === 'p');
+        if (candidates.length === 0) return false;
+        const o = pick(candidates);
+        const { ps, fs } = await partsOf(o.id);
+        const body = bodyOf(ps, fs, pick);
+        if (body === null) return false;
+        const res = await post(`${current}/orders/${o.code}/change/`, body);
+        if (res.status !== 200 && res.status !== 400)
+          throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.status === 200;
+      },
+    })),
+    {
+      name: 'position_add',
+      weight: 1,
+      run: async ({ pick, orders }) => {
+        const candidates = orders.filter((o) => o.status === 'n' || o.status === 'p');
+        if (candidates.length === 0) return false;
+        const res = await post(`${current}/orderpositions/`, {
+          order: pick(candidates).code,
+          item: cat.ticket,
+        });
+        if (res.status !== 201 && res.status !== 400) throw new Error(`position_add: ${res.status}`);
+        return res.status === 201;
+      },
+    },
+    {
+      name: 'position_delete',
+      weight: 1,
+      run: async ({ pick, orders }) => {
+        const candidates = orders.filter((o) => o.status === 'n' || o.status === 'p');
+        if (candidates.length === 0) return false;
+        const { ps } = await partsOf(pick(candidates).id);
+        if (ps.length < 2) return false;
+        const res = await t
+          .http()
+          .delete(`${current}/orderpositions/${pick(ps)}/`)
+          .set('Authorization', auth(token));
+        if (res.status !== 204 && res.status !== 400) throw new Error(`position_delete: ${res.status}`);
+        return res.status === 204;
+      },
+    },
   ];
+
+  /** The active position ids (`ps`) and fee ids (`fs`) of an order. */
+  const partsOf = async (orderId: number): Promise<{ ps: number[]; fs: number[] }> => {
+    const ps: { id: number }[] = await t.db.query(
+      'SELECT id FROM order_position WHERE order_id = $1 AND NOT canceled ORDER BY id',
+      [orderId],
+    );
+    const fs: { id: number }[] = await t.db.query(
+      'SELECT id FROM order_fee WHERE order_id = $1 AND NOT canceled ORDER BY id',
+      [orderId],
+    );
+    return { ps: ps.map((r) => r.id), fs: fs.map((r) => r.id) };
+  };
 
   /** The sequence's orders (event `series-run`, created for it) with their state. */
   const stateOf = async (eventId: number): Promise<OrderRow[]> =>

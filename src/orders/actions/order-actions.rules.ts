@@ -64,6 +64,7 @@ export function cancellationFee(fee: Decimal, rule: SaleTaxRule | null): Omit<Va
     taxRuleId: rule?.id ?? null,
     taxCode: rule?.code ?? null,
     canceled: false,
+    canceledWithOrder: false,
   };
 }
 

@@ -228,6 +228,7 @@ export class OrderChangePlanner {
         taxRuleId: taxRule?.id ?? null,
         taxCode: taxRule?.code ?? null,
         canceled: false,
+        canceledWithOrder: false,
       });
       plan.invoiceDirty = true;
     }
@@ -448,7 +449,12 @@ export class OrderChangePlanner {
         new_taxrule: body.tax_rule,
       });
       const tax = grossLine(new Decimal(after.price), rule(body.tax_rule));
-      Object.assign(after, { taxRuleId: body.tax_rule, taxCode: rule(body.tax_rule)?.code ?? null, taxValue: money(tax.tax), taxRate: money(tax.rate) });
+      Object.assign(after, {
+        taxRuleId: body.tax_rule,
+        taxCode: rule(body.tax_rule)?.code ?? null,
+        taxValue: money(tax.tax),
+        taxRate: money(tax.rate),
+      });
       line.dirty = true;
       plan.invoiceDirty = true;
     }

@@ -221,6 +221,7 @@ export class OrderChangeWriter {
         taxRuleId: f.taxRuleId,
         taxCode: f.taxCode,
         canceled: false,
+        canceledWithOrder: false,
       })),
       address: address ? withoutKeys(address) : null,
     });

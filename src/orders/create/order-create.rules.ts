@@ -325,6 +325,7 @@ export function priceFees(
       taxRuleId: rule?.id ?? null,
       taxCode: rule?.code ?? null,
       canceled: false,
+      canceledWithOrder: false,
     };
   });
 }

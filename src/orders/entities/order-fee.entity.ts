@@ -42,4 +42,11 @@ export class OrderFee {
 
   @Column({ type: 'boolean', default: false })
   canceled!: boolean;
+
+  /**
+   * Whether the order cancel canceled this fee (set with `canceled` by `mark_canceled`/`deny`); `reactivate`
+   * revives only these, so that a fee canceled on its own by an order change stays canceled.
+   */
+  @Column({ type: 'boolean', default: false })
+  canceledWithOrder!: boolean;
 }

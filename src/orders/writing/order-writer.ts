@@ -53,7 +53,7 @@ export interface OrderChange {
    * marked are active again (the mark cleared); positions canceled on their own stay canceled.
    */
   positions?: 'cancel' | 'restore';
-  /** `cancel`: the active fees become canceled; `restore`: all fees are active again. */
+  /** `cancel`: the active fees become canceled, marked `canceled_with_order`; `restore`: the fees so marked. */
   fees?: 'cancel' | 'restore';
   /** A fee added after the fees changed (the cancellation fee). */
   addFee?: Omit<Values<OrderFee>, 'orderId'>;
@@ -138,9 +138,11 @@ export class OrderWriter {
     }
     if (change.fees) {
       const cancel = change.fees === 'cancel';
-      await em.update(OrderFee, cancel ? { orderId: order.id, canceled: false } : { orderId: order.id }, {
-        canceled: cancel,
-      });
+      await em.update(
+        OrderFee,
+        cancel ? { orderId: order.id, canceled: false } : { orderId: order.id, canceledWithOrder: true },
+        { canceled: cancel, canceledWithOrder: cancel },
+      );
     }
     if (change.addFee) await em.insert(OrderFee, { ...change.addFee, orderId: order.id });
     if (change.status !== undefined) order.status = change.status;
