@@ -84,6 +84,11 @@ describe('order refunds', () => {
     expect(one.body).toEqual(created.body);
     expect((await get(`${E}/orders/${code}/refunds/3/`)).status).toBe(404);
     expect((await get(`${E}/orders/NOSUCH/refunds/`)).status).toBe(404);
+    // The order's own `refunds` field lists the same refunds (pretix order resource), on detail and list.
+    const order = await get(`${E}/orders/${code}/`, reader);
+    expect(order.body.refunds).toEqual(list.body.results);
+    const orders = await get(`${E}/orders/?code=${code}`, reader);
+    expect(orders.body.results[0].refunds).toEqual(list.body.results);
     expect(
       (
         await post(

@@ -375,6 +375,7 @@ export class OrderCreator {
         positions,
         fees: draft.fees.map((f) => ({ ...f, id: 0, orderId: 0 })),
         payments: [],
+        refunds: [],
         invoiceAddress: draft.address ? { ...draft.address, id: 0, orderId: 0 } : null,
       },
     );

@@ -21,6 +21,7 @@ import type { OrderPayment } from '../entities/order-payment.entity';
 import type { OrderRefund } from '../entities/order-refund.entity';
 import { OrderRefundJson } from '../presentation/order-parts.presenter';
 import { OrderPaymentJson, toOrderPaymentJson } from '../presentation/order.presenter';
+import { toOrderRefundJson } from '../presentation/order-parts.presenter';
 import { OrderRefundQueries } from '../refunds/order-refund.queries';
 import { AfterCommit, OrderHooks, OrderTransition } from '../writing/order-hooks';
 import { logOrder, OrderActor } from '../writing/order-log';
@@ -49,22 +50,6 @@ export interface PaymentContext extends OrderActor {
   /** The order status change the write makes (applied by {@link OrderPaymentActions.run}). */
   change?: OrderChange;
   transition?: OrderTransition;
-}
-
-/** A refund in pretix's wire form (pretix doc "Order refund endpoints"). */
-export function toOrderRefundJson(r: OrderRefund, paymentLocalId: number | null): OrderRefundJson {
-  return {
-    local_id: r.localId,
-    state: r.state,
-    source: r.source,
-    amount: toMoney(r.amount),
-    payment: paymentLocalId,
-    created: isoUtc(r.created),
-    execution_date: isoUtc(r.executionDate),
-    comment: r.comment,
-    provider: r.provider,
-    details: {},
-  };
 }
 
 /**

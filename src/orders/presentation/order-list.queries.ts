@@ -172,11 +172,17 @@ export class OrderListQueries {
     );
   }
 
-  /** Fragments: the FROM clauses of order `o`'s fees (`f`), payments (`pay`) and invoice address (`ia`). */
-  orderParts(): { fees: SqlFragment; payments: SqlFragment; invoiceAddress: SqlFragment } {
+  /** Fragments: the FROM clauses of order `o`'s fees (`f`), payments (`pay`), refunds (`rf`) and invoice address (`ia`). */
+  orderParts(): {
+    fees: SqlFragment;
+    payments: SqlFragment;
+    refunds: SqlFragment;
+    invoiceAddress: SqlFragment;
+  } {
     return {
       fees: sqlFragment('FROM order_fee f WHERE f.order_id = o.id'),
       payments: sqlFragment('FROM order_payment pay WHERE pay.order_id = o.id'),
+      refunds: sqlFragment('FROM order_refund rf WHERE rf.order_id = o.id'),
       invoiceAddress: sqlFragment('FROM invoice_address ia WHERE ia.order_id = o.id'),
     };
   }

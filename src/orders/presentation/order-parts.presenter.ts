@@ -1,4 +1,7 @@
 import { ApiDateTime, ApiEnum, ApiInt, ApiMoney } from '../../common/http/api-schemas';
+import { isoUtc } from '../../common/values/datetime';
+import { toMoney } from '../../common/values/money';
+import type { OrderRefund } from '../entities/order-refund.entity';
 import type { OrderStatus } from '../entities/order.entity';
 
 /**
@@ -75,4 +78,20 @@ export class PositionSeatJson {
   id!: number;
   name!: string;
   seat_guid!: string;
+}
+
+/** A refund in pretix's wire form (pretix doc "Order refund endpoints"). */
+export function toOrderRefundJson(r: OrderRefund, paymentLocalId: number | null): OrderRefundJson {
+  return {
+    local_id: r.localId,
+    state: r.state,
+    source: r.source,
+    amount: toMoney(r.amount),
+    payment: paymentLocalId,
+    created: isoUtc(r.created),
+    execution_date: isoUtc(r.executionDate),
+    comment: r.comment,
+    provider: r.provider,
+    details: {},
+  };
 }

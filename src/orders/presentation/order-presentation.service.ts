@@ -15,6 +15,7 @@ import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { InvoiceAddress } from '../entities/invoice-address.entity';
 import { OrderFee } from '../entities/order-fee.entity';
 import { OrderPayment } from '../entities/order-payment.entity';
+import { OrderRefund } from '../entities/order-refund.entity';
 import { OrderPosition } from '../entities/order-position.entity';
 import type { Order } from '../entities/order.entity';
 import {
@@ -88,7 +89,7 @@ export class OrderPresentation {
   /**
    * Everything an order's wire form shows besides its row (alias `o`), as subqueries of the order's own
    * statement: a page of orders, its count and all their positions, answers, check-ins, fees, payments and
-   * invoice addresses in ONE statement (style.md "Data access").
+   * invoice addresses (and refunds) in ONE statement (style.md "Data access").
    */
   orderRelated(): RelatedSpec<OrderExtras> {
     return (this.orderSpec ??= {
@@ -109,6 +110,12 @@ export class OrderPresentation {
         'pay',
         this.queries.orderParts().payments,
         'pay.local_id',
+      ),
+      refunds: relatedRows<OrderRefund>(
+        this.em.connection.getMetadata(OrderRefund),
+        'rf',
+        this.queries.orderParts().refunds,
+        'rf.local_id',
       ),
       invoiceAddress: relatedRow<InvoiceAddress>(
         this.em.connection.getMetadata(InvoiceAddress),
@@ -199,7 +206,7 @@ export class OrderPresentation {
   }
 
   /**
-   * Orders with positions, fees, payments, invoice address and seats (eight statements for any number of orders,
+   * Orders with positions, fees, payments, refunds, invoice address and seats (nine statements for any number of orders,
    * one more for the `downloads` when one of the orders may download tickets).
    */
   async orders(
@@ -216,6 +223,7 @@ export class OrderPresentation {
     });
     const fees = await em.find(OrderFee, { where: { orderId: In(ids) }, order: { id: 'ASC' } });
     const payments = await em.find(OrderPayment, { where: { orderId: In(ids) }, order: { localId: 'ASC' } });
+    const refunds = await em.find(OrderRefund, { where: { orderId: In(ids) }, order: { localId: 'ASC' } });
     const addresses = await em.find(InvoiceAddress, { where: { orderId: In(ids) } });
     const codes = new Map(orders.map((o) => [o.id, o.code]));
     const downloadable = orders.some((o) => orderDownloadRefusal(o) === null);
@@ -236,6 +244,7 @@ export class OrderPresentation {
     const positionsByOrder = groupBy(presented, (p) => orderOf.get(p.id)!);
     const feesByOrder = groupBy(fees, (f) => f.orderId);
     const paymentsByOrder = groupBy(payments, (p) => p.orderId);
+    const refundsByOrder = groupBy(refunds, (r) => r.orderId);
     const addressByOrder = new Map(addresses.map((a) => [a.orderId, a]));
     const json = orders.map((o) =>
       toOrderJson(o, {
@@ -243,6 +252,7 @@ export class OrderPresentation {
         positions: positionsByOrder.get(o.id) ?? [],
         fees: feesByOrder.get(o.id) ?? [],
         payments: paymentsByOrder.get(o.id) ?? [],
+        refunds: refundsByOrder.get(o.id) ?? [],
         invoiceAddress: addressByOrder.get(o.id) ?? null,
         organizerSlug: organizerOf.get(o.id) ?? null,
       }),

@@ -4,6 +4,7 @@ import type { CartPosition } from '../carts/cart-position.entity';
 import type { InvoiceAddress } from '../entities/invoice-address.entity';
 import type { OrderFee } from '../entities/order-fee.entity';
 import type { OrderPayment } from '../entities/order-payment.entity';
+import type { OrderRefund } from '../entities/order-refund.entity';
 import { openPaymentProvider } from '../payments/order-payments.rules';
 import type { OrderPosition } from '../entities/order-position.entity';
 import type { Order } from '../entities/order.entity';
@@ -25,6 +26,7 @@ import {
   PAYMENT_STATES,
   PositionSeatJson,
   PrintLogJson,
+  toOrderRefundJson,
 } from './order-parts.presenter';
 import { absoluteUrl } from '../../common/http/request-origin';
 import {
@@ -444,6 +446,8 @@ export interface OrderExtras {
   positions: OrderPositionJson[];
   fees: OrderFee[];
   payments: OrderPayment[];
+  /** The order's refunds (pretix `refunds`); their `payment` is shown as the payment's `local_id`. */
+  refunds: OrderRefund[];
   invoiceAddress: InvoiceAddress | null;
   /** The organizer's slug, for the `downloads` URL; without it `downloads` is empty. */
   organizerSlug?: string | null;
@@ -484,7 +488,9 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
     checkin_text: o.checkinText,
     last_modified: isoUtc(o.lastModified),
     payments: extras.payments.sort((a, b) => a.localId - b.localId).map(toOrderPaymentJson),
-    refunds: [],
+    refunds: [...extras.refunds]
+      .sort((a, b) => a.localId - b.localId)
+      .map((r) => toOrderRefundJson(r, extras.payments.find((p) => p.id === r.paymentId)?.localId ?? null)),
     require_approval: o.requireApproval,
     valid_if_pending: o.validIfPending,
     url: null,

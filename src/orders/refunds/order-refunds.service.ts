@@ -9,16 +9,12 @@ import { Decimal, toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
 import type { OrderRefund } from '../entities/order-refund.entity';
 import { OrderPaymentQueries } from '../payments/order-payment.queries';
-import {
-  OrderPaymentActions,
-  PaymentContext,
-  toOrderRefundJson,
-} from '../payments/order-payment-actions.service';
+import { OrderPaymentActions, PaymentContext } from '../payments/order-payment-actions.service';
 import { cardRefOf, GIFT_CARD_PROVIDER } from '../giftcard-payments/gift-card-payment.rules';
 import { GiftCardPayments } from '../giftcard-payments/gift-card-payments.service';
 import type { OrderPayment } from '../entities/order-payment.entity';
 import { refundedOf } from '../payments/order-payments.rules';
-import { OrderRefundJson } from '../presentation/order-parts.presenter';
+import { OrderRefundJson, toOrderRefundJson } from '../presentation/order-parts.presenter';
 import type { CreateOrderRefundDto, ProcessOrderRefundDto } from './order-refund.dto';
 import { OrderRefundQueries } from './order-refund.queries';
 

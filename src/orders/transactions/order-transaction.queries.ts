@@ -33,9 +33,9 @@ const INT_FILTERS = {
 };
 const TEXT_FILTERS = { tax_code: 't.tax_code', fee_type: 't.fee_type' };
 
-/** The columns that identify a sold line (pretix `Transaction.key`, without the tax code: see the README). */
+/** The columns that identify a sold line (pretix `Transaction.key`). */
 const KEY = `positionid, item_id, variation_id, subevent_id, price, tax_rate, tax_rule_id, tax_value, fee_type,
-             internal_type`;
+             internal_type, tax_code`;
 
 /**
  * The SQL of the order transaction log (table `order_transaction`): the set-based write of {@link sync} and the
@@ -58,12 +58,12 @@ export class OrderTransactionQueries {
            FROM orders WHERE id = $1
        ), lines AS (
          SELECT p.positionid, p.item_id, p.variation_id, p.subevent_id, p.price, p.tax_rate, p.tax_rule_id,
-                p.tax_value, NULL::varchar AS fee_type, NULL::varchar AS internal_type, 1 AS n
+                p.tax_value, NULL::varchar AS fee_type, NULL::varchar AS internal_type, p.tax_code, 1 AS n
            FROM order_position p JOIN o ON o.id = p.order_id
           WHERE o.counts AND NOT p.canceled
          UNION ALL
          SELECT NULL, NULL, NULL, NULL, f.value, f.tax_rate, f.tax_rule_id, f.tax_value, f.fee_type,
-                f.internal_type, 1
+                f.internal_type, f.tax_code, 1
            FROM order_fee f JOIN o ON o.id = f.order_id
           WHERE o.counts AND NOT f.canceled
          UNION ALL
@@ -71,9 +71,9 @@ export class OrderTransactionQueries {
        ), diff AS (
          SELECT ${KEY}, sum(n)::int AS d FROM lines GROUP BY ${KEY} HAVING sum(n) <> 0
        )
-       INSERT INTO order_transaction (order_id, event_id, organizer_id, datetime, count, ${KEY}, tax_code)
+       INSERT INTO order_transaction (order_id, event_id, organizer_id, datetime, count, ${KEY})
        SELECT o.id, o.event_id, o.organizer_id, $2, d.d, d.positionid, d.item_id, d.variation_id, d.subevent_id,
-              d.price, d.tax_rate, d.tax_rule_id, d.tax_value, d.fee_type, d.internal_type, NULL
+              d.price, d.tax_rate, d.tax_rule_id, d.tax_value, d.fee_type, d.internal_type, d.tax_code
          FROM diff d CROSS JOIN o
         ORDER BY d.d > 0, coalesce(d.positionid, 0)
        RETURNING id`,
