@@ -28,7 +28,9 @@ describe('README "Not implemented": fixed response fields', () => {
   function rows(): { resources: string[]; fields: string[]; values: string[] }[] {
     const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### Not implemented'));
-    const table = section.slice(0, section.indexOf('\n## ') > 0 ? section.indexOf('\n## ') : undefined);
+    // Up to the next heading (`## ` or `### `): later sections have tables of their own.
+    const end = section.slice(1).search(/\n##+ /);
+    const table = section.slice(0, end >= 0 ? end + 1 : undefined);
     return table
       .split('\n')
       .filter((l) => l.startsWith('| ') && !l.startsWith('| resource') && !l.startsWith('|---'))
