@@ -110,7 +110,9 @@ describe('order action rules', () => {
         taxRate: '19.00',
         taxValue: '1.90',
         taxRuleId: 4,
+        taxCode: null,
         canceled: false,
+        canceledWithOrder: false,
       });
       expect(cancellationFee(new Decimal('5'), null)).toMatchObject({
         value: '5.00',

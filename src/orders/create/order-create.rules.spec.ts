@@ -263,7 +263,9 @@ describe('order creation rules', () => {
           taxRate: '19.00',
           taxValue: '1.90',
           taxRuleId: 3,
+          taxCode: null,
           canceled: false,
+          canceledWithOrder: false,
         },
       ]);
     });
