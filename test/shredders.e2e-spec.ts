@@ -252,6 +252,20 @@ describe('shredders', () => {
     const numbersBefore = await t.db.query<{ number: string }[]>(
       'SELECT number FROM invoice ORDER BY number',
     );
+    // A cached ticket PDF of the event (it shows the attendee): dropped with the attendee info.
+    const ticketFile = '7d1f3c2a-5b4e-4c6d-8e9f-0a1b2c3d4e5f';
+    await t.db.query(
+      `INSERT INTO stored_file (id, kind, filename, content_type, content, size)
+       VALUES ($1, 'ticket_pdf', 'T.pdf', 'application/pdf', '\\x25504446'::bytea, 4)`,
+      [ticketFile],
+    );
+    await t.db.query(
+      `INSERT INTO ticket_file (event_id, scope, target_id, output, content_key, file_id)
+       SELECT e.id, 'order', o.id, 'pdf', 'k', $1 FROM event e JOIN orders o ON o.event_id = e.id
+        WHERE e.slug = 'past' LIMIT 1 RETURNING id`,
+      [ticketFile],
+    );
+    expect(await t.db.query(`SELECT count(*)::int AS n FROM ticket_file`)).toEqual([{ n: 1 }]);
     const started = await post(shred);
     expect(started.status).toBe(202);
     const status = rel(started.body.status as string);
@@ -278,6 +292,8 @@ describe('shredders', () => {
       ),
     ).toEqual([]);
     expect(await t.db.query(`SELECT id FROM checkin WHERE raw_barcode IS NOT NULL`)).toEqual([]);
+    expect(await t.db.query(`SELECT id FROM ticket_file`)).toEqual([]);
+    expect(await t.db.query(`SELECT id FROM stored_file WHERE id = $1`, [ticketFile])).toEqual([]);
     const invoicesAfter = await t.db.query<{ number: string; name: string; pdf: string | null }[]>(
       `SELECT number, texts->>'invoice_to_name' AS name, pdf_file_id AS pdf FROM invoice ORDER BY number`,
     );

@@ -11,6 +11,7 @@ import {
   shredOrderEmails,
   shredQuestionAnswers,
 } from '../orders/shredding/order-shredding';
+import { shredTicketFiles } from '../tickets/ticket-shredding';
 
 /** One data shredder (compat §3.8): what it exports before and removes on shredding, in its owner context. */
 export interface Shredder {
@@ -18,7 +19,7 @@ export interface Shredder {
   verbose_name: string;
   /** The data to keep, written as `<identifier>.json` into the export ZIP. */
   export(em: EntityManager, eventId: number): Promise<unknown>;
-  /** Removes the data on the caller's transaction; returns stored-file ids to delete (invoice PDFs). */
+  /** Removes the data on the caller's transaction; returns stored-file ids to delete (invoice and ticket PDFs). */
   shred(em: EntityManager, eventId: number): Promise<string[]>;
 }
 
@@ -42,7 +43,11 @@ const ALL: Shredder[] = [
     identifier: 'attendee_info',
     verbose_name: 'Attendee info',
     export: exportAttendeeInfo,
-    shred: (em, id) => none(shredAttendeeInfo(em, id)),
+    // Cached ticket PDFs show the attendee: dropped with the data they were drawn from.
+    shred: async (em, id) => {
+      await shredAttendeeInfo(em, id);
+      return shredTicketFiles(em, id);
+    },
   },
   {
     identifier: 'question_answers',

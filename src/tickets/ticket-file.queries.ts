@@ -64,4 +64,14 @@ export class TicketFileQueries {
     );
     return rows.length > 0;
   }
+
+  /** Deletes every cache row of the event (shredding). @returns the ids of their stored files */
+  async dropOfEvent(em: EntityManager, eventId: number): Promise<string[]> {
+    const rows = await returning<{ file_id: string | null }>(
+      em,
+      `DELETE FROM ticket_file WHERE event_id = $1 RETURNING file_id`,
+      [eventId],
+    );
+    return rows.flatMap((r) => (r.file_id ? [r.file_id] : []));
+  }
 }
