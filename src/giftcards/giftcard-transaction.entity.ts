@@ -49,6 +49,7 @@ export class GiftCardTransaction {
   acceptor?: Organizer;
 
   /** The event of the order paid or refunded (pretix `event`), else null. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   eventId!: number | null;
 
@@ -66,6 +67,7 @@ export class GiftCardTransaction {
   order?: Order | null;
 
   /** The order payment that took the value (pretix `payment`), else null. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   paymentId!: number | null;
 
@@ -74,6 +76,7 @@ export class GiftCardTransaction {
   payment?: OrderPayment | null;
 
   /** The order refund that put the value on the card (pretix `refund`), else null. */
+  @Index()
   @Column({ type: 'int', nullable: true })
   refundId!: number | null;
 
