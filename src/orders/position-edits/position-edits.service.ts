@@ -154,6 +154,7 @@ export class PositionEdits {
       this.em,
       [position],
       new Map([[target.orderId, target.orderCode]]),
+      await this.presentation.ticketFacts(this.em, [id]),
     );
     return json;
   }
