@@ -148,7 +148,12 @@ export class PositionBlocking {
     });
     const position = await this.queries.position(this.em, id);
     if (!position) throw new NotFound();
-    const [json] = await this.presentation.positions(this.em, [position], new Map([[orderId, orderCode]]));
+    const [json] = await this.presentation.positions(
+      this.em,
+      [position],
+      new Map([[orderId, orderCode]]),
+      await this.presentation.ticketFacts(this.em, [position.id]),
+    );
     return json;
   }
 }
