@@ -1,10 +1,9 @@
+import { PickType } from '@nestjs/swagger';
 import {
   IsBool,
   IsChoice,
   IsDateTimeString,
-  IsEmailAddress,
   IsInteger,
-  IsJsonObject,
   IsMoney,
   IsStr,
   MaxItems,
@@ -14,50 +13,14 @@ import {
 } from '../../common/validation/fields';
 import { LIMITS } from '../../config/limits';
 import { AnswerInputDto } from '../answers/answer-input.dto';
-import { IsCountry, IsList, Nested } from '../create/order.dto';
+import { ATTENDEE_FIELDS, IsList, Nested, OrderPositionInputDto } from '../create/order.dto';
 import { FEE_TYPES } from '../create/order-rules';
 
 /**
  * Attendee fields a change may set on a position (pretix's order position fields; `attendee_name` is stored as
  * `{"_legacy": name}` and excludes `attendee_name_parts`).
  */
-export class AttendeeFieldsDto {
-  @Nullable()
-  @IsStr({ max: 255 })
-  attendee_name?: string | null;
-
-  @Nullable()
-  @IsJsonObject()
-  attendee_name_parts?: Record<string, string> | null;
-
-  @Nullable()
-  @IsEmailAddress()
-  attendee_email?: string | null;
-
-  @Nullable()
-  @IsStr({ max: 255 })
-  company?: string | null;
-
-  @Nullable()
-  @IsStr()
-  street?: string | null;
-
-  @Nullable()
-  @IsStr({ max: 30 })
-  zipcode?: string | null;
-
-  @Nullable()
-  @IsStr({ max: 255 })
-  city?: string | null;
-
-  @Nullable()
-  @IsCountry()
-  country?: string | null;
-
-  @Nullable()
-  @IsStr({ max: 255 })
-  state?: string | null;
-}
+export class AttendeeFieldsDto extends PickType(OrderPositionInputDto, ATTENDEE_FIELDS) {}
 
 /**
  * The new values of a position (`patch_positions[].body`; pretix `OrderPositionChangeSerializer`): only the fields

@@ -188,6 +188,19 @@ export class OrderFeeInputDto {
   tax_rule?: number | null;
 }
 
+/** The attendee fields of a position, as named on the wire (pretix's order position fields). */
+export const ATTENDEE_FIELDS = [
+  'attendee_name',
+  'attendee_name_parts',
+  'attendee_email',
+  'company',
+  'street',
+  'zipcode',
+  'city',
+  'country',
+  'state',
+] as const;
+
 /**
  * A position of a new order (compat §4.4 "Position input"). `price` (gross money) is computed when omitted or
  * null; `voucher` is an id or a code; `addon_to` is the parent's `positionid`; `attendee_name` (stored as

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { OrderPositionInputDto } from '../create/order.dto';
+import { ATTENDEE_FIELDS, OrderPositionInputDto } from '../create/order.dto';
 
 /**
  * Body of `PATCH E/orderpositions/{id}/` (pretix "Order position endpoints", "Manipulating individual
@@ -8,15 +8,7 @@ import { OrderPositionInputDto } from '../create/order.dto';
  * validity. Fields not named here are ignored, except those of {@link REFUSED_POSITION_FIELDS}, which are refused.
  */
 export class UpdateOrderPositionDto extends PickType(OrderPositionInputDto, [
-  'attendee_name',
-  'attendee_name_parts',
-  'attendee_email',
-  'company',
-  'street',
-  'zipcode',
-  'city',
-  'country',
-  'state',
+  ...ATTENDEE_FIELDS,
   'answers',
   'valid_from',
   'valid_until',
