@@ -6,7 +6,7 @@ import type { Event } from '../../organizers/event.entity';
 import { generatePositionSecret, generatePseudonymizationId, ticketValidity } from '../create/order-rules';
 import { lineTax, listedPrice } from '../create/pricing';
 import type { OrderPosition } from '../entities/order-position.entity';
-import { attendeeNameParts } from '../writing/sales.rules';
+import { attendeeColumns } from '../writing/sales.rules';
 import type { NewPositionDto } from './order-change.dto';
 import { ChangePlan, orderError } from './order-change.model';
 import { CHANGE_MESSAGES, grossLine } from './order-change.rules';
@@ -89,14 +89,7 @@ export function addNewPosition(
         taxValue: money(line.tax),
         taxRuleId: taxRule?.id ?? null,
         taxCode: taxRule?.code ?? null,
-        attendeeNameParts: attendeeNameParts(c.attendee_name, c.attendee_name_parts),
-        attendeeEmail: c.attendee_email ?? null,
-        company: c.company ?? null,
-        street: c.street ?? null,
-        zipcode: c.zipcode ?? null,
-        city: c.city ?? null,
-        country: isSet(c.country) && c.country !== '' ? c.country.toUpperCase() : (c.country ?? null),
-        state: c.state ?? null,
+        ...attendeeColumns(c),
         voucherId: null,
         voucherBudgetUse: null,
         addonToId: parent ? parent.positionid : null,

@@ -29,7 +29,7 @@ import { SECRET_EXISTS } from '../writing/order-writer';
 import type { Order, OrderStatus } from '../entities/order.entity';
 import { lineTax, listedPrice, priceAfterVoucher } from './pricing';
 import {
-  attendeeNameParts,
+  attendeeColumns,
   hasErrors,
   itemProblem,
   nameSentTwice,
@@ -383,14 +383,7 @@ export function pricePositions(
         taxValue: line.tax.toFixed(2),
         taxRuleId: rule?.id ?? null,
         taxCode: rule?.code ?? null,
-        attendeeNameParts: attendeeNameParts(p.attendee_name, p.attendee_name_parts),
-        attendeeEmail: p.attendee_email ?? null,
-        company: p.company ?? null,
-        street: p.street ?? null,
-        zipcode: p.zipcode ?? null,
-        city: p.city ?? null,
-        country: isSet(p.country) && p.country !== '' ? p.country.toUpperCase() : (p.country ?? null),
-        state: p.state ?? null,
+        ...attendeeColumns(p),
         voucherId: r.voucher?.id ?? null,
         voucherBudgetUse: budgetUse ? budgetUse.toFixed(2) : null,
         addonToId: r.addonTo,

@@ -85,6 +85,36 @@ export function attendeeNameParts(
   return name ? { _legacy: name } : {};
 }
 
+/** The attendee fields of a position as sent (wire names; each optional and nullable). */
+export interface AttendeeInput {
+  attendee_name?: string | null;
+  attendee_name_parts?: Record<string, string> | null;
+  attendee_email?: string | null;
+  company?: string | null;
+  street?: string | null;
+  zipcode?: string | null;
+  city?: string | null;
+  country?: string | null;
+  state?: string | null;
+}
+
+/**
+ * The stored attendee columns of a new position from the fields sent: name parts as {@link attendeeNameParts},
+ * the country upper-cased, anything not sent null.
+ */
+export function attendeeColumns(p: AttendeeInput) {
+  return {
+    attendeeNameParts: attendeeNameParts(p.attendee_name, p.attendee_name_parts),
+    attendeeEmail: p.attendee_email ?? null,
+    company: p.company ?? null,
+    street: p.street ?? null,
+    zipcode: p.zipcode ?? null,
+    city: p.city ?? null,
+    country: p.country ? p.country.toUpperCase() : (p.country ?? null),
+    state: p.state ?? null,
+  };
+}
+
 /** Places needed per quota: one on every quota each entry draws on. */
 export function placesPerQuota(drawsOn: readonly (readonly number[])[]): Map<number, number> {
   const needed = new Map<number, number>();
