@@ -16,7 +16,7 @@ import {
 } from '../../common/validation/fields';
 import { LIMITS } from '../../config/limits';
 import { AnswerInputDto } from '../answers/answer-input.dto';
-import { CartPositionJson } from '../presentation/order.presenter';
+import { CartPositionJson } from '../presentation/cart-position.presenter';
 
 /** Suffix every cart id created through the API carries; only such carts are visible (compat §3.2). */
 export const API_CART_SUFFIX = '@api';

@@ -25,7 +25,7 @@ import { Event } from '../../organizers/event.entity';
 import { CartPositionBulkJson, CreateCartPositionDto, CreatedCartPositionJson } from './cart-position.dto';
 import { LIMITS, tooManyMessage } from '../../config/limits';
 import { CartPositionsService } from './cart-positions.service';
-import { CartPositionJson } from '../presentation/order.presenter';
+import { CartPositionJson } from '../presentation/cart-position.presenter';
 
 /**
  * Body pipe of `bulk_create`: the body must be a JSON list, else 400 `{"error": "Please supply a list"}`

@@ -45,7 +45,7 @@ import {
 import { CartActor, CartWriter } from './cart-writer';
 import { withOneConnection } from '../../common/persistence/one-connection';
 import { OrderPresentation } from '../presentation/order-presentation.service';
-import { CartPositionJson, toCartPositionJson } from '../presentation/order.presenter';
+import { CartPositionJson, toCartPositionJson } from '../presentation/cart-position.presenter';
 import { placesPerQuota } from '../writing/sales.rules';
 import { SeatHolds } from '../seats/seat-holds';
 import { resolveSeats } from '../seats/seat.rules';

@@ -20,7 +20,6 @@ import { OrderPosition } from '../entities/order-position.entity';
 import type { Order } from '../entities/order.entity';
 import {
   AnswerJson,
-  CartPositionJson,
   CheckinJson,
   OrderExtras,
   OrderJson,
@@ -28,11 +27,11 @@ import {
   PositionExtras,
   PositionTicketFacts,
   readTicketFacts,
-  toCartPositionJson,
   toOrderJson,
   toOrderPositionJson,
 } from './order.presenter';
 import { OrderListQueries } from './order-list.queries';
+import { CartPositionJson, toCartPositionJson } from './cart-position.presenter';
 import { PrintLogQueries } from './print-log.queries';
 import { orderDownloadRefusal } from './ticket-download.rules';
 

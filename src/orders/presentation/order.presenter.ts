@@ -1,6 +1,5 @@
 import { isoUtc } from '../../common/values/datetime';
 import { moneyOrNull, toMoney } from '../../common/values/money';
-import type { CartPosition } from '../carts/cart-position.entity';
 import type { InvoiceAddress } from '../entities/invoice-address.entity';
 import type { OrderFee } from '../entities/order-fee.entity';
 import type { OrderPayment } from '../entities/order-payment.entity';
@@ -240,36 +239,6 @@ export class OrderJson {
   plugin_data!: Record<string, unknown>;
 }
 
-/** A cart position (spec "Cart position"; compat §3.2). */
-export class CartPositionJson {
-  @ApiInt()
-  id!: number;
-  cart_id!: string;
-  @ApiDateTime()
-  datetime!: string;
-  @ApiDateTime()
-  expires!: string;
-  @ApiInt()
-  item!: number;
-  @ApiInt({ nullable: true })
-  variation!: number | null;
-  @ApiMoney()
-  price!: string;
-  attendee_name!: string | null;
-  attendee_name_parts!: Record<string, string>;
-  attendee_email!: string | null;
-  @ApiInt({ nullable: true })
-  voucher!: number | null;
-  @ApiInt({ nullable: true })
-  addon_to!: number | null;
-  @ApiInt({ nullable: true })
-  subevent!: number | null;
-  includes_tax!: boolean;
-  is_bundled!: boolean;
-  answers!: AnswerJson[];
-  seat!: PositionSeatJson | null;
-}
-
 const NAME_ORDER = ['title', 'salutation', 'given_name', 'middle_name', 'family_name', 'calling_name'];
 
 /**
@@ -501,36 +470,10 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
   };
 }
 
-export function toCartPositionJson(
-  c: CartPosition,
-  answers: AnswerJson[],
-  seat?: PositionSeatJson | null,
-): CartPositionJson {
-  return {
-    id: c.id,
-    cart_id: c.cartId,
-    datetime: isoUtc(c.datetime),
-    expires: isoUtc(c.expires),
-    item: c.itemId,
-    variation: c.variationId,
-    price: toMoney(c.price),
-    attendee_name: nameFromParts(c.attendeeNameParts),
-    attendee_name_parts: c.attendeeNameParts,
-    attendee_email: c.attendeeEmail,
-    voucher: c.voucherId,
-    addon_to: c.addonToId,
-    subevent: c.subeventId,
-    includes_tax: c.includesTax,
-    is_bundled: c.isBundled,
-    answers,
-    seat: seat !== undefined ? seat : seatStub(c.seatId),
-  };
-}
-
 /**
  * The `seat` of a position before {@link fillSeats} (`position-seats.ts`) completes it: the id only (name and guid
  * belong to the seating context and are filled in one batch), or null.
  */
-function seatStub(seatId: number | null): PositionSeatJson | null {
+export function seatStub(seatId: number | null): PositionSeatJson | null {
   return seatId === null ? null : { id: seatId, name: '', seat_guid: '' };
 }
