@@ -14,7 +14,7 @@ import { loadCheckedAnswers } from '../answers/answers-check';
 import type { OrderFee } from '../entities/order-fee.entity';
 import type { OrderPosition } from '../entities/order-position.entity';
 import type { Order } from '../entities/order.entity';
-import { attendeeNameParts, nameSentTwice, SALES_MESSAGES, subeventProblem } from '../writing/sales.rules';
+import { nameSentTwice, SALES_MESSAGES, subeventProblem } from '../writing/sales.rules';
 import type { AttendeeFieldsDto, PositionChangeDto } from './order-change.dto';
 import {
   ChangePlan,
@@ -25,21 +25,15 @@ import {
   orderError,
   partErrors,
 } from './order-change.model';
-import { CHANGE_MESSAGES, duplicateProblem, grossLine, recalculatedLine } from './order-change.rules';
+import {
+  attendeeChanges,
+  CHANGE_MESSAGES,
+  duplicateProblem,
+  grossLine,
+  recalculatedLine,
+} from './order-change.rules';
+import { ATTENDEE_FIELDS } from '../create/order.dto';
 import { addNewPosition, positionByNumber } from './order-change.new-position';
-
-/** The attendee fields of a patch body (logged as pretix's `pretix.event.order.modified`). */
-const ATTENDEE_FIELDS = [
-  'attendee_name',
-  'attendee_name_parts',
-  'attendee_email',
-  'company',
-  'street',
-  'zipcode',
-  'city',
-  'country',
-  'state',
-] as const;
 
 const isSet = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
 const money = (d: Decimal) => d.toFixed(2);
@@ -487,26 +481,4 @@ export class OrderChangePlanner {
       });
     }
   }
-}
-
-/** The attendee columns a patch body changes. */
-function attendeeChanges(before: OrderPosition, body: AttendeeFieldsDto): Partial<OrderPosition> {
-  const out: Partial<OrderPosition> = {};
-  if (body.attendee_name !== undefined || body.attendee_name_parts !== undefined) {
-    out.attendeeNameParts = attendeeNameParts(body.attendee_name, body.attendee_name_parts);
-  }
-  const plain = [
-    ['attendee_email', 'attendeeEmail'],
-    ['company', 'company'],
-    ['street', 'street'],
-    ['zipcode', 'zipcode'],
-    ['city', 'city'],
-    ['state', 'state'],
-  ] as const;
-  for (const [wire, prop] of plain) {
-    if (body[wire] !== undefined && body[wire] !== before[prop]) out[prop] = body[wire] ?? null;
-  }
-  if (body.country !== undefined)
-    out.country = isSet(body.country) && body.country !== '' ? body.country.toUpperCase() : null;
-  return out;
 }

@@ -4,6 +4,9 @@ import type { FieldErrors } from '../../common/errors';
 import { Decimal } from '../../common/values/money';
 import { lineTax, TaxRuleLike } from '../create/pricing';
 import type { OrderStatus } from '../entities/order.entity';
+import type { OrderPosition } from '../entities/order-position.entity';
+import { attendeeNameParts } from '../writing/sales.rules';
+import type { AttendeeFieldsDto } from './order-change.dto';
 
 /**
  * Pure rules of changing an order (compat §4.4 "Changing order contents"; pretix `OrderChangeManager` and the
@@ -133,4 +136,26 @@ export function orderChangedMail(eventName: string, code: string): { subject: st
         `Your ${eventName} team`,
       ].join('\n\n') + '\n',
   };
+}
+
+/** The attendee columns a patch body changes. */
+export function attendeeChanges(before: OrderPosition, body: AttendeeFieldsDto): Partial<OrderPosition> {
+  const out: Partial<OrderPosition> = {};
+  if (body.attendee_name !== undefined || body.attendee_name_parts !== undefined) {
+    out.attendeeNameParts = attendeeNameParts(body.attendee_name, body.attendee_name_parts);
+  }
+  const plain = [
+    ['attendee_email', 'attendeeEmail'],
+    ['company', 'company'],
+    ['street', 'street'],
+    ['zipcode', 'zipcode'],
+    ['city', 'city'],
+    ['state', 'state'],
+  ] as const;
+  for (const [wire, prop] of plain) {
+    if (body[wire] !== undefined && body[wire] !== before[prop]) out[prop] = body[wire] ?? null;
+  }
+  if (body.country !== undefined)
+    out.country = body.country ? body.country.toUpperCase() : null;
+  return out;
 }
