@@ -3883,7 +3883,7 @@ export interface components {
         CreateOrderPositionDto: {
             /**
              * Format: int32
-             * @description `positionid` of the parent position (an active position of the order).
+             * @description `positionid` of the parent position.
              */
             addon_to?: number | null;
             answers?: components["schemas"]["AnswerInputDto"][];
@@ -5094,7 +5094,7 @@ export interface components {
         NewPositionDto: {
             /**
              * Format: int32
-             * @description `positionid` of the parent position (an active position of the order).
+             * @description `positionid` of the parent position.
              */
             addon_to?: number | null;
             answers?: components["schemas"]["AnswerInputDto"][];

@@ -12,7 +12,6 @@ import {
   Required,
 } from '../../common/validation/fields';
 import { LIMITS } from '../../config/limits';
-import { AnswerInputDto } from '../answers/answer-input.dto';
 import { ATTENDEE_FIELDS, IsList, Nested, OrderPositionInputDto } from '../create/order.dto';
 import { FEE_TYPES } from '../create/order-rules';
 
@@ -89,53 +88,19 @@ export class SelectPositionDto {
  * A position to add to an existing order (`create_positions[]`; pretix `OrderPositionCreateForExistingOrderSerializer`).
  * `price` (gross) is the listed price when omitted or null; `addon_to` is the parent's `positionid`.
  */
-export class NewPositionDto extends AttendeeFieldsDto {
-  @Required()
-  @IsInteger()
-  item!: number;
-
-  @Nullable()
-  @IsInteger()
-  variation?: number | null;
-
-  @Nullable()
-  @IsMoney()
-  price?: string | number | null;
-
-  /** Custom ticket secret, unique in the event; 32 random characters when omitted. */
-  @Optional()
-  @IsStr({ blank: false, max: 64 })
-  secret?: string;
-
-  /** `positionid` of the parent position (an active position of the order). */
-  @Nullable()
-  @IsInteger()
-  addon_to?: number | null;
-
-  /** Sub-event id (required for event series). */
-  @Nullable()
-  @IsInteger()
-  subevent?: number | null;
-
-  /** Seat guid. */
-  @Nullable()
-  @IsStr({ max: 190 })
-  seat?: string | null;
-
-  @Optional()
-  @IsList()
-  @MaxItems(LIMITS.answersPerPosition)
-  @Nested(() => AnswerInputDto, true)
-  answers?: AnswerInputDto[];
-
-  @Nullable()
-  @IsDateTimeString()
-  valid_from?: string | null;
-
-  @Nullable()
-  @IsDateTimeString()
-  valid_until?: string | null;
-}
+export class NewPositionDto extends PickType(OrderPositionInputDto, [
+  ...ATTENDEE_FIELDS,
+  'item',
+  'variation',
+  'price',
+  'secret',
+  'addon_to',
+  'subevent',
+  'seat',
+  'answers',
+  'valid_from',
+  'valid_until',
+] as const) {}
 
 /** Body of `POST E/orderpositions/`: a new position of the order named by `order` (its code). */
 export class CreateOrderPositionDto extends NewPositionDto {
