@@ -1,7 +1,8 @@
 // Reads a PDF back for the e2e tests with `pdfjs-dist` (ESM only, so it runs here, in a plain Node process, not
 // inside jest's module system) and decodes the QR codes of its images with `jsqr`; no system binaries.
-// Usage: node test/pdf-reader.mjs <file.pdf>; prints {"pages": [{"text": "...", "qr": ["<decoded>", ...]}]}.
-// Text items of a page are joined with single spaces; images are read from the page's operator list
+// Usage: node test/pdf-reader.mjs <file.pdf>; prints {"pages": [{"text": "...", "lines": "...", "qr": [...]}]}.
+// Text items of a page are joined with single spaces (`text`), or with a space and a newline where pdf.js marks the
+// end of a line (`lines`); images are read from the page's operator list
 // (paintImageXObject), as RGBA pixels.
 import { createRequire } from 'module';
 import { readFileSync } from 'fs';
@@ -42,7 +43,9 @@ const doc = await pdfjs.getDocument({
 const pages = [];
 for (let n = 1; n <= doc.numPages; n++) {
   const page = await doc.getPage(n);
-  const text = (await page.getTextContent()).items.map((i) => i.str).join(' ');
+  const items = (await page.getTextContent()).items;
+  const text = items.map((i) => i.str).join(' ');
+  const lines = items.map((i) => i.str + (i.hasEOL ? '\n' : ' ')).join('');
   const ops = await page.getOperatorList();
   const qr = [];
   for (let i = 0; i < ops.fnArray.length; i++) {
@@ -52,6 +55,6 @@ for (let n = 1; n <= doc.numPages; n++) {
     const code = jsQR(rgba(img), img.width, img.height);
     if (code) qr.push(code.data);
   }
-  pages.push({ text, qr });
+  pages.push({ text, lines, qr });
 }
 process.stdout.write(JSON.stringify({ pages }));
