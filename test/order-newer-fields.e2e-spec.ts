@@ -80,4 +80,53 @@ describe('orders: fields added since 2024', () => {
       expect([field, res.status, Object.keys(res.body as object)]).toEqual([field, 400, [field]]);
     }
   });
+  it('invoice addresses carry transmission_type (default email) and transmission_info (pretix 2025.6)', async () => {
+    const plain = await post(`${E}/orders/`, { positions: [{ item }], invoice_address: { name: 'Ann' } });
+    expect(plain.status).toBe(201);
+    expect(plain.body.invoice_address).toMatchObject({ transmission_type: 'email', transmission_info: {} });
+    const res = await post(`${E}/orders/`, {
+      positions: [{ item }],
+      invoice_address: {
+        is_business: true,
+        company: 'ACME',
+        transmission_type: 'email',
+        transmission_info: {
+          transmission_email_other: true,
+          transmission_email_address: 'ap@acme.example',
+          unknown_key: 'dropped',
+        },
+      },
+    });
+    expect(res.status).toBe(201);
+    const info = { transmission_email_other: true, transmission_email_address: 'ap@acme.example' };
+    expect(res.body.invoice_address).toMatchObject({ transmission_type: 'email', transmission_info: info });
+    expect((await get(`${E}/orders/${res.body.code}/`)).body.invoice_address.transmission_info).toEqual(info);
+    const patched = await patch(`${E}/orders/${res.body.code}/`, {
+      invoice_address: {
+        company: 'ACME',
+        transmission_info: { transmission_email_address: 'inv@acme.example' },
+      },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.invoice_address.transmission_info).toEqual({
+      transmission_email_address: 'inv@acme.example',
+    });
+  });
+
+  it('refuses an unknown transmission type and a malformed transmission e-mail address, writing nothing', async () => {
+    const before = (await get(`${E}/orders/`)).body.count;
+    const unknown = await post(`${E}/orders/`, {
+      positions: [{ item }],
+      invoice_address: { transmission_type: 'peppol' },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ invoice_address: { transmission_type: ['Unknown transmission type.'] } });
+    const bad = await post(`${E}/orders/`, {
+      positions: [{ item }],
+      invoice_address: { transmission_info: { transmission_email_address: 'nope' } },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.invoice_address)).toEqual(['transmission_info']);
+    expect((await get(`${E}/orders/`)).body.count).toBe(before);
+  });
 });

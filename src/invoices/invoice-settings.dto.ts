@@ -1,5 +1,5 @@
 import { IsChoice, IsStr, Optional } from '../common/validation/fields';
-import { IsCountry } from '../orders/create/order.dto';
+import { IsCountry } from '../orders/create/invoice-address.dto';
 import { INVOICE_GENERATE, type InvoiceGenerate } from './invoice-settings.rules';
 
 /**

@@ -80,6 +80,8 @@ describe('invoice rules', () => {
       custom_field: null,
       internal_reference: 'PO 4',
       last_modified: '',
+      transmission_type: 'email',
+      transmission_info: {},
     });
     expect(texts.invoice_to).toBe('Max\n1010 Wien\nAustria');
     expect(texts.internal_reference).toBe('PO 4');

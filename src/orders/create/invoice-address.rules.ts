@@ -1,5 +1,6 @@
 import type { InvoiceAddress } from '../entities/invoice-address.entity';
-import type { InvoiceAddressInputDto } from './order.dto';
+import type { InvoiceAddressInputDto } from './invoice-address.dto';
+import { transmissionInfoValues } from './invoice-transmission.rules';
 import type { Values } from '../writing/order-writer';
 import { attendeeNameParts } from '../writing/sales.rules';
 
@@ -32,6 +33,8 @@ export function invoiceAddressValues(
     customField: input.custom_field ?? null,
     internalReference: input.internal_reference ?? '',
     beneficiary: '',
+    transmissionType: input.transmission_type || 'email',
+    transmissionInfo: transmissionInfoValues(input.transmission_info),
     lastModified: now,
   };
 }

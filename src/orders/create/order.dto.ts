@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { isISO31661Alpha2, ValidateNested, ValidationArguments } from 'class-validator';
+import { ValidateNested, ValidationArguments } from 'class-validator';
 import { KNOWN_SALES_CHANNELS } from '../../catalogue/sales-channels';
 import {
   IsBool,
@@ -21,6 +21,7 @@ import {
   rule,
 } from '../../common/validation/fields';
 import { LIMITS } from '../../config/limits';
+import { InvoiceAddressInputDto, IsCountry } from './invoice-address.dto';
 import { AnswerInputDto } from '../answers/answer-input.dto';
 import { PAYMENT_PROVIDERS, UNKNOWN_PROVIDER } from '../payments/order-payments.rules';
 import { FEE_TYPES, TAX_ROUNDING_MODES } from './order-rules';
@@ -59,15 +60,6 @@ export function Nested(dto: () => new () => object, each = false): PropertyDecor
   };
 }
 
-/** An ISO 3166-1 alpha-2 country code (any case) or `""` (compat §4.4: `Invalid country code.`). */
-export function IsCountry(): PropertyDecorator {
-  return rule('isCountry', (v) => {
-    if (v === undefined || v === null || v === '') return null;
-    if (typeof v !== 'string') return 'Not a valid string.';
-    return /^[A-Za-z]{2}$/.test(v) && isISO31661Alpha2(v.toUpperCase()) ? null : 'Invalid country code.';
-  });
-}
-
 /** `voucher` of a position: the voucher's id (integer) or its code (string, case-insensitive). */
 function IsVoucherReference(): PropertyDecorator {
   const check = rule('isVoucherReference', (v) => {
@@ -101,65 +93,6 @@ function IsSalesChannel(): PropertyDecorator {
       ? null
       : 'Unknown sales channel.',
   );
-}
-
-/**
- * The invoice address of an order (compat §4.4 `invoice_address`), on create and PATCH. Every field is optional;
- * `name` (stored as `{"_legacy": name}`) and `name_parts` exclude each other. `country` is an ISO 3166-1
- * alpha-2 code.
- */
-export class InvoiceAddressInputDto {
-  @Optional()
-  @IsBool()
-  is_business?: boolean;
-
-  @Optional()
-  @IsStr({ max: 255 })
-  company?: string;
-
-  @Optional()
-  @IsStr({ max: 255 })
-  name?: string;
-
-  @Optional()
-  @IsJsonObject()
-  name_parts?: Record<string, string>;
-
-  @Optional()
-  @IsStr()
-  street?: string;
-
-  @Optional()
-  @IsStr({ max: 30 })
-  zipcode?: string;
-
-  @Optional()
-  @IsStr({ max: 255 })
-  city?: string;
-
-  @Optional()
-  @IsCountry()
-  country?: string;
-
-  @Optional()
-  @IsStr({ max: 255 })
-  state?: string;
-
-  @Optional()
-  @IsStr({ max: 255 })
-  vat_id?: string;
-
-  @Optional()
-  @IsBool()
-  vat_id_validated?: boolean;
-
-  @Nullable()
-  @IsStr({ max: 255 })
-  custom_field?: string | null;
-
-  @Optional()
-  @IsStr({ max: 255 })
-  internal_reference?: string;
 }
 
 /** A fee of a new order (compat §4.4 `fees`). `value` is gross money. */

@@ -54,6 +54,14 @@ export class InvoiceAddress {
   @Column({ type: 'varchar', length: 255, default: '' })
   beneficiary!: string;
 
+  /** How invoices reach the customer (`email`, pretix 2025.6). */
+  @Column({ type: 'varchar', length: 255, default: 'email' })
+  transmissionType!: string;
+
+  /** Type-specific transmission details (for `email`: `transmission_email_address`, …). */
+  @Column({ type: 'jsonb', default: {} })
+  transmissionInfo!: Record<string, string | boolean>;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   lastModified!: Date;
 }

@@ -185,6 +185,10 @@ export class InvoiceAddressJson {
   vat_id_validated!: boolean;
   custom_field!: string | null;
   internal_reference!: string;
+  /** `email` (pretix 2025.6). */
+  transmission_type!: string;
+  /** Type-specific details, e.g. `{"transmission_email_address": "…"}`; `{}` by default. */
+  transmission_info!: Record<string, unknown>;
 }
 
 /** An order (compat §4.4 "Order fields"). */
@@ -406,6 +410,8 @@ export function toInvoiceAddressJson(a: InvoiceAddress): InvoiceAddressJson {
     vat_id_validated: a.vatIdValidated,
     custom_field: a.customField,
     internal_reference: a.internalReference,
+    transmission_type: a.transmissionType,
+    transmission_info: a.transmissionInfo,
   };
 }
 
