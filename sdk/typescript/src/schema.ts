@@ -4745,6 +4745,15 @@ export interface components {
             };
             state?: string;
             street?: string;
+            /**
+             * @description Type-specific transmission details; for `email`: `transmission_email_other` (boolean) and
+             *     `transmission_email_address` (an address the invoice goes to instead of the order's e-mail).
+             */
+            transmission_info?: {
+                [key: string]: unknown;
+            };
+            /** @description How invoices reach the customer (pretix 2025.6): `email`, the one type this service has. Default `email`. */
+            transmission_type?: string;
             vat_id?: string;
             vat_id_validated?: boolean;
             zipcode?: string;
@@ -4764,6 +4773,12 @@ export interface components {
             };
             state: string;
             street: string;
+            /** @description Type-specific details, e.g. `{"transmission_email_address": "…"}`; `{}` by default. */
+            transmission_info: {
+                [key: string]: unknown;
+            };
+            /** @description `email` (pretix 2025.6). */
+            transmission_type: string;
             vat_id: string;
             vat_id_validated: boolean;
             zipcode: string;

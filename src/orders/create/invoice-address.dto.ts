@@ -1,7 +1,6 @@
 import { isISO31661Alpha2 } from 'class-validator';
 import {
   IsBool,
-  IsEmailAddress,
   IsJsonObject,
   IsStr,
   Nullable,
