@@ -37,8 +37,8 @@ const ITEM_META_NAME = /^[a-zA-Z0-9_]+$/;
  */
 export function IsItemMetaProperties(): PropertyDecorator {
   return rule('isItemMetaProperties', (v) => {
-    if (v === undefined) return null;
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return ITEM_META_SHAPE;
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'object' || Array.isArray(v)) return ITEM_META_SHAPE;
     const entries = Object.entries(v as Record<string, unknown>);
     if (entries.some(([, value]) => typeof value !== 'string')) return ITEM_META_SHAPE;
     const bad = entries.find(([name]) => name.length > 50 || !ITEM_META_NAME.test(name));
