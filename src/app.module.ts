@@ -1,3 +1,4 @@
+import { ItemMetaPropertiesModule } from './catalogue/item-meta-properties/item-meta-properties.module';
 import { SubEventPricesModule } from './catalogue/subevent-prices/subevent-prices.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from './audit/audit.module';
@@ -53,7 +54,7 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
-        OrganizersModule.register(SalesUsageModule, seating, SubEventPricesModule),
+        OrganizersModule.register(SalesUsageModule, seating, SubEventPricesModule, ItemMetaPropertiesModule),
         TeamsModule,
         OAuthModule,
         CatalogueModule.register(SalesPortsModule),

@@ -22,6 +22,7 @@ function withDefaults(fields: Record<string, unknown>): Record<string, unknown> 
     timezone: 'UTC',
     seating_plan: null,
     seat_category_mapping: {},
+    item_meta_properties: {},
     ...fields,
   };
 }
@@ -246,6 +247,7 @@ describe('events (compat §4.2)', () => {
         timezone: 'Europe/Berlin',
         seating_plan: null,
         seat_category_mapping: {},
+        item_meta_properties: {},
       });
     });
 

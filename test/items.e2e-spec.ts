@@ -13,7 +13,7 @@ describe('items', () => {
   const DENIED = { detail: 'You do not have permission to perform this action.' };
   const INLINE_REFUSED = {
     non_field_errors: [
-      'Updating add-ons, bundles, or variations via PATCH/PUT is not supported. Please use the dedicated nested endpoint.',
+      'Updating add-ons, bundles, program times or variations via PATCH/PUT is not supported. Please use the dedicated nested endpoint.',
     ],
   };
 
@@ -45,6 +45,7 @@ describe('items', () => {
     available_until_mode: 'hide',
     hidden_if_available: null,
     hidden_if_item_available: null,
+    hidden_if_item_available_mode: 'hide',
     require_voucher: false,
     hide_without_voucher: false,
     allow_cancel: true,
@@ -79,6 +80,7 @@ describe('items', () => {
     variations: [],
     addons: [],
     bundles: [],
+    program_times: [],
   };
 
   /** Every writable field set away from its default (tax rule, quotas, memberships and meta data excepted). */

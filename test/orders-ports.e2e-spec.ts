@@ -1,3 +1,4 @@
+import { ItemMetaPropertiesModule } from '../src/catalogue/item-meta-properties/item-meta-properties.module';
 import { SeatingModule } from '../src/seating/seating.module';
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -66,6 +67,7 @@ describe('mandatory ports', () => {
           OrdersCoreModule,
           SeatingModule.register(OrdersCoreModule),
           SubEventPricesModule,
+          ItemMetaPropertiesModule,
         ),
       ),
     ).toBeNull();

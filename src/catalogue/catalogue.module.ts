@@ -7,10 +7,12 @@ import { CategoriesController } from './categories/categories.controller';
 import { CategoriesService } from './categories/categories.service';
 import { CategoryQueries } from './categories/category.queries';
 import { DiscountsModule } from './discounts/discounts.module';
+import { ItemMetaPropertiesModule } from './item-meta-properties/item-meta-properties.module';
 import { ItemsController } from './items/items.controller';
 import { ItemQueries } from './items/item.queries';
 import { ItemsService } from './items/items.service';
 import { MembershipTypesModule } from './membership-types/membership-types.module';
+import { ProgramTimesModule } from './program-times/program-times.module';
 import { QuestionsModule } from './questions/questions.module';
 import { QuotaGoLiveCheck } from './quota-go-live-check';
 import { QuotaQueries } from './quotas/quota.queries';
@@ -22,7 +24,8 @@ import { AuditModule } from '../audit/audit.module';
 
 /**
  * The event catalogue: categories and items here; each further resource (questions, variations, add-ons,
- * bundles, tax rules, discounts, quotas, vouchers, membership types) in its own module.
+ * bundles, program times, item meta properties, tax rules, discounts, quotas, vouchers, membership types) in its
+ * own module.
  */
 @Module({
   imports: [AuditModule],
@@ -43,6 +46,8 @@ export class CatalogueModule {
         VariationsModule.register(ports),
         AddonsModule,
         BundlesModule,
+        ProgramTimesModule,
+        ItemMetaPropertiesModule,
         TaxRulesModule.register(ports),
         DiscountsModule.register(ports),
         QuotasModule.register(ports),

@@ -1,3 +1,4 @@
+import { ItemMetaPropertiesModule } from '../catalogue/item-meta-properties/item-meta-properties.module';
 import { SubEventPricesModule } from '../catalogue/subevent-prices/subevent-prices.module';
 import { SeatingModule } from '../seating/seating.module';
 import { Module } from '@nestjs/common';
@@ -28,12 +29,19 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUse
       SalesUsageModule,
       SeatingModule.register(SeatHoldsModule),
       SubEventPricesModule,
+      ItemMetaPropertiesModule,
     ),
     TeamsModule,
     GiftCardsCoreModule,
     QuotaEngineModule,
     OAuthCoreModule,
   ],
-  providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand, CheckQuotasCommand, CreateOAuthApplicationCommand],
+  providers: [
+    BootstrapCommand,
+    CreateUserCommand,
+    AcceptGiftCardsCommand,
+    CheckQuotasCommand,
+    CreateOAuthApplicationCommand,
+  ],
 })
 export class CliModule {}

@@ -1,4 +1,4 @@
-import { PartialType } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { IANAZone } from 'luxon';
 import {
   IsBool,
@@ -22,6 +22,30 @@ export function IsTimeZone(): PropertyDecorator {
       ? null
       : `"${typeof v === 'string' ? v : JSON.stringify(v)}" is not a valid choice.`,
   );
+}
+
+/** pretix's message for an `item_meta_properties` value that is not an object of strings. */
+const ITEM_META_SHAPE = 'item_meta_properties needs to be an object (str -> str).';
+
+/** Names of item meta properties (as `E/item_meta_properties/` takes them). */
+const ITEM_META_NAME = /^[a-zA-Z0-9_]+$/;
+
+/**
+ * The event's `item_meta_properties` (pretix's MetaPropertyField): an object of property name to default, every
+ * value a string. Names follow the item meta property name rule (at most 50 letters, digits or underscores; pretix
+ * does not check names here).
+ */
+export function IsItemMetaProperties(): PropertyDecorator {
+  return rule('isItemMetaProperties', (v) => {
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'object' || Array.isArray(v)) return ITEM_META_SHAPE;
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (entries.some(([, value]) => typeof value !== 'string')) return ITEM_META_SHAPE;
+    const bad = entries.find(([name]) => name.length > 50 || !ITEM_META_NAME.test(name));
+    return bad
+      ? `The property name '${bad[0]}' may only contain letters, numbers and underscores (at most 50).`
+      : null;
+  });
 }
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -118,6 +142,15 @@ export class CreateEventDto {
   @Optional()
   @IsJsonObject()
   seat_category_mapping?: Record<string, number | null>;
+
+  /**
+   * Item meta properties of the event as name to default. When sent, the event's properties become exactly
+   * these: defaults are set, new names created, unnamed properties deleted with their values on items.
+   */
+  @Optional()
+  @IsItemMetaProperties()
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  item_meta_properties?: Record<string, string>;
 }
 
 /** Body of `PATCH O/events/{event}/`: every field optional, none nullable unless it is in create. */

@@ -36,9 +36,16 @@ export class EventJson {
   seating_plan!: number | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'integer', format: 'int32', nullable: true } })
   seat_category_mapping!: Record<string, number | null>;
+  /** The event's item meta properties: name to default (pretix's `item_meta_properties`). */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  item_meta_properties!: Record<string, string>;
 }
 
-export function toEventJson(event: Event): EventJson {
+/**
+ * Entity to wire object, field by field.
+ * @param itemMeta the event's item meta properties, name to default (the EVENT_ITEM_META port's `defaults`)
+ */
+export function toEventJson(event: Event, itemMeta: Record<string, string>): EventJson {
   return {
     name: event.name,
     slug: event.slug,
@@ -59,5 +66,6 @@ export function toEventJson(event: Event): EventJson {
     timezone: event.timezone,
     seating_plan: event.seatingPlanId,
     seat_category_mapping: event.seatCategoryMapping,
+    item_meta_properties: { ...itemMeta },
   };
 }

@@ -45,7 +45,7 @@ export class EventsController {
 
   @Get(':event')
   @RequireEventAccess()
-  retrieveEvent(@CurrentEvent() event: Event): EventJson {
+  retrieveEvent(@CurrentEvent() event: Event): Promise<EventJson> {
     return this.events.get(event);
   }
 

@@ -17,6 +17,7 @@ import { EventHooks } from './event-hooks';
 import { EventQueries } from './event.queries';
 import { EventJson, toEventJson } from './event.presenter';
 import { EVENT_USAGE, EventUsage } from './event-usage.port';
+import { EVENT_ITEM_META, EventItemMeta } from './event-item-meta.port';
 import type { Organizer } from './organizer.entity';
 import { checkMetaData } from './meta-properties/meta-data';
 
@@ -48,7 +49,7 @@ const EVENT_DEFAULTS = {
   seat_category_mapping: {},
 } satisfies Partial<EventInput>;
 
-type EventInput = Complete<CreateEventDto>;
+type EventInput = Complete<Omit<CreateEventDto, 'item_meta_properties'>>;
 
 /** Events of an organizer: list, detail, create, update, delete (compat §4.2; spec "Conventions"). */
 @Injectable()
@@ -59,6 +60,7 @@ export class EventsService {
     private readonly hooks: EventHooks,
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
     @Inject(EVENT_SEATING) private readonly seating: EventSeating,
+    @Inject(EVENT_ITEM_META) private readonly itemMeta: EventItemMeta,
     private readonly queries: EventQueries,
   ) {}
 
@@ -72,14 +74,21 @@ export class EventsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<EventJson>> {
-    return this.queries.page(this.db, organizer.id, principal, filters, page, (rows) =>
-      rows.map(toEventJson),
+    const rows = await this.queries.page(this.db, organizer.id, principal, filters, page, (r) => r);
+    const itemMeta = await this.itemMeta.defaults(
+      this.db,
+      rows.items.map((e) => e.id),
+    );
+    return new Paginated(
+      rows.items.map((e) => toEventJson(e, itemMeta.get(e.id)!)),
+      rows.total,
+      rows.page,
     );
   }
 
-  /** @throws NotFound never for a guard-resolved event; kept for symmetry with other resources. */
-  get(event: Event): EventJson {
-    return toEventJson(event);
+  /** The event as the API shows it (its item meta properties read through the EVENT_ITEM_META port). */
+  async get(event: Event): Promise<EventJson> {
+    return this.present(this.db, event);
   }
 
   /**
@@ -88,7 +97,8 @@ export class EventsService {
    * @throws ValidationFailed on invalid fields, a duplicate slug or a live event
    */
   async create(organizer: Organizer, principal: Principal, body: CreateEventDto): Promise<EventJson> {
-    const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
+    const { item_meta_properties: itemMeta, ...fields } = body;
+    const input = mergeInput(fields, { ...EVENT_DEFAULTS } as EventInput);
     return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
       this.db.transaction(async (em) => {
         const meta = await this.validate(em, organizer, principal, input, 'create', null);
@@ -96,6 +106,7 @@ export class EventsService {
         this.apply(event, { ...input, meta_data: meta });
         await em.save(event);
         await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
+        if (itemMeta !== undefined) await this.itemMeta.replace(em, event.id, itemMeta);
         await this.hooks.eventCreated(em, event, principal);
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
@@ -105,7 +116,7 @@ export class EventsService {
           action: 'pretix.event.added',
           data: { ...body },
         });
-        return toEventJson(event);
+        return this.present(em, event);
       }),
     );
   }
@@ -124,8 +135,10 @@ export class EventsService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!event) throw new NotFound();
-      const base: EventInput = mode === 'patch' ? toEventJson(event) : ({ ...EVENT_DEFAULTS } as EventInput);
-      const input = mergeInput(body, base);
+      const { item_meta_properties: itemMeta, ...fields } = body;
+      const base: EventInput =
+        mode === 'patch' ? toEventJson(event, {}) : ({ ...EVENT_DEFAULTS } as EventInput);
+      const input = mergeInput(fields, base);
       const meta = await this.validate(em, organizer, principal, input, mode, event);
       const seatingBefore = JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]);
       this.apply(event, { ...input, meta_data: meta });
@@ -133,6 +146,7 @@ export class EventsService {
       if (JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]) !== seatingBefore) {
         await this.seating.apply(em, event.id, event.seatingPlanId, event.seatCategoryMapping);
       }
+      if (itemMeta !== undefined) await this.itemMeta.replace(em, event.id, itemMeta);
       if (Object.keys(body).length > 0) {
         await this.audit.record(em, principal, {
           organizerId: organizer.id,
@@ -143,8 +157,12 @@ export class EventsService {
           data: { ...body },
         });
       }
-      return toEventJson(event);
+      return this.present(em, event);
     });
+  }
+
+  private async present(em: EntityManager, event: Event): Promise<EventJson> {
+    return toEventJson(event, (await this.itemMeta.defaults(em, [event.id])).get(event.id)!);
   }
 
   /**

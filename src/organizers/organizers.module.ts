@@ -23,7 +23,8 @@ export class OrganizersModule {
    * @param ports the modules that provide the EVENT_USAGE port (`event-usage.port.ts`; the sales side's
    *   OrdersCoreModule: an event with orders must never be deleted) and the EVENT_SEATING port
    *   (`event-seating.port.ts`; the SeatingModule) and the SUBEVENT_PRICES port
-   *   (`subevents/subevent-prices.port.ts`; the catalogue's SubEventPricesModule): all mandatory
+   *   (`subevents/subevent-prices.port.ts`; the catalogue's SubEventPricesModule) and the EVENT_ITEM_META port
+   *   (`event-item-meta.port.ts`; the catalogue's ItemMetaPropertiesModule): all mandatory
    */
   static register(...ports: (Type<unknown> | DynamicModule)[]): DynamicModule {
     return {

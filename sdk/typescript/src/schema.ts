@@ -873,6 +873,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/item_meta_properties/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List item meta properties */
+        get: operations["listItemMetaProperties"];
+        put?: never;
+        /** Create an item meta property */
+        post: operations["createItemMetaProperty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/item_meta_properties/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an item meta property */
+        get: operations["retrieveItemMetaProperty"];
+        /** Replace an item meta property */
+        put: operations["updateItemMetaProperty"];
+        post?: never;
+        /** Delete an item meta property */
+        delete: operations["destroyItemMetaProperty"];
+        options?: never;
+        head?: never;
+        /** Update fields of an item meta property */
+        patch: operations["partialUpdateItemMetaProperty"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/items/": {
         parameters: {
             query?: never;
@@ -1003,6 +1041,44 @@ export interface paths {
         head?: never;
         /** Update fields of a bundle */
         patch: operations["partialUpdateBundle"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/items/{item}/program_times/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List program times */
+        get: operations["listProgramTimes"];
+        put?: never;
+        /** Create a program time */
+        post: operations["createProgramTime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/items/{item}/program_times/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a program time */
+        get: operations["retrieveProgramTime"];
+        /** Replace a program time */
+        put: operations["updateProgramTime"];
+        post?: never;
+        /** Delete a program time */
+        delete: operations["destroyProgramTime"];
+        options?: never;
+        head?: never;
+        /** Update fields of a program time */
+        patch: operations["partialUpdateProgramTime"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/events/{event}/items/{item}/variations/": {
@@ -3567,6 +3643,13 @@ export interface components {
             geo_lon?: (number | null) | string;
             has_subevents?: boolean;
             is_public?: boolean;
+            /**
+             * @description Item meta properties of the event as name to default. When sent, the event's properties become exactly
+             *     these: defaults are set, new names created, unnamed properties deleted with their values on items.
+             */
+            item_meta_properties?: {
+                [key: string]: string;
+            };
             live?: boolean;
             location?: components["schemas"]["I18nString"] | (string | null);
             /** @description Object of meta-data property name to value (strings). */
@@ -3694,6 +3777,11 @@ export interface components {
              * @description Item id of the same event.
              */
             hidden_if_item_available?: number | null;
+            /**
+             * @description `hide` (default) or `info`: hide the item, or show it as unavailable, while that item is available.
+             * @enum {string}
+             */
+            hidden_if_item_available_mode?: "hide" | "info";
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
@@ -3722,6 +3810,11 @@ export interface components {
             personalized?: boolean;
             /** Format: int32 */
             position?: number;
+            /**
+             * @description Program times created with the item (create only; pretix 2025+): `start`, `end`, `location`. The end-before-start
+             *     rule answers as a flat list under `program_times` (pretix).
+             */
+            program_times?: components["schemas"]["CreateProgramTimeDto"][];
             require_approval?: boolean;
             require_bundling?: boolean;
             require_membership?: boolean;
@@ -3765,6 +3858,16 @@ export interface components {
              *     Errors are aligned with the list: `{"variations": [{}, {"value": ["This field is required."]}]}`.
              */
             variations?: components["schemas"]["CreateVariationDto"][];
+        };
+        CreateItemMetaPropertyDto: {
+            /** @description The values allowed (a non-empty list), or null for any value. Required on create and PUT (pretix). */
+            allowed_values: string[] | null;
+            /** @description Default value (default `""`). */
+            default?: string;
+            /** @description Letters, digits and underscores; at most 50 characters; unique within the event. */
+            name: string;
+            /** @description "Required for products" (default false; not enforced on item writes, as in pretix's API). */
+            required?: boolean;
         };
         CreateMembershipTypeDto: {
             /** @description Usable for several tickets valid at the same time (default false). */
@@ -3961,6 +4064,20 @@ export interface components {
              * @enum {string}
              */
             state: "created" | "transit" | "done" | "failed" | "canceled" | "external";
+        };
+        CreateProgramTimeDto: {
+            /**
+             * Format: date-time
+             * @description End of the slot (ISO 8601 datetime); not before `start`.
+             */
+            end: string;
+            /** @description Venue of the slot (string or i18n object); null for none (default). */
+            location?: components["schemas"]["I18nString"] | (string | null);
+            /**
+             * Format: date-time
+             * @description Start of the slot (ISO 8601 datetime).
+             */
+            start: string;
         };
         CreateQuestionDto: {
             ask_during_checkin?: boolean;
@@ -4558,6 +4675,10 @@ export interface components {
             geo_lon: number | null;
             has_subevents: boolean;
             is_public: boolean;
+            /** @description The event's item meta properties: name to default (pretix's `item_meta_properties`). */
+            item_meta_properties: {
+                [key: string]: string;
+            };
             live: boolean;
             location: ({
                 [key: string]: string;
@@ -4732,6 +4853,15 @@ export interface components {
         };
         /** @description Multi-lingual string as accepted on input: an object mapping language codes (2 or 3 letters, optionally followed by `-`/`_` and letters or digits) to strings, or a plain string, stored under the default language `en`. Answered as an `I18nString` object. */
         I18nStringInput: components["schemas"]["I18nString"] | string;
+        InlineProgramTimeJson: {
+            /** Format: date-time */
+            end: string;
+            location: ({
+                [key: string]: string;
+            } & components["schemas"]["I18nString"]) | null;
+            /** Format: date-time */
+            start: string;
+        };
         InvoiceAddressInputDto: {
             city?: string;
             company?: string;
@@ -4897,6 +5027,8 @@ export interface components {
             hidden_if_available: number | null;
             /** Format: int32 */
             hidden_if_item_available: number | null;
+            /** @enum {string} */
+            hidden_if_item_available_mode: "hide" | "info";
             hide_without_voucher: boolean;
             /** Format: int32 */
             id: number;
@@ -4923,6 +5055,8 @@ export interface components {
             picture: string | null;
             /** Format: int32 */
             position: number;
+            /** @description Program times by id (pretix 2025+; inline form without `id`). */
+            program_times: components["schemas"]["InlineProgramTimeJson"][];
             require_approval: boolean;
             require_bundling: boolean;
             require_membership: boolean;
@@ -4954,6 +5088,15 @@ export interface components {
             validity_mode: "fixed" | "dynamic" | null;
             /** @description Variations by position, then id. */
             variations: components["schemas"]["VariationJson"][];
+        };
+        ItemMetaPropertyJson: {
+            /** @description Allowed values (an empty list when stored empty); null: any value. */
+            allowed_values: string[] | null;
+            default: string;
+            /** Format: int32 */
+            id: number;
+            name: string;
+            required: boolean;
         };
         ItemPriceOverrideDto: {
             /** Format: int32 */
@@ -5633,6 +5776,17 @@ export interface components {
             /** @description Cancel the order afterwards; default false (a paid order no longer covered becomes pending). */
             mark_canceled?: boolean;
         };
+        ProgramTimeJson: {
+            /** Format: date-time */
+            end: string;
+            /** Format: int32 */
+            id: number;
+            location: ({
+                [key: string]: string;
+            } & components["schemas"]["I18nString"]) | null;
+            /** Format: date-time */
+            start: string;
+        };
         QuestionJson: {
             ask_during_checkin: boolean;
             /** Format: int32 */
@@ -5818,7 +5972,7 @@ export interface components {
             /** @description Redirect URIs, one per line (https, or http for 127.0.0.1/localhost). */
             redirect_uris: string;
         };
-        /** @description The fields of item creation. `variations`, `addons` and `bundles` are refused (400): use the nested endpoints `items/{item}/variations/`, `…/addons/` and `…/bundles/`. */
+        /** @description The fields of item creation. `variations`, `addons`, `bundles` and `program_times` are refused (400): use the nested endpoints `items/{item}/variations/`, `…/addons/`, `…/bundles/` and `…/program_times/`. */
         ReplaceItemDto: {
             active?: boolean;
             admission?: boolean;
@@ -5875,6 +6029,11 @@ export interface components {
              * @description Item id of the same event.
              */
             hidden_if_item_available?: number | null;
+            /**
+             * @description `hide` (default) or `info`: hide the item, or show it as unavailable, while that item is available.
+             * @enum {string}
+             */
+            hidden_if_item_available_mode?: "hide" | "info";
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
@@ -6636,6 +6795,13 @@ export interface components {
             geo_lon?: (number | null) | string;
             has_subevents?: boolean;
             is_public?: boolean;
+            /**
+             * @description Item meta properties of the event as name to default. When sent, the event's properties become exactly
+             *     these: defaults are set, new names created, unnamed properties deleted with their values on items.
+             */
+            item_meta_properties?: {
+                [key: string]: string;
+            };
             live?: boolean;
             location?: components["schemas"]["I18nString"] | (string | null);
             /** @description Object of meta-data property name to value (strings). */
@@ -6757,6 +6923,11 @@ export interface components {
              * @description Item id of the same event.
              */
             hidden_if_item_available?: number | null;
+            /**
+             * @description `hide` (default) or `info`: hide the item, or show it as unavailable, while that item is available.
+             * @enum {string}
+             */
+            hidden_if_item_available_mode?: "hide" | "info";
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
@@ -6824,6 +6995,16 @@ export interface components {
              */
             validity_mode?: "fixed" | "dynamic" | null;
         };
+        UpdateItemMetaPropertyDto: {
+            /** @description The values allowed (a non-empty list), or null for any value. Required on create and PUT (pretix). */
+            allowed_values?: string[] | null;
+            /** @description Default value (default `""`). */
+            default?: string;
+            /** @description Letters, digits and underscores; at most 50 characters; unique within the event. */
+            name?: string;
+            /** @description "Required for products" (default false; not enforced on item writes, as in pretix's API). */
+            required?: boolean;
+        };
         UpdateMembershipTypeDto: {
             /** @description Usable for several tickets valid at the same time (default false). */
             allow_parallel_usage?: boolean;
@@ -6890,6 +7071,20 @@ export interface components {
             /** @description Refused (400); use the order change endpoint. */
             variation?: number | null;
             zipcode?: string | null;
+        };
+        UpdateProgramTimeDto: {
+            /**
+             * Format: date-time
+             * @description End of the slot (ISO 8601 datetime); not before `start`.
+             */
+            end?: string;
+            /** @description Venue of the slot (string or i18n object); null for none (default). */
+            location?: components["schemas"]["I18nString"] | (string | null);
+            /**
+             * Format: date-time
+             * @description Start of the slot (ISO 8601 datetime).
+             */
+            start?: string;
         };
         UpdateQuestionDto: {
             ask_during_checkin?: boolean;
@@ -10335,6 +10530,237 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listItemMetaProperties: {
+        parameters: {
+            query?: {
+                /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "name" | "-name")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ItemMetaPropertyJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createItemMetaProperty: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateItemMetaPropertyDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemMetaPropertyJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveItemMetaProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemMetaPropertyJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateItemMetaProperty: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateItemMetaPropertyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemMetaPropertyJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyItemMetaProperty: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateItemMetaProperty: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateItemMetaPropertyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemMetaPropertyJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listItems: {
         parameters: {
             query?: {
@@ -11138,6 +11564,244 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BundleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProgramTimes: {
+        parameters: {
+            query?: {
+                /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
+                ordering?: ("id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ProgramTimeJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createProgramTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProgramTimeDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgramTimeJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveProgramTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgramTimeJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateProgramTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProgramTimeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgramTimeJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyProgramTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateProgramTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateProgramTimeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgramTimeJson"];
                 };
             };
             400: components["responses"]["BadRequest"];

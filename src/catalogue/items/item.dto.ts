@@ -22,6 +22,7 @@ import { LIMITS } from '../../config/limits';
 import type { I18nString } from '../../common/values/i18n';
 import { CreateAddonDto } from '../addons/addon.dto';
 import { CreateBundleDto } from '../bundles/bundle.dto';
+import { CreateProgramTimeDto } from '../program-times/program-time.dto';
 import { KNOWN_SALES_CHANNELS } from '../sales-channels';
 import { CreateVariationDto } from '../variations/variation.dto';
 import { AVAILABILITY_MODES } from './item-choices';
@@ -188,6 +189,11 @@ export class CreateItemDto {
   @IsInteger()
   hidden_if_item_available?: number | null;
 
+  /** `hide` (default) or `info`: hide the item, or show it as unavailable, while that item is available. */
+  @Optional()
+  @IsChoice(AVAILABILITY_MODES)
+  hidden_if_item_available_mode?: string;
+
   @Optional()
   @IsBool()
   checkin_attention?: boolean;
@@ -335,19 +341,34 @@ export class CreateItemDto {
   @MaxItems(LIMITS.listEntries)
   @EachEntry(() => CreateBundleDto)
   bundles?: CreateBundleDto[];
+
+  /**
+   * Program times created with the item (create only; pretix 2025+): `start`, `end`, `location`. The end-before-start
+   * rule answers as a flat list under `program_times` (pretix).
+   */
+  @Optional()
+  @IsList()
+  @MaxItems(LIMITS.listEntries)
+  @EachEntry(() => CreateProgramTimeDto)
+  program_times?: CreateProgramTimeDto[];
 }
 
 /**
- * Body of `PUT E/items/{id}/`: the fields of create. `variations`, `addons` and `bundles` are refused (400)
+ * Body of `PUT E/items/{id}/`: the fields of create. `variations`, `addons`, `bundles` and `program_times` are refused (400)
  * whatever their value, so they are only declared to survive whitelisting (and left out of the OpenAPI document,
  * as no client may send them): use the nested endpoints.
  */
 @ApiSchema({
   description:
-    'The fields of item creation. `variations`, `addons` and `bundles` are refused (400): use the nested ' +
-    'endpoints `items/{item}/variations/`, `…/addons/` and `…/bundles/`.',
+    'The fields of item creation. `variations`, `addons`, `bundles` and `program_times` are refused (400): use ' +
+    'the nested endpoints `items/{item}/variations/`, `…/addons/`, `…/bundles/` and `…/program_times/`.',
 })
-export class ReplaceItemDto extends OmitType(CreateItemDto, ['variations', 'addons', 'bundles']) {
+export class ReplaceItemDto extends OmitType(CreateItemDto, [
+  'variations',
+  'addons',
+  'bundles',
+  'program_times',
+]) {
   /** Refused on PUT/PATCH: use `E/items/{item}/variations/`. */
   @Allow()
   @ApiHideProperty()
@@ -362,6 +383,11 @@ export class ReplaceItemDto extends OmitType(CreateItemDto, ['variations', 'addo
   @Allow()
   @ApiHideProperty()
   bundles?: unknown;
+
+  /** Refused on PUT/PATCH: use `E/items/{item}/program_times/`. */
+  @Allow()
+  @ApiHideProperty()
+  program_times?: unknown;
 }
 
 /** Body of `PATCH E/items/{id}/`: every field optional; null only where create allows it. */

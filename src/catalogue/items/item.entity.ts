@@ -126,6 +126,10 @@ export class Item {
   @JoinColumn({ name: 'hidden_if_item_available' })
   hiddenIfItemAvailableItem?: Item | null;
 
+  /** `hide` (default) or `info`: how the item shows while `hidden_if_item_available` is available (pretix 2025+). */
+  @Column({ type: 'varchar', length: 16, default: 'hide' })
+  hiddenIfItemAvailableMode!: string;
+
   @Column({ type: 'boolean', default: false })
   checkinAttention!: boolean;
 

@@ -5,6 +5,8 @@ import { AddonJson, toAddonJson } from '../addons/addon.presenter';
 import type { ItemAddon } from '../addons/item-addon.entity';
 import { BundleJson, toBundleJson } from '../bundles/bundle.presenter';
 import type { ItemBundle } from '../bundles/item-bundle.entity';
+import type { ItemProgramTime } from '../program-times/item-program-time.entity';
+import { InlineProgramTimeJson, toInlineProgramTimeJson } from '../program-times/program-time.presenter';
 import { legacySalesChannels, KNOWN_SALES_CHANNELS } from '../sales-channels';
 import type { ItemVariation } from '../variations/item-variation.entity';
 import { toVariationJson, VariationJson } from '../variations/variation.presenter';
@@ -75,6 +77,8 @@ export class ItemJson {
   hidden_if_available!: number | null;
   @ApiInt({ nullable: true })
   hidden_if_item_available!: number | null;
+  @ApiEnum(AVAILABILITY_MODES)
+  hidden_if_item_available_mode!: string;
   require_voucher!: boolean;
   hide_without_voucher!: boolean;
   allow_cancel!: boolean;
@@ -128,6 +132,8 @@ export class ItemJson {
   addons!: AddonJson[];
   /** Bundles by id. */
   bundles!: BundleJson[];
+  /** Program times by id (pretix 2025+; inline form without `id`). */
+  program_times!: InlineProgramTimeJson[];
 }
 
 /** What an item's wire form needs besides its row; loaded in bulk for list pages. */
@@ -138,6 +144,7 @@ export interface ItemRelated {
   variations: ItemVariation[];
   addons: ItemAddon[];
   bundles: ItemBundle[];
+  programTimes: ItemProgramTime[];
 }
 
 /** Entity to wire object, field by field (compat §3.10). */
@@ -170,6 +177,7 @@ export function toItemJson(item: Item, related: ItemRelated): ItemJson {
     available_until_mode: item.availableUntilMode,
     hidden_if_available: item.hiddenIfAvailable,
     hidden_if_item_available: item.hiddenIfItemAvailable,
+    hidden_if_item_available_mode: item.hiddenIfItemAvailableMode,
     require_voucher: item.requireVoucher,
     hide_without_voucher: item.hideWithoutVoucher,
     allow_cancel: item.allowCancel,
@@ -204,5 +212,6 @@ export function toItemJson(item: Item, related: ItemRelated): ItemJson {
     variations: related.variations.map((v) => toVariationJson(v, item.defaultPrice)),
     addons: related.addons.map(toAddonJson),
     bundles: related.bundles.map(toBundleJson),
+    program_times: related.programTimes.map(toInlineProgramTimeJson),
   };
 }

@@ -17,6 +17,8 @@ import type { Event } from '../../organizers/event.entity';
 import { AddonsService } from '../addons/addons.service';
 import { BundlesService } from '../bundles/bundles.service';
 import { CategoriesService } from '../categories/categories.service';
+import { ItemMetaPropertiesService } from '../item-meta-properties/item-meta-properties.service';
+import { ProgramTimesService } from '../program-times/program-times.service';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
 import { VariationsService } from '../variations/variations.service';
 import { ITEM_IN_USE, ITEM_USAGE } from './item-usage.port';
@@ -29,10 +31,10 @@ import { ItemJson, ItemRelated, toItemJson } from './item.presenter';
 export type { ItemUsage };
 
 /** Keys of the inline collections: created with the item on create, refused on PUT/PATCH (compat §3.10). */
-const INLINE_KEYS = ['variations', 'addons', 'bundles'] as const;
+const INLINE_KEYS = ['variations', 'addons', 'bundles', 'program_times'] as const;
 
 /** The merged input a write applies: every writable field, legacy and inline keys removed. */
-type ItemInput = Complete<Omit<CreateItemDto, 'sales_channels' | 'variations' | 'addons' | 'bundles'>>;
+type ItemInput = Complete<Omit<CreateItemDto, 'sales_channels' | (typeof INLINE_KEYS)[number]>>;
 
 /** Defaults of optional item fields (compat §3.10); PUT resets omitted ones to these. */
 const ITEM_DEFAULTS: Omit<ItemInput, 'name' | 'default_price'> = {
@@ -61,6 +63,7 @@ const ITEM_DEFAULTS: Omit<ItemInput, 'name' | 'default_price'> = {
   max_per_order: null,
   hidden_if_available: null,
   hidden_if_item_available: null,
+  hidden_if_item_available_mode: 'hide',
   checkin_attention: false,
   checkin_text: null,
   has_variations: false,
@@ -97,7 +100,7 @@ const TICKET_MEDIA_TYPES: ReadonlySet<string> = new Set(['barcode']);
 const CONTENT_TYPE = 'item';
 
 /**
- * Items (products) of one event: list, detail, create (with inline variations, add-ons and bundles), update,
+ * Items (products) of one event: list, detail, create (with inline variations, add-ons, bundles, program times), update,
  * delete (compat §3.10, spec "Conventions"). Every query is scoped by the event resolved by the permission guard.
  */
 @Injectable()
@@ -109,6 +112,8 @@ export class ItemsService {
     private readonly variations: VariationsService,
     private readonly addons: AddonsService,
     private readonly bundles: BundlesService,
+    private readonly programTimes: ProgramTimesService,
+    private readonly metaProperties: ItemMetaPropertiesService,
     @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
     private readonly queries: ItemQueries,
   ) {}
@@ -130,7 +135,7 @@ export class ItemsService {
   }
 
   /**
-   * Creates an item with its inline variations, add-ons and bundles in one transaction (all or nothing); logs
+   * Creates an item with its inline variations, add-ons, bundles and program times in one transaction; logs
    * `pretix.event.item.added`. `admission: true` without `personalized` makes the item personalized (compat); an
    * item created with variations has `has_variations: true`.
    * @throws ValidationFailed on invalid fields or cross-field rules (compat §3.10 messages); inline variation
@@ -147,10 +152,12 @@ export class ItemsService {
       const variations = await this.variations.prepareInline(em, event, body.variations ?? []);
       const addonErrors = await this.addons.checkInline(em, event, body.addons ?? []);
       const bundleErrors = await this.bundles.checkInline(em, event, body.bundles ?? []);
+      const programTimeErrors = this.programTimes.checkInline(body.program_times ?? []);
       const nested: FieldErrors = {};
       if (variations.errors) nested.variations = variations.errors;
       if (addonErrors.length > 0) nested.addons = addonErrors;
       if (bundleErrors.length > 0) nested.bundles = bundleErrors;
+      if (programTimeErrors.length > 0) nested.program_times = programTimeErrors;
       if (!errors.empty || Object.keys(nested).length > 0) {
         throw new ValidationFailed({ ...errors.toJSON(), ...nested });
       }
@@ -163,6 +170,7 @@ export class ItemsService {
         variations: sortByPosition(await this.variations.insertInline(em, item.id, variations.inputs)),
         addons: sortByPosition(await this.addons.insertInline(em, item.id, body.addons ?? [])),
         bundles: await this.bundles.insertInline(em, item.id, body.bundles ?? []),
+        programTimes: await this.programTimes.insertInline(em, event.id, item.id, body.program_times ?? []),
       };
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
@@ -180,7 +188,7 @@ export class ItemsService {
    * PUT (`replace`: omitted fields reset to defaults) or PATCH (`patch`: only sent fields change); rules are
    * checked on the merged data. `has_variations` is ignored. Logs `pretix.event.item.changed` only when the wire
    * object changed.
-   * @throws ValidationFailed when `variations`, `addons` or `bundles` are sent, or on invalid data
+   * @throws ValidationFailed when `variations`, `addons`, `bundles` or `program_times` are sent, or on invalid data
    * @throws NotFound for an id that is not an item of this event
    */
   async update(
@@ -194,7 +202,7 @@ export class ItemsService {
       const item = await this.load(em, event, id, true);
       if (INLINE_KEYS.some((key) => body[key] !== undefined)) {
         throw ValidationFailed.nonField(
-          'Updating add-ons, bundles, or variations via PATCH/PUT is not supported. Please use the dedicated nested endpoint.',
+          'Updating add-ons, bundles, program times or variations via PATCH/PUT is not supported. Please use the dedicated nested endpoint.',
         );
       }
       const related = await this.relatedOf(em, item);
@@ -265,6 +273,7 @@ export class ItemsService {
       variations: this.variations.relatedToItem('i.id'),
       addons: this.addons.relatedToItem('i.id'),
       bundles: this.bundles.relatedToItem('i.id'),
+      programTimes: this.programTimes.relatedToItem('i.id'),
     });
   }
 
@@ -281,14 +290,14 @@ export class ItemsService {
     body: Partial<CreateItemDto | ReplaceItemDto>,
     errors: ErrorCollector,
   ): Partial<ItemInput> {
-    const { variations: _v, addons: _a, bundles: _b, ...rest } = body;
+    const { variations: _v, addons: _a, bundles: _b, program_times: _p, ...rest } = body;
     return translateSalesChannels(rest, errors);
   }
 
   /**
    * Field references and cross-field rules of compat §3.10 on the merged input, added to `errors`: category, tax
    * rule and `hidden_if_available` quota of this event, `hidden_if_item_available` item of this event, membership
-   * types of the organizer, meta data keys (no item meta properties exist, so only `{}` passes). Referenced rows
+   * types of the organizer, meta data keys (item meta properties of the event, string values). Referenced rows
    * are share-locked until the transaction ends.
    * @returns the rate of the tax rule (decimal string), null without one
    */
@@ -330,9 +339,8 @@ export class ItemsService {
     if (input.grant_membership_type !== null && !knownTypes.has(input.grant_membership_type)) {
       errors.add('grant_membership_type', invalidPk(input.grant_membership_type));
     }
-    const metaKey = Object.keys(input.meta_data)[0];
-    if (metaKey !== undefined)
-      errors.add('meta_data', `Item meta data property '${metaKey}' does not exist.`);
+    const [metaProblem] = await this.metaProperties.checkMetaData(em, event.id, [input.meta_data]);
+    if (metaProblem) errors.add('meta_data', metaProblem);
 
     if (
       input.min_per_order !== null &&
@@ -402,6 +410,7 @@ export class ItemsService {
     item.maxPerOrder = input.max_per_order;
     item.hiddenIfAvailable = input.hidden_if_available;
     item.hiddenIfItemAvailable = input.hidden_if_item_available;
+    item.hiddenIfItemAvailableMode = input.hidden_if_item_available_mode;
     item.checkinAttention = input.checkin_attention;
     item.checkinText = input.checkin_text;
     item.requireApproval = input.require_approval;

@@ -16,6 +16,7 @@ import { moneyOrNull } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
 import { findEventItem } from '../items/item-lookup';
 import { ItemQueries } from '../items/item.queries';
+import { ItemMetaPropertiesService } from '../item-meta-properties/item-meta-properties.service';
 import { ITEM_USAGE, ItemUsage, VARIATION_IN_USE } from '../items/item-usage.port';
 import type { Item } from '../items/item.entity';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
@@ -74,6 +75,7 @@ export class VariationsService {
     @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
     private readonly queries: VariationQueries,
     private readonly items: ItemQueries,
+    private readonly metaProperties: ItemMetaPropertiesService,
   ) {}
 
   /**
@@ -211,7 +213,12 @@ export class VariationsService {
       event.organizerId,
       inputs.flatMap((input) => input.require_membership_types),
     );
-    inputs.forEach((input, i) => this.check(input, known, collectors[i]));
+    const metaProblems = await this.metaProperties.checkMetaData(
+      em,
+      event.id,
+      inputs.map((input) => input.meta_data),
+    );
+    inputs.forEach((input, i) => this.check(input, known, metaProblems[i], collectors[i]));
     const errors = collectors.some((c) => !c.empty) ? collectors.map((c) => c.toJSON()) : null;
     return { inputs, errors };
   }
@@ -245,20 +252,28 @@ export class VariationsService {
     input: VariationInput,
     errors: ErrorCollector,
   ): Promise<void> {
-    const known = await this.items.existingMembershipTypes(em, event.organizerId, input.require_membership_types);
-    this.check(input, known, errors);
+    const known = await this.items.existingMembershipTypes(
+      em,
+      event.organizerId,
+      input.require_membership_types,
+    );
+    const [metaProblem] = await this.metaProperties.checkMetaData(em, event.id, [input.meta_data]);
+    this.check(input, known, metaProblem, errors);
   }
 
   /**
-   * Reference rules on the merged input: membership types of the organizer (`known`), and meta data keys (no
-   * item meta properties exist, so only `{}` passes).
+   * Reference rules on the merged input: membership types of the organizer (`known`), and the problem of the meta
+   * data (`ItemMetaPropertiesService.checkMetaData`, null when fine).
    */
-  private check(input: VariationInput, known: Set<number>, errors: ErrorCollector): void {
+  private check(
+    input: VariationInput,
+    known: Set<number>,
+    metaProblem: string | null,
+    errors: ErrorCollector,
+  ): void {
     const unknownType = input.require_membership_types.find((id) => !known.has(id));
     if (unknownType !== undefined) errors.add('require_membership_types', invalidPk(unknownType));
-    const metaKey = Object.keys(input.meta_data)[0];
-    if (metaKey !== undefined)
-      errors.add('meta_data', `Item meta data property '${metaKey}' does not exist.`);
+    if (metaProblem) errors.add('meta_data', metaProblem);
   }
 
   private apply(variation: ItemVariation, input: VariationInput): void {
