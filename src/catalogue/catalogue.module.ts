@@ -13,6 +13,7 @@ import { ItemsService } from './items/items.service';
 import { MembershipTypesModule } from './membership-types/membership-types.module';
 import { QuestionsModule } from './questions/questions.module';
 import { QuotaGoLiveCheck } from './quota-go-live-check';
+import { CatalogueEventCopy } from './catalogue-event-copy';
 import { QuotaQueries } from './quotas/quota.queries';
 import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
@@ -54,6 +55,7 @@ export class CatalogueModule {
         CategoriesService,
         ItemsService,
         QuotaGoLiveCheck,
+        CatalogueEventCopy,
         CategoryQueries,
         ItemQueries,
         QuotaQueries,
