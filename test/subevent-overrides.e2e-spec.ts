@@ -35,7 +35,9 @@ describe('sub-event override availability', () => {
       date_from: '2030-01-01T18:00:00Z',
       active: true,
       item_price_overrides: [{ item, price: '12.00', disabled: true }],
-      variation_price_overrides: [{ variation: size, price: null, available_until: '2001-01-01T00:00:00+01:00' }],
+      variation_price_overrides: [
+        { variation: size, price: null, available_until: '2001-01-01T00:00:00+01:00' },
+      ],
     });
     expect(res.status).toBe(201);
     day = res.body.id;
@@ -43,7 +45,13 @@ describe('sub-event override availability', () => {
       { item, price: '12.00', disabled: true, available_from: null, available_until: null },
     ]);
     expect(res.body.variation_price_overrides).toEqual([
-      { variation: size, price: null, disabled: false, available_from: null, available_until: '2000-12-31T23:00:00Z' },
+      {
+        variation: size,
+        price: null,
+        disabled: false,
+        available_from: null,
+        available_until: '2000-12-31T23:00:00Z',
+      },
     ]);
     const quota = await send('post', `${S}/quotas/`, {
       name: 'Q',
@@ -91,7 +99,9 @@ describe('sub-event override availability', () => {
     expect(refused.body).toEqual({ positions: [{ item: [notOnDate('Budget Ticket')] }] });
 
     const open = await send('patch', `${S}/subevents/${day}/`, {
-      item_price_overrides: [{ item, price: '11.00', available_from: '2000-01-01T00:00:00Z', available_until: null }],
+      item_price_overrides: [
+        { item, price: '11.00', available_from: '2000-01-01T00:00:00Z', available_until: null },
+      ],
       variation_price_overrides: [],
     });
     expect(open.status).toBe(200);
@@ -107,7 +117,13 @@ describe('sub-event override availability', () => {
     expect(cart.status).toBe(201);
     const read = await get(`${S}/subevents/${day}/`);
     expect(read.body.item_price_overrides).toEqual([
-      { item, price: '11.00', disabled: false, available_from: '2000-01-01T00:00:00Z', available_until: null },
+      {
+        item,
+        price: '11.00',
+        disabled: false,
+        available_from: '2000-01-01T00:00:00Z',
+        available_until: null,
+      },
     ]);
     expect(read.body.variation_price_overrides).toEqual([]);
   });

@@ -49,9 +49,19 @@ export class CatalogueEventCopy implements OnModuleInit {
         hidden_if_available: { value: null }, // set below, once quotas are copied
       },
     });
-    const itemsOfSource = { where: 's.item_id IN (SELECT id FROM item WHERE event_id = $1)', params: [source.id] };
-    const variations = await copyRows(em, { entity: ItemVariation, ...itemsOfSource, columns: { item_id: { map: items } } });
-    const baseItems = { where: 's.base_item_id IN (SELECT id FROM item WHERE event_id = $1)', params: [source.id] };
+    const itemsOfSource = {
+      where: 's.item_id IN (SELECT id FROM item WHERE event_id = $1)',
+      params: [source.id],
+    };
+    const variations = await copyRows(em, {
+      entity: ItemVariation,
+      ...itemsOfSource,
+      columns: { item_id: { map: items } },
+    });
+    const baseItems = {
+      where: 's.base_item_id IN (SELECT id FROM item WHERE event_id = $1)',
+      params: [source.id],
+    };
     await copyRows(em, {
       entity: ItemAddon,
       ...baseItems,

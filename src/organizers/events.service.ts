@@ -123,7 +123,12 @@ export class EventsService {
    * Logged `pretix.event.added` (the body) and `pretix.object.cloned` (`{source, source_id}`).
    * @throws ValidationFailed as on create (duplicate slug, `live`, dates, meta data, seating)
    */
-  async clone(organizer: Organizer, source: Event, principal: Principal, body: CreateEventDto): Promise<EventJson> {
+  async clone(
+    organizer: Organizer,
+    source: Event,
+    principal: Principal,
+    body: CreateEventDto,
+  ): Promise<EventJson> {
     const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
     if (source.seatingPlanId !== null && !input.has_subevents) input.seating_plan = source.seatingPlanId;
     return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
@@ -186,7 +191,12 @@ export class EventsService {
           await em.update(Event, { id: target.id }, { seatCategoryMapping: target.seatCategoryMapping });
           await this.seating.apply(em, target.id, target.seatingPlanId, target.seatCategoryMapping);
         }
-        const log = { organizerId: organizer.id, eventId: target.id, contentType: 'event', objectId: target.id };
+        const log = {
+          organizerId: organizer.id,
+          eventId: target.id,
+          contentType: 'event',
+          objectId: target.id,
+        };
         await this.audit.record(em, principal, { ...log, action: 'pretix.event.added', data: { ...body } });
         await this.audit.record(em, principal, {
           ...log,

@@ -66,7 +66,8 @@ export class SubEventPriceQueries {
     subeventId: number,
     rows: readonly OverrideWrite[],
   ): Promise<void> {
-    const [table, column] = kind === 'i' ? ['subevent_item_price', 'item_id'] : ['subevent_variation_price', 'variation_id'];
+    const [table, column] =
+      kind === 'i' ? ['subevent_item_price', 'item_id'] : ['subevent_variation_price', 'variation_id'];
     await em.query(`DELETE FROM ${table} WHERE subevent_id = $1`, [subeventId]);
     if (rows.length === 0) return;
     await em.query(

@@ -78,7 +78,11 @@ export class SubEventPricesService implements SubEventPrices {
       await this.queries.replaceOverrides(em, 'i', subeventId, rows);
     }
     if (overrides.variation_price_overrides) {
-      const rows = overrides.variation_price_overrides.map((o) => ({ ref: o.variation, price: o.price, ...rest(o) }));
+      const rows = overrides.variation_price_overrides.map((o) => ({
+        ref: o.variation,
+        price: o.price,
+        ...rest(o),
+      }));
       await this.queries.replaceOverrides(em, 'v', subeventId, rows);
     }
   }

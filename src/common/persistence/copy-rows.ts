@@ -38,16 +38,28 @@ const typeCache = new Map<string, Map<string, string>>();
  * constant column's type is needed (pg catalog, cached). Runs on the caller's `em` (its transaction).
  * @returns old id -> new id (empty for tables without a generated id)
  */
-export async function copyRows<T extends ObjectLiteral>(em: EntityManager, spec: CopySpec<T>): Promise<Map<number, number>> {
+export async function copyRows<T extends ObjectLiteral>(
+  em: EntityManager,
+  spec: CopySpec<T>,
+): Promise<Map<number, number>> {
   const meta = em.connection.getMetadata(spec.entity);
   const table = meta.tablePath;
-  const generated = meta.primaryColumns.length === 1 && meta.primaryColumns[0].isGenerated ? meta.primaryColumns[0] : null;
+  const generated =
+    meta.primaryColumns.length === 1 && meta.primaryColumns[0].isGenerated ? meta.primaryColumns[0] : null;
   const rules: Record<string, ColumnRule> = {};
   for (const c of meta.columns) {
     if (c.isCreateDate || c.isUpdateDate) rules[c.databaseName] = 'now';
   }
   Object.assign(rules, spec.columns ?? {});
-  const columns = meta.columns.filter((c) => c.isInsert !== false && !c.isVirtual && c !== generated).map((c) => c.databaseName);
+  // Virtual columns are real ones without an entity property (join-table and relation columns); only virtual
+  // properties (`@VirtualColumn`, computed by a query) are not stored.
+  const columns = [
+    ...new Set(
+      meta.columns
+        .filter((c) => c.isInsert !== false && !c.isVirtualProperty && c !== generated)
+        .map((c) => c.databaseName),
+    ),
+  ];
   const params = [...spec.params];
   const param = (v: unknown) => {
     params.push(v);
@@ -66,7 +78,9 @@ export async function copyRows<T extends ObjectLiteral>(em: EntityManager, spec:
     for (const r of rows) map.set(r.old, r.new);
     from += ` JOIN unnest(${param(rows.map((r) => r.old))}::int[], ${param(rows.map((r) => r.new))}::int[]) AS m(old, new) ON m.old = s.${q(id)}`;
   }
-  const types = Object.values(rules).some((r) => typeof r === 'object' && 'value' in r) ? await columnTypes(em, table) : new Map<string, string>();
+  const types = Object.values(rules).some((r) => typeof r === 'object' && 'value' in r)
+    ? await columnTypes(em, table)
+    : new Map<string, string>();
   const jsonMap = (m: IdMap) => param(JSON.stringify(Object.fromEntries(m)));
   const exprs = columns.map((name) => {
     const rule = rules[name];

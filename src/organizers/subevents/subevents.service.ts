@@ -18,7 +18,12 @@ import type { CreateSubEventDto, SubEventFieldsDto } from './subevent.dto';
 import { SubEvent } from './subevent.entity';
 import { toSubEventJson, SubEventJson } from './subevent.presenter';
 import { checkDates, SUBEVENT_MESSAGES } from './subevent.rules';
-import { OverrideAvailability, PriceOverrides, SUBEVENT_PRICES, SubEventPrices } from './subevent-prices.port';
+import {
+  OverrideAvailability,
+  PriceOverrides,
+  SUBEVENT_PRICES,
+  SubEventPrices,
+} from './subevent-prices.port';
 import { SubEventReads } from './subevent-reads.service';
 
 type FieldsInput = Complete<SubEventFieldsDto>;
