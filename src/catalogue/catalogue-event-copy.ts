@@ -1,8 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { copyRows, IdMap } from '../common/persistence/copy-rows';
+import { copyRows, IdMap } from '../common/persistence/copy-rows.queries';
 import { EVENT_COPY_STAGE, EventCopy, EventHooks } from '../organizers/event-hooks';
 import { ItemAddon } from './addons/item-addon.entity';
+import { CatalogueCopyQueries } from './catalogue-event-copy.queries';
 import { ItemBundle } from './bundles/item-bundle.entity';
 import { ItemCategory } from './categories/item-category.entity';
 import { Discount } from './discounts/discount.entity';
@@ -24,7 +25,10 @@ import { ItemVariation } from './variations/item-variation.entity';
  */
 @Injectable()
 export class CatalogueEventCopy implements OnModuleInit {
-  constructor(private readonly hooks: EventHooks) {}
+  constructor(
+    private readonly hooks: EventHooks,
+    private readonly queries: CatalogueCopyQueries,
+  ) {}
 
   onModuleInit(): void {
     this.hooks.onEventCopy(EVENT_COPY_STAGE.catalogue, 'catalogue', (copy) => this.copy(copy));
@@ -76,7 +80,7 @@ export class CatalogueEventCopy implements OnModuleInit {
         bundled_variation_id: { map: variations },
       },
     });
-    await remapIntArray(em, 'item_category', 'cross_selling_match_products', target.id, items);
+    await this.queries.remapCrossSelling(em, target.id, items);
 
     const quotas = await copyRows(em, {
       entity: Quota,
@@ -86,12 +90,7 @@ export class CatalogueEventCopy implements OnModuleInit {
     });
     await copyLinks(em, 'quota_item', 'quota_id', quotas, 'item_id', items);
     await copyLinks(em, 'quota_variation', 'quota_id', quotas, 'variation_id', variations);
-    await em.query(
-      `UPDATE item t SET hidden_if_available = ($3::jsonb ->> s.hidden_if_available::text)::int
-         FROM item s WHERE s.event_id = $1 AND t.event_id = $2 AND s.hidden_if_available IS NOT NULL
-          AND ($4::jsonb ->> s.id::text)::int = t.id`,
-      [source.id, target.id, json(quotas), json(items)],
-    );
+    await this.queries.pointHiddenIfAvailable(em, source.id, target.id, quotas, items);
 
     const discounts = await copyRows(em, { entity: Discount, ...ofEvent, columns: event });
     await copyLinks(em, 'discount_condition_item', 'discount_id', discounts, 'item_id', items);
@@ -131,10 +130,6 @@ export class CatalogueEventCopy implements OnModuleInit {
   }
 }
 
-function json(map: IdMap): string {
-  return JSON.stringify(Object.fromEntries(map));
-}
-
 /** Copies the rows of a link table whose `owner` is a copied row, both keys rewritten; one statement. */
 async function copyLinks(
   em: EntityManager,
@@ -151,21 +146,4 @@ async function copyLinks(
     params: [[...owners.keys()], [...others.keys()]],
     columns: { [owner]: { map: owners }, [other]: { map: others } },
   });
-}
-
-/** Rewrites an int[] of item ids on the new event's rows (ids not copied are dropped); one statement. */
-async function remapIntArray(
-  em: EntityManager,
-  table: string,
-  column: string,
-  eventId: number,
-  map: IdMap,
-): Promise<void> {
-  await em.query(
-    `UPDATE ${table} SET ${column} = ARRAY(
-        SELECT ($2::jsonb ->> x.v::text)::int FROM unnest(${column}) WITH ORDINALITY AS x(v, n)
-         WHERE $2::jsonb ? x.v::text ORDER BY x.n)
-      WHERE event_id = $1 AND cardinality(${column}) > 0`,
-    [eventId, json(map)],
-  );
 }

@@ -14,6 +14,7 @@ import { MembershipTypesModule } from './membership-types/membership-types.modul
 import { QuestionsModule } from './questions/questions.module';
 import { QuotaGoLiveCheck } from './quota-go-live-check';
 import { CatalogueEventCopy } from './catalogue-event-copy';
+import { CatalogueCopyQueries } from './catalogue-event-copy.queries';
 import { QuotaQueries } from './quotas/quota.queries';
 import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
@@ -56,6 +57,7 @@ export class CatalogueModule {
         ItemsService,
         QuotaGoLiveCheck,
         CatalogueEventCopy,
+        CatalogueCopyQueries,
         CategoryQueries,
         ItemQueries,
         QuotaQueries,

@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { copyRows, IdMap } from '../common/persistence/copy-rows';
+import { copyRows, IdMap } from '../common/persistence/copy-rows.queries';
 import { EVENT_COPY_STAGE, EventCopy, EventHooks } from '../organizers/event-hooks';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
+import { CheckinCopyQueries } from './checkin-event-copy.queries';
 
 /**
  * The check-in context's part of cloning an event (pretix `Event.copy_data_from`): the check-in lists without a
@@ -11,7 +12,10 @@ import { CheckinList, CheckinListProduct } from './checkin-list.entity';
  */
 @Injectable()
 export class CheckinEventCopy implements OnModuleInit {
-  constructor(private readonly hooks: EventHooks) {}
+  constructor(
+    private readonly hooks: EventHooks,
+    private readonly queries: CheckinCopyQueries,
+  ) {}
 
   onModuleInit(): void {
     this.hooks.onEventCopy(EVENT_COPY_STAGE.checkin, 'checkin', (copy) => this.copy(copy));
@@ -35,15 +39,9 @@ export class CheckinEventCopy implements OnModuleInit {
         params: [[...lists.keys()]],
         columns: { list_id: { map: lists }, item_id: { map: items } },
       });
-      const rows: { id: number; rules: unknown }[] = await em.query(
-        `SELECT id, rules FROM checkin_list WHERE id = ANY($1) AND rules::text LIKE '%"lookup"%'`,
-        [[...lists.values()]],
-      );
+      const rows = await this.queries.rulesWithLookups(em, [...lists.values()]);
       for (const row of rows) {
-        await em.query('UPDATE checkin_list SET rules = $2 WHERE id = $1', [
-          row.id,
-          JSON.stringify(remapRules(row.rules, items, variations)),
-        ]);
+        await this.queries.setRules(em, row.id, remapRules(row.rules, items, variations));
       }
     }
     maps.set('checkin_list', lists);
@@ -60,7 +58,7 @@ export function remapRules(rules: unknown, items: IdMap, variations: IdMap): unk
     if (key === 'lookup' && Array.isArray(value) && (value[0] === 'product' || value[0] === 'variation')) {
       const map = value[0] === 'product' ? items : variations;
       const copied = map.get(Number(value[1]));
-      out[key] = [value[0], copied === undefined ? '0' : String(copied), ...value.slice(2)];
+      out[key] = [value[0], copied === undefined ? '0' : String(copied), ...(value.slice(2) as unknown[])];
     } else {
       out[key] = remapRules(value, items, variations);
     }

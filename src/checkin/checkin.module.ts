@@ -17,6 +17,7 @@ import { CheckinRpcController, CheckinRpcService } from './checkin-rpc';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { RedeemService } from './redeem.service';
 import { CheckinEventCopy } from './checkin-event-copy';
+import { CheckinCopyQueries } from './checkin-event-copy.queries';
 
 /**
  * The check-in context (spec "Check-in list"; compat §3.20–§3.22): lists, the positions they admit, redeeming,
@@ -47,6 +48,7 @@ import { CheckinEventCopy } from './checkin-event-copy';
     RedeemService,
     CheckinRpcService,
     CheckinEventCopy,
+    CheckinCopyQueries,
   ],
   exports: [CheckinListsService],
 })

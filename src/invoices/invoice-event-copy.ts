@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { copyRows } from '../common/persistence/copy-rows';
+import { copyRows } from '../common/persistence/copy-rows.queries';
 import { EVENT_COPY_STAGE, EventHooks } from '../organizers/event-hooks';
 import { InvoiceSettings } from './invoice-settings.entity';
 

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal';
 import { ErrorCollector, NotFound, Refused } from '../common/errors';
 import { EVENT_SEATING, EventSeating } from './event-seating.port';
 import { uniqueAsValidation } from '../common/persistence/unique';
-import { copyRows } from '../common/persistence/copy-rows';
+import { copyRows } from '../common/persistence/copy-rows.queries';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
