@@ -134,7 +134,7 @@ describe('cloning an event', () => {
   it('answers 201 with the new event: body fields, the rest from the source', async () => {
     const res = await post(`${S}/clone/`, cloneBody);
     expect(res.status).toBe(201);
-    const source = (await get(S)).body as Json;
+    const source = (await get(`${S}/`)).body as Json;
     expect(res.body).toEqual({
       ...source,
       ...cloneBody,
@@ -145,7 +145,7 @@ describe('cloning an event', () => {
       testmode: true,
       timezone: 'Europe/Berlin',
     });
-    expect((await get(C)).body).toEqual(res.body);
+    expect((await get(`${C}/`)).body).toEqual(res.body);
     const log = await t.db.query(
       `SELECT action, data FROM log_entry WHERE content_type = 'event' AND object_id = $1 ORDER BY id`,
       [(await t.db.query(`SELECT id FROM event WHERE slug = 'copy'`))[0].id],
