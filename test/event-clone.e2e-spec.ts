@@ -147,7 +147,7 @@ describe('cloning an event', () => {
     });
     expect((await get(`${C}/`)).body).toEqual(res.body);
     const log = await t.db.query(
-      `SELECT action, data FROM log_entry WHERE content_type = 'event' AND object_id = $1 ORDER BY id`,
+      `SELECT action_type AS action, data FROM log_entry WHERE content_type = 'event' AND object_id = $1 ORDER BY id`,
       [(await t.db.query(`SELECT id FROM event WHERE slug = 'copy'`))[0].id],
     );
     expect(log.map((l: { action: string }) => l.action)).toEqual([
