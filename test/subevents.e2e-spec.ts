@@ -212,7 +212,10 @@ describe('sub-events', () => {
       const replaced = await patch(`${S}${d.id}/`, {
         item_price_overrides: [{ item: item2, price: null }],
       });
-      expect(replaced.body.item_price_overrides).toEqual([{ item: item2, price: null }]);
+      // pretix 2026: entries also carry disabled and the sales window (defaults when not sent)
+      expect(replaced.body.item_price_overrides).toEqual([
+        { item: item2, price: null, disabled: false, available_from: null, available_until: null },
+      ]);
       expect(await itemPrices(d.id)).toEqual([{ item_id: item2, price: null }]);
       const bad = await patch(`${S}${d.id}/`, { date_to: '2000-01-01T00:00:00Z' });
       expect(bad.status).toBe(400);

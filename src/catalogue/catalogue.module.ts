@@ -15,6 +15,8 @@ import { MembershipTypesModule } from './membership-types/membership-types.modul
 import { ProgramTimesModule } from './program-times/program-times.module';
 import { QuestionsModule } from './questions/questions.module';
 import { QuotaGoLiveCheck } from './quota-go-live-check';
+import { CatalogueEventCopy } from './catalogue-event-copy';
+import { CatalogueCopyQueries } from './catalogue-event-copy.queries';
 import { QuotaQueries } from './quotas/quota.queries';
 import { QuotasModule } from './quotas/quotas.module';
 import { TaxRulesModule } from './tax-rules/tax-rules.module';
@@ -59,6 +61,8 @@ export class CatalogueModule {
         CategoriesService,
         ItemsService,
         QuotaGoLiveCheck,
+        CatalogueEventCopy,
+        CatalogueCopyQueries,
         CategoryQueries,
         ItemQueries,
         QuotaQueries,

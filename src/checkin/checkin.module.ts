@@ -16,6 +16,8 @@ import { CheckinsService } from './checkins.service';
 import { CheckinRpcController, CheckinRpcService } from './checkin-rpc';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { RedeemService } from './redeem.service';
+import { CheckinEventCopy } from './checkin-event-copy';
+import { CheckinCopyQueries } from './checkin-event-copy.queries';
 
 /**
  * The check-in context (spec "Check-in list"; compat §3.20–§3.22): lists, the positions they admit, redeeming,
@@ -39,7 +41,15 @@ import { RedeemService } from './redeem.service';
     CheckinsController,
     CheckinRpcController,
   ],
-  providers: [CheckinQueries, CheckinListsService, CheckinsService, RedeemService, CheckinRpcService],
+  providers: [
+    CheckinQueries,
+    CheckinListsService,
+    CheckinsService,
+    RedeemService,
+    CheckinRpcService,
+    CheckinEventCopy,
+    CheckinCopyQueries,
+  ],
   exports: [CheckinListsService],
 })
 export class CheckinModule {}

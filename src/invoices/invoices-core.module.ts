@@ -12,6 +12,7 @@ import { InvoiceReads } from './invoice-reads.service';
 import { InvoiceSettingsService } from './invoice-settings.service';
 import { InvoiceWriter } from './invoice-writer';
 import { InvoicesService } from './invoices.service';
+import { InvoiceEventCopy } from './invoice-event-copy';
 
 /**
  * The invoices context without HTTP: settings, numbering and writing, reads, the PDF requests. At init it
@@ -34,6 +35,7 @@ import { InvoicesService } from './invoices.service';
     InvoiceReads,
     InvoicePdfJobs,
     InvoicesService,
+    InvoiceEventCopy,
   ],
   exports: [InvoiceSettingsService, InvoiceReads, InvoicesService],
 })

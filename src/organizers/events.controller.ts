@@ -59,6 +59,21 @@ export class EventsController {
     return this.events.create(organizer, principal, body);
   }
 
+  /**
+   * `POST E/clone/` (compat §4.2): a new event from an event create body with the source's data copied; 201 with
+   * the new event. Needs `organizer.events:create` and access to the source.
+   */
+  @Post(':event/clone')
+  @RequirePermission('organizer.events:create')
+  cloneEvent(
+    @CurrentOrganizer() organizer: Organizer,
+    @CurrentEvent() source: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateEventDto,
+  ): Promise<EventJson> {
+    return this.events.clone(organizer, source, principal, body);
+  }
+
   @Put(':event')
   @RequirePermission('event.settings.general:write')
   updateEvent(

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { ErrorCollector, NotFound, Refused } from '../common/errors';
 import { EVENT_SEATING, EventSeating } from './event-seating.port';
 import { uniqueAsValidation } from '../common/persistence/unique';
+import { copyRows } from '../common/persistence/copy-rows.queries';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
@@ -117,6 +118,103 @@ export class EventsService {
           data: { ...body },
         });
         return this.present(em, event);
+      }),
+    );
+  }
+
+  /**
+   * `POST E/clone/` (pretix `CloneEventSerializer` + `Event.copy_data_from`; compat §4.2): creates an event from
+   * the body (an event create body, checked as on create) and copies the source's data into it, all in one
+   * transaction. Taken from the body: name, slug, currency, dates, presale, location, geo, `live` (must be
+   * false), `has_subevents`; `meta_data` when sent (else the source's). Taken from the body only when sent,
+   * else from the source: `is_public`, `testmode`, `timezone`, `date_admission` (the source's shifted by the new
+   * `date_from`). The seating plan is the source's when it has one (seat category mapping pointed at the
+   * copied items, seats generated from the plan). Every other column of the event row is the source's (copied
+   * from the entity metadata). Then each context copies its part ({@link EventHooks.copyEventData}).
+   * Logged `pretix.event.added` (the body) and `pretix.object.cloned` (`{source, source_id}`).
+   * @throws ValidationFailed as on create (duplicate slug, `live`, dates, meta data, seating)
+   */
+  async clone(
+    organizer: Organizer,
+    source: Event,
+    principal: Principal,
+    body: CreateEventDto,
+  ): Promise<EventJson> {
+    const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
+    if (source.seatingPlanId !== null && !input.has_subevents) input.seating_plan = source.seatingPlanId;
+    return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
+      this.db.transaction(async (em) => {
+        const meta = await this.validate(em, organizer, principal, input, 'create', null);
+        const dateFrom = parseDateTime(input.date_from);
+        const shifted =
+          source.dateAdmission === null
+            ? null
+            : new Date(dateFrom.getTime() + (source.dateAdmission.getTime() - source.dateFrom.getTime()));
+        const sent = (key: keyof CreateEventDto) => body[key] !== undefined;
+        const value = (v: unknown) => ({ value: v });
+        const jsonValue = (v: unknown) => value(v === null ? null : JSON.stringify(v));
+        const columns: Record<string, { value: unknown }> = {
+          organizer_id: value(organizer.id),
+          name: jsonValue(toI18n(input.name)),
+          slug: value(input.slug),
+          live: value(false),
+          currency: value(input.currency),
+          date_from: value(dateFrom),
+          date_to: value(parseDateTimeOrNull(input.date_to)),
+          date_admission: value(sent('date_admission') ? parseDateTimeOrNull(input.date_admission) : shifted),
+          presale_start: value(parseDateTimeOrNull(input.presale_start)),
+          presale_end: value(parseDateTimeOrNull(input.presale_end)),
+          location: jsonValue(toI18nOrNull(input.location)),
+          geo_lat: value(input.geo_lat === null ? null : Number(input.geo_lat)),
+          geo_lon: value(input.geo_lon === null ? null : Number(input.geo_lon)),
+          has_subevents: value(input.has_subevents),
+          seating_plan_id: value(input.seating_plan),
+          seat_category_mapping: jsonValue({}),
+        };
+        if (sent('meta_data')) columns.meta_data = jsonValue(meta);
+        if (sent('is_public')) columns.is_public = value(input.is_public);
+        if (sent('testmode')) columns.testmode = value(input.testmode);
+        if (sent('timezone')) columns.timezone = value(input.timezone);
+        const ids = await copyRows(em, { entity: Event, where: 's.id = $1', params: [source.id], columns });
+        const target = await em.findOneByOrFail(Event, { id: ids.get(source.id)! });
+        await this.hooks.eventCreated(em, target, principal);
+        const maps = new Map<string, ReadonlyMap<number, number>>();
+        const logCloned = async (contentType: string, newIds: Iterable<number>) => {
+          for (const objectId of newIds) {
+            await this.audit.record(em, principal, {
+              organizerId: organizer.id,
+              eventId: target.id,
+              contentType,
+              objectId,
+              action: 'pretix.object.cloned',
+            });
+          }
+        };
+        await this.hooks.copyEventData({ em, source, target, principal, maps, logCloned });
+        if (target.seatingPlanId !== null) {
+          const items = maps.get('item') ?? new Map<number, number>();
+          target.seatCategoryMapping = Object.fromEntries(
+            Object.entries(source.seatCategoryMapping).map(([category, item]) => [
+              category,
+              item === null ? null : (items.get(item) ?? null),
+            ]),
+          );
+          await em.update(Event, { id: target.id }, { seatCategoryMapping: target.seatCategoryMapping });
+          await this.seating.apply(em, target.id, target.seatingPlanId, target.seatCategoryMapping);
+        }
+        const log = {
+          organizerId: organizer.id,
+          eventId: target.id,
+          contentType: 'event',
+          objectId: target.id,
+        };
+        await this.audit.record(em, principal, { ...log, action: 'pretix.event.added', data: { ...body } });
+        await this.audit.record(em, principal, {
+          ...log,
+          action: 'pretix.object.cloned',
+          data: { source: source.slug, source_id: source.id },
+        });
+        return toEventJson(await em.findOneByOrFail(Event, { id: target.id }));
       }),
     );
   }

@@ -718,6 +718,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/clone/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clone event
+         * @description `POST E/clone/` (compat §4.2): a new event from an event create body with the source's data copied; 201 with
+         *     the new event. Needs `organizer.events:create` and access to the source.
+         */
+        post: operations["cloneEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/discount/{id}/": {
         parameters: {
             query?: never;
@@ -5099,11 +5120,29 @@ export interface components {
             required: boolean;
         };
         ItemPriceOverrideDto: {
+            /**
+             * Format: date-time
+             * @description Sold on this date only from this time on (null: no bound).
+             */
+            available_from?: string | null;
+            /**
+             * Format: date-time
+             * @description Sold on this date only until this time (null: no bound).
+             */
+            available_until?: string | null;
+            /** @description Not sold on this date (default false). */
+            disabled?: boolean;
             /** Format: int32 */
             item: number;
             price?: (string | null) | number;
         };
         ItemPriceOverrideJson: {
+            /** Format: date-time */
+            available_from: string | null;
+            /** Format: date-time */
+            available_until: string | null;
+            /** @description Not sold on this date. */
+            disabled: boolean;
             /** Format: int32 */
             item: number;
             price: (string & components["schemas"]["Money"]) | null;
@@ -7553,11 +7592,29 @@ export interface components {
             } & components["schemas"]["I18nString"];
         };
         VariationPriceOverrideDto: {
+            /**
+             * Format: date-time
+             * @description Sold on this date only from this time on (null: no bound).
+             */
+            available_from?: string | null;
+            /**
+             * Format: date-time
+             * @description Sold on this date only until this time (null: no bound).
+             */
+            available_until?: string | null;
+            /** @description Not sold on this date (default false). */
+            disabled?: boolean;
             price?: (string | null) | number;
             /** Format: int32 */
             variation: number;
         };
         VariationPriceOverrideJson: {
+            /** Format: date-time */
+            available_from: string | null;
+            /** Format: date-time */
+            available_until: string | null;
+            /** @description Not sold on this date. */
+            disabled: boolean;
             price: (string & components["schemas"]["Money"]) | null;
             /** Format: int32 */
             variation: number;
@@ -10058,6 +10115,45 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cloneEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEventDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,6 +1,6 @@
 import type { SubEventRef } from '../../organizers/subevents/subevent-scope';
 import { Decimal } from '../../common/values/money';
-import { SubEventPricesService } from '../subevent-prices/subevent-prices.service';
+import { SubEventPricesService, SubEventProductWindow } from '../subevent-prices/subevent-prices.service';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { I18nString } from '../../common/values/i18n';
@@ -77,6 +77,36 @@ export interface SalesCatalogueRows {
    * (see {@link subeventListedPrice}).
    */
   subeventPrices: Map<string, string>;
+  /** Products disabled or limited to a window on the dates asked for (see {@link subeventProductAvailable}). */
+  subeventAvailability: Map<string, SubEventProductWindow>;
+}
+
+/** pretix's message for a product not sold on a date (`disabled` or outside its window; compat §3.17). */
+export const notOnThisDateMessage = (product: string): string =>
+  `The product "${product}" is not available on this date.`;
+
+/**
+ * Whether a product may be sold on a date at `now` (pretix `SubEventItem.is_available`): neither the item's nor
+ * the variation's override of the date is `disabled`, and `now` lies in both windows (`available_from` <= now
+ * <= `available_until`, null bounds open). Always true without a date.
+ */
+export function subeventProductAvailable(
+  rules: ReadonlyMap<string, SubEventProductWindow>,
+  subeventId: number | null,
+  itemId: number,
+  variationId: number | null,
+  now: Date,
+): boolean {
+  if (subeventId === null) return true;
+  const keys = [`s${subeventId}/i${itemId}`];
+  if (variationId !== null) keys.push(`s${subeventId}/v${variationId}`);
+  return keys.every((key) => {
+    const w = rules.get(key);
+    if (!w) return true;
+    if (w.disabled) return false;
+    if (w.availableFrom && w.availableFrom > now) return false;
+    return !(w.availableUntil && w.availableUntil < now);
+  });
 }
 
 /**
@@ -144,9 +174,11 @@ export class SalesCatalogue {
     const organizerEvents = await new TenancyQueries().eventIdsOfOrganizer(em, event.organizerId, foreign);
     const subevents = await new SubEventQueries().subeventsByIds(em, query.subeventIds ?? []);
     const ownDates = [...subevents.values()].filter((s) => s.eventId === event.id).map((s) => s.id);
+    const dateRules = await this.subeventPrices.overrideRules(em, ownDates);
     return {
       subevents,
-      subeventPrices: await this.subeventPrices.overridePrices(em, ownDates),
+      subeventPrices: dateRules.prices,
+      subeventAvailability: dateRules.availability,
       items,
       variations,
       taxRules,

@@ -13,6 +13,28 @@ export interface PriceOverrideRow {
   subevent_id: number;
   ref: number;
   price: string | null;
+  disabled: boolean;
+  available_from: Date | null;
+  available_until: Date | null;
+}
+
+/** One override to store: the item or variation id, its price (null: default) and its availability. */
+export interface OverrideWrite {
+  ref: number;
+  price: string | null;
+  disabled: boolean;
+  /** UTC ISO 8601 or null. */
+  available_from: string | null;
+  available_until: string | null;
+}
+
+/** The availability of a product on a date as sales read it: keyed `s<date>/i<item>` or `s<date>/v<variation>`. */
+export interface OverrideRuleRow {
+  key: string;
+  price: string | null;
+  disabled: boolean;
+  available_from: Date | null;
+  available_until: Date | null;
 }
 
 /**
@@ -35,61 +57,63 @@ export class SubEventPriceQueries {
   }
 
   /**
-   * Replaces the item price overrides of a date: deletes them, then (when `itemIds` is not empty) inserts
-   * `itemIds[i]` at `prices[i]` (money strings or null); one or two statements.
+   * Replaces the item (`kind` 'i') or variation ('v') overrides of a date: deletes them, then inserts `rows`
+   * (when not empty); one or two statements.
    */
-  async replaceItemPrices(
+  async replaceOverrides(
     em: EntityManager,
+    kind: 'i' | 'v',
     subeventId: number,
-    itemIds: readonly number[],
-    prices: readonly (string | null)[],
+    rows: readonly OverrideWrite[],
   ): Promise<void> {
-    await em.query('DELETE FROM subevent_item_price WHERE subevent_id = $1', [subeventId]);
-    if (itemIds.length > 0) {
-      await em.query(
-        `INSERT INTO subevent_item_price (subevent_id, item_id, price)
-           SELECT $1, k.item_id, k.price FROM unnest($2::int[], $3::numeric[]) AS k(item_id, price)`,
-        [subeventId, itemIds, prices],
-      );
-    }
-  }
-
-  /** {@link replaceItemPrices} for the variation price overrides of a date; one or two statements. */
-  async replaceVariationPrices(
-    em: EntityManager,
-    subeventId: number,
-    variationIds: readonly number[],
-    prices: readonly (string | null)[],
-  ): Promise<void> {
-    await em.query('DELETE FROM subevent_variation_price WHERE subevent_id = $1', [subeventId]);
-    if (variationIds.length > 0) {
-      await em.query(
-        `INSERT INTO subevent_variation_price (subevent_id, variation_id, price)
-           SELECT $1, k.variation_id, k.price FROM unnest($2::int[], $3::numeric[]) AS k(variation_id, price)`,
-        [subeventId, variationIds, prices],
-      );
-    }
+    const [table, column] =
+      kind === 'i' ? ['subevent_item_price', 'item_id'] : ['subevent_variation_price', 'variation_id'];
+    await em.query(`DELETE FROM ${table} WHERE subevent_id = $1`, [subeventId]);
+    if (rows.length === 0) return;
+    await em.query(
+      `INSERT INTO ${table} (subevent_id, ${column}, price, disabled, available_from, available_until)
+         SELECT $1, k.ref, k.price, k.disabled, k.available_from, k.available_until
+           FROM unnest($2::int[], $3::numeric[], $4::boolean[], $5::timestamptz[], $6::timestamptz[])
+             AS k(ref, price, disabled, available_from, available_until)`,
+      [
+        subeventId,
+        rows.map((r) => r.ref),
+        rows.map((r) => r.price),
+        rows.map((r) => r.disabled),
+        rows.map((r) => r.available_from),
+        rows.map((r) => r.available_until),
+      ],
+    );
   }
 
   /** The price overrides of the dates, by kind, date, item/variation id; one statement. */
   async overrides(em: EntityManager, subeventIds: readonly number[]): Promise<PriceOverrideRow[]> {
     return em.query(
-      `SELECT 'i' AS kind, subevent_id, item_id AS ref, price FROM subevent_item_price WHERE subevent_id = ANY($1)
+      `SELECT 'i' AS kind, subevent_id, item_id AS ref, price, disabled, available_from, available_until
+         FROM subevent_item_price WHERE subevent_id = ANY($1)
        UNION ALL
-       SELECT 'v', subevent_id, variation_id, price FROM subevent_variation_price WHERE subevent_id = ANY($1)
+       SELECT 'v', subevent_id, variation_id, price, disabled, available_from, available_until
+         FROM subevent_variation_price WHERE subevent_id = ANY($1)
        ORDER BY kind, subevent_id, ref`,
       [[...subeventIds]],
     );
   }
 
-  /** Non-null override prices of the dates keyed `s<subevent>/i<item>` or `s<subevent>/v<variation>`; one statement. */
-  async overridePrices(em: EntityManager, subeventIds: readonly number[]): Promise<{ key: string; price: string }[]> {
+  /**
+   * The overrides of the dates that change a sale (a price, `disabled` or a window), keyed `s<subevent>/i<item>`
+   * or `s<subevent>/v<variation>`; one statement.
+   */
+  async overrideRules(em: EntityManager, subeventIds: readonly number[]): Promise<OverrideRuleRow[]> {
     return em.query(
-      `SELECT 's' || subevent_id || '/i' || item_id AS key, price FROM subevent_item_price
-        WHERE subevent_id = ANY($1) AND price IS NOT NULL
+      `SELECT 's' || subevent_id || '/i' || item_id AS key, price, disabled, available_from, available_until
+         FROM subevent_item_price
+        WHERE subevent_id = ANY($1)
+          AND (price IS NOT NULL OR disabled OR available_from IS NOT NULL OR available_until IS NOT NULL)
        UNION ALL
-       SELECT 's' || subevent_id || '/v' || variation_id, price FROM subevent_variation_price
-        WHERE subevent_id = ANY($1) AND price IS NOT NULL`,
+       SELECT 's' || subevent_id || '/v' || variation_id, price, disabled, available_from, available_until
+         FROM subevent_variation_price
+        WHERE subevent_id = ANY($1)
+          AND (price IS NOT NULL OR disabled OR available_from IS NOT NULL OR available_until IS NOT NULL)`,
       [subeventIds],
     );
   }

@@ -8,7 +8,11 @@ import { SubEventPricesService } from './subevent-prices.service';
  * `OrganizersModule.register` by the composition roots) and of the override prices the sales side applies.
  */
 @Module({
-  providers: [SubEventPricesService, SubEventPriceQueries, { provide: SUBEVENT_PRICES, useExisting: SubEventPricesService }],
+  providers: [
+    SubEventPricesService,
+    SubEventPriceQueries,
+    { provide: SUBEVENT_PRICES, useExisting: SubEventPricesService },
+  ],
   exports: [SubEventPricesService, SUBEVENT_PRICES],
 })
 export class SubEventPricesModule {}

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { FieldErrors, invalidPk } from '../../common/errors';
-import type { PriceOverrides, SubEventPrices } from '../../organizers/subevents/subevent-prices.port';
+import { isoUtc } from '../../common/values/datetime';
+import type {
+  OverrideAvailability,
+  PriceOverrides,
+  SubEventPrices,
+} from '../../organizers/subevents/subevent-prices.port';
 import { SubEventPriceQueries } from './subevent-price.queries';
 
 /** pretix's messages for overrides of items of another event (compat §3.17). */
@@ -63,23 +68,22 @@ export class SubEventPricesService implements SubEventPrices {
   }
 
   async replace(em: EntityManager, subeventId: number, overrides: Partial<PriceOverrides>): Promise<void> {
+    const rest = ({ disabled, available_from, available_until }: OverrideAvailability) => ({
+      disabled,
+      available_from,
+      available_until,
+    });
     if (overrides.item_price_overrides) {
-      const list = overrides.item_price_overrides;
-      await this.queries.replaceItemPrices(
-        em,
-        subeventId,
-        list.map((o) => o.item),
-        list.map((o) => o.price),
-      );
+      const rows = overrides.item_price_overrides.map((o) => ({ ref: o.item, price: o.price, ...rest(o) }));
+      await this.queries.replaceOverrides(em, 'i', subeventId, rows);
     }
     if (overrides.variation_price_overrides) {
-      const list = overrides.variation_price_overrides;
-      await this.queries.replaceVariationPrices(
-        em,
-        subeventId,
-        list.map((o) => o.variation),
-        list.map((o) => o.price),
-      );
+      const rows = overrides.variation_price_overrides.map((o) => ({
+        ref: o.variation,
+        price: o.price,
+        ...rest(o),
+      }));
+      await this.queries.replaceOverrides(em, 'v', subeventId, rows);
     }
   }
 
@@ -91,23 +95,52 @@ export class SubEventPricesService implements SubEventPrices {
     const rows = await this.queries.overrides(em, subeventIds);
     for (const r of rows) {
       const entry = out.get(r.subevent_id)!;
-      if (r.kind === 'i') entry.item_price_overrides.push({ item: r.ref, price: r.price });
-      else entry.variation_price_overrides.push({ variation: r.ref, price: r.price });
+      const rest = {
+        price: r.price,
+        disabled: r.disabled,
+        available_from: isoUtc(r.available_from),
+        available_until: isoUtc(r.available_until),
+      };
+      if (r.kind === 'i') entry.item_price_overrides.push({ item: r.ref, ...rest });
+      else entry.variation_price_overrides.push({ variation: r.ref, ...rest });
     }
     return out;
   }
 
   /**
-   * The overridden prices of products on dates, for pricing sales: keys `s<subevent>/i<item>` and
-   * `s<subevent>/v<variation>` -> money string (entries with a null price are left out: default price).
+   * What the overrides of dates change for sales, keyed `s<subevent>/i<item>` and `s<subevent>/v<variation>`:
+   * overridden prices (money strings; entries with a null price are left out: default price) and the
+   * availability of products with `disabled` or a window (see `subeventProductAvailable`).
    * One statement; none for an empty list.
    */
-  async overridePrices(em: EntityManager, subeventIds: readonly number[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
+  async overrideRules(em: EntityManager, subeventIds: readonly number[]): Promise<SubEventSaleRules> {
+    const out: SubEventSaleRules = { prices: new Map(), availability: new Map() };
     const ids = [...new Set(subeventIds)];
     if (ids.length === 0) return out;
-    const rows = await this.queries.overridePrices(em, ids);
-    for (const r of rows) out.set(r.key, r.price);
+    const rows = await this.queries.overrideRules(em, ids);
+    for (const r of rows) {
+      if (r.price !== null) out.prices.set(r.key, r.price);
+      if (r.disabled || r.available_from || r.available_until) {
+        out.availability.set(r.key, {
+          disabled: r.disabled,
+          availableFrom: r.available_from,
+          availableUntil: r.available_until,
+        });
+      }
+    }
     return out;
   }
+}
+
+/** Whether a product is sold on a date (pretix `SubEventItem.is_available`): not disabled and inside its window. */
+export interface SubEventProductWindow {
+  disabled: boolean;
+  availableFrom: Date | null;
+  availableUntil: Date | null;
+}
+
+/** The overrides of dates as sales apply them (keys `s<subevent>/i<item>`, `s<subevent>/v<variation>`). */
+export interface SubEventSaleRules {
+  prices: Map<string, string>;
+  availability: Map<string, SubEventProductWindow>;
 }

@@ -27,4 +27,16 @@ export class SubEventVariationPrice {
   /** Money string; null: the variation's default price. */
   @Column({ type: 'numeric', precision: 13, scale: 2, nullable: true })
   price!: string | null;
+
+  /** Not sold on this date (pretix 2026 `disabled`). */
+  @Column({ type: 'boolean', default: false })
+  disabled!: boolean;
+
+  /** Sold on this date only from this time on (null: no bound). */
+  @Column({ type: 'timestamptz', nullable: true })
+  availableFrom!: Date | null;
+
+  /** Sold on this date only until this time (null: no bound). */
+  @Column({ type: 'timestamptz', nullable: true })
+  availableUntil!: Date | null;
 }

@@ -3,7 +3,11 @@ import { validate } from 'class-validator';
 import type { Product } from '../../catalogue/quotas/quota-lookup.service';
 import { productKey } from '../../catalogue/quotas/quota-lookup.service';
 import { noQuotaMessage } from '../../catalogue/quotas/quota-reservations.service';
-import type { SalesCatalogueRows } from '../../catalogue/sales/sales-catalogue.service';
+import {
+  notOnThisDateMessage,
+  SalesCatalogueRows,
+  subeventProductAvailable,
+} from '../../catalogue/sales/sales-catalogue.service';
 import {
   SaleVoucher,
   skipsQuota,
@@ -124,6 +128,14 @@ export function checkEntry(
       voucher.quotaId === null ? undefined : refs.quotaProducts.get(voucher.quotaId),
     );
     if (problem) return fail('voucher', CART_VOUCHER_MESSAGES[problem]);
+  }
+  // Not in pretix's cart API, which takes its order rule here (compat §3.17): a product disabled on the date or
+  // outside its window there is refused unless a quota-skipping voucher is used.
+  if (
+    !skipsQuota(voucher) &&
+    !subeventProductAvailable(refs.subeventAvailability, product.subeventId, item.id, variationId, now)
+  ) {
+    return fail('item', notOnThisDateMessage(i18nText(item.name)));
   }
   return {
     draft: {

@@ -68,6 +68,7 @@ const catalogue = (items: SaleItem[], vouchers: SaleVoucher[] = []): SalesCatalo
   quotas: new Set(),
   subevents: new Map(),
   subeventPrices: new Map(),
+  subeventAvailability: new Map(),
   ofOrganizer: (eventId) => eventId === 1,
 });
 const refs = (c: SalesCatalogueRows, over: Partial<CreateReferences> = {}): CreateReferences => ({

@@ -10,7 +10,11 @@ import {
   QuotaReservations,
 } from '../../catalogue/quotas/quota-reservations.service';
 import { productKey } from '../../catalogue/quotas/quota-lookup.service';
-import { SalesCatalogue } from '../../catalogue/sales/sales-catalogue.service';
+import {
+  notOnThisDateMessage,
+  SalesCatalogue,
+  subeventProductAvailable,
+} from '../../catalogue/sales/sales-catalogue.service';
 import { skipsQuota, voucherUses } from '../../catalogue/vouchers/voucher-redemption.rules';
 import { VoucherRedemptions } from '../../catalogue/vouchers/voucher-redemptions.service';
 import { FieldErrors, NotFound, ValidationFailed } from '../../common/errors';
@@ -211,9 +215,14 @@ export class OrderCreator {
     checkSeats(resolved, seatRefs, errs);
     const drawsOn = force ? resolved.map(() => [] as number[]) : await this.drawsOn(em, event, resolved);
     if (!force) {
+      // pretix: a product disabled on the date (or outside its window there) is refused unless forced or sold
+      // through a quota-skipping voucher; "not assigned to a quota" takes precedence (compat §3.17).
       resolved.forEach((r, i) => {
-        if (!skipsQuota(r.voucher) && drawsOn[i].length === 0)
-          errs[i].item = [noQuotaMessage(i18nText(r.item.name))];
+        if (skipsQuota(r.voucher)) return;
+        const product = [r.subeventId, r.item.id, r.variation?.id ?? null] as const;
+        if (!subeventProductAvailable(catalogue.subeventAvailability, ...product, now))
+          errs[i].item = [notOnThisDateMessage(i18nText(r.item.name))];
+        if (drawsOn[i].length === 0) errs[i].item = [noQuotaMessage(i18nText(r.item.name))];
       });
     }
     throwPositions(errs);

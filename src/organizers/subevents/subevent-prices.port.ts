@@ -1,14 +1,25 @@
 import type { EntityManager } from 'typeorm';
 import type { FieldErrors } from '../../common/errors';
 
-/** An item price override of a date: `price` a money string, null for the item's default price. */
-export interface ItemPriceOverride {
+/**
+ * What an override says about a product on a date besides its price (pretix 2026 `SubEventItem`): `disabled`
+ * (not sold on that date) and a sales window `available_from`/`available_until` (UTC ISO 8601 datetimes, null:
+ * no bound).
+ */
+export interface OverrideAvailability {
+  disabled: boolean;
+  available_from: string | null;
+  available_until: string | null;
+}
+
+/** An item override of a date: `price` a money string, null for the item's default price. */
+export interface ItemPriceOverride extends OverrideAvailability {
   item: number;
   price: string | null;
 }
 
-/** A variation price override of a date: `price` a money string, null for the variation's default price. */
-export interface VariationPriceOverride {
+/** A variation override of a date: `price` a money string, null for the variation's default price. */
+export interface VariationPriceOverride extends OverrideAvailability {
   variation: number;
   price: string | null;
 }

@@ -40,7 +40,10 @@ function EachEntry(dto: () => new () => object): PropertyDecorator {
   };
 }
 
-/** `{item, price}` of `item_price_overrides`; price null: the item's default price. */
+/**
+ * `{item, price, disabled, available_from, available_until}` of `item_price_overrides`; price null: the item's
+ * default price.
+ */
 export class ItemPriceOverrideDto {
   @Required()
   @IsInteger({ min: 1 })
@@ -49,9 +52,24 @@ export class ItemPriceOverrideDto {
   @Nullable()
   @IsMoney({ min: 0 })
   price?: string | number | null;
+
+  /** Not sold on this date (default false). */
+  @Optional()
+  @IsBool()
+  disabled?: boolean;
+
+  /** Sold on this date only from this time on (null: no bound). */
+  @Nullable()
+  @IsDateTimeString()
+  available_from?: string | null;
+
+  /** Sold on this date only until this time (null: no bound). */
+  @Nullable()
+  @IsDateTimeString()
+  available_until?: string | null;
 }
 
-/** `{variation, price}` of `variation_price_overrides`; price null: the variation's default price. */
+/** `{variation, price, disabled, available_from, available_until}` of `variation_price_overrides`. */
 export class VariationPriceOverrideDto {
   @Required()
   @IsInteger({ min: 1 })
@@ -60,6 +78,21 @@ export class VariationPriceOverrideDto {
   @Nullable()
   @IsMoney({ min: 0 })
   price?: string | number | null;
+
+  /** Not sold on this date (default false). */
+  @Optional()
+  @IsBool()
+  disabled?: boolean;
+
+  /** Sold on this date only from this time on (null: no bound). */
+  @Nullable()
+  @IsDateTimeString()
+  available_from?: string | null;
+
+  /** Sold on this date only until this time (null: no bound). */
+  @Nullable()
+  @IsDateTimeString()
+  available_until?: string | null;
 }
 
 /**

@@ -11,6 +11,12 @@ export class ItemPriceOverrideJson {
   item!: number;
   @ApiMoney({ nullable: true })
   price!: string | null;
+  /** Not sold on this date. */
+  disabled!: boolean;
+  @ApiDateTime({ nullable: true })
+  available_from!: string | null;
+  @ApiDateTime({ nullable: true })
+  available_until!: string | null;
 }
 
 /** A variation price override of a date (`price` null: the variation's default price). */
@@ -19,6 +25,12 @@ export class VariationPriceOverrideJson {
   variation!: number;
   @ApiMoney({ nullable: true })
   price!: string | null;
+  /** Not sold on this date. */
+  disabled!: boolean;
+  @ApiDateTime({ nullable: true })
+  available_from!: string | null;
+  @ApiDateTime({ nullable: true })
+  available_until!: string | null;
 }
 
 /** Wire form of a date of a series (spec "Sub-event"; compat §3.17). Datetimes in UTC ISO 8601. */

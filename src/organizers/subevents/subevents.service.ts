@@ -6,7 +6,7 @@ import type { Principal } from '../../auth/principal';
 import { ErrorCollector, FieldErrors, Refused, ValidationFailed } from '../../common/errors';
 import { findOrNotFound } from '../../common/persistence/find';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
-import { parseDateTime, parseDateTimeOrNull } from '../../common/values/datetime';
+import { isoUtc, parseDateTime, parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { moneyOrNull } from '../../common/values/money';
 import type { Event } from '../event.entity';
@@ -18,7 +18,12 @@ import type { CreateSubEventDto, SubEventFieldsDto } from './subevent.dto';
 import { SubEvent } from './subevent.entity';
 import { toSubEventJson, SubEventJson } from './subevent.presenter';
 import { checkDates, SUBEVENT_MESSAGES } from './subevent.rules';
-import { PriceOverrides, SUBEVENT_PRICES, SubEventPrices } from './subevent-prices.port';
+import {
+  OverrideAvailability,
+  PriceOverrides,
+  SUBEVENT_PRICES,
+  SubEventPrices,
+} from './subevent-prices.port';
 import { SubEventReads } from './subevent-reads.service';
 
 type FieldsInput = Complete<SubEventFieldsDto>;
@@ -219,15 +224,31 @@ function overridesOf(body: Partial<CreateSubEventDto>): Partial<PriceOverrides> 
     out.item_price_overrides = body.item_price_overrides.map((o) => ({
       item: o.item,
       price: money(o.price),
+      ...availabilityOf(o),
     }));
   }
   if (body.variation_price_overrides) {
     out.variation_price_overrides = body.variation_price_overrides.map((o) => ({
       variation: o.variation,
       price: money(o.price),
+      ...availabilityOf(o),
     }));
   }
   return out;
+}
+
+/** The sold-on-this-date part of an override entry; omitted fields take pretix's defaults (sold, no window). */
+function availabilityOf(o: {
+  disabled?: boolean;
+  available_from?: string | null;
+  available_until?: string | null;
+}): OverrideAvailability {
+  const at = (v: string | null | undefined) => (v ? isoUtc(parseDateTime(v)) : null);
+  return {
+    disabled: o.disabled ?? false,
+    available_from: at(o.available_from),
+    available_until: at(o.available_until),
+  };
 }
 
 function apply(s: SubEvent, input: FieldsInput, meta: Record<string, string>): void {
