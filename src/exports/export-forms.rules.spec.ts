@@ -167,7 +167,10 @@ describe('export form rules (compat §3.7)', () => {
       { name: 'list', required: true },
       { name: 'paid_only', required: false },
     ]);
-    expect(describeExportForm(giftcardlist, 'organizer')).toEqual([fmt, { name: 'testmode', required: false }]);
+    expect(describeExportForm(giftcardlist, 'organizer')).toEqual([
+      fmt,
+      { name: 'testmode', required: false },
+    ]);
   });
 
   it('exporters are offered per level', () => {

@@ -67,7 +67,10 @@ export function cleanExportForm(
  * The input parameters of an exporter at a level, in order, as pretix's exporter list renders them
  * (`[{"name", "required", "choices"?}]`; `choices` only for choice fields).
  */
-export function describeExportForm(exporter: ExporterDeclaration, level: ExportLevel): FormFieldDescription[] {
+export function describeExportForm(
+  exporter: ExporterDeclaration,
+  level: ExportLevel,
+): FormFieldDescription[] {
   return check(exporter, level, {}, 'run').fields;
 }
 

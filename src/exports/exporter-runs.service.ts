@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'crypto';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
-import { FieldErrors, NotFound, TaskFailed, TaskNotReady, ValidationFailed } from '../common/errors';
+import { NotFound, TaskFailed, TaskNotReady, ValidationFailed } from '../common/errors';
 import { TenancyQueries } from '../organizers/tenancy.queries';
 import type { ExporterDeclaration, ExportLevel } from '../tasks/exporter';
 import { QUEUES } from '../tasks/queues';
@@ -73,7 +73,8 @@ export class ExporterRunsService {
     const cleaned = cleanExportForm(exporter, level, body as Record<string, unknown>, 'run');
     if ('errors' in cleaned) throw new ValidationFailed(cleaned.errors);
     const form = cleaned.form;
-    if (Array.isArray(form.events) && form.events.length > 0) await this.checkEvents(place, principal, exporter, form.events as string[]);
+    if (Array.isArray(form.events) && form.events.length > 0)
+      await this.checkEvents(place, principal, exporter, form.events as string[]);
     const input: ExportRunInput = {
       identifier,
       form,
@@ -153,7 +154,7 @@ export class ExporterRunsService {
     );
     const bad = slugs.find((s) => !allowed.has(s));
     if (bad !== undefined)
-      throw new ValidationFailed({ events: [`Object with slug=${bad} does not exist.`] } as FieldErrors);
+      throw new ValidationFailed({ events: [`Object with slug=${bad} does not exist.`] });
   }
 }
 

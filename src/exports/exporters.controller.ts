@@ -33,7 +33,6 @@ function exportersBase(req: Request, path: string): string {
 
 /** The stored file as pretix sends it: its content type and `attachment; filename="…"` (ASCII only). */
 function fileAnswer(file: StoredFile): StreamableFile {
-  // eslint-disable-next-line no-control-regex
   const ascii = file.filename.replace(/[^\x20-\x7e]|"/g, '');
   return new StreamableFile(file.content, {
     type: file.contentType,
@@ -44,11 +43,17 @@ function fileAnswer(file: StoredFile): StreamableFile {
 
 const RUN_BODY = {
   description:
-    'The exporter\'s form data: `_format` (required) and the exporter\'s `input_parameters`; other keys are refused.',
+    "The exporter's form data: `_format` (required) and the exporter's `input_parameters`; other keys are refused.",
   schema: { type: 'object', additionalProperties: true, example: { _format: 'xlsx' } },
 } as const;
-const PENDING = { description: 'Still `waiting` or `running`; retry after a second.', type: ExportPendingJson };
-const FAILED = { description: 'The export failed: `{"status": "failed", "message": ...}`.', type: ExportFailedJson };
+const PENDING = {
+  description: 'Still `waiting` or `running`; retry after a second.',
+  type: ExportPendingJson,
+};
+const FAILED = {
+  description: 'The export failed: `{"status": "failed", "message": ...}`.',
+  type: ExportFailedJson,
+};
 const FILE = {
   description: 'The file (`Content-Type` of its format, `Content-Disposition: attachment`).',
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },

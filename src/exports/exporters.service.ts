@@ -28,7 +28,8 @@ export interface ExportJob {
 export const EXPORT_FORBIDDEN = 'The owner of this export does not have the permission to run it.';
 
 /** Refusal of a run started through `…/exporters/{id}/run/` (pretix's `ExportError` message). */
-export const RUN_FORBIDDEN = 'Export not found or you do not have sufficient permission to perform this export.';
+export const RUN_FORBIDDEN =
+  'Export not found or you do not have sufficient permission to perform this export.';
 
 /**
  * Runs the exporters (compat §3.7; each an `@Exporter` of the context that owns its data, found in the

@@ -32,7 +32,10 @@ const FRAMES: Record<string, (ref: Day) => [Day | null, Day | null]> = {
   month_this: (r) => [r.startOf('month'), monthEnd(r)],
   month_to_date: (r) => [r.startOf('month'), r],
   month_previous: (r) => [r.startOf('month').minus({ months: 1 }), r.startOf('month').minus({ days: 1 })],
-  month_next: (r) => [r.startOf('month').plus({ months: 1 }), monthEnd(r.startOf('month').plus({ months: 1 }))],
+  month_next: (r) => [
+    r.startOf('month').plus({ months: 1 }),
+    monthEnd(r.startOf('month').plus({ months: 1 })),
+  ],
   quarter_this: (r) => [quarterStart(r), quarterEnd(quarterStart(r))],
   quarter_to_date: (r) => [quarterStart(r), r],
   quarter_previous: (r) => [quarterStart(r).minus({ months: 3 }), quarterStart(r).minus({ days: 1 })],
@@ -40,7 +43,10 @@ const FRAMES: Record<string, (ref: Day) => [Day | null, Day | null]> = {
   year_this: (r) => [r.startOf('year'), r.endOf('year').startOf('day')],
   year_to_date: (r) => [r.startOf('year'), r],
   year_previous: (r) => [r.startOf('year').minus({ years: 1 }), r.startOf('year').minus({ days: 1 })],
-  year_next: (r) => [r.startOf('year').plus({ years: 1 }), r.startOf('year').plus({ years: 1 }).endOf('year')],
+  year_next: (r) => [
+    r.startOf('year').plus({ years: 1 }),
+    r.startOf('year').plus({ years: 1 }).endOf('year'),
+  ],
   future: (r) => [r.plus({ days: 1 }), null],
   past: (r) => [null, r],
 };

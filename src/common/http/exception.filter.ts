@@ -109,7 +109,9 @@ export function domainAnswer(err: DomainError): ErrorAnswer | null {
   }
   if (err instanceof TaskNotReady) {
     const body =
-      err.percentage === undefined ? { status: err.state } : { status: err.state, percentage: err.percentage };
+      err.percentage === undefined
+        ? { status: err.state }
+        : { status: err.state, percentage: err.percentage };
     return { status: 409, headers: { 'Retry-After': String(err.retryAfter) }, body };
   }
   if (err instanceof TaskFailed) {
