@@ -44,7 +44,13 @@ function fileAnswer(file: StoredFile): StreamableFile {
 const RUN_BODY = {
   description:
     "The exporter's form data: `_format` (required) and the exporter's `input_parameters`; other keys are refused.",
-  schema: { type: 'object', additionalProperties: true, example: { _format: 'xlsx' } },
+  schema: {
+    type: 'object',
+    properties: { _format: { type: 'string', enum: ['xlsx', 'csv', 'json'] } },
+    required: ['_format'],
+    additionalProperties: true,
+    example: { _format: 'xlsx' },
+  },
 } as const;
 const PENDING = {
   description: 'Still `waiting` or `running`; retry after a second.',
