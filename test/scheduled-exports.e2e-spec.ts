@@ -269,4 +269,89 @@ describe('scheduled exports', () => {
       .send({ ...VALID, export_form_data: { events: ['other'] } });
     expect(bobTry.status).toBe(403);
   });
+  it("pretix's documented export_form_data is accepted as is: relative frames, custom frames, older date_from/date_to", async () => {
+    // doc/api/resources/scheduled_exports.rst, POST example (event and organizer level) and PATCH example.
+    const documented = {
+      export_identifier: 'orderlist',
+      export_form_data: { _format: 'xlsx', date_range: 'week_previous' },
+      locale: 'en',
+      mail_additional_recipients: 'mary@example.org',
+      mail_additional_recipients_cc: '',
+      mail_additional_recipients_bcc: '',
+      mail_subject: 'Order list',
+      mail_template: "Here is last week's order list\n\nCheers\nJohn",
+      schedule_rrule: 'DTSTART:20230118T000000\nRRULE:FREQ=WEEKLY;BYDAY=TU,WE,TH',
+      schedule_rrule_time: '04:00:00',
+    };
+    const ev = await t.http().post(E).set('Authorization', alice.bearer).send(documented);
+    expect(ev.status).toBe(201);
+    expect(ev.body).toMatchObject({
+      owner: 'alice@example.com',
+      export_form_data: { _format: 'xlsx', date_range: 'week_previous' },
+      mail_template: "Here is last week's order list\n\nCheers\nJohn",
+      schedule_rrule_time: '04:00:00',
+      error_counter: 0,
+    });
+    const id = (ev.body as { id: number }).id;
+    const stored = await t.db.query<{ export_form_data: Record<string, unknown> }[]>(
+      'SELECT export_form_data FROM scheduled_export WHERE id = $1',
+      [id],
+    );
+    expect(stored[0].export_form_data.date_range).toBe('week_previous');
+    const patched = await t
+      .http()
+      .patch(`${E}${id}/`)
+      .set('Authorization', auth(admin))
+      .send({ export_form_data: { _format: 'xlsx', date_range: 'week_this' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ export_form_data: { _format: 'xlsx', date_range: 'week_this' } });
+    const org = await t
+      .http()
+      .post(O)
+      .set('Authorization', alice.bearer)
+      .send({ ...documented, timezone: 'Europe/Berlin' });
+    expect(org.status).toBe(201);
+    expect(org.body).toMatchObject({
+      timezone: 'Europe/Berlin',
+      export_form_data: { _format: 'xlsx', date_range: 'week_previous', event_date_range: '/' },
+    });
+    // Every frame pretix offers, a custom frame, the older form; 'custom' alone is no frame (pretix: invalid too).
+    for (const frame of [
+      'days_last7',
+      'month_to_date',
+      'year_this',
+      'future',
+      'past',
+      '2024-01-01/2024-12-31',
+    ])
+      expect(
+        (
+          await t
+            .http()
+            .patch(`${E}${id}/`)
+            .set('Authorization', auth(admin))
+            .send({ export_form_data: { date_range: frame, event_date_range: frame } })
+        ).body,
+      ).toMatchObject({ export_form_data: { date_range: frame } });
+    const legacy = await t
+      .http()
+      .patch(`${E}${id}/`)
+      .set('Authorization', auth(admin))
+      .send({ export_form_data: { date_from: '2020-01-01', date_to: '2023-12-31' } });
+    expect(legacy.status).toBe(200);
+    expect((legacy.body as { export_form_data: Record<string, unknown> }).export_form_data).toEqual({
+      _format: 'xlsx',
+      paid_only: false,
+      include_payment_amounts: false,
+      date_range: '2020-01-01/2023-12-31',
+      items: [],
+    });
+    const custom = await t
+      .http()
+      .patch(`${E}${id}/`)
+      .set('Authorization', auth(admin))
+      .send({ export_form_data: { date_range: 'custom' } });
+    expect(custom.status).toBe(400);
+    expect(custom.body).toEqual({ export_form_data: { date_range: ['Invalid date frame'] } });
+  });
 });

@@ -54,6 +54,12 @@ export interface CredentialResolver {
 
   /** All team grants of a user (a user's rights are the union of their teams; OAuth). One statement. */
   grantsOfUser(userId: number): Promise<TeamGrant[]>;
+
+  /**
+   * The grant of the team of an active team token, read now (background work done for a token, e.g. an export
+   * run); null when the token is deleted or inactive. One statement.
+   */
+  grantOfTeamToken(tokenId: number): Promise<TeamGrant | null>;
 }
 
 /** A team's grant columns as the resolver's statement returns them (snake_case, one JSON object per team). */

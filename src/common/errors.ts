@@ -155,12 +155,14 @@ export class Throttled extends DomainError {
 
 /**
  * An asynchronous task has not finished yet: 409 `{"status": "waiting"|"running"}` with `Retry-After` (seconds)
- * (spec "Shredders", "Invoices" download).
+ * (spec "Shredders", "Invoices" download); with `percentage` (a number or null) in the body when given (pretix's
+ * exporter downloads).
  */
 export class TaskNotReady extends DomainError {
   constructor(
     readonly state: 'waiting' | 'running',
     readonly retryAfter = 1,
+    readonly percentage?: number | null,
   ) {
     super(`Task ${state}`);
   }

@@ -1,10 +1,10 @@
 import type { FieldErrors } from '../common/errors';
-import { ExportFormChecker } from '../tasks/export-form';
+import { ExportFormChecker, FormFieldDescription, FormMode } from '../tasks/export-form';
 import type { ExporterDeclaration, ExportLevel } from '../tasks/exporter';
 
 export type { ExportLevel } from '../tasks/exporter';
-export { parseDateFrame } from '../tasks/export-form';
-export type { DateFrame } from '../tasks/export-form';
+export { resolveDateFrame } from '../tasks/export-form';
+export type { DateFrame, FormFieldDescription, FormMode } from '../tasks/export-form';
 
 /** File formats of the exporters (`_format`). */
 export const EXPORT_FORMATS = ['xlsx', 'csv', 'json'] as const;
@@ -22,21 +22,56 @@ export const EXPORTER_IDENTIFIERS: readonly string[] = [
   'quotas',
 ];
 
+/** Whether an organizer-level exporter covers several events (pretix's multi-event exporters). */
+const multiEvent = (exporter: ExporterDeclaration, level: ExportLevel): boolean =>
+  level === 'organizer' && exporter.permission.event !== undefined;
+
+function check(
+  exporter: ExporterDeclaration,
+  level: ExportLevel,
+  input: Record<string, unknown>,
+  mode: FormMode,
+): ExportFormChecker {
+  const c = new ExportFormChecker(input, mode);
+  if (multiEvent(exporter, level)) {
+    // pretix's JobRunSerializer adds these two to every multi-event exporter, before its own fields.
+    c.bool('all_events', null);
+    c.slugs('events');
+  }
+  c.choice('_format', EXPORT_FORMATS, mode === 'run' ? null : 'xlsx');
+  exporter.form(c, level);
+  c.finish();
+  return c;
+}
+
 /**
- * Validates an exporter's form data and fills in its defaults, which are stored with a scheduled export
- * (compat §3.7): `_format` (`xlsx` default, `csv`, `json`) for every exporter, then the exporter's own fields as
- * its declaration checks them ({@link ExporterDeclaration.form}). Unknown keys are dropped.
- * @returns the cleaned form, or field errors (`{"field": ["message"]}`) for the `export_form_data` field
+ * Validates an exporter's form data and fills in its defaults (compat §3.7): organizer-level multi-event
+ * exporters take `all_events` (boolean, kept only when sent) and `events` (slugs, `[]` = all), every exporter
+ * `_format` (`xlsx`, `csv`, `json`), then the exporter's own fields as its declaration checks them
+ * ({@link ExporterDeclaration.form}). `store` (scheduled exports): `_format` defaults to `xlsx` and unknown keys
+ * are dropped; `run` (`…/exporters/{id}/run/`): `_format` is required and unknown keys are refused under `fields`
+ * (pretix's `JobRunSerializer`).
+ * @returns the cleaned form, or field errors (`{"field": ["message"]}`)
  */
 export function cleanExportForm(
   exporter: ExporterDeclaration,
   level: ExportLevel,
   input: Record<string, unknown>,
+  mode: FormMode = 'store',
 ): { form: Record<string, unknown> } | { errors: FieldErrors } {
-  const c = new ExportFormChecker(input);
-  c.choice('_format', EXPORT_FORMATS, 'xlsx');
-  exporter.form(c, level);
+  const c = check(exporter, level, input, mode);
   return Object.keys(c.errors).length > 0 ? { errors: c.errors } : { form: c.out };
+}
+
+/**
+ * The input parameters of an exporter at a level, in order, as pretix's exporter list renders them
+ * (`[{"name", "required", "choices"?}]`; `choices` only for choice fields).
+ */
+export function describeExportForm(
+  exporter: ExporterDeclaration,
+  level: ExportLevel,
+): FormFieldDescription[] {
+  return check(exporter, level, {}, 'run').fields;
 }
 
 /**

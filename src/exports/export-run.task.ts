@@ -8,7 +8,7 @@ import { MailOutboxService } from '../mail/mail-outbox.service';
 import type { AsyncTask } from '../tasks/async-task.entity';
 import { ExecutesTask, TaskContext, TaskError, TaskExecutor, TaskOutcome } from '../tasks/task-executor';
 import { ExporterRegistry } from './exporter-registry';
-import { Exporters } from './exporters.service';
+import { Exporters, RUN_FORBIDDEN } from './exporters.service';
 import { recipientsOf } from './scheduled-export.rules';
 import { ScheduledExport } from './scheduled-export.entity';
 
@@ -17,7 +17,8 @@ export const EXPORT_RUN = 'exports.run';
 
 /**
  * Input of an `exports.run` task: a scheduled export to run and mail (`scheduled_export_id`), or an exporter
- * with its cleaned form data (`identifier`, `form`, `locale`, `timezone`) whose file the task keeps.
+ * with its cleaned form data (`identifier`, `form`, `locale`, `timezone`) whose file the task keeps (started by
+ * `…/exporters/{id}/run/`, whose download URL carries the random `file`).
  */
 export interface ExportRunInput {
   scheduled_export_id?: number;
@@ -25,11 +26,13 @@ export interface ExportRunInput {
   form?: Record<string, unknown>;
   locale?: string;
   timezone?: string;
+  file?: string;
 }
 
 /**
- * `exports.run` (worker only): runs an exporter for the credential that started the task, with the data that
- * user may read now (their team grants are read at run time), writes the file into storage as it is produced (one
+ * `exports.run` (worker only): runs an exporter for the credential that started the task (a scheduled export's
+ * owner; a user or a team token for an API run), with the data it may read now (team grants are read at run
+ * time), writes the file into storage as it is produced (one
  * transaction: a failed run leaves no file) with the task's expiry, and for a
  * scheduled export mails it as an attachment to the owner and the additional recipients (to, cc and bcc each get
  * their own mail) through the mail outbox (README "Scheduled exports").
@@ -56,10 +59,11 @@ export class ExportRunTask implements TaskExecutor {
         : await this.db.getRepository(ScheduledExport).findOneBy({ id: input.scheduled_export_id });
     if (input.scheduled_export_id !== undefined && !scheduled)
       throw new TaskError('The scheduled export no longer exists.');
-    const userId = scheduled ? scheduled.ownerId : task.credentialId;
-    if (!scheduled && task.credentialKind !== 'user') throw new TaskError('Exports run for users only.');
-    const principal = new Principal({ kind: 'user', userId }, await this.credentials.grantsOfUser(userId));
+    const principal = scheduled
+      ? await this.userPrincipal(scheduled.ownerId)
+      : await this.principalOf(task.credentialKind, task.credentialId);
     const file = await this.exporters.run({
+      refusal: scheduled ? undefined : RUN_FORBIDDEN,
       principal,
       organizerId: task.organizerId,
       eventId: scheduled ? scheduled.eventId : task.eventId,
@@ -80,6 +84,17 @@ export class ExportRunTask implements TaskExecutor {
     await ctx.progress(90);
     if (scheduled) await this.mail(scheduled, stored.id, { ...file, size: stored.size });
     return { resultFileId: stored.id, message: 'OK' };
+  }
+
+  private async userPrincipal(userId: number): Promise<Principal> {
+    return new Principal({ kind: 'user', userId }, await this.credentials.grantsOfUser(userId));
+  }
+
+  /** The credential that started an API run, with its grants read now (a deactivated token: no grants). */
+  private async principalOf(kind: string, id: number): Promise<Principal> {
+    if (kind === 'user') return this.userPrincipal(id);
+    const grant = await this.credentials.grantOfTeamToken(id);
+    return new Principal({ kind: 'team_token', tokenId: id, scopes: null }, grant ? [grant] : []);
   }
 
   private async mail(

@@ -20,10 +20,16 @@ export interface ExportJob {
   locale: string;
   /** Time zone of organizer-level date frames. */
   timezone: string;
+  /** The message of a refused run (default {@link EXPORT_FORBIDDEN}). */
+  refusal?: string;
 }
 
 /** Refusal when the owner may no longer read what the export covers. */
 export const EXPORT_FORBIDDEN = 'The owner of this export does not have the permission to run it.';
+
+/** Refusal of a run started through `…/exporters/{id}/run/` (pretix's `ExportError` message). */
+export const RUN_FORBIDDEN =
+  'Export not found or you do not have sufficient permission to perform this export.';
 
 /**
  * Runs the exporters (compat §3.7; each an `@Exporter` of the context that owns its data, found in the
@@ -52,8 +58,9 @@ export class Exporters {
       event,
       events,
       job.form,
+      job.timezone,
     );
-    if (!covered || !exporter) throw new TaskError(EXPORT_FORBIDDEN);
+    if (!covered || !exporter) throw new TaskError(job.refusal ?? EXPORT_FORBIDDEN);
     const format = job.form._format as ExportFormat;
     const base = `${event ? event.slug : 'organizer'}_${job.identifier}`;
     const tables = await exporter.tables({

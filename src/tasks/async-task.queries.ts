@@ -6,7 +6,7 @@ import { returning } from './returning.queries';
 
 /**
  * A task claimed to run: the row as `UPDATE ... RETURNING` gives it (id, kind, input, attempts, organizerId, eventId,
- * expires; the other fields are not read).
+ * credentialKind, credentialId, expires; the other fields are not read).
  */
 export type ClaimedTask = AsyncTask;
 
@@ -19,7 +19,8 @@ export class AsyncTaskQueries {
       em,
       `UPDATE async_task SET state = 'running', started = now(), attempts = attempts + 1, progress = 0
         WHERE id = $1 AND state IN ('waiting', 'running') AND expires > now()
-        RETURNING id, kind, input, attempts, organizer_id AS "organizerId", event_id AS "eventId", expires`,
+        RETURNING id, kind, input, attempts, organizer_id AS "organizerId", event_id AS "eventId",
+                  credential_kind AS "credentialKind", credential_id AS "credentialId", expires`,
       [id],
     );
     return task ?? null;

@@ -50,4 +50,9 @@ export class TeamCredentialResolver implements CredentialResolver {
     const grants = await this.queries.grantsOfUser(this.tokens.manager, userId);
     return grants.map(toTeamGrant);
   }
+
+  async grantOfTeamToken(tokenId: number): Promise<TeamGrant | null> {
+    const grant = await this.queries.grantOfActiveToken(this.tokens.manager, tokenId);
+    return grant ? toTeamGrant(grant) : null;
+  }
 }

@@ -55,6 +55,9 @@ const GRANT = `jsonb_build_object('team_id', team.id, 'team_name', team.name,
 const USER_GRANTS_SQL = `SELECT ${GRANT} AS grant FROM team JOIN team_member tm ON tm.team_id = team.id
       WHERE tm.user_id = $1`;
 
+const TOKEN_GRANT_SQL = `SELECT ${GRANT} AS grant FROM team_api_token tok JOIN team ON team.id = tok.team_id
+      WHERE tok.id = $1 AND tok.active`;
+
 /** The credential statement's text per data source (it embeds the entity-shaped JSON of the tenancy roots). */
 const tokenSql = new WeakMap<object, string>();
 
@@ -172,6 +175,12 @@ export class TeamQueries {
     }
     const rows = await preparedQuery<TeamTokenResolutionRow>(em, sql, [tokenHash, organizerSlug, eventSlug]);
     return rows[0];
+  }
+
+  /** The grant of the team of the active token with this id, or null. One statement. */
+  async grantOfActiveToken(em: EntityManager, tokenId: number): Promise<TeamGrantRow | null> {
+    const rows: { grant: TeamGrantRow }[] = await em.query(TOKEN_GRANT_SQL, [tokenId]);
+    return rows[0]?.grant ?? null;
   }
 
   /** The grants of every team the user is a member of. One statement. */

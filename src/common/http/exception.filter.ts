@@ -108,7 +108,11 @@ export function domainAnswer(err: DomainError): ErrorAnswer | null {
     return { status: 409, headers, body: { detail: err.detail } };
   }
   if (err instanceof TaskNotReady) {
-    return { status: 409, headers: { 'Retry-After': String(err.retryAfter) }, body: { status: err.state } };
+    const body =
+      err.percentage === undefined
+        ? { status: err.state }
+        : { status: err.state, percentage: err.percentage };
+    return { status: 409, headers: { 'Retry-After': String(err.retryAfter) }, body };
   }
   if (err instanceof TaskFailed) {
     const status = err.state === 'failed' && err.task === 'shred' ? 417 : 410;

@@ -18,8 +18,9 @@ import { OrderExportRows } from './order-export-rows';
 /**
  * `orderlist` (compat §3.7): event and organizer level, needs `event.orders:read` on each event. Form:
  * `paid_only`, `include_payment_amounts` (booleans, default false), `date_range` (order date frame, default
- * `"/"`), `items` (product ids, default `[]` = all), organizer level `events` (event slugs, default `[]` = all the
- * events) and `event_date_range` (default `"/"`).
+ * `"/"`; pretix's relative frames such as `week_this` too), `items` (product ids, default `[]` = all),
+ * `group_multiple_choice` (accepted, kept when sent, no effect), organizer level `event_date_range` (default `"/"`;
+ * the exports context adds `all_events` and `events` to every organizer-level multi-event exporter).
  */
 export const ORDER_LIST_EXPORT: ExporterDeclaration = {
   identifier: 'orderlist',
@@ -29,12 +30,11 @@ export const ORDER_LIST_EXPORT: ExporterDeclaration = {
   form(c, level) {
     c.bool('paid_only', false);
     c.bool('include_payment_amounts', false);
+    // Accepted as pretix does; this list has no question columns, so there is nothing to group.
+    c.bool('group_multiple_choice', null);
     c.dateFrame('date_range', '/');
+    if (level === 'organizer') c.dateFrame('event_date_range', '/');
     c.ids('items');
-    if (level === 'organizer') {
-      c.slugs('events');
-      c.dateFrame('event_date_range', '/');
-    }
   },
 };
 
