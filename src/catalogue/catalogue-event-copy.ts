@@ -7,7 +7,9 @@ import { CatalogueCopyQueries } from './catalogue-event-copy.queries';
 import { ItemBundle } from './bundles/item-bundle.entity';
 import { ItemCategory } from './categories/item-category.entity';
 import { Discount } from './discounts/discount.entity';
+import { ItemMetaProperty } from './item-meta-properties/item-meta-property.entity';
 import { Item } from './items/item.entity';
+import { ItemProgramTime } from './program-times/item-program-time.entity';
 import { QuestionOption } from './questions/question-option.entity';
 import { Question } from './questions/question.entity';
 import { Quota } from './quotas/quota.entity';
@@ -17,11 +19,11 @@ import { ItemVariation } from './variations/item-variation.entity';
 /**
  * The catalogue's part of cloning an event (pretix `Event.copy_data_from`; compat §4.2): tax rules, categories,
  * items (+ variations, add-ons, bundles), quotas without a date (+ their items and variations; reopened),
- * discounts (+ their condition and benefit items), questions (+ options, item links, dependencies). Every
- * foreign key is rewritten to the copies; columns come from the entity metadata ({@link copyRows}), so new
- * columns are copied without edits here. Not copied, as in pretix: vouchers, dates of a series and their quotas
- * and price overrides. Tables added later plug in here, in dependency order: item program times after items
- * (only when neither event is a series), item meta properties before items and their values after them.
+ * discounts (+ their condition and benefit items), questions (+ options, item links, dependencies), item meta
+ * properties (the values are the items' `meta_data`, copied with them) and item program times (only when neither
+ * event is a series, as pretix). Every foreign key is rewritten to the copies; columns come from the entity
+ * metadata ({@link copyRows}), so new columns are copied without edits here. Not copied, as in pretix: vouchers,
+ * dates of a series and their quotas and price overrides. Tables added later plug in here, in dependency order.
  */
 @Injectable()
 export class CatalogueEventCopy implements OnModuleInit {
@@ -40,6 +42,7 @@ export class CatalogueEventCopy implements OnModuleInit {
     const ofEvent = { where: 's.event_id = $1', params: [source.id] };
     const event = { event_id: { value: target.id } };
 
+    await copyRows(em, { entity: ItemMetaProperty, ...ofEvent, columns: event });
     const taxRules = await copyRows(em, { entity: TaxRule, ...ofEvent, columns: event });
     const categories = await copyRows(em, { entity: ItemCategory, ...ofEvent, columns: event });
     const items = await copyRows(em, {
@@ -57,6 +60,13 @@ export class CatalogueEventCopy implements OnModuleInit {
       where: 's.item_id IN (SELECT id FROM item WHERE event_id = $1)',
       params: [source.id],
     };
+    if (!source.hasSubevents && !target.hasSubevents) {
+      await copyRows(em, {
+        entity: ItemProgramTime,
+        ...itemsOfSource,
+        columns: { ...event, item_id: { map: items } },
+      });
+    }
     const variations = await copyRows(em, {
       entity: ItemVariation,
       ...itemsOfSource,

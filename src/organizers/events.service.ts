@@ -214,7 +214,8 @@ export class EventsService {
           action: 'pretix.object.cloned',
           data: { source: source.slug, source_id: source.id },
         });
-        return toEventJson(await em.findOneByOrFail(Event, { id: target.id }));
+        const itemMeta = (await this.itemMeta.defaults(em, [target.id])).get(target.id)!;
+        return toEventJson(await em.findOneByOrFail(Event, { id: target.id }), itemMeta);
       }),
     );
   }
