@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { paginateRows } from '../common/listing/page-query';
+import { paginateInOne, paginateRows, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Customer } from './customer.entity';
@@ -43,21 +43,30 @@ export class CustomerQueries {
     organizerId: number,
     filters: QueryFilters,
     page: PageRequest,
-    present: (rows: Membership[]) => T[],
+    present: (row: Membership, customerIdentifier: string) => T,
   ): Promise<Paginated<T>> {
     const qb = em
       .getRepository(Membership)
       .createQueryBuilder('m')
-      .innerJoinAndSelect('m.customer', 'c')
       .where('m.organizer_id = :organizer', { organizer: organizerId });
     const customer = filters.str('customer');
-    if (customer !== undefined) qb.andWhere('upper(c.identifier) = upper(:customer)', { customer });
+    if (customer !== undefined) {
+      qb.andWhere(
+        'm.customer_id IN (SELECT c.id FROM customer c WHERE c.organizer_id = :organizer AND upper(c.identifier) = upper(:customer))',
+        { customer },
+      );
+    }
     const type = filters.int('membership_type');
     if (type !== undefined) qb.andWhere('m.membership_type_id = :type', { type });
     const testmode = filters.bool('testmode');
     if (testmode !== undefined) qb.andWhere('m.testmode = :testmode', { testmode });
     qb.orderBy('m.id', 'ASC');
-    return paginateRows(qb, page, present);
+    return paginateInOne(
+      qb,
+      page,
+      { customer: relatedValue<string>('SELECT c.identifier FROM customer c WHERE c.id = m.customer_id') },
+      (row, related) => present(row, related.customer),
+    );
   }
 
   /** The organizer's membership `id` with its customer (locked for the transaction when `lock` is set), or null. */

@@ -36,9 +36,7 @@ export class MembershipsService {
    * @throws ValidationFailed for a malformed filter value
    */
   list(organizer: Organizer, filters: QueryFilters, page: PageRequest): Promise<Paginated<MembershipJson>> {
-    return this.queries.membershipPage(this.db, organizer.id, filters, page, (rows) =>
-      rows.map((m) => toMembershipJson(m, m.customer!.identifier)),
-    );
+    return this.queries.membershipPage(this.db, organizer.id, filters, page, toMembershipJson);
   }
 
   /** @throws NotFound for an id that is not a membership of this organizer's customers */
