@@ -215,3 +215,77 @@ describe('memberships', () => {
     expect((await get(`${O}/memberships/`, otherToken)).status).toBe(403);
   });
 });
+
+/** pretix `signal_listener_issue_memberships`: a paid order of a customer grants the memberships its items grant. */
+describe('memberships granted by paid orders', () => {
+  let t: TestApp;
+  let token: string;
+  const O = '/api/v1/organizers/org';
+  const E = `${O}/events/sample`;
+  const post = (path: string, body: object = {}) =>
+    t.http().post(path).set('Authorization', auth(token)).send(body);
+  let customer: string;
+  let type: number;
+  let item: number;
+
+  async function memberships(): Promise<Record<string, unknown>[]> {
+    const res = await t
+      .http()
+      .get(`${O}/memberships/?customer=${customer}`)
+      .set('Authorization', auth(token));
+    return res.body.results as Record<string, unknown>[];
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ token } = await bootstrapOrganizer(t, 'org'));
+    const ev = await post(`${O}/events/`, {
+      name: { en: 'Conf' },
+      slug: 'sample',
+      currency: 'EUR',
+      date_from: '2030-12-27T10:00:00Z',
+      date_to: '2030-12-28T18:00:00Z',
+    });
+    expect(ev.status).toBe(201);
+    customer = (await post(`${O}/customers/`, { email: 'member@example.org' })).body.identifier as string;
+    type = (await post(`${O}/membershiptypes/`, { name: { en: 'Pass' } })).body.id as number;
+    const res = await post(`${E}/items/`, {
+      name: { en: 'Pass' },
+      default_price: '10.00',
+      grant_membership_type: type,
+    });
+    expect(res.status).toBe(201);
+    item = res.body.id as number;
+    expect((await post(`${E}/quotas/`, { name: 'Q', size: 100, items: [item] })).status).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  it('a paid order grants a membership valid like the event, once; a pending one only when paid', async () => {
+    const paid = await post(`${E}/orders/`, {
+      customer,
+      status: 'p',
+      positions: [{ item, attendee_name_parts: { full_name: 'Max' } }],
+    });
+    expect(paid.status).toBe(201);
+    expect(await memberships()).toEqual([
+      {
+        id: expect.any(Number),
+        testmode: false,
+        customer,
+        membership_type: type,
+        date_start: '2030-12-27T10:00:00Z',
+        date_end: '2030-12-28T18:00:00Z',
+        attendee_name_parts: { full_name: 'Max' },
+      },
+    ]);
+    const pending = await post(`${E}/orders/`, { customer, positions: [{ item }] });
+    expect(pending.status).toBe(201);
+    expect(await memberships()).toHaveLength(1);
+    expect((await post(`${E}/orders/${String(pending.body.code)}/mark_paid/`)).status).toBe(200);
+    expect(await memberships()).toHaveLength(2);
+    const noCustomer = await post(`${E}/orders/`, { status: 'p', positions: [{ item }] });
+    expect(noCustomer.status).toBe(201);
+    const rows: { n: number }[] = await t.db.query('SELECT count(*)::int AS n FROM membership');
+    expect(rows[0].n).toBe(2);
+  });
+});

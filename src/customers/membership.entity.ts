@@ -52,4 +52,9 @@ export class Membership {
 
   @Column({ type: 'boolean', default: false })
   canceled!: boolean;
+
+  /** The order position whose paid order granted the membership (pretix `granted_in`), or null. */
+  @Index()
+  @Column({ type: 'int', nullable: true })
+  grantedInPositionId!: number | null;
 }

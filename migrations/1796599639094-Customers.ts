@@ -1,8 +1,8 @@
 /** Customers and memberships (`O/customers/`, `O/memberships/`); orders name their customer by identifier. */
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class Customers1796597241735 implements MigrationInterface {
-  name = 'Customers1796597241735';
+export class Customers1796599639094 implements MigrationInterface {
+  name = 'Customers1796599639094';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
@@ -13,11 +13,14 @@ export class Customers1796597241735 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE UNIQUE INDEX "uq_customer_identifier" ON "customer" ("identifier") `);
     await queryRunner.query(
-      `CREATE TABLE "membership" ("id" SERIAL NOT NULL, "organizer_id" integer NOT NULL, "customer_id" integer NOT NULL, "membership_type_id" integer NOT NULL, "testmode" boolean NOT NULL DEFAULT false, "date_start" TIMESTAMP WITH TIME ZONE NOT NULL, "date_end" TIMESTAMP WITH TIME ZONE NOT NULL, "attendee_name_parts" jsonb, "canceled" boolean NOT NULL DEFAULT false, CONSTRAINT "PK_83c1afebef3059472e7c37e8de8" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "membership" ("id" SERIAL NOT NULL, "organizer_id" integer NOT NULL, "customer_id" integer NOT NULL, "membership_type_id" integer NOT NULL, "testmode" boolean NOT NULL DEFAULT false, "date_start" TIMESTAMP WITH TIME ZONE NOT NULL, "date_end" TIMESTAMP WITH TIME ZONE NOT NULL, "attendee_name_parts" jsonb, "canceled" boolean NOT NULL DEFAULT false, "granted_in_position_id" integer, CONSTRAINT "PK_83c1afebef3059472e7c37e8de8" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(`CREATE INDEX "IDX_5975c82b12810d76e62cdbf71a" ON "membership" ("customer_id") `);
     await queryRunner.query(
       `CREATE INDEX "IDX_0ee1ba211426a982ffb4c3509b" ON "membership" ("membership_type_id") `,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_8c25984813034f07c7bc52e334" ON "membership" ("granted_in_position_id") `,
     );
     await queryRunner.query(
       `CREATE INDEX "ix_membership_organizer_id" ON "membership" ("organizer_id", "id") `,
@@ -48,6 +51,7 @@ export class Customers1796597241735 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."ix_orders_organizer_customer"`);
     await queryRunner.query(`ALTER TABLE "orders" DROP COLUMN "customer"`);
     await queryRunner.query(`DROP INDEX "public"."ix_membership_organizer_id"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_8c25984813034f07c7bc52e334"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_0ee1ba211426a982ffb4c3509b"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_5975c82b12810d76e62cdbf71a"`);
     await queryRunner.query(`DROP TABLE "membership"`);
