@@ -356,6 +356,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/customers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers */
+        get: operations["listCustomers"];
+        put?: never;
+        /** Create a customer */
+        post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/customers/{identifier}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a customer */
+        get: operations["retrieveCustomer"];
+        /** Replace a customer */
+        put: operations["updateCustomer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a customer */
+        patch: operations["partialUpdateCustomer"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/customers/{identifier}/anonymize/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes the customer's personal data; 200 with the anonymized customer. */
+        post: operations["anonymizeCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/event_meta_properties/": {
         parameters: {
             query?: never;
@@ -2433,6 +2487,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/memberships/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List memberships */
+        get: operations["listMemberships"];
+        put?: never;
+        /** Create a membership */
+        post: operations["createMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/memberships/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a membership */
+        get: operations["retrieveMembership"];
+        /** Replace a membership */
+        put: operations["updateMembership"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a membership */
+        patch: operations["partialUpdateMembership"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/membershiptypes/": {
         parameters: {
             query?: never;
@@ -3490,6 +3581,32 @@ export interface components {
              */
             subevent?: number | null;
         };
+        CreateCustomerDto: {
+            /**
+             * Format: email
+             * @description Unique per organizer (case-insensitive); stored lower-cased.
+             */
+            email?: string | null;
+            /** @description Identifier in an external system (null by default). */
+            external_identifier?: string | null;
+            /** @description Default true. */
+            is_active?: boolean;
+            /** @description Default true. */
+            is_verified?: boolean;
+            /**
+             * @description Default `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "de-informal" | "ar" | "ca" | "cs" | "da" | "el" | "es" | "fi" | "fr" | "it" | "ja" | "lv" | "nl" | "nl-informal" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sv" | "tr" | "uk" | "zh-hans";
+            /** @description Name parts; `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            notes?: string | null;
+            password?: string | null;
+            phone?: string | null;
+            send_email?: boolean | null;
+        };
         CreateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -3766,6 +3883,31 @@ export interface components {
              */
             variations?: components["schemas"]["CreateVariationDto"][];
         };
+        CreateMembershipDto: {
+            /** @description Name parts of the person the membership is for (default null). */
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            /** @description Identifier of a customer of the organizer. */
+            customer: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_end: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_start: string;
+            /**
+             * Format: int32
+             * @description Id of a membership type of the organizer.
+             */
+            membership_type: number;
+            /** @description Default false; set on creation only. */
+            testmode?: boolean;
+        };
         CreateMembershipTypeDto: {
             /** @description Usable for several tickets valid at the same time (default false). */
             allow_parallel_usage?: boolean;
@@ -3792,6 +3934,8 @@ export interface components {
             consume_carts?: string[];
             /** Format: date */
             custom_followup_at?: string | null;
+            /** @description Identifier of a customer account of the organizer the order belongs to (pretix `customer`). */
+            customer?: string;
             /** Format: email */
             email?: string | null;
             /**
@@ -4053,10 +4197,7 @@ export interface components {
         CreateReusableMediumDto: {
             /** @description Whether the medium may be used (default true). */
             active?: boolean;
-            /**
-             * @description Identifier of a customer account of the organizer. This service has no customer accounts yet, so only null
-             *     (the default) is accepted; any identifier answers 400 as a customer that does not exist.
-             */
+            /** @description Identifier of a customer account of the organizer (default null); another identifier answers 400. */
             customer?: string | null;
             /**
              * Format: date-time
@@ -4476,6 +4617,28 @@ export interface components {
             } & components["schemas"]["I18nString"]) | null;
             /** @description Percent with two decimals, or null for the rule's own rate. */
             rate: (string & components["schemas"]["Percentage"]) | null;
+        };
+        CustomerJson: {
+            /** Format: date-time */
+            date_joined: string;
+            email: string | null;
+            external_identifier: string | null;
+            /** @description Generated, read-only; the URL key. */
+            identifier: string;
+            is_active: boolean;
+            is_verified: boolean;
+            /** Format: date-time */
+            last_login: string | null;
+            /** Format: date-time */
+            last_modified: string;
+            locale: string;
+            /** @description Full name built from `name_parts` ("" when there are none). */
+            name: string;
+            name_parts: {
+                [key: string]: string;
+            };
+            notes: string | null;
+            phone: string | null;
         };
         DeliveryAttemptJson: {
             /** Format: date-time */
@@ -4995,6 +5158,25 @@ export interface components {
             name: string;
             /** @description Slug of the team's organizer. */
             organizer: string;
+        };
+        MembershipJson: {
+            attendee_name_parts: {
+                [key: string]: string;
+            } | null;
+            /** @description Identifier of the customer. */
+            customer: string;
+            /** Format: date-time */
+            date_end: string;
+            /** Format: date-time */
+            date_start: string;
+            /** Format: int32 */
+            id: number;
+            /**
+             * Format: int32
+             * @description Id of the membership type.
+             */
+            membership_type: number;
+            testmode: boolean;
         };
         MembershipTypeJson: {
             allow_parallel_usage: boolean;
@@ -5803,6 +5985,30 @@ export interface components {
             /** @description Redirect URIs, one per line (https, or http for 127.0.0.1/localhost). */
             redirect_uris: string;
         };
+        ReplaceCustomerDto: {
+            /**
+             * Format: email
+             * @description Unique per organizer (case-insensitive); stored lower-cased.
+             */
+            email?: string | null;
+            /** @description Identifier in an external system (null by default). */
+            external_identifier?: string | null;
+            /** @description Default true. */
+            is_active?: boolean;
+            /** @description Default true. */
+            is_verified?: boolean;
+            /**
+             * @description Default `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "de-informal" | "ar" | "ca" | "cs" | "da" | "el" | "es" | "fi" | "fr" | "it" | "ja" | "lv" | "nl" | "nl-informal" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sv" | "tr" | "uk" | "zh-hans";
+            /** @description Name parts; `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            notes?: string | null;
+            phone?: string | null;
+        };
         /** @description The fields of item creation. `variations`, `addons` and `bundles` are refused (400): use the nested endpoints `items/{item}/variations/`, `…/addons/` and `…/bundles/`. */
         ReplaceItemDto: {
             active?: boolean;
@@ -5984,10 +6190,7 @@ export interface components {
         ReplaceReusableMediumDto: {
             /** @description Whether the medium may be used (default true). */
             active?: boolean;
-            /**
-             * @description Identifier of a customer account of the organizer. This service has no customer accounts yet, so only null
-             *     (the default) is accepted; any identifier answers 400 as a customer that does not exist.
-             */
+            /** @description Identifier of a customer account of the organizer (default null); another identifier answers 400. */
             customer?: string | null;
             /**
              * Format: date-time
@@ -6018,8 +6221,8 @@ export interface components {
              * @description ISO 8601 UTC.
              */
             created: string;
-            /** @description Identifier of a customer account (always null: no customer accounts exist yet). */
-            customer: string | null;
+            /** @description Identifier of the customer account the medium belongs to, or the customer with `expand=customer`. */
+            customer: (string | null) | components["schemas"]["CustomerJson"];
             /** Format: date-time */
             expires: string | null;
             /** Format: int32 */
@@ -6544,6 +6747,30 @@ export interface components {
              */
             subevent?: number | null;
         };
+        UpdateCustomerDto: {
+            /**
+             * Format: email
+             * @description Unique per organizer (case-insensitive); stored lower-cased.
+             */
+            email?: string | null;
+            /** @description Identifier in an external system (null by default). */
+            external_identifier?: string | null;
+            /** @description Default true. */
+            is_active?: boolean;
+            /** @description Default true. */
+            is_verified?: boolean;
+            /**
+             * @description Default `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "de-informal" | "ar" | "ca" | "cs" | "da" | "el" | "es" | "fi" | "fr" | "it" | "ja" | "lv" | "nl" | "nl-informal" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sv" | "tr" | "uk" | "zh-hans";
+            /** @description Name parts; `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            notes?: string | null;
+            phone?: string | null;
+        };
         UpdateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -6809,6 +7036,31 @@ export interface components {
              */
             validity_mode?: "fixed" | "dynamic" | null;
         };
+        UpdateMembershipDto: {
+            /** @description Name parts of the person the membership is for (default null). */
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            /** @description Identifier of a customer of the organizer. */
+            customer?: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_end?: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_start?: string;
+            /**
+             * Format: int32
+             * @description Id of a membership type of the organizer.
+             */
+            membership_type?: number;
+            /** @description Default false; set on creation only. */
+            testmode?: boolean;
+        };
         UpdateMembershipTypeDto: {
             /** @description Usable for several tickets valid at the same time (default false). */
             allow_parallel_usage?: boolean;
@@ -6965,10 +7217,7 @@ export interface components {
         UpdateReusableMediumDto: {
             /** @description Whether the medium may be used (default true). */
             active?: boolean;
-            /**
-             * @description Identifier of a customer account of the organizer. This service has no customer accounts yet, so only null
-             *     (the default) is accepted; any identifier answers 400 as a customer that does not exist.
-             */
+            /** @description Identifier of a customer account of the organizer (default null); another identifier answers 400. */
             customer?: string | null;
             /**
              * Format: date-time
@@ -8337,6 +8586,227 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description E-mail address of the customer (case-insensitive exact match). */
+                email?: string;
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["CustomerJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomerDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplaceCustomerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    anonymizeCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -16874,6 +17344,196 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMemberships: {
+        parameters: {
+            query?: {
+                /** @description Identifier of the customer (case-insensitive exact match). */
+                customer?: string;
+                /** @description Id of the membership type. */
+                membership_type?: number;
+                /** @description Only test mode (`true`) or only live (`false`) memberships. */
+                testmode?: boolean;
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["MembershipJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMembershipDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMembershipDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateMembershipDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
