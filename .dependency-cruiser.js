@@ -3,8 +3,8 @@
  *
  * 1. Layers. Each folder under `src/` is a bounded context (or the infrastructure under them); imports run one
  *    way, from higher layers to lower ones (architecture.md "Layout":
- *    `checkin/invoices/giftcards -> orders -> seating -> catalogue -> organizers -> common`; `media` above gift
- *    cards and orders, whose rows media link). Folders of one layer
+ *    `checkin/invoices/giftcards -> orders -> customers -> seating -> catalogue -> organizers -> common`; `media`
+ *    above gift cards and orders, whose rows media link). Folders of one layer
  *    do not import each other. Where a lower context needs an answer only a higher one can give, it declares a
  *    port (`*.port.ts`: interface + token) and the composition root (`src/app.module.ts`, `src/cli/`) hands it the
  *    module of the higher context that provides it (e.g. `CatalogueModule.register(OrdersCoreModule)`).
@@ -39,6 +39,7 @@ const LAYERS = [
   ['oauth'],
   ['catalogue'],
   ['seating'],
+  ['customers'],
   ['orders'],
   ['checkin', 'invoices', 'giftcards', 'tickets'],
   ['media'],

@@ -17,6 +17,8 @@ import { GiftCardsModule } from './giftcards/giftcards.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { MediaModule } from './media/media.module';
+import { CustomerLinksModule } from './media/customer-links.module';
+import { CustomersModule } from './customers/customers.module';
 import { SalesPortsModule } from './orders/sales-ports.module';
 import { SalesUsageModule } from './orders/sales-usage/sales-usage.module';
 import { SeatHoldsModule } from './orders/seats/seat-holds.module';
@@ -36,7 +38,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
  * orders context answers the ports the lower contexts declare, and its port modules are handed to their `register`
  * here (SalesPortsModule: the catalogue's; SalesUsageModule: the tenancy roots' event usage; SeatHoldsModule: the
- * seating's seat holders; GiftCardLedgerModule: the orders' gift card ledger, to OrdersModule), so no lower context
+ * seating's seat holders; GiftCardLedgerModule: the orders' gift card ledger, to OrdersModule; CustomerLinksModule:
+ * the orders' and media's customer references, to CustomersModule), so no lower context
  * imports a higher one and no module is global.
  */
 @Module({})
@@ -59,6 +62,7 @@ export class AppModule {
         OAuthModule,
         CatalogueModule.register(SalesPortsModule),
         seating,
+        CustomersModule.register(CustomerLinksModule),
         OrdersModule.register(GiftCardLedgerModule),
         CheckinModule,
         GiftCardsModule,

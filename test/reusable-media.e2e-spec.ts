@@ -173,7 +173,7 @@ describe('reusable media', () => {
         { active: ['This field may not be null.'] },
       ],
       [
-        'a customer (there are no customer accounts)',
+        'an identifier that names no customer of the organizer',
         { type: 'barcode', identifier: 'c1', customer: 'CUST1' },
         { customer: ['Object with identifier=CUST1 does not exist.'] },
       ],
@@ -355,7 +355,9 @@ describe('reusable media', () => {
       expect(bad.body).toEqual({ created_since: ['Enter a valid date/time.'] });
       const long = await get(`${O2}/reusablemedia/?identifier=${'x'.repeat(201)}`, token2);
       expect(long.status).toBe(400);
-      expect(long.body).toEqual({ identifier: ['Ensure this value has at most 200 characters (it has 201).'] });
+      expect(long.body).toEqual({
+        identifier: ['Ensure this value has at most 200 characters (it has 201).'],
+      });
       const badInt = await get(`${O2}/reusablemedia/?linked_giftcard=x`, token2);
       expect(badInt.status).toBe(400);
     });

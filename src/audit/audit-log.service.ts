@@ -118,6 +118,14 @@ export class AuditLogService {
     );
   }
 
+  /**
+   * Removes the data (personal data) of the organizer's entries about one object, inside the caller's transaction
+   * (pretix `all_logentries().update(data={}, shredded=True)` of an anonymized customer). The entries stay.
+   */
+  shredData(em: EntityManager, organizerId: number, contentType: string, objectId: number): Promise<void> {
+    return this.queries.shredData(em, organizerId, contentType, objectId);
+  }
+
   /** Time of the newest log entry of a content type within an event (UTC), or null. */
   lastModified(eventId: number, contentTypes: string[]): Promise<Date | null> {
     return this.queries.lastModified(this.db.manager, eventId, contentTypes);

@@ -99,6 +99,20 @@ export class LogEntryQueries {
     );
   }
 
+  /** Empties the data of the organizer's entries about one object (personal data shredded, pretix `shredded`). */
+  async shredData(
+    em: EntityManager,
+    organizerId: number,
+    contentType: string,
+    objectId: number,
+  ): Promise<void> {
+    await em.query(
+      `UPDATE log_entry SET data = '{}'::jsonb
+        WHERE organizer_id = $1 AND content_type = $2 AND object_id = $3 AND data <> '{}'::jsonb`,
+      [organizerId, contentType, objectId],
+    );
+  }
+
   /** Time of the newest entry of these content types within the event (UTC), or null. Prepared statement. */
   async lastModified(em: EntityManager, eventId: number, contentTypes: string[]): Promise<Date | null> {
     const rows = await preparedQuery<{ last: Date | null }>(

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { CustomerReads } from '../customers/customer-reads.service';
 import { GiftCardReads } from '../giftcards/giftcard-reads.service';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
 import { OrganizerRef, TenancyQueries } from '../organizers/tenancy.queries';
@@ -18,14 +19,15 @@ export const MEDIUM_EXPANDS = [
  * Presents media for the viewing organizer in bulk: a fixed number of statements for any number of media. Slugs
  * of other organizers (lookup results under an acceptance) one statement, none otherwise; linked gift cards
  * (with their owner tickets for `linked_giftcard.owner_ticket`, which implies `linked_giftcard`) through the gift
- * card context, linked order positions through the orders context, each only when expanded. `customer` stays
- * null when expanded: there are no customer accounts.
+ * card context, linked order positions through the orders context, customers through the customers context
+ * (the viewer's own; a medium of another organizer shows none), each only when expanded.
  */
 @Injectable()
 export class ReusableMediaPresentation {
   constructor(
     private readonly giftcards: GiftCardReads,
     private readonly positions: OrderPositionReads,
+    private readonly customers: CustomerReads,
   ) {}
 
   async present(
@@ -53,8 +55,16 @@ export class ReusableMediaPresentation {
     const positions = expand.has('linked_orderposition')
       ? await this.positions.nested(em, ids(media.map((m) => m.linkedOrderpositionId)))
       : undefined;
+    const customers = expand.has('customer')
+      ? await this.customers.present(
+          em,
+          viewer.id,
+          media.flatMap((m) => (m.customer !== null && m.organizerId === viewer.id ? [m.customer] : [])),
+        )
+      : undefined;
     return media.map((m) =>
       toReusableMediumJson(m, slugs.get(m.organizerId) ?? '', {
+        ...(customers ? { customer: m.customer === null ? null : (customers.get(m.customer) ?? null) } : {}),
         ...(cards ? { linkedGiftcard: lookup(cards, m.linkedGiftcardId) } : {}),
         ...(positions ? { linkedOrderposition: lookup(positions, m.linkedOrderpositionId) } : {}),
       }),

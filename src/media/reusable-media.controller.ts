@@ -11,6 +11,7 @@ import { PageRequest, Paginated, Pagination } from '../common/listing/pagination
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { isoUtc } from '../common/values/datetime';
 import { GiftCardJson } from '../giftcards/giftcard.presenter';
+import { CustomerJson } from '../customers/customer.presenter';
 import { NestedOrderPositionJson } from '../orders/presentation/nested-order-position.presenter';
 import { Organizer } from '../organizers/organizer.entity';
 import {
@@ -31,7 +32,7 @@ import { NoStore } from '../common/http/no-store';
  * `expand` (repeatable): `linked_giftcard`, `linked_giftcard.owner_ticket`, `linked_orderposition`, `customer`.
  */
 @ApiTags('reusable media')
-@ApiExtraModels(NestedOrderPositionJson, GiftCardJson, ReusableMediumJson)
+@ApiExtraModels(NestedOrderPositionJson, GiftCardJson, ReusableMediumJson, CustomerJson)
 // Media identifiers and expanded gift cards (`secret`) and positions are secrets (README "Security", "Secrets in
 // answers").
 @NoStore()

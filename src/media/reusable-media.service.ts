@@ -10,6 +10,7 @@ import { QueryFilters } from '../common/listing/query-filters';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { Complete, WriteMode } from '../common/persistence/write';
 import { isoUtc, parseDateTimeOrNull } from '../common/values/datetime';
+import { CustomerReads, unknownCustomer } from '../customers/customer-reads.service';
 import { GiftCardAcceptancesService } from '../giftcards/giftcard-acceptances.service';
 import { GiftCardReads } from '../giftcards/giftcard-reads.service';
 import { OrderPositionReads } from '../orders/presentation/order-position-reads.service';
@@ -68,6 +69,7 @@ export class ReusableMediaService {
     private readonly acceptances: GiftCardAcceptancesService,
     private readonly positions: OrderPositionReads,
     private readonly queries: ReusableMediumQueries,
+    private readonly customers: CustomerReads,
   ) {}
 
   /**
@@ -99,7 +101,7 @@ export class ReusableMediaService {
 
   /**
    * Creates a medium; logs `pretix.reusable_medium.created`.
-   * @throws ValidationFailed (400) for a duplicate identifier of the type, links outside the organizer, a customer
+   * @throws ValidationFailed (400) for a duplicate identifier of the type, links (also a customer) outside the organizer
    */
   async create(
     organizer: OrganizerRef,
@@ -139,7 +141,7 @@ export class ReusableMediaService {
    * `identifier` are kept whatever the body says. Logs `pretix.reusable_medium.changed` when something changed,
    * which also moves `updated`.
    * @throws NotFound for an id that is not a medium of this organizer
-   * @throws ValidationFailed (400) for links outside the organizer, a customer
+   * @throws ValidationFailed (400) for links (also a customer) outside the organizer
    */
   async update(
     organizer: OrganizerRef,
@@ -202,8 +204,8 @@ export class ReusableMediaService {
   }
 
   /**
-   * Errors for the references a body sends: an order position or a gift card outside the organizer, any
-   * customer (there are no customer accounts). At most two statements.
+   * Errors for the references a body sends: an order position, a gift card or a customer outside the organizer.
+   * At most three statements.
    */
   private async checkReferences(
     em: EntityManager,
@@ -222,8 +224,11 @@ export class ReusableMediaService {
     if (typeof card === 'number' && !(await this.giftcards.issuedBy(em, organizer.id, [card])).has(card)) {
       errors.add('linked_giftcard', invalidPk(card));
     }
-    if (typeof body.customer === 'string') {
-      errors.add('customer', `Object with identifier=${body.customer} does not exist.`);
+    if (
+      typeof body.customer === 'string' &&
+      !(await this.customers.byIdentifier(em, organizer.id, body.customer))
+    ) {
+      errors.add('customer', unknownCustomer(body.customer));
     }
     return errors;
   }

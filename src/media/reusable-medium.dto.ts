@@ -39,8 +39,7 @@ export class CreateReusableMediumDto {
   expires?: string | null;
 
   /**
-   * Identifier of a customer account of the organizer. This service has no customer accounts yet, so only null
-   * (the default) is accepted; any identifier answers 400 as a customer that does not exist.
+   * Identifier of a customer account of the organizer (default null); another identifier answers 400.
    */
   @Nullable()
   @IsStr({ max: 190 })

@@ -46,7 +46,7 @@ export class ReusableMedium {
   @Column({ type: 'timestamptz', nullable: true })
   expires!: Date | null;
 
-  /** Identifier of a customer account (no customer accounts exist yet: always null, see the service). */
+  /** Identifier of the organizer's customer account the medium belongs to; cleared when it is anonymized. */
   @Column({ type: 'varchar', length: 190, nullable: true })
   customer!: string | null;
 

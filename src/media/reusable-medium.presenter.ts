@@ -1,6 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { isoUtc } from '../common/values/datetime';
 import { GiftCardJson } from '../giftcards/giftcard.presenter';
+import { CustomerJson } from '../customers/customer.presenter';
 import { NestedOrderPositionJson } from '../orders/presentation/nested-order-position.presenter';
 import { MEDIUM_TYPES, type MediumType, type ReusableMedium } from './reusable-medium.entity';
 import { ApiDateTime, ApiInt } from '../common/http/api-schemas';
@@ -23,9 +24,9 @@ export class ReusableMediumJson {
   updated!: string;
   @ApiDateTime({ nullable: true })
   expires!: string | null;
-  /** Identifier of a customer account (always null: no customer accounts exist yet). */
-  @ApiProperty({ type: String, nullable: true })
-  customer!: string | null;
+  /** Identifier of the customer account the medium belongs to, or the customer with `expand=customer`. */
+  @ApiProperty({ oneOf: [{ type: 'string' }, { $ref: getSchemaPath(CustomerJson) }], nullable: true })
+  customer!: string | CustomerJson | null;
   /** The linked order position: its id, or the nested position with `expand=linked_orderposition`. */
   @ApiProperty({
     oneOf: [{ type: 'integer' }, { $ref: getSchemaPath(NestedOrderPositionJson) }],
@@ -50,6 +51,7 @@ export class ReusableMediumLookupJson {
 export interface MediumExpansions {
   linkedOrderposition?: NestedOrderPositionJson | null;
   linkedGiftcard?: GiftCardJson | null;
+  customer?: CustomerJson | null;
 }
 
 /** Entity to wire object; the caller resolves the organizer slug and the expansions asked for. */
@@ -67,7 +69,7 @@ export function toReusableMediumJson(
     created: isoUtc(m.created),
     updated: isoUtc(m.updated),
     expires: isoUtc(m.expires),
-    customer: m.customer,
+    customer: expanded.customer !== undefined ? expanded.customer : m.customer,
     linked_orderposition:
       expanded.linkedOrderposition !== undefined ? expanded.linkedOrderposition : m.linkedOrderpositionId,
     linked_giftcard: expanded.linkedGiftcard !== undefined ? expanded.linkedGiftcard : m.linkedGiftcardId,

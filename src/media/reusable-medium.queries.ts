@@ -86,4 +86,12 @@ export class ReusableMediumQueries {
       .limit(1)
       .getOne();
   }
+
+  /** Clears `customer` of the organizer's media naming `identifier` (an anonymized customer); one statement. */
+  async unlinkCustomer(em: EntityManager, organizerId: number, identifier: string): Promise<void> {
+    await em.query('UPDATE reusable_medium SET customer = NULL WHERE organizer_id = $1 AND customer = $2', [
+      organizerId,
+      identifier,
+    ]);
+  }
 }

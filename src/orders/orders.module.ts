@@ -1,3 +1,4 @@
+import { MembershipGrantHookModule } from './customer-links/membership-grant-hook';
 import { DynamicModule, Module } from '@nestjs/common';
 import { OrderActionsModule } from './actions/order-actions.module';
 import { CartPositionsModule } from './carts/cart-positions.module';
@@ -42,6 +43,7 @@ export class OrdersModule {
         PositionEditsModule,
         ResendLinkModule,
         OrderChangesModule,
+        MembershipGrantHookModule,
       ],
     };
   }

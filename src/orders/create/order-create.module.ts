@@ -11,6 +11,7 @@ import { SeatHoldsModule } from '../seats/seat-holds.module';
 import { OrderWritingModule } from '../writing/order-writing.module';
 import { OrderCreator } from './order-creator.service';
 import { OrderCreateQueries } from './order-create.queries';
+import { CustomersCoreModule } from '../../customers/customers-core.module';
 
 /**
  * Order creation (compat §4.4 "Creating orders"; {@link OrderCreator}): quota reservations and voucher
@@ -36,6 +37,7 @@ export class OrderCreateModule {
         CartWritingModule,
         SeatHoldsModule,
         giftCardPayments,
+        CustomersCoreModule,
       ],
       providers: [OrderCreator, OrderCreateQueries],
       exports: [OrderCreator],

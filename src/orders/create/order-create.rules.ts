@@ -446,6 +446,7 @@ export function orderValues(
     salesChannel: body.sales_channel ?? 'web',
     cancellationDate: null,
     apiMeta: body.api_meta ?? {},
+    customer: body.customer ?? null,
     taxRoundingMode: body.tax_rounding_mode ?? 'line',
     pluginData: body.plugin_data ?? {},
     lastModified: fields.now,

@@ -61,13 +61,15 @@ import { OrderCreateQueries } from './order-create.queries';
 import { OrderTransactionLog } from '../transactions/order-transaction-log';
 import { GiftCardPayments } from '../giftcard-payments/gift-card-payments.service';
 import { checkUseGiftCards } from './order-gift-cards';
+import { CustomerReads, unknownCustomer } from '../../customers/customer-reads.service';
 
 /** What a run gives: the created order (presented after the commit), or the wire form of a simulation. */
 type Outcome = { kind: 'created'; order: Order; after: AfterCommit[] } | { kind: 'preview'; json: OrderJson };
 
 /**
  * `POST E/orders/` (compat §4.4 "Order creation", pretix `OrderCreateSerializer`). One transaction:
- * 1. field rules, reported together ({@link resolvePositions});
+ * 1. the customer (an identifier of the organizer's customers, {@link CustomerReads}); field rules, reported
+ *    together ({@link resolvePositions});
  * 2. sales rules per position: vouchers (add-ons, product, expiry, usage counting this request and live carts
  *    not being consumed, budget; {@link checkVoucherUse}), seats, products without a quota;
  * 3. prices, taxes, total, code (reads only; {@link pricePositions});
@@ -102,6 +104,7 @@ export class OrderCreator {
     private readonly queries: OrderCreateQueries,
     private readonly transactions: OrderTransactionLog,
     private readonly giftCards: GiftCardPayments,
+    private readonly customers: CustomerReads,
   ) {}
 
   /**
@@ -154,6 +157,11 @@ export class OrderCreator {
     const { event } = actor;
     // First lock of the sale: the event row, shared (an event delete waits for this order, or this order for it).
     if (!simulate && !(await this.tenancy.lockEventForSale(em, event.id))) throw new NotFound();
+    if (
+      body.customer !== undefined &&
+      !(await this.customers.byIdentifier(em, event.organizerId, body.customer))
+    )
+      throw ValidationFailed.field('customer', unknownCustomer(body.customer));
     const now = new Date();
     const force = body.force === true;
     const consumeCarts = body.consume_carts ?? [];

@@ -305,6 +305,11 @@ export class CreateOrderDto {
   @IsJsonObject()
   api_meta?: Record<string, unknown>;
 
+  /** Identifier of a customer account of the organizer the order belongs to (pretix `customer`). */
+  @Optional()
+  @IsStr({ blank: false, max: 190 })
+  customer?: string;
+
   /** Free JSON object for plugins (pretix 2025.2); `{}` by default. */
   @Optional()
   @IsJsonObject()

@@ -11,6 +11,7 @@ export type OrderStatus = 'n' | 'p' | 'e' | 'c';
 @Entity('orders')
 @Index('uq_orders_organizer_code', ['organizerId', 'code'], { unique: true })
 @Index('ix_orders_event_modified', ['eventId', 'lastModified'])
+@Index('ix_orders_organizer_customer', ['organizerId', 'customer'], { where: 'customer IS NOT NULL' })
 /** The scheduler's search for pending orders past their deadline (README "Selling without overselling"). */
 @Index('ix_orders_pending_expires', ['expires', 'id'], { where: `status = 'n'` })
 export class Order {
@@ -84,6 +85,13 @@ export class Order {
 
   @Column({ type: 'jsonb', default: {} })
   apiMeta!: Record<string, unknown>;
+
+  /**
+   * Identifier of the customer account the order belongs to (pretix `customer`), or null; set on creation, cleared
+   * when the customer is anonymized (the customers context's `CUSTOMER_LINKS` port).
+   */
+  @Column({ type: 'varchar', length: 190, nullable: true })
+  customer!: string | null;
 
   /** pretix `tax_rounding_mode` (2025.10): `line` (default), `sum_by_net`, `sum_by_net_keep_gross`. */
   @Column({ type: 'varchar', length: 100, default: 'line' })

@@ -469,7 +469,7 @@ export function toOrderJson(o: Order, extras: OrderExtras): OrderJson {
     require_approval: o.requireApproval,
     valid_if_pending: o.validIfPending,
     url: null,
-    customer: null,
+    customer: o.customer ?? null,
     cancellation_date: isoUtc(o.cancellationDate),
     api_meta: o.apiMeta,
     plugin_data: o.pluginData,

@@ -5,27 +5,29 @@ import { MEMBERSHIP_TYPE_USAGE } from '../../catalogue/membership-types/membersh
 import { TAX_RULE_USAGE } from '../../catalogue/tax-rules/tax-rule-usage.port';
 import { EVENT_USAGE } from '../../organizers/event-usage.port';
 import { CartWritingModule } from '../carts/cart-writing.module';
-import { DiscountSalesUsage, MembershipSalesUsage, SalesUsage } from './sales-usage.service';
+import { CustomersCoreModule } from '../../customers/customers-core.module';
+import { MembershipUsage } from '../../customers/customer-reads.service';
+import { DiscountSalesUsage, SalesUsage } from './sales-usage.service';
 import { SalesUsageQueries } from './sales-usage.queries';
 
 /**
  * The sales side's answers to the "is this in use?" ports (compat §3.10, §3.11, §3.19, §3.25, §4.2): the
  * catalogue's `ITEM_USAGE`, `TAX_RULE_USAGE`, `DISCOUNT_USAGE`, `MEMBERSHIP_TYPE_USAGE` and the tenancy roots'
- * `EVENT_USAGE`. `app.module.ts` hands it to `OrganizersModule.register` (and, within `SalesPortsModule`,
+ * `EVENT_USAGE`. `MEMBERSHIP_TYPE_USAGE` is the customers context's answer ({@link MembershipUsage}: memberships
+ * of customers), mapped here because this module is the one handed to the catalogue. `app.module.ts` hands it to `OrganizersModule.register` (and, within `SalesPortsModule`,
  * to `CatalogueModule.register`).
  */
 @Module({
-  imports: [CartWritingModule],
+  imports: [CartWritingModule, CustomersCoreModule],
   providers: [
     SalesUsage,
     SalesUsageQueries,
     DiscountSalesUsage,
-    MembershipSalesUsage,
     { provide: ITEM_USAGE, useExisting: SalesUsage },
     { provide: EVENT_USAGE, useExisting: SalesUsage },
     { provide: TAX_RULE_USAGE, useExisting: SalesUsage },
     { provide: DISCOUNT_USAGE, useExisting: DiscountSalesUsage },
-    { provide: MEMBERSHIP_TYPE_USAGE, useExisting: MembershipSalesUsage },
+    { provide: MEMBERSHIP_TYPE_USAGE, useExisting: MembershipUsage },
   ],
   exports: [ITEM_USAGE, EVENT_USAGE, TAX_RULE_USAGE, DISCOUNT_USAGE, MEMBERSHIP_TYPE_USAGE],
 })

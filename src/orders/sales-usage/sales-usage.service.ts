@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { DiscountUsage } from '../../catalogue/discounts/discount-usage.port';
 import type { ItemUsage } from '../../catalogue/items/item-usage.port';
-import type { MembershipTypeUsage } from '../../catalogue/membership-types/membership-type-usage.port';
 import type { TaxRuleUsage } from '../../catalogue/tax-rules/tax-rule-usage.port';
 import type { EventUsage } from '../../organizers/event-usage.port';
 import { CartWriter } from '../carts/cart-writer';
@@ -59,16 +58,4 @@ export class DiscountSalesUsage implements DiscountUsage {
 
   /** Cart positions do not keep discounts; nothing to detach. */
   async releaseCarts(): Promise<void> {}
-}
-
-/**
- * Membership usage. In pretix memberships are granted by paid order positions of items with
- * `grant_membership_type` and belong to customers; this API creates neither yet, so no membership uses a type.
- * The customers issue replaces this answer with a real count (its context then provides the port).
- */
-@Injectable()
-export class MembershipSalesUsage implements MembershipTypeUsage {
-  async isUsed(): Promise<boolean> {
-    return false;
-  }
 }
