@@ -10,6 +10,7 @@ import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import type { Event } from '../organizers/event.entity';
+import { TenancyQueries } from '../organizers/tenancy.queries';
 import type { CreateWaitingListEntryDto } from './waiting-list-entry.dto';
 import { WaitingListEntry } from './waiting-list-entry.entity';
 import { toWaitingListEntryJson, WaitingListEntryJson } from './waiting-list-entry.presenter';
@@ -175,8 +176,13 @@ export class WaitingListService {
     if (input.variation !== null && (!variation || !refs.ofOrganizer(variation.eventId)))
       errors.add('variation', invalidPk(input.variation));
     const subevent = input.subevent === null ? null : refs.subevents.get(input.subevent);
-    if (input.subevent !== null && (!subevent || !refs.ofOrganizer(subevent.eventId)))
-      errors.add('subevent', invalidPk(input.subevent));
+    const dateOfOrganizer =
+      !!subevent &&
+      (subevent.eventId === event.id ||
+        (await new TenancyQueries().eventIdsOfOrganizer(em, event.organizerId, [subevent.eventId])).has(
+          subevent.eventId,
+        ));
+    if (input.subevent !== null && !dateOfOrganizer) errors.add('subevent', invalidPk(input.subevent));
     errors.throwIfAny();
 
     const { waiting_list_limit_per_user: limit } = await this.settings.get(em, event.id);
