@@ -384,6 +384,23 @@ describe('waiting list entries', () => {
     await patch(`${E}/settings/`, { waiting_list_hours: 48, waiting_list_auto: true });
   });
 
+  it('webhook payloads of waiting list actions name the entry (compat §5)', async () => {
+    const entry = await createEntry({});
+    const [row] = await t.db.query(
+      `SELECT l.id, p.payload FROM log_entry l,
+              webhook_payload(l.id, l.organizer_id, l.event_id, l.content_type, l.object_id, l.action_type, l.data) p
+        WHERE l.content_type = 'waitinglistentry' AND l.object_id = $1`,
+      [entry.id],
+    );
+    expect(row.payload).toEqual({
+      notification_id: Number(row.id),
+      organizer: 'org',
+      event: 'sample',
+      waitinglistentry: entry.id,
+      action: 'pretix.event.orders.waitinglist.added',
+    });
+  });
+
   it('permissions: read with event.orders:read, write with event.orders:write', async () => {
     const entry = await createEntry({});
     expect((await get(`${WL}/`, reader)).status).toBe(200);
