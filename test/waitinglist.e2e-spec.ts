@@ -39,10 +39,10 @@ describe('waiting list entries', () => {
     return res.body.id as number;
   }
 
-  async function createEntry(body: object, base = E): Promise<Record<string, unknown>> {
+  async function createEntry(body: object, base = E): Promise<{ id: number } & Record<string, unknown>> {
     const res = await post(`${base}/waitinglistentries/`, { email: 'waiting@example.org', item, ...body });
     if (res.status !== 201) throw new Error(`createEntry: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Record<string, unknown>;
+    return res.body as { id: number } & Record<string, unknown>;
   }
 
   const setQuotaSize = (size: number | null) => patch(`${E}/quotas/${quota}/`, { size });
@@ -248,14 +248,14 @@ describe('waiting list entries', () => {
     const res = await patch(`${WL}/${entry.id}/`, { email: 'foo@pretix.eu' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ email: 'foo@pretix.eu', item });
-    expect((await entryRow(entry.id as number))!.email).toBe('foo@pretix.eu');
+    expect((await entryRow(entry.id))!.email).toBe('foo@pretix.eu');
 
     const available = await createItem({ name: 'Available' });
     await createQuota({ size: 1, items: [available] });
     const toAvailable = await patch(`${WL}/${entry.id}/`, { item: available });
     expect(toAvailable.status).toBe(400);
     expect(toAvailable.body).toEqual({ non_field_errors: ['This product is currently available.'] });
-    expect((await entryRow(entry.id as number))!.item_id).toBe(item);
+    expect((await entryRow(entry.id))!.item_id).toBe(item);
 
     const withVars = await createItem({ name: 'Shirt', variations: [{ value: { en: 'S' } }] });
     const v = ((await get(`${E}/items/${withVars}/`)).body.variations as { id: number }[])[0].id;
@@ -276,7 +276,7 @@ describe('waiting list entries', () => {
     await createEntry({ email: 'dup@example.org' });
     const toDup = await patch(`${WL}/${entry.id}/`, { email: 'dup@example.org' });
     expect(toDup.status).toBe(400);
-    expect(await actions(entry.id as number)).toEqual([
+    expect(await actions(entry.id)).toEqual([
       'pretix.event.orders.waitinglist.added',
       'pretix.event.orders.waitinglist.changed',
       'pretix.event.orders.waitinglist.changed',
@@ -288,9 +288,9 @@ describe('waiting list entries', () => {
     const entry = await createEntry({});
     const res = await del(`${WL}/${entry.id}/`);
     expect(res.status).toBe(204);
-    expect(await entryRow(entry.id as number)).toBeUndefined();
+    expect(await entryRow(entry.id)).toBeUndefined();
     expect((await get(`${WL}/${entry.id}/`)).status).toBe(404);
-    expect(await actions(entry.id as number)).toEqual([
+    expect(await actions(entry.id)).toEqual([
       'pretix.event.orders.waitinglist.added',
       'pretix.event.orders.waitinglist.deleted',
     ]);
@@ -301,7 +301,7 @@ describe('waiting list entries', () => {
     await setQuotaSize(10);
     const res = await post(`${WL}/${entry.id}/send_voucher/`);
     expect(res.status).toBe(204);
-    const row = (await entryRow(entry.id as number))!;
+    const row = (await entryRow(entry.id))!;
     expect(row.voucher_id).toEqual(expect.any(Number));
     const voucher = await get(`${E}/vouchers/${row.voucher_id as number}/`);
     expect(voucher.body).toMatchObject({
@@ -325,7 +325,7 @@ describe('waiting list entries', () => {
     expect(mails[0].subject).toBe('You have been selected from the waitinglist for Sample Conference');
     expect(mails[0].body).toContain(voucher.body.code as string);
     expect(mails[0].body).toContain(`/org/sample/redeem?voucher=${voucher.body.code as string}`);
-    expect(await actions(entry.id as number)).toEqual([
+    expect(await actions(entry.id)).toEqual([
       'pretix.event.orders.waitinglist.added',
       'pretix.event.orders.waitinglist.voucher_assigned',
     ]);
@@ -347,13 +347,13 @@ describe('waiting list entries', () => {
     expect(change.body).toEqual({
       detail: 'This entry can not be changed as it has already been assigned a voucher.',
     });
-    expect((await entryRow(entry.id as number))!.email).toBe('waiting@example.org');
+    expect((await entryRow(entry.id))!.email).toBe('waiting@example.org');
     const remove = await del(`${WL}/${entry.id}/`);
     expect(remove.status).toBe(403);
     expect(remove.body).toEqual({
       detail: 'This entry can not be deleted as it has already been assigned a voucher.',
     });
-    expect(await entryRow(entry.id as number)).toBeDefined();
+    expect(await entryRow(entry.id)).toBeDefined();
   });
 
   it('send_voucher refuses when the product is sold out; the voucher follows waiting_list_hours', async () => {
@@ -361,7 +361,7 @@ describe('waiting list entries', () => {
     const res = await post(`${WL}/${entry.id}/send_voucher/`);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(['This product is currently not available.']);
-    expect((await entryRow(entry.id as number))!.voucher_id).toBeNull();
+    expect((await entryRow(entry.id))!.voucher_id).toBeNull();
     expect(await t.db.query('SELECT id FROM voucher')).toEqual([]);
     expect((await post(`${WL}/999999/send_voucher/`)).status).toBe(404);
 
