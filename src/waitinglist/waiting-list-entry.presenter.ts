@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiInt } from '../common/http/api-schemas';
+import { ApiDateTime, ApiInt } from '../common/http/api-schemas';
 import { isoUtc } from '../common/values/datetime';
 import type { WaitingListEntry } from './waiting-list-entry.entity';
 
@@ -12,6 +12,7 @@ export class WaitingListEntryJson {
   @ApiInt()
   id!: number;
   /** When the entry was made (UTC ISO datetime). */
+  @ApiDateTime()
   created!: string;
   /** Read-only: built from `name_parts`. */
   @ApiProperty({ type: 'string', nullable: true })
