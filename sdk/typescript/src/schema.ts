@@ -2302,6 +2302,65 @@ export interface paths {
         patch: operations["partialUpdateVoucher"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/waitinglistentries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List waiting list entries */
+        get: operations["listWaitingListEntries"];
+        put?: never;
+        /** Create a waiting list entry */
+        post: operations["createWaitingListEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/waitinglistentries/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a waiting list entry */
+        get: operations["retrieveWaitingListEntry"];
+        /** Replace a waiting list entry */
+        put: operations["updateWaitingListEntry"];
+        post?: never;
+        /** Delete a waiting list entry */
+        delete: operations["destroyWaitingListEntry"];
+        options?: never;
+        head?: never;
+        /** Update fields of a waiting list entry */
+        patch: operations["partialUpdateWaitingListEntry"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/waitinglistentries/{id}/send_voucher/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send waiting list voucher
+         * @description Sends the entry a voucher now (one use, valid for `waiting_list_hours`, blocking quota) and mails it. No body.
+         *     400 with a bare list when no place is free, the entry is anonymized or already has a voucher.
+         */
+        post: operations["sendWaitingListVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/giftcards/": {
         parameters: {
             query?: never;
@@ -4382,6 +4441,41 @@ export interface components {
              */
             variation?: number | null;
         };
+        CreateWaitingListEntryDto: {
+            /** Format: email */
+            email: string;
+            /**
+             * Format: int32
+             * @description Product id of this event.
+             */
+            item: number;
+            /**
+             * @description Language of the mails; null or omitted means the default `en`.
+             * @example en
+             */
+            locale?: string | null;
+            /** @description Name parts (`{"full_name": "…"}`); `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            /** @example +4930123456 */
+            phone?: string | null;
+            /**
+             * Format: int32
+             * @description Higher first in the automatic assignment; default 0.
+             */
+            priority?: number;
+            /**
+             * Format: int32
+             * @description Date of the series; required for a series, null otherwise.
+             */
+            subevent?: number | null;
+            /**
+             * Format: int32
+             * @description Variation of `item`; required when the item has variations.
+             */
+            variation?: number | null;
+        };
         CreateWebhookDto: {
             /** @description Registered action types (compat §5); wildcards such as `pretix.event.order.changed.*` allowed. */
             action_types: string[];
@@ -4613,6 +4707,20 @@ export interface components {
             invoice_numbers_prefix?: string;
             /** @description Language of new invoices, e.g. `en`, `de`. */
             locale?: string;
+            /** @description Whether vouchers are sent to waiting list entries automatically when places free up (default true). */
+            waiting_list_auto?: boolean;
+            /** @description Whether the shop offers a waiting list for sold-out products (pretix default false). */
+            waiting_list_enabled?: boolean;
+            /**
+             * Format: int32
+             * @description Hours a waiting list voucher stays valid (default 48).
+             */
+            waiting_list_hours?: number;
+            /**
+             * Format: int32
+             * @description Open entries one e-mail address may have per product (default 1).
+             */
+            waiting_list_limit_per_user?: number;
         };
         ExtendOrderDto: {
             /**
@@ -7283,6 +7391,41 @@ export interface components {
              */
             variation?: number | null;
         };
+        UpdateWaitingListEntryDto: {
+            /** Format: email */
+            email?: string;
+            /**
+             * Format: int32
+             * @description Product id of this event.
+             */
+            item?: number;
+            /**
+             * @description Language of the mails; null or omitted means the default `en`.
+             * @example en
+             */
+            locale?: string | null;
+            /** @description Name parts (`{"full_name": "…"}`); `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            /** @example +4930123456 */
+            phone?: string | null;
+            /**
+             * Format: int32
+             * @description Higher first in the automatic assignment; default 0.
+             */
+            priority?: number;
+            /**
+             * Format: int32
+             * @description Date of the series; required for a series, null otherwise.
+             */
+            subevent?: number | null;
+            /**
+             * Format: int32
+             * @description Variation of `item`; required when the item has variations.
+             */
+            variation?: number | null;
+        };
         UpdateWebhookDto: {
             /** @description Registered action types (compat §5); wildcards such as `pretix.event.order.changed.*` allowed. */
             action_types?: string[];
@@ -7398,6 +7541,36 @@ export interface components {
             value: components["schemas"]["Money"];
             /** Format: int32 */
             variation: number | null;
+        };
+        WaitingListEntryJson: {
+            /**
+             * Format: date-time
+             * @description When the entry was made (UTC ISO datetime).
+             */
+            created: string;
+            email: string;
+            /** Format: int32 */
+            id: number;
+            /** Format: int32 */
+            item: number;
+            locale: string;
+            /** @description Read-only: built from `name_parts`. */
+            name: string | null;
+            name_parts: {
+                [key: string]: string;
+            };
+            phone: string | null;
+            /** Format: int32 */
+            priority: number;
+            /** Format: int32 */
+            subevent: number | null;
+            /** Format: int32 */
+            variation: number | null;
+            /**
+             * Format: int32
+             * @description Id of the voucher sent to the entry; null until one was (read-only).
+             */
+            voucher: number | null;
         };
         /** @description Check-in events (`pretix.event.checkin`, `pretix.event.checkin.reverted`). */
         WebhookCheckinPayload: {
@@ -16336,6 +16509,285 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["VoucherJson"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWaitingListEntries: {
+        parameters: {
+            query?: {
+                /** @description Id of the product the entry waits for. */
+                item?: number;
+                /** @description Id of the variation the entry waits for. */
+                variation?: number;
+                /** @description Id of the event date the entry waits for. */
+                subevent?: number;
+                /** @description E-mail address (exact match). */
+                email?: string;
+                /** @description Language code of the entry (exact match). */
+                locale?: string;
+                /** @description Whether a voucher was sent to the entry. */
+                has_voucher?: boolean;
+                /** @description Sort order: comma-separated fields among `id`, `created`, `email`, `item`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "created" | "-created" | "email" | "-email" | "item" | "-item")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["WaitingListEntryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWaitingListEntryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWaitingListEntryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateWaitingListEntryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWaitingListVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher was created and its mail queued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
