@@ -38,6 +38,7 @@ const LAYERS = [
   ['teams'],
   ['oauth'],
   ['catalogue'],
+  ['waitinglist'],
   ['seating'],
   ['customers'],
   ['orders'],

@@ -25,6 +25,7 @@ import { SeatHoldsModule } from './orders/seats/seat-holds.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
+import { WaitingListModule } from './waitinglist/waiting-list.module';
 import { SendmailRulesModule } from './sendmail-rules/sendmail-rules.module';
 import { ShredderModule } from './shredder/shredder.module';
 import { SeatingModule } from './seating/seating.module';
@@ -72,6 +73,7 @@ export class AppModule {
         MediaModule,
         OutgoingMailsModule,
         SendmailRulesModule,
+        WaitingListModule.register(SalesPortsModule),
         ShredderModule,
         WebhooksModule,
         HealthModule,

@@ -13,6 +13,8 @@ import { OrderExpiryModule } from './orders/actions/order-expiry.module';
 import { CartExpiryModule } from './orders/carts/cart-expiry.module';
 import { QuotaEngineModule } from './orders/quota-engine/quota-engine.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
+import { WaitingListCoreModule } from './waitinglist/waiting-list.module';
+import { SalesPortsModule } from './orders/sales-ports.module';
 import { SendmailRulesRunnerModule } from './sendmail-rules/sendmail-rules-runner.module';
 import { ShredderTasksModule } from './shredder/shredder-tasks.module';
 import { TicketTasksModule } from './tickets/ticket-tasks.module';
@@ -45,6 +47,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     CheckinCoreModule,
     OAuthCoreModule,
     SendmailRulesRunnerModule,
+    WaitingListCoreModule.register(SalesPortsModule),
     ShredderTasksModule,
     TicketTasksModule,
     ExportsCoreModule,

@@ -19,6 +19,7 @@ import { SendmailRuleRunner } from '../src/sendmail-rules/sendmail-rule-runner';
 import { TasksService } from '../src/tasks/tasks.service';
 import { ScheduledExportRuns } from '../src/exports/scheduled-export-runs.service';
 import { WebhookDispatch } from '../src/webhooks/webhook-dispatch.service';
+import { WaitingListAutoAssign } from '../src/waitinglist/waiting-list-auto-assign.periodic';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -43,6 +44,7 @@ describe('scheduler tick', () => {
         new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
         new ScheduledExportRuns(db, t.app.get(TasksService)),
         new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
+        t.app.get(WaitingListAutoAssign),
       ]),
     );
   });

@@ -4,12 +4,12 @@ import { RequireEventAccess, RequirePermission } from '../auth/access.decorators
 import { CurrentEvent } from '../auth/request-context';
 import { Event } from '../organizers/event.entity';
 import { EventSettingsDto } from './invoice-settings.dto';
-import type { EventSettings } from './invoice-settings.rules';
-import { InvoiceSettingsService } from './invoice-settings.service';
+import { InvoiceSettingsService, ShownEventSettings } from './invoice-settings.service';
 
 /**
  * `E/settings/` (README "Invoices"): the invoice settings of the event (sender address, number prefix,
- * `invoice_generate`, printed texts) and its `locale`. Read: event access; write:
+ * `invoice_generate`, printed texts), its `locale`, and the waiting list settings (`waiting_list_enabled`,
+ * `waiting_list_auto`, `waiting_list_hours`, `waiting_list_limit_per_user`, stored by the waiting list). Read: event access; write:
  * `event.settings.invoicing:write`. PATCH changes only the keys sent; unknown keys are ignored.
  */
 @ApiTags('events')
@@ -20,8 +20,8 @@ export class InvoiceSettingsController {
   @Get()
   @RequireEventAccess()
   @ApiOkResponse({ type: EventSettingsDto })
-  getEventSettings(@CurrentEvent() event: Event): Promise<EventSettings> {
-    return this.settings.get(event.id);
+  getEventSettings(@CurrentEvent() event: Event): Promise<ShownEventSettings> {
+    return this.settings.show(event.id);
   }
 
   @Patch()
@@ -30,7 +30,7 @@ export class InvoiceSettingsController {
   settingsEventWithPatch(
     @CurrentEvent() event: Event,
     @Body() body: EventSettingsDto,
-  ): Promise<EventSettings> {
-    return this.settings.update(event, body);
+  ): Promise<ShownEventSettings> {
+    return this.settings.change(event, body);
   }
 }

@@ -1,4 +1,4 @@
-import { IsChoice, IsStr, Optional } from '../common/validation/fields';
+import { IsBool, IsChoice, IsInteger, IsStr, Optional } from '../common/validation/fields';
 import { IsCountry } from '../orders/create/invoice-address.dto';
 import { INVOICE_GENERATE, type InvoiceGenerate } from './invoice-settings.rules';
 
@@ -73,4 +73,24 @@ export class EventSettingsDto {
     patternMessage: 'Enter a valid language code.',
   })
   locale?: string;
+
+  /** Whether the shop offers a waiting list for sold-out products (pretix default false). */
+  @Optional()
+  @IsBool()
+  waiting_list_enabled?: boolean;
+
+  /** Whether vouchers are sent to waiting list entries automatically when places free up (default true). */
+  @Optional()
+  @IsBool()
+  waiting_list_auto?: boolean;
+
+  /** Hours a waiting list voucher stays valid (default 48). */
+  @Optional()
+  @IsInteger({ min: 6, max: 24 * 7 })
+  waiting_list_hours?: number;
+
+  /** Open entries one e-mail address may have per product (default 1). */
+  @Optional()
+  @IsInteger({ min: 1 })
+  waiting_list_limit_per_user?: number;
 }

@@ -10,6 +10,7 @@ import { Invoice } from './invoice.entity';
 import { InvoicePdfJobs } from './invoice-pdf-jobs';
 import { InvoiceReads } from './invoice-reads.service';
 import { InvoiceSettingsService } from './invoice-settings.service';
+import { WaitingListSettingsModule } from '../waitinglist/waiting-list-settings.module';
 import { InvoiceWriter } from './invoice-writer';
 import { InvoicesService } from './invoices.service';
 import { InvoiceEventCopy } from './invoice-event-copy';
@@ -21,6 +22,7 @@ import { InvoiceEventCopy } from './invoice-event-copy';
  */
 @Module({
   imports: [
+    WaitingListSettingsModule,
     OrderPresentationModule,
     OrderWritingModule,
     CatalogueReadsModule,

@@ -106,6 +106,12 @@ export class TenancyQueries {
     return em.getRepository(Event).find({ where: { organizerId, id: In([...new Set(ids)]) } });
   }
 
+  /** Events by id, of any organizer (background jobs that start from their own rows); one statement. */
+  async eventsByIdsAnyOrganizer(em: EntityManager, ids: readonly number[]): Promise<Event[]> {
+    if (ids.length === 0) return [];
+    return em.getRepository(Event).find({ where: { id: In([...new Set(ids)]) }, order: { id: 'ASC' } });
+  }
+
   /** All events of an organizer, by id (exports pick theirs from these). One statement. */
   async eventsOfOrganizer(em: EntityManager, organizerId: number): Promise<Event[]> {
     return em.getRepository(Event).find({ where: { organizerId }, order: { id: 'ASC' } });

@@ -10,7 +10,7 @@ import {
 /**
  * The periodic jobs of a tick, in the order the tick runs them (architecture.md "Processes"): tidy-ups first
  * (idempotency records, cart positions), then the state changes (order expiry, automatic exits), the outbox
- * sweeps, task care and the scheduled exports, and last the expiry of tasks and files, OAuth pruning and the
+ * sweeps (after the waiting list's automatic assignment, whose mails they send), task care and the scheduled exports, and last the expiry of tasks and files, OAuth pruning and the
  * scheduled e-mail rules. Each is declared with `@Periodic('<name>')` on the method of its owning service.
  */
 export const TICK_JOBS = [
@@ -18,6 +18,7 @@ export const TICK_JOBS = [
   'orders.cart-purge',
   'orders.expire',
   'checkin.exit-all',
+  'waitinglist.assign',
   'mail.sweep',
   'webhooks.sweep',
   'webhooks.prune',

@@ -17,6 +17,8 @@ export interface TickResult {
   ordersExpired: number;
   /** Exit scans written for check-in lists past their `exit_all_at`. */
   autoExits: number;
+  /** Vouchers sent to waiting list entries by the automatic assignment. */
+  waitingListVouchers: number;
   mailsEnqueued: number;
   /** Due webhook deliveries enqueued (the outbox sweep). */
   webhooksEnqueued: number;
@@ -36,7 +38,7 @@ export interface TickResult {
  * The `scheduler` queue's repeatable job (every `SCHEDULER_INTERVAL_MS`, architecture.md "Processes"): runs the
  * periodic jobs of a tick in their declared order ({@link TICK_JOBS}: expired idempotency records and cart
  * positions, pending orders past their payment deadline (pretix's automatic expiry), check-in lists past their
- * `exit_all_at`, the mail and webhook outbox sweeps and the pruning of old deliveries, lost tasks, the scheduled
+ * `exit_all_at`, the waiting list's automatic assignment, the mail and webhook outbox sweeps and the pruning of old deliveries, lost tasks, the scheduled
  * export runs, expired tasks and files, OAuth pruning, the scheduled e-mail rules) and reports their counts. Each
  * job is a `@Periodic` method of its owning service, discovered at boot ({@link PeriodicJobs}). A second
  * repeatable job of the queue (`quota-check`) runs the check and repair of the maintained quota counts. Each job
@@ -65,6 +67,7 @@ export class SchedulerProcessor implements JobProcessor {
     const cartPositionsPurged = count('orders.cart-purge');
     const ordersExpired = count('orders.expire');
     const autoExits = count('checkin.exit-all');
+    const waitingListVouchers = count('waitinglist.assign');
     const mailsEnqueued = count('mail.sweep');
     const webhooksEnqueued = count('webhooks.sweep');
     const webhookDeliveriesPruned = count('webhooks.prune');
@@ -78,6 +81,7 @@ export class SchedulerProcessor implements JobProcessor {
     this.logger.log(
       `tick ${id}: ${purged} idempotency records, ${cartPositionsPurged} cart positions, ` +
         `${ordersExpired} pending orders, ${autoExits} automatic exits, ` +
+        `${waitingListVouchers} waiting list vouchers, ` +
         `${expired.tasks} tasks and ${expired.files} files expired; ${mailsEnqueued} mails enqueued, ` +
         `${tasksFailed} lost tasks failed; OAuth: ${pruned.codes} codes, ${pruned.tokens} tokens, ` +
         `${pruned.sessions} sessions pruned; ` +
@@ -89,6 +93,7 @@ export class SchedulerProcessor implements JobProcessor {
       cartPositionsPurged,
       ordersExpired,
       autoExits,
+      waitingListVouchers,
       mailsEnqueued,
       tasksFailed,
       oauthPruned,

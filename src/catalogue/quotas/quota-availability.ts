@@ -27,6 +27,13 @@ export interface AvailabilityOptions {
   excludeVoucherId?: number;
   /** Carts whose positions are left out (an order consuming them takes their places over). */
   excludeCartIds?: readonly string[];
+  /**
+   * Count the open waiting list entries of the quotas' products (`waiting_list`) and take them off the free
+   * places, as pretix's availability does for display (`QuotaAvailability(count_waitinglist=True)`): the
+   * availability endpoint, `with_availability` and the waiting list's own "currently available" check. Off for
+   * reservations (orders, carts, vouchers), which the waiting list does not hold back here.
+   */
+  countWaitingList?: boolean;
 }
 
 /**
@@ -73,7 +80,8 @@ export function availabilityOf(
     counts.paid_orders +
     counts.pending_orders +
     counts.cart_positions +
-    counts.blocking_vouchers -
+    counts.blocking_vouchers +
+    counts.waiting_list -
     (quota.releaseAfterExit ? counts.exited_orders : 0);
   const left = Math.max(quota.size - taken, 0);
   return { ...counts, available: left > 0, available_number: left, total_size: quota.size };

@@ -100,13 +100,16 @@ export class QuotasService {
 
   /**
    * The availability object with every key (spec "Quota availability object"): counts of paid and pending
-   * orders, exits, carts, blocking vouchers, waiting list; `total_size`/`available_number` null when unlimited.
+   * orders, exits, carts, blocking vouchers, open waiting list entries (taken off `available_number`, as pretix
+   * does); `total_size`/`available_number` null when unlimited.
    * @throws NotFound for an id that is not a quota of this event
    */
   async availability(event: Event, id: number): Promise<QuotaAvailabilityJson> {
     const [quota] = await this.lookup.load(this.em, [id], false);
     if (!quota || quota.eventId !== event.id) throw new NotFound();
-    const result = (await this.reservations.availability(this.em, [quota])).get(quota.id);
+    const result = (
+      await this.reservations.availability(this.em, [quota], { countWaitingList: true })
+    ).get(quota.id);
     if (!result) throw new Error(`Quota engine gave no result for quota ${quota.id}`);
     return toQuotaAvailabilityJson(result);
   }
@@ -236,6 +239,7 @@ export class QuotasService {
       ? await this.reservations.availability(
           this.em,
           rows.map((r) => counted(r.quota, r.refs)),
+          { countWaitingList: true },
         )
       : null;
     return rows.map((r) => toQuotaJson(r.quota, r.refs, availability?.get(r.quota.id)));

@@ -88,26 +88,40 @@ export class VouchersService {
    * @throws ValidationFailed on invalid fields, a duplicate code, or too little free quota
    */
   async create(event: Event, principal: Principal, body: CreateVoucherDto): Promise<VoucherJson> {
+    return this.write((em) => this.createIn(em, event, principal, body));
+  }
+
+  /**
+   * {@link create} inside the caller's transaction (the caller bounds its lock waits), for a use case that
+   * creates a voucher together with its own change (the waiting list's voucher). `principal` null: the
+   * scheduler. `logData` replaces the body as the data of `pretix.voucher.added`.
+   * @throws ValidationFailed on invalid fields, a duplicate code, or too little free quota ({@link QUOTA_SOLD_OUT})
+   */
+  async createIn(
+    em: EntityManager,
+    event: Event,
+    principal: Principal | null,
+    body: CreateVoucherDto,
+    logData: object = body,
+  ): Promise<VoucherJson> {
     const input = this.createInput(body);
-    return this.write(async (em) => {
-      const now = new Date();
-      const refs = await this.loadReferences(em, event, [input]);
-      const errors = new ErrorCollector();
-      checkVoucherInput(event, input, refs, 0, errors);
-      if (await this.queries.codeTaken(em, event.id, input.code, null)) errors.add('code', DUPLICATE_CODE);
-      const seatId = await this.seats.bind(em, event, input, refs, null, errors, now);
-      errors.throwIfAny();
-      const voucher = em.create(Voucher, { eventId: event.id, redeemed: 0, budgetUsed: '0.00' });
-      applyVoucherInput(voucher, input, seatId);
-      if (needsQuotaCheck(null, stateOf(voucher), now)) {
-        const quotaIds = (await this.quotasOf(em, event, [voucher]))[0];
-        if (quotaIds.length === 0) throw ValidationFailed.nonField(QUOTA_SOLD_OUT);
-        await this.reserve(em, event, principal, quotaIds, placesHeld(voucher, now));
-      }
-      await this.save(em, voucher);
-      await this.log(em, event, principal, voucher.id, 'pretix.voucher.added', body);
-      return (await this.seats.present(em, [voucher]))[0];
-    });
+    const now = new Date();
+    const refs = await this.loadReferences(em, event, [input]);
+    const errors = new ErrorCollector();
+    checkVoucherInput(event, input, refs, 0, errors);
+    if (await this.queries.codeTaken(em, event.id, input.code, null)) errors.add('code', DUPLICATE_CODE);
+    const seatId = await this.seats.bind(em, event, input, refs, null, errors, now);
+    errors.throwIfAny();
+    const voucher = em.create(Voucher, { eventId: event.id, redeemed: 0, budgetUsed: '0.00' });
+    applyVoucherInput(voucher, input, seatId);
+    if (needsQuotaCheck(null, stateOf(voucher), now)) {
+      const quotaIds = (await this.quotasOf(em, event, [voucher]))[0];
+      if (quotaIds.length === 0) throw ValidationFailed.nonField(QUOTA_SOLD_OUT);
+      await this.reserve(em, event, principal, quotaIds, placesHeld(voucher, now));
+    }
+    await this.save(em, voucher);
+    await this.log(em, event, principal, voucher.id, 'pretix.voucher.added', logData);
+    return (await this.seats.present(em, [voucher]))[0];
   }
 
   /**
@@ -229,7 +243,8 @@ export class VouchersService {
       const refs = await this.loadReferences(em, event, [input]);
       const errors = new ErrorCollector();
       checkVoucherInput(event, input, refs, voucher.redeemed, errors);
-      if (await this.queries.codeTaken(em, event.id, input.code, voucher.id)) errors.add('code', DUPLICATE_CODE);
+      if (await this.queries.codeTaken(em, event.id, input.code, voucher.id))
+        errors.add('code', DUPLICATE_CODE);
       const seatId = await this.seats.bind(em, event, input, refs, voucher.id, errors, now);
       errors.throwIfAny();
       applyVoucherInput(voucher, input, seatId);
@@ -326,7 +341,7 @@ export class VouchersService {
   private async reserve(
     em: EntityManager,
     event: Event,
-    principal: Principal,
+    principal: Principal | null,
     quotaIds: number[],
     places: number,
     excludeVoucherId?: number,
@@ -356,7 +371,7 @@ export class VouchersService {
   private async log(
     em: EntityManager,
     event: Event,
-    principal: Principal,
+    principal: Principal | null,
     voucherId: number,
     action: string,
     data: object,

@@ -71,4 +71,25 @@ describe('quota engine sums', () => {
     const series = sumQuotaCounts([quota({ subeventId: 5, itemIds: [1] })], rows, new Map(), new Set());
     expect(series.get(1)).toMatchObject({ paid_orders: 1, cart_positions: 0 });
   });
+
+  it('counts open waiting list entries like sales: by variation, else by item, per date', () => {
+    const counts = sumQuotaCounts(
+      [
+        quota({ id: 1, itemIds: [1] }),
+        quota({ id: 2, variationIds: [7] }),
+        quota({ id: 3, itemIds: [1], subeventId: 5 }),
+      ],
+      [],
+      new Map(),
+      new Set(),
+      [
+        { item_id: 1, variation_id: null, subevent_id: null, n: 2 },
+        { item_id: 2, variation_id: 7, subevent_id: null, n: 3 },
+        { item_id: 1, variation_id: null, subevent_id: 5, n: 1 },
+      ],
+    );
+    expect(counts.get(1)!.waiting_list).toBe(2);
+    expect(counts.get(2)!.waiting_list).toBe(3);
+    expect(counts.get(3)!.waiting_list).toBe(1);
+  });
 });

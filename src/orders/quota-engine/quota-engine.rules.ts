@@ -18,6 +18,14 @@ export interface ProductSales {
   carts: number;
 }
 
+/** Open waiting list entries of one product (item, variation, sub-event). */
+export interface ProductWaiting {
+  item_id: number;
+  variation_id: number | null;
+  subevent_id: number | null;
+  n: number;
+}
+
 const key = (id: number, subevent: number | null): string => `${id}/${subevent ?? ''}`;
 
 /**
@@ -26,13 +34,24 @@ const key = (id: number, subevent: number | null): string => `${id}/${subevent ?
  * a blocking voucher do not count (the voucher already holds their place).
  * @param blockingPlaces places held by blocking vouchers per quota id
  * @param blockingVouchers ids of vouchers with `block_quota`
+ * @param waiting open waiting list entries per product (counted like sales: by variation, else by item)
  */
 export function sumQuotaCounts(
   quotas: readonly CountedQuota[],
   rows: readonly ProductSales[],
   blockingPlaces: ReadonlyMap<number, number>,
   blockingVouchers: ReadonlySet<number>,
+  waiting: readonly ProductWaiting[] = [],
 ): Map<number, QuotaCounts> {
+  const waitingByItem = new Map<string, number>();
+  const waitingByVariation = new Map<string, number>();
+  for (const w of waiting) {
+    const [map, k] =
+      w.variation_id === null
+        ? [waitingByItem, key(w.item_id, w.subevent_id)]
+        : [waitingByVariation, key(w.variation_id, w.subevent_id)];
+    map.set(k, (map.get(k) ?? 0) + w.n);
+  }
   const byItem = new Map<string, ProductSales[]>();
   const byVariation = new Map<string, ProductSales[]>();
   for (const row of rows) {
@@ -57,6 +76,10 @@ export function sumQuotaCounts(
       ...[...new Set(quota.itemIds)].flatMap((id) => byItem.get(key(id, quota.subeventId)) ?? []),
       ...[...new Set(quota.variationIds)].flatMap((id) => byVariation.get(key(id, quota.subeventId)) ?? []),
     ];
+    for (const id of new Set(quota.itemIds))
+      counts.waiting_list += waitingByItem.get(key(id, quota.subeventId)) ?? 0;
+    for (const id of new Set(quota.variationIds))
+      counts.waiting_list += waitingByVariation.get(key(id, quota.subeventId)) ?? 0;
     for (const row of matching) {
       counts.paid_orders += row.paid;
       counts.pending_orders += row.pending;

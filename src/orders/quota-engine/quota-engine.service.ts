@@ -10,10 +10,15 @@ import {
 import { BlockingRow, VoucherBlocking } from '../../catalogue/vouchers/voucher-blocking.service';
 import { VoucherQueries } from '../../catalogue/vouchers/voucher.queries';
 import { preparedQuery } from '../../common/persistence/prepared';
-import { ProductSales, sumQuotaCounts } from './quota-engine.rules';
+import { WaitingListQueries } from '../../waitinglist/waiting-list.queries';
+import { ProductSales, ProductWaiting, sumQuotaCounts } from './quota-engine.rules';
 
-/** A row of the engine's statement: sales of a product (`s`) or what blocking vouchers hold (`b`). */
-type EngineRow = ({ kind: 's' } & ProductSales) | ({ kind: 'b' } & BlockingRow);
+/**
+ * A row of the engine's statement: sales of a product (`s`), what blocking vouchers hold (`b`), or open waiting
+ * list entries of a product (`w`, with `countWaitingList` only; their number in `n`).
+ */
+type EngineRow =
+  ({ kind: 's' } & ProductSales) | ({ kind: 'b' } & BlockingRow) | ({ kind: 'w' } & ProductWaiting);
 
 /**
  * The quota engine: how full each quota is (spec "Quota"; compat §3.14), in ONE SQL statement (one round trip,
@@ -33,6 +38,7 @@ type EngineRow = ({ kind: 's' } & ProductSales) | ({ kind: 'b' } & BlockingRow);
 @Injectable()
 export class QuotaEngine implements QuotaAvailability {
   private sql?: string;
+  private sqlWithWaitingList?: string;
 
   constructor(private readonly blocking: VoucherBlocking) {}
 
@@ -47,7 +53,10 @@ export class QuotaEngine implements QuotaAvailability {
     const now = options.now ?? new Date();
     const items = [...new Set(quotas.flatMap((q) => q.itemIds))];
     const variations = [...new Set(quotas.flatMap((q) => q.variationIds))];
-    const rows = await preparedQuery<EngineRow>(em, (this.sql ??= this.statement()), [
+    const sql = options.countWaitingList
+      ? (this.sqlWithWaitingList ??= this.statement(true))
+      : (this.sql ??= this.statement(false));
+    const rows = await preparedQuery<EngineRow>(em, sql, [
       eventIds,
       items,
       variations,
@@ -58,12 +67,14 @@ export class QuotaEngine implements QuotaAvailability {
     ]);
     const sales: ProductSales[] = [];
     const held: BlockingRow[] = [];
+    const waiting: ProductWaiting[] = [];
     for (const row of rows) {
       if (row.kind === 's') sales.push(row);
+      else if (row.kind === 'w') waiting.push(row);
       else held.push(row);
     }
     const blocking = this.blocking.read(held);
-    const counts = sumQuotaCounts(quotas, sales, blocking.placesByQuota, blocking.blocking);
+    const counts = sumQuotaCounts(quotas, sales, blocking.placesByQuota, blocking.blocking, waiting);
     for (const quota of quotas) result.set(quota.id, availabilityOf(quota, counts.get(quota.id)!));
     return result;
   }
@@ -71,8 +82,16 @@ export class QuotaEngine implements QuotaAvailability {
   /**
    * The engine's statement (built once; run prepared, as planning it costs more than running it). Parameters:
    * $1 event ids, $2 item ids, $3 variation ids, $4 now, $5 cart ids left out, $6 quota ids, $7 voucher left out.
+   * With `waitingList`, the open waiting list entries of the products are added as `w` rows (their SQL comes from
+   * the waiting list's owner, {@link WaitingListQueries.waitingCounts}).
    */
-  private statement(): string {
+  private statement(waitingList: boolean): string {
+    const waitingSql = waitingList
+      ? `
+       UNION ALL
+       SELECT 'w', wl.item_id, wl.variation_id, wl.subevent_id, NULL, 0, 0, 0, 0, NULL, wl.n
+         FROM (${WaitingListQueries.waitingCounts({ eventIds: '$1::int[]', itemIds: '$2::int[]', variationIds: '$3::int[]' })}) wl`
+      : '';
     const blockingSql = VoucherQueries.blockingPlaces({
       quotaIds: '$6::int[]',
       eventIds: '$1::int[]',
@@ -98,6 +117,6 @@ export class QuotaEngine implements QuotaAvailability {
          FROM sales s
        UNION ALL
        SELECT 'b', NULL, NULL, NULL, b.voucher_id, 0, 0, 0, 0, b.quota_id, b.n
-         FROM (${blockingSql}) b`;
+         FROM (${blockingSql}) b${waitingSql}`;
   }
 }

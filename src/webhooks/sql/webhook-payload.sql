@@ -20,10 +20,11 @@
 --   4. Item (`pretix.event.item.*`, variations, add-ons and bundles included): `event`, `item` (data.item, else
 --      the entry's object id).
 --   5. Voucher (`pretix.voucher.*`): `event`, `voucher` (the entry's object id).
---   6. Customer (`pretix.customer.*`): `customer` (data.identifier); no event.
---   7. Any other event-bound entry: `event` only. For `pretix.event.deleted` the event row is gone: `event` is
+--   6. Waiting list entry (`pretix.event.orders.waitinglist.*`): `event`, `waitinglistentry` (the entry's object id).
+--   7. Customer (`pretix.customer.*`): `customer` (data.identifier); no event.
+--   8. Any other event-bound entry: `event` only. For `pretix.event.deleted` the event row is gone: `event` is
 --      the slug from data.slug, else data.event.
---   8. Organizer-level entries: `notification_id`, `organizer`, `action` only.
+--   9. Organizer-level entries: `notification_id`, `organizer`, `action` only.
 -- `event` is the event's slug. The function reads organizer, event, orders and order_position (the webhooks
 -- context's one read of other contexts' tables, inside the database: it runs in the statement of the log entry).
 --
@@ -62,6 +63,9 @@ BEGIN
   ELSIF action LIKE 'pretix.voucher.%' THEN
     payload := json_build_object('notification_id', entry_id, 'organizer', org, 'event', ev,
       'voucher', object_id, 'action', action);
+  ELSIF action LIKE 'pretix.event.orders.waitinglist.%' THEN
+    payload := json_build_object('notification_id', entry_id, 'organizer', org, 'event', ev,
+      'waitinglistentry', object_id, 'action', action);
   ELSIF action LIKE 'pretix.customer.%' THEN
     payload := json_build_object('notification_id', entry_id, 'organizer', org,
       'customer', data->>'identifier', 'action', action);
