@@ -25,7 +25,8 @@ describe('check-in parity', () => {
     t = await startTestApp();
     ({ token } = await bootstrapOrganizer(t, 'org'));
     await createEvent(t, token, 'org');
-    ticket = (await post(`${E}/items/`, { name: { en: 'Ticket', de: 'Karte' }, default_price: '10.00' })).body.id;
+    ticket = (await post(`${E}/items/`, { name: { en: 'Ticket', de: 'Karte' }, default_price: '10.00' })).body
+      .id;
     const shirtBody = (
       await post(`${E}/items/`, {
         name: { de: 'Hemd' },
@@ -60,7 +61,12 @@ describe('check-in parity', () => {
     const one = await get(`${E}/checkinlists/${list}/positions/${paid.id}/`);
     expect(one.status).toBe(200);
     expect(one.body).toEqual(page.results[0]);
-    expect(one.body).toMatchObject({ id: paid.id, order: paid.order, require_attention: false, checkins: [] });
+    expect(one.body).toMatchObject({
+      id: paid.id,
+      order: paid.order,
+      require_attention: false,
+      checkins: [],
+    });
     // A pending order is not on the list unless `ignore_status=true`.
     expect((await get(`${E}/checkinlists/${list}/positions/${pending.id}/`)).status).toBe(404);
     const any = await get(`${E}/checkinlists/${list}/positions/${pending.id}/?ignore_status=true`);
@@ -77,7 +83,10 @@ describe('check-in parity', () => {
   });
 
   it('GET positions/{id}/: readers and scanners (no search needed), nobody else', async () => {
-    const scanner = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.orders:checkin'] });
+    const scanner = await teamToken(t, 'org', {
+      allEvents: true,
+      eventPermissions: ['event.orders:checkin'],
+    });
     const reader = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.orders:read'] });
     const nothing = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.vouchers:read'] });
     const path = `${E}/checkinlists/${list}/positions/${paid.id}/`;
@@ -140,7 +149,8 @@ describe('check-in parity', () => {
 
   it('RPC: unreachable lists are 403 on search (pretix detail), 400 on redeem and annul; empty and doubled lists', async () => {
     await createEvent(t, token, 'org', { slug: 'other', name: { en: 'Other' } });
-    const otherList = (await post(`${O}/events/other/checkinlists/`, { name: 'O', all_products: true })).body.id;
+    const otherList = (await post(`${O}/events/other/checkinlists/`, { name: 'O', all_products: true })).body
+      .id;
     const sampleOnly = await teamToken(t, 'org', {
       limitEvents: ['sample'],
       eventPermissions: ['event.orders:checkin', 'event.orders:read'],
@@ -155,7 +165,11 @@ describe('check-in parity', () => {
     expect(unknown.body).toEqual({
       detail: 'You requested lists that do not exist or that you do not have access to: 999998, 999999',
     });
-    const redeem = await post(`${O}/checkinrpc/redeem/`, { lists: [list, otherList], secret: 'x' }, sampleOnly);
+    const redeem = await post(
+      `${O}/checkinrpc/redeem/`,
+      { lists: [list, otherList], secret: 'x' },
+      sampleOnly,
+    );
     expect(redeem.status).toBe(400);
     expect(redeem.body).toEqual({ lists: [`Invalid pk "${otherList}" - object does not exist.`] });
     const annul = await post(`${O}/checkinrpc/annul/`, { lists: [otherList], nonce: 'n' }, sampleOnly);

@@ -105,7 +105,8 @@ export class CheckinRpcService {
     }
     if (anyCount) return out;
     if (out.length === 0) throw ValidationFailed.bare(NO_LIST);
-    if (new Set(out.map((o) => o.event.id)).size !== out.length) throw ValidationFailed.bare(TWO_OF_ONE_EVENT);
+    if (new Set(out.map((o) => o.event.id)).size !== out.length)
+      throw ValidationFailed.bare(TWO_OF_ONE_EVENT);
     return out;
   }
 

@@ -16,10 +16,11 @@ import { CheckinsService } from './checkins.service';
 import { CheckinRpcController, CheckinRpcService } from './checkin-rpc';
 import { TenancyModule } from '../organizers/tenancy.module';
 import { RedeemService } from './redeem.service';
+import { AutoCheckinModule } from './auto-checkin/auto-checkin.module';
 
 /**
  * The check-in context (spec "Check-in list"; compat §3.20–§3.22): lists, the positions they admit, redeeming,
- * failed scans and the history of scans. It sits above orders: which positions a list admits is asked of the
+ * failed scans, the history of scans and automatic check-in rules ({@link AutoCheckinModule}). It sits above orders: which positions a list admits is asked of the
  * orders core ({@link CheckinPositions}); the scans are this context's own table.
  */
 @Module({
@@ -31,6 +32,7 @@ import { RedeemService } from './redeem.service';
     CheckinSeamModule,
     CheckinCoreModule,
     TenancyModule,
+    AutoCheckinModule,
   ],
   controllers: [
     CheckinListsController,
