@@ -4,6 +4,7 @@ import { applyOrdering } from '../../common/listing/ordering';
 import { findOneInOne, paginateInOne, relatedValue } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
+import { preparedQuery } from '../../common/persistence/prepared';
 import { AutoCheckinRule } from './auto-checkin-rule.entity';
 import type { AutoCheckinPair, ListForMatch, RuleForMatch } from './auto-checkin.rules';
 
@@ -102,9 +103,13 @@ export class AutoCheckinQueries {
     return rows.length > 0;
   }
 
-  /** The event's rules of `modes` with their links, by id (one statement, no lock). */
+  /**
+   * The event's rules of `modes` with their links, by id (one prepared statement, no lock: it runs on every
+   * order placement and payment).
+   */
   rulesFor(em: EntityManager, eventId: number, modes: readonly string[]): Promise<RuleForMatch[]> {
-    return em.query(
+    return preparedQuery<RuleForMatch>(
+      em,
       `SELECT r.id, r.list_id AS "listId", r.mode, r.all_sales_channels AS "allSalesChannels",
               r.limit_sales_channels AS "limitSalesChannels", r.all_products AS "allProducts",
               r.all_payment_methods AS "allPaymentMethods", r.limit_payment_methods AS "limitPaymentMethods",
