@@ -176,7 +176,7 @@ describe('check-in lists', () => {
       checkin_count: 1,
       position_count: 2,
       inside_count: 1,
-      event: { name: expect.any(Object) },
+      event: { name: 'Sample Conference' },
     });
     expect(status.items).toEqual(
       expect.arrayContaining([

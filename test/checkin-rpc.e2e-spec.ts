@@ -96,7 +96,7 @@ describe('check-in RPC', () => {
       .id;
     expect(
       (await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1, second], secret: secrets.day1 })).body,
-    ).toEqual({ lists: ['Selecting two check-in lists from the same event is unsupported.'] });
+    ).toEqual(['Selecting two check-in lists from the same event is unsupported.']);
     expect((await post(`${O}/checkinrpc/redeem/`, { lists: [987654], secret: 'x' })).body).toEqual({
       lists: ['Invalid pk "987654" - object does not exist.'],
     });

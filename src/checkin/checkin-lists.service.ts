@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { rulesProblem } from './checkin-logic';
-import { ApiI18n, ApiInt } from '../common/http/api-schemas';
+import { ApiInt } from '../common/http/api-schemas';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -11,7 +11,7 @@ import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import { ErrorCollector, NotFound, ParentNotFound } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import type { I18nString } from '../common/values/i18n';
+import { i18nText, I18nString } from '../common/values/i18n';
 import { findOrNotFound } from '../common/persistence/find';
 import { Complete, mergeInput, WriteMode } from '../common/persistence/write';
 import { CheckinPositions, ListScope } from '../orders/checkin-seam/checkin-positions';
@@ -46,18 +46,18 @@ const ITEMS_OF_OTHER_EVENT = 'One or more items do not belong to this event.';
 /** Fields `?exclude=` may drop from the output (the two expensive counters above all). */
 export const EXCLUDABLE = ['position_count', 'checkin_count'] as const;
 
-/** The event of a list's `status/`. */
+/** The event (or, for a list of one date, the date) of a list's `status/`. */
 export class CheckinStatusEventJson {
-  @ApiI18n()
-  name!: I18nString;
+  /** Its name in the event's language (pretix `str(name)`), see {@link statusText}. */
+  name!: string;
 }
 
 /** Counts of one variation in a list's `status/`. */
 export class CheckinStatusVariationJson {
   @ApiInt()
   id!: number;
-  @ApiI18n()
-  value!: I18nString;
+  /** The variation's name as a plain text (pretix `str(variation)`), see {@link statusText}. */
+  value!: string;
   @ApiInt()
   checkin_count!: number;
   @ApiInt()
@@ -68,8 +68,8 @@ export class CheckinStatusVariationJson {
 export class CheckinStatusItemJson {
   @ApiInt()
   id!: number;
-  @ApiI18n()
-  name!: I18nString;
+  /** The product's name as a plain text (pretix `str(item)`), see {@link statusText}. */
+  name!: string;
   admission!: boolean;
   @ApiInt()
   checkin_count!: number;
@@ -90,6 +90,16 @@ export class CheckinListStatus {
   @ApiProperty({ type: CheckinStatusEventJson })
   event!: CheckinStatusEventJson;
   items!: CheckinStatusItemJson[];
+}
+
+/**
+ * A multi-lingual name as pretix's `status/` writes it (`str()` of the name in the event's language): the
+ * English text, else the first language stored ('' when none). The event's `locale` setting is kept by the
+ * invoices context and is not consulted: an event whose default language is not English but has an English text
+ * shows the English one.
+ */
+export function statusText(value: I18nString | null | undefined): string {
+  return i18nText(value);
 }
 
 /**
@@ -203,29 +213,38 @@ export class CheckinListsService {
     });
   }
 
-  /** `status/` (compat §3.20): counts per product of the list and variation, and in all. Four statements. */
+  /**
+   * `status/` (compat §3.20): counts per product of the list and variation, and in all; names as plain texts
+   * ({@link statusText}); `event.name` is the date's name for a list of one date (pretix `clist.subevent or
+   * clist.event`). Four statements (five for a list of one date).
+   * @throws NotFound for an id that is not a list of this event
+   */
   async status(event: Event, id: number): Promise<CheckinListStatus> {
     const scope = await this.scope(undefined, event, id, 'self');
     const rows = await this.positions.status(this.db, scope);
     const catalogue = await this.catalogue.statusCatalogue(this.db, event.id);
+    const date =
+      scope.subeventId === null
+        ? undefined
+        : (await new SubEventQueries().subeventLabels(this.db, [scope.subeventId])).get(scope.subeventId);
     const sum = (f: (r: (typeof rows)[number]) => boolean, key: 'positions' | 'checked_in') =>
       rows.filter(f).reduce((n, r) => n + r[key], 0);
     return {
       checkin_count: sum(() => true, 'checked_in'),
       position_count: sum(() => true, 'positions'),
       inside_count: rows.reduce((n, r) => n + r.inside, 0),
-      event: { name: event.name },
+      event: { name: statusText(date ? date.name : event.name) },
       items: catalogue
         .filter((i) => scope.allProducts || scope.itemIds.includes(i.id))
         .map((i) => ({
           id: i.id,
-          name: i.name,
+          name: statusText(i.name),
           admission: i.admission,
           checkin_count: sum((r) => r.item_id === i.id, 'checked_in'),
           position_count: sum((r) => r.item_id === i.id, 'positions'),
           variations: i.variations.map((v) => ({
             id: v.id,
-            value: v.value,
+            value: statusText(v.value),
             checkin_count: sum((r) => r.variation_id === v.id, 'checked_in'),
             position_count: sum((r) => r.variation_id === v.id, 'positions'),
           })),

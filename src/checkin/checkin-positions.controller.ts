@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
@@ -51,8 +51,9 @@ export const CHECKIN_POSITION_ORDERING = [
 export const MIN_SCANNER_SEARCH = 3;
 
 /**
- * `E/checkinlists/{list}/positions/` and `…/{id or secret}/redeem/` (compat §3.21). Listing: `event.orders:read`
- * or `event.orders:checkin` (check-in only: an empty page unless `search` has 3 or more characters); redeem:
+ * `E/checkinlists/{list}/positions/`, `…/{id}/` and `…/{id or secret}/redeem/` (compat §3.21). Listing and
+ * detail: `event.orders:read` or `event.orders:checkin` (check-in only: an empty page unless `search` has 3 or
+ * more characters); redeem:
  * `event.orders:checkin` or `event.orders:write`.
  */
 @ApiTags('checkinlists')
@@ -83,6 +84,25 @@ export class CheckinPositionsController {
       return Paginated.of([], 0, page);
     }
     return this.positions.page(scope, filters, page, true);
+  }
+
+  /**
+   * One position of the list, as in the list (pretix's `retrieve`): 404 unless the list, with the same filters,
+   * shows it (`ignore_status=true` for any order status). Unlike the list, a scanner with only the check-in
+   * permission needs no `search` here.
+   */
+  @Get(':id')
+  @RequirePermission('event.orders:read', 'event.orders:checkin')
+  @ApiOkResponse({ type: CheckinPositionJson })
+  @ListFilters({ filters: CHECKIN_POSITION_FILTERS })
+  async retrievePosition(
+    @CurrentEvent() event: Event,
+    @IdParam('list') listId: number,
+    @IdParam('id') id: number,
+    @Filters() filters: QueryFilters,
+  ): Promise<CheckinPositionJson> {
+    const scope = await this.lists.scope(undefined, event, listId);
+    return this.positions.onList(scope, filters, id);
   }
 
   /** Redeems a ticket (201 `ok`; 400 `error`/`incomplete`; 404 `invalid`). `untrusted_input=true`: secrets only. */

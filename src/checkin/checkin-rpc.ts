@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
 import { RequireOrganizerAccess } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
-import { CheckinRefused, invalidPk, NotFound, ValidationFailed } from '../common/errors';
+import { CheckinRefused, invalidPk, NotFound, Refused, ValidationFailed } from '../common/errors';
 import { ListFilters } from '../common/http/list-filters';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
@@ -35,12 +35,17 @@ import { NoStore } from '../common/http/no-store';
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
 
 const REDEEM = ['event.orders:checkin', 'event.orders:write'];
+/** pretix's messages of the RPC (test_checkinrpc.py). */
+const UNREACHABLE_LISTS = 'You requested lists that do not exist or that you do not have access to: ';
+const NO_LIST = 'No check-in list passed.';
+const TWO_OF_ONE_EVENT = 'Selecting two check-in lists from the same event is unsupported.';
+const NO_NONCE_MATCH = 'No check-in found based on nonce';
 const READ = ['event.orders:read', 'event.orders:checkin'];
 
 /**
  * The organizer-level check-in RPC (compat §3.21): redeem a secret on one of several lists (at most one per
  * event; the ticket's event decides which), and search positions over several lists. Each list must be of the
- * organizer and its event within the credential's check-in (or order) permission, else 400 naming it.
+ * organizer and its event within the credential's check-in (or order) permission (see `resolve` for the answers).
  */
 @Injectable()
 export class CheckinRpcService {
@@ -56,16 +61,23 @@ export class CheckinRpcService {
   ) {}
 
   /**
-   * The lists by id with their events, checked as described on the class.
-   * @throws ValidationFailed `{"lists": [...]}` for an unknown or unreachable list, or two lists of one event
+   * The lists by id with their events, checked as described on the class. A list that is not of the organizer or
+   * whose event lies outside the credential's `permissions` is refused as pretix does: the search answers 403
+   * `You requested lists that do not exist or that you do not have access to: <ids>` (`refuse`), redeem and
+   * annul 400 `{"lists": ["Invalid pk \"<id>\" - object does not exist."]}` (`invalid`, DRF's related field;
+   * pretix test_checkinrpc.py `test_without_permission`). Then no list at all, or two of one event, answer 400 as
+   * bare lists (`["No check-in list passed."]`, `["Selecting two check-in lists from the same event is
+   * unsupported."]`) unless `anyCount` (annul, which pretix does not check).
+   * @throws Refused / ValidationFailed as described
    */
   private async resolve(
     organizer: Organizer,
     principal: Principal,
     ids: readonly number[],
     permissions: readonly string[],
+    missing: 'refuse' | 'invalid',
+    anyCount = false,
   ): Promise<{ listId: number; event: Event; scope: ListScopeWithItems }[]> {
-    if (ids.length === 0) throw ValidationFailed.field('lists', 'This list may not be empty.');
     const scopes = await this.lists.scopes(undefined, ids);
     const events = new Map(
       (
@@ -77,20 +89,24 @@ export class CheckinRpcService {
       ).map((e) => [e.id, e]),
     );
     const out: { listId: number; event: Event; scope: ListScopeWithItems }[] = [];
-    for (const id of ids) {
+    const unreachable: number[] = [];
+    for (const id of new Set(ids)) {
       const scope = scopes.get(id);
       const event = scope ? events.get(scope.eventId) : undefined;
       if (!scope || !event || !principal.eventPermissions(organizer.id, event.id).hasAny(permissions)) {
-        throw ValidationFailed.field('lists', invalidPk(id));
+        unreachable.push(id);
+      } else {
+        out.push({ listId: id, event, scope });
       }
-      if (out.some((o) => o.event.id === event.id)) {
-        throw ValidationFailed.field(
-          'lists',
-          'Selecting two check-in lists from the same event is unsupported.',
-        );
-      }
-      out.push({ listId: id, event, scope });
     }
+    if (unreachable.length > 0) {
+      if (missing === 'invalid') throw ValidationFailed.field('lists', invalidPk(unreachable[0]));
+      throw new Refused(`${UNREACHABLE_LISTS}${unreachable.sort((a, b) => a - b).join(', ')}`);
+    }
+    if (anyCount) return out;
+    if (out.length === 0) throw ValidationFailed.bare(NO_LIST);
+    if (new Set(out.map((o) => o.event.id)).size !== out.length)
+      throw ValidationFailed.bare(TWO_OF_ONE_EVENT);
     return out;
   }
 
@@ -99,7 +115,7 @@ export class CheckinRpcService {
    * @throws CheckinRefused 404 `invalid` when no list's event has it, or as {@link RedeemService.redeem}
    */
   async redeem(organizer: Organizer, principal: Principal, body: RpcRedeemDto): Promise<RedeemOkJson> {
-    const lists = await this.resolve(organizer, principal, body.lists, REDEEM);
+    const lists = await this.resolve(organizer, principal, body.lists, REDEEM, 'invalid');
     for (const { listId, event } of lists) {
       if (await this.positions.forRedeem(this.db, event.id, body.secret, false)) {
         return this.redeems.redeem(event, principal, listId, body.secret, body, false);
@@ -125,15 +141,15 @@ export class CheckinRpcService {
    * Annuls the successful check-in made with `nonce` on one of the lists (the scanner learnt that the person did
    * not enter after all): it stays in the history as unsuccessful with reason `annulled` and no longer counts
    * (inside counts, entries, quotas with `release_after_exit`). Logs `pretix.event.checkin.annulled`.
-   * @throws ValidationFailed for lists as {@link redeem}
-   * @throws NotFound when no successful check-in on the lists has that nonce
+   * @throws ValidationFailed for lists as {@link redeem} (no list at all: nothing is found, as pretix)
+   * @throws NotFound `No check-in found based on nonce` when no successful check-in on the lists has that nonce
    */
   async annul(organizer: Organizer, principal: Principal, body: RpcAnnulDto): Promise<CheckinRecordJson> {
-    const lists = await this.resolve(organizer, principal, body.lists, REDEEM);
+    const lists = await this.resolve(organizer, principal, body.lists, REDEEM, 'invalid', true);
     const ids = lists.map((l) => l.listId);
     const annulled = await this.db.transaction(async (em) => {
       const row = await this.queries.lockSuccessfulByNonce(em, ids, body.nonce);
-      if (!row) throw new NotFound();
+      if (!row) throw new NotFound(NO_NONCE_MATCH);
       // A failed attempt with the same nonce gives it up (one failed scan per ticket, list and nonce).
       await this.queries.releaseFailedNonce(em, row.list_id, body.nonce, row.position_id);
       await this.queries.annulScan(em, row.id, body.error_explanation ?? REASON_EXPLANATIONS.annulled);
@@ -163,9 +179,9 @@ export class CheckinRpcService {
   ): Promise<Paginated<CheckinPositionJson>> {
     const ids = filters
       .all('list')
-      .map(Number)
-      .filter((n) => Number.isInteger(n) && n > 0);
-    const lists = await this.resolve(organizer, principal, ids, READ);
+      .filter((raw) => /^\d{1,9}$/.test(raw))
+      .map(Number);
+    const lists = await this.resolve(organizer, principal, ids, READ, 'refuse');
     const search = filters.str('search');
     const searchable = search !== undefined && search.length >= MIN_SCANNER_SEARCH;
     const visible = lists.filter(

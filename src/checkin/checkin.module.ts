@@ -18,10 +18,11 @@ import { TenancyModule } from '../organizers/tenancy.module';
 import { RedeemService } from './redeem.service';
 import { CheckinEventCopy } from './checkin-event-copy';
 import { CheckinCopyQueries } from './checkin-event-copy.queries';
+import { AutoCheckinModule } from './auto-checkin/auto-checkin.module';
 
 /**
  * The check-in context (spec "Check-in list"; compat §3.20–§3.22): lists, the positions they admit, redeeming,
- * failed scans and the history of scans. It sits above orders: which positions a list admits is asked of the
+ * failed scans, the history of scans and automatic check-in rules ({@link AutoCheckinModule}). It sits above orders: which positions a list admits is asked of the
  * orders core ({@link CheckinPositions}); the scans are this context's own table.
  */
 @Module({
@@ -33,6 +34,7 @@ import { CheckinCopyQueries } from './checkin-event-copy.queries';
     CheckinSeamModule,
     CheckinCoreModule,
     TenancyModule,
+    AutoCheckinModule,
   ],
   controllers: [
     CheckinListsController,

@@ -1,5 +1,5 @@
 -- POST /api/v1/organizers/:organizer/events/:event/orders/ (two positions in one quota, a webhook listening)
--- 27 statements. Written by test/sql-snapshots.e2e-spec.ts; do not edit by hand:
+-- 28 statements. Written by test/sql-snapshots.e2e-spec.ts; do not edit by hand:
 -- UPDATE_SQL_SNAPSHOTS=1 npm test -- test/sql-snapshots
 
 -- prepared statement
@@ -39,6 +39,9 @@ WITH o AS ( SELECT id, event_id, organizer_id, (status IN ('n', 'p') AND NOT req
 
 INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8);
 
+-- prepared statement
+SELECT r.id, r.list_id AS "listId", r.mode, r.all_sales_channels AS "allSalesChannels", r.limit_sales_channels AS "limitSalesChannels", r.all_products AS "allProducts", r.all_payment_methods AS "allPaymentMethods", r.limit_payment_methods AS "limitPaymentMethods", (SELECT coalesce(array_agg(ri.item_id ORDER BY ri.item_id), '{}') FROM auto_checkin_rule_item ri WHERE ri.rule_id = r.id) AS "itemIds", (SELECT coalesce(array_agg(rv.variation_id ORDER BY rv.variation_id), '{}') FROM auto_checkin_rule_variation rv WHERE rv.rule_id = r.id) AS "variationIds" FROM auto_checkin_rule r WHERE r.event_id = $1 AND r.mode = ANY($2) ORDER BY r.id;
+
 SELECT "values" FROM invoice_settings WHERE event_id = $1;
 
 COMMIT;
@@ -57,6 +60,6 @@ SELECT a.order_position_id AS position_id, a.question_id, a.answer, COALESCE(arr
 
 SELECT 'q' AS kind, id, event_id, type, identifier, NULL::int AS question_id, NULL::jsonb AS answer, NULL::int AS position FROM question WHERE id = ANY($1) UNION ALL SELECT 'o', id, event_id, NULL, identifier, question_id, answer, position FROM question_option WHERE id = ANY($2);
 
-SELECT id, position_id, list_id, type, datetime FROM checkin WHERE position_id = ANY($1) AND successful ORDER BY datetime, id;
+SELECT id, position_id, list_id, type, datetime, auto_checked_in FROM checkin WHERE position_id = ANY($1) AND successful ORDER BY datetime, id;
 
 SELECT p.id AS position_id, (SELECT coalesce(jsonb_agg(jsonb_build_array(pl.id, pl.successful, pl.datetime, pl.source, pl.type, pl.info) ORDER BY pl.id), '[]'::jsonb) FROM print_log pl WHERE pl.position_id = p.id) AS logs FROM unnest($1::int[]) AS p(id);

@@ -432,6 +432,44 @@ export interface paths {
         patch: operations["partialUpdateEvent"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/auto_checkin_rules/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List auto checkin rules */
+        get: operations["listAutoCheckinRules"];
+        put?: never;
+        /** Create an auto checkin rule */
+        post: operations["createAutoCheckinRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/auto_checkin_rules/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an auto checkin rule */
+        get: operations["retrieveAutoCheckinRule"];
+        /** Replaces the rule: omitted fields go back to their defaults. */
+        put: operations["updateAutoCheckinRule"];
+        post?: never;
+        /** Deletes the rule; the check-ins it made stay. */
+        delete: operations["destroyAutoCheckinRule"];
+        options?: never;
+        head?: never;
+        /** Update fields of an auto checkin rule */
+        patch: operations["partialUpdateAutoCheckinRule"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/blockedsecrets/": {
         parameters: {
             query?: never;
@@ -656,6 +694,28 @@ export interface paths {
         };
         /** List positions */
         get: operations["listPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/checkinlists/{list}/positions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a position
+         * @description One position of the list, as in the list (pretix's `retrieve`): 404 unless the list, with the same filters,
+         *     shows it (`ignore_status=true` for any order status). Unlike the list, a scanner with only the check-in
+         *     permission needs no `search` here.
+         */
+        get: operations["retrievePosition"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3272,6 +3332,26 @@ export interface components {
             /** @description Send the approval e-mail to the order's address; default true. */
             send_email?: boolean;
         };
+        AutoCheckinRuleJson: {
+            all_payment_methods: boolean;
+            all_products: boolean;
+            all_sales_channels: boolean;
+            /** Format: int32 */
+            id: number;
+            /** @description Payment provider identifiers. */
+            limit_payment_methods: string[];
+            limit_products: number[];
+            /** @description Sales channel identifiers. */
+            limit_sales_channels: string[];
+            limit_variations: number[];
+            /**
+             * Format: int32
+             * @description Check-in list id, or null: every list that admits the position.
+             */
+            list: number | null;
+            /** @enum {string} */
+            mode: "placed" | "paid";
+        };
         BlockNameDto: {
             /** @description Name of the block: `admin`, or `api:<name>` (letters, digits, `.`, `_`). */
             name: string;
@@ -3416,6 +3496,11 @@ export interface components {
             datetime: string;
             /** Format: int32 */
             device: number | null;
+            /**
+             * Format: int32
+             * @description The device's id (pretix 2024+); null: devices are not served yet, so no scan is made by one.
+             */
+            device_id: number | null;
             /** Format: int32 */
             gate: number | null;
             /** Format: int32 */
@@ -3550,9 +3635,7 @@ export interface components {
             /** @enum {string} */
             type: "entry" | "exit";
         };
-        CheckinStatusEventJson: {
-            name: components["schemas"]["I18nString"];
-        };
+        CheckinStatusEventJson: Record<string, never>;
         ConfirmOrderPaymentDto: {
             /** @description Mark an expired order paid even when its quotas are full (overbooking); default false. */
             force?: boolean;
@@ -3603,6 +3686,32 @@ export interface components {
             position?: number;
             /** @description Add-ons are included in the base product's price (free). */
             price_included?: boolean;
+        };
+        CreateAutoCheckinRuleDto: {
+            /** @description Default true; must be true with `mode` `placed`. */
+            all_payment_methods?: boolean;
+            /** @description Default true. */
+            all_products?: boolean;
+            /** @description Default true. */
+            all_sales_channels?: boolean;
+            /** @description Payment provider identifiers (used when `all_payment_methods` is false; paid mode); default `[]`. */
+            limit_payment_methods?: ("banktransfer" | "boxoffice" | "free" | "giftcard" | "manual" | "offsetting")[];
+            /** @description Item ids of this event (used when `all_products` is false); default `[]`. */
+            limit_products?: number[];
+            /** @description Sales channel identifiers (used when `all_sales_channels` is false); default `[]`. */
+            limit_sales_channels?: string[];
+            /** @description Variation ids of items of this event (used when `all_products` is false); default `[]`. */
+            limit_variations?: number[];
+            /**
+             * Format: int32
+             * @description Check-in list id of this event; null (the default): every list that admits the position.
+             */
+            list?: number | null;
+            /**
+             * @description `placed` (default): when the order is placed; `paid`: when it is paid.
+             * @enum {string}
+             */
+            mode?: "placed" | "paid";
         };
         CreateBundleDto: {
             /**
@@ -6856,6 +6965,32 @@ export interface components {
             /** @description Add-ons are included in the base product's price (free). */
             price_included?: boolean;
         };
+        UpdateAutoCheckinRuleDto: {
+            /** @description Default true; must be true with `mode` `placed`. */
+            all_payment_methods?: boolean;
+            /** @description Default true. */
+            all_products?: boolean;
+            /** @description Default true. */
+            all_sales_channels?: boolean;
+            /** @description Payment provider identifiers (used when `all_payment_methods` is false; paid mode); default `[]`. */
+            limit_payment_methods?: ("banktransfer" | "boxoffice" | "free" | "giftcard" | "manual" | "offsetting")[];
+            /** @description Item ids of this event (used when `all_products` is false); default `[]`. */
+            limit_products?: number[];
+            /** @description Sales channel identifiers (used when `all_sales_channels` is false); default `[]`. */
+            limit_sales_channels?: string[];
+            /** @description Variation ids of items of this event (used when `all_products` is false); default `[]`. */
+            limit_variations?: number[];
+            /**
+             * Format: int32
+             * @description Check-in list id of this event; null (the default): every list that admits the position.
+             */
+            list?: number | null;
+            /**
+             * @description `placed` (default): when the order is placed; `paid`: when it is paid.
+             * @enum {string}
+             */
+            mode?: "placed" | "paid";
+        };
         UpdateBundleDto: {
             /**
              * Format: int32
@@ -9238,6 +9373,237 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listAutoCheckinRules: {
+        parameters: {
+            query?: {
+                /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
+                ordering?: ("id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AutoCheckinRuleJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAutoCheckinRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateAutoCheckinRuleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoCheckinRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveAutoCheckinRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoCheckinRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAutoCheckinRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateAutoCheckinRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoCheckinRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyAutoCheckinRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateAutoCheckinRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateAutoCheckinRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoCheckinRuleJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listBlockedSecrets: {
         parameters: {
             query?: {
@@ -10127,6 +10493,63 @@ export interface operations {
                         previous: string | null;
                         results: components["schemas"]["CheckinPositionJson"][];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrievePosition: {
+        parameters: {
+            query?: {
+                /** @description Also positions of orders that are not paid (or pending on lists that include pending). */
+                ignore_status?: boolean;
+                /** @description Start of the secret, order code, attendee name or e-mail (3 characters at least for scanners). */
+                search?: string;
+                /** @description Only positions with (`true`) or without (`false`) an entry on this list. */
+                has_checkin?: boolean;
+                /** @description Only positions of this item. */
+                item?: number;
+                /** @description Only positions of these items. */
+                item__in?: number[];
+                /** @description Only positions of this variation. */
+                variation?: number;
+                /** @description Only positions of these variations. */
+                variation__in?: number[];
+                /** @description Only positions of the order with this code. */
+                order?: string;
+                /** @description Only the position with this secret. */
+                secret?: string;
+                /** @description Only positions with this attendee name (case-insensitive). */
+                attendee_name?: string;
+                /** @description Only positions of orders in this status. */
+                order__status?: "n" | "p" | "e" | "c";
+                /** @description Comma-separated order statuses. */
+                order__status__in?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+                list: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckinPositionJson"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -278,6 +278,16 @@ export class SalesCatalogue {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** Which of `ids` are variations of items of the event (automatic check-in rules); one statement, none for no ids. */
+  async variationIdsOfEvent(
+    em: EntityManager,
+    eventId: number,
+    ids: readonly number[],
+  ): Promise<Set<number>> {
+    const rows = await this.variations(em, distinct(ids));
+    return new Set([...rows.values()].filter((v) => v.eventId === eventId).map((v) => v.id));
+  }
+
   /**
    * Item and variation names of the event with their admission flag (check-in list `status/`); one statement.
    * Variations come in `variations` of their item, by position.

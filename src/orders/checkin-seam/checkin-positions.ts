@@ -87,6 +87,27 @@ export class CheckinPositions {
     );
   }
 
+  /**
+   * One position of a list's positions page (pretix `GET …/checkinlists/{list}/positions/{id}/`): the position
+   * `positionId` when the list, with the same filters as {@link page} (`ignore_status`, `search`, `has_checkin`,
+   * …), shows it, in the same shape. One statement.
+   * @throws NotFound when it does not
+   * @throws ValidationFailed for a malformed filter value
+   */
+  async onList(list: ListScope, filters: QueryFilters, positionId: number): Promise<CheckinPositionJson> {
+    const ignoreStatus = filters.bool('ignore_status') === true;
+    const where = parseWhere(filters);
+    return this.queries.positionOnLists(
+      this.db,
+      [list],
+      ignoreStatus,
+      where,
+      positionId,
+      this.presentation.listPositionRelated(list.id),
+      toListPositionJson,
+    );
+  }
+
   /** Per product counts of the positions a list admits, checked in, and inside now (one statement). */
   async status(em: EntityManager, list: ListScope): Promise<ListStatusRow[]> {
     return this.queries.status(em, list);

@@ -3,15 +3,17 @@ import { OrderPresentationModule } from '../presentation/order-presentation.modu
 import { CheckinPositions } from './checkin-positions';
 import { AnswerQueries } from '../answers/answer.queries';
 import { CheckinSeamQueries } from './checkin-seam.queries';
+import { AutoCheckinInputs } from './auto-checkin-inputs.queries';
 
 /**
  * The seam to the check-in context, which sits above orders: {@link CheckinPositions}, the positions a check-in
- * list admits (compat §3.20, §3.21), presented as order positions, with the SQL in {@link CheckinSeamQueries}.
+ * list admits (compat §3.20, §3.21), presented as order positions, with the SQL in {@link CheckinSeamQueries};
+ * {@link AutoCheckinInputs}, what automatic check-in reads of an order being placed or paid.
  * Imported by the check-in context's modules.
  */
 @Module({
   imports: [OrderPresentationModule],
-  providers: [CheckinPositions, AnswerQueries, CheckinSeamQueries],
-  exports: [CheckinPositions],
+  providers: [CheckinPositions, AnswerQueries, CheckinSeamQueries, AutoCheckinInputs],
+  exports: [CheckinPositions, AutoCheckinInputs],
 })
 export class CheckinSeamModule {}

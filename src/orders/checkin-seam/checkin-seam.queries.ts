@@ -43,6 +43,8 @@ export interface CheckinRow {
   list_id: number | null;
   type: string;
   datetime: Date;
+  /** Made by an automatic check-in rule (`auto_checked_in`). */
+  auto_checked_in: boolean;
 }
 
 /** A position of a `checkinlist` export with its last successful scan on the list (null: never scanned). */
@@ -207,7 +209,7 @@ export class CheckinSeamQueries {
   /** Successful check-ins of positions, by time (one statement, no lock). */
   successfulCheckins(em: EntityManager, positionIds: readonly number[]): Promise<CheckinRow[]> {
     return em.query(
-      `SELECT id, position_id, list_id, type, datetime FROM checkin
+      `SELECT id, position_id, list_id, type, datetime, auto_checked_in FROM checkin
       WHERE position_id = ANY($1) AND successful ORDER BY datetime, id`,
       [[...positionIds]],
     );
@@ -260,14 +262,7 @@ export class CheckinSeamQueries {
     present: (row: OrderPosition, related: R) => T,
     separateCount: boolean,
   ): Promise<Paginated<T>> {
-    // The lists' ids as SQL (`1` or `1, 2`); several lists: positions any of them admits (the RPC search).
-    const ids = lists.map((l) => String(Math.trunc(l.id))).join(', ');
-    const qb = em
-      .getRepository(OrderPosition)
-      .createQueryBuilder('p')
-      .innerJoin('orders', 'o', 'o.id = p.order_id')
-      .where(`(${lists.map((l) => `(${admitted(literal(l), ignoreStatus)})`).join(' OR ')})`);
-    this.applyWhere(qb, ids, where);
+    const { qb, ids } = this.admittedQuery(em, lists, ignoreStatus, where);
     // Without a name (own or the parent's) first, as pretix; never-scanned positions first too.
     const name = `lower(coalesce(${NAME('p')}, CASE WHEN p.addon_to_id IS NOT NULL THEN
       (SELECT ${NAME('pp')} FROM order_position pp WHERE pp.id = p.addon_to_id) END, ''))`;
@@ -287,6 +282,46 @@ export class CheckinSeamQueries {
     return separateCount
       ? paginateWithSeparateCount(qb, page, related, present)
       : paginateInOne(qb, page, related, present);
+  }
+
+  /**
+   * The position `positionId` as {@link positionsPage} would list it among the positions of `lists` with `where`
+   * applied (the detail of a list's positions, pretix `CheckinListPositionViewSet.retrieve`); one statement, no
+   * lock.
+   * @throws NotFound when the list (with those filters) does not show it
+   */
+  positionOnLists<R, T>(
+    em: EntityManager,
+    lists: readonly ListScope[],
+    ignoreStatus: boolean,
+    where: CheckinPositionWhere,
+    positionId: number,
+    related: RelatedSpec<R>,
+    present: (row: OrderPosition, related: R) => T,
+  ): Promise<T> {
+    const { qb } = this.admittedQuery(em, lists, ignoreStatus, where);
+    qb.andWhere('p.id = :positionId', { positionId });
+    return findOneInOne(qb, related, present);
+  }
+
+  /**
+   * The positions any of `lists` admits (several lists: the RPC search) with `where` applied, as a query over
+   * positions `p` of orders `o`; `ids`: the lists' ids as SQL (`1` or `1, 2`).
+   */
+  private admittedQuery(
+    em: EntityManager,
+    lists: readonly ListScope[],
+    ignoreStatus: boolean,
+    where: CheckinPositionWhere,
+  ): { qb: SelectQueryBuilder<OrderPosition>; ids: string } {
+    const ids = lists.map((l) => String(Math.trunc(l.id))).join(', ');
+    const qb = em
+      .getRepository(OrderPosition)
+      .createQueryBuilder('p')
+      .innerJoin('orders', 'o', 'o.id = p.order_id')
+      .where(`(${lists.map((l) => `(${admitted(literal(l), ignoreStatus)})`).join(' OR ')})`);
+    this.applyWhere(qb, ids, where);
+    return { qb, ids };
   }
 
   /** The conditions of `where` on positions `p` of orders `o`, in its field order; `ids`: the lists' ids as SQL. */

@@ -369,7 +369,8 @@ export class OrderPresentation {
         datetime: isoUtc(r.datetime),
         gate: null,
         device: null,
-        auto_checked_in: false,
+        device_id: null,
+        auto_checked_in: r.auto_checked_in,
       }),
     );
   }
@@ -408,6 +409,7 @@ export function readCheckins(value: unknown): CheckinJson[] {
       datetime: isoUtc(new Date(datetime)),
       gate: null,
       device: null,
+      device_id: null,
       auto_checked_in: auto ?? false,
     }),
   );

@@ -62,6 +62,9 @@ export class CheckinJson {
   gate!: number | null;
   @ApiInt({ nullable: true })
   device!: number | null;
+  /** The device's id (pretix 2024+); null: devices are not served yet, so no scan is made by one. */
+  @ApiInt({ nullable: true })
+  device_id!: number | null;
   auto_checked_in!: boolean;
 }
 

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../../audit/audit.module';
+import { CatalogueReadsModule } from '../../catalogue/sales/catalogue-reads.module';
+import { CheckinSeamModule } from '../../orders/checkin-seam/checkin-seam.module';
+import { OrderWritingModule } from '../../orders/writing/order-writing.module';
+import { AutoCheckinRule, AutoCheckinRuleItem, AutoCheckinRuleVariation } from './auto-checkin-rule.entity';
+import { AutoCheckinRulesController } from './auto-checkin-rules.controller';
+import { AutoCheckinRulesService } from './auto-checkin-rules.service';
+import { AutoCheckinQueries } from './auto-checkin.queries';
+import { AutoCheckinService } from './auto-checkin.service';
+
+/**
+ * Automatic check-in (pretix 2025+ plugin `autocheckin`): the rules' CRUD (`E/auto_checkin_rules/`) and
+ * {@link AutoCheckinService}, which registers with the orders context's `OrderHooks` at init, so it must be loaded
+ * wherever orders are placed or paid (the API).
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([AutoCheckinRule, AutoCheckinRuleItem, AutoCheckinRuleVariation]),
+    AuditModule,
+    CatalogueReadsModule,
+    CheckinSeamModule,
+    OrderWritingModule,
+  ],
+  controllers: [AutoCheckinRulesController],
+  providers: [AutoCheckinQueries, AutoCheckinRulesService, AutoCheckinService],
+})
+export class AutoCheckinModule {}
