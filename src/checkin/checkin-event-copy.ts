@@ -1,14 +1,21 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { copyRows, IdMap } from '../common/persistence/copy-rows.queries';
 import { EVENT_COPY_STAGE, EventCopy, EventHooks } from '../organizers/event-hooks';
+import {
+  AutoCheckinRule,
+  AutoCheckinRuleItem,
+  AutoCheckinRuleVariation,
+} from './auto-checkin/auto-checkin-rule.entity';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import { CheckinCopyQueries } from './checkin-event-copy.queries';
 
 /**
  * The check-in context's part of cloning an event (pretix `Event.copy_data_from`): the check-in lists without a
  * date, their products (rewritten to the copied items) and their rules, whose `lookup` of a product or
- * variation is rewritten to the copy (`"0"` when it names none of the source's), as pretix does. Columns come
- * from the entity metadata, so new columns are copied without edits here.
+ * variation is rewritten to the copy (`"0"` when it names none of the source's), as pretix does; and the
+ * automatic check-in rules (pretix's autocheckin plugin copies them too) whose list was copied or that name no
+ * list, with their products and variations. Columns come from the entity metadata, so new columns are copied
+ * without edits here.
  */
 @Injectable()
 export class CheckinEventCopy implements OnModuleInit {
@@ -43,6 +50,25 @@ export class CheckinEventCopy implements OnModuleInit {
       for (const row of rows) {
         await this.queries.setRules(em, row.id, remapRules(row.rules, items, variations));
       }
+    }
+    const rules = await copyRows(em, {
+      entity: AutoCheckinRule,
+      where: 's.event_id = $1 AND (s.list_id IS NULL OR s.list_id = ANY($2))',
+      params: [source.id, [...lists.keys()]],
+      columns: { event_id: { value: target.id }, list_id: { map: lists } },
+    });
+    if (rules.size > 0) {
+      const ofRules = { where: 's.rule_id = ANY($1)', params: [[...rules.keys()]] };
+      await copyRows(em, {
+        entity: AutoCheckinRuleItem,
+        ...ofRules,
+        columns: { rule_id: { map: rules }, item_id: { map: items } },
+      });
+      await copyRows(em, {
+        entity: AutoCheckinRuleVariation,
+        ...ofRules,
+        columns: { rule_id: { map: rules }, variation_id: { map: variations } },
+      });
     }
     maps.set('checkin_list', lists);
     await copy.logCloned('checkinlist', lists.values());
