@@ -12,6 +12,8 @@ import { InvoiceReads } from './invoice-reads.service';
 import { InvoiceSettingsService } from './invoice-settings.service';
 import { InvoiceWriter } from './invoice-writer';
 import { InvoicesService } from './invoices.service';
+import { InvoiceTransmissionService } from './invoice-transmission.service';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * The invoices context without HTTP: settings, numbering and writing, reads, the PDF requests. At init it
@@ -25,6 +27,7 @@ import { InvoicesService } from './invoices.service';
     CatalogueReadsModule,
     TenancyModule,
     TasksModule,
+    AuditModule,
     TypeOrmModule.forFeature([Invoice]),
   ],
   providers: [
@@ -34,7 +37,8 @@ import { InvoicesService } from './invoices.service';
     InvoiceReads,
     InvoicePdfJobs,
     InvoicesService,
+    InvoiceTransmissionService,
   ],
-  exports: [InvoiceSettingsService, InvoiceReads, InvoicesService],
+  exports: [InvoiceSettingsService, InvoiceReads, InvoicesService, InvoiceTransmissionService],
 })
 export class InvoicesCoreModule {}
