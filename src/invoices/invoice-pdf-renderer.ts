@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { StoredFiles } from '../tasks/stored-files.service';
 import { renderInvoicePdf } from './invoice-pdf';
-import { InvoiceQueries } from './invoice.queries';
+import { InvoiceQueries, type InvoiceRenderRow } from './invoice.queries';
 import { dateOnly } from './invoice.presenter';
 
 /** What one render did: `stored` (the PDF is the invoice's now), `stale` (a newer generation exists), `skipped`. */
@@ -25,10 +25,22 @@ export class InvoicePdfRenderer {
     private readonly files: StoredFiles,
   ) {}
 
-  /** Renders and stores generation `generation` of the invoice, unless it is stale or already has a PDF. */
+  /**
+   * Renders and stores generation `generation` of the invoice, unless it is stale or already has a PDF.
+   * @throws InvoiceRenderError when rendering or storing fails
+   */
   async render(invoiceId: number, generation: number): Promise<{ outcome: RenderOutcome; number?: string }> {
     const inv = await this.queries.renderRow(this.db.manager, invoiceId);
     if (!inv || inv.pdf_generation !== generation || inv.pdf_file_id !== null) return { outcome: 'skipped' };
+    try {
+      return { outcome: await this.renderRow(inv, generation), number: inv.number };
+    } catch (err) {
+      throw new InvoiceRenderError(inv.number, err);
+    }
+  }
+
+  private async renderRow(inv: InvoiceRenderRow, generation: number): Promise<'stored' | 'stale'> {
+    const invoiceId = inv.id;
     const pdf = await renderInvoicePdf({
       number: inv.number,
       orderCode: inv.order_code,
@@ -60,7 +72,17 @@ export class InvoicePdfRenderer {
         if (err instanceof StaleRender) return false;
         throw err;
       });
-    return { outcome: stored ? 'stored' : 'stale', number: inv.number };
+    return stored ? 'stored' : 'stale';
+  }
+}
+
+/** A render failed (the cause's message), with the invoice's number for the log. */
+export class InvoiceRenderError extends Error {
+  constructor(
+    readonly number: string,
+    cause: unknown,
+  ) {
+    super((cause as Error).message);
   }
 }
 

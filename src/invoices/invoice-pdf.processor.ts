@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { JobProcessor, ProcessesQueue, QueuedJob, RetryLater } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
-import { InvoicePdfRenderer } from './invoice-pdf-renderer';
+import { InvoicePdfRenderer, InvoiceRenderError } from './invoice-pdf-renderer';
 import { TRANSMIT_INVOICE } from './invoice-transmission.rules';
 import { InvoiceTransmitter } from './invoice-transmitter';
 
@@ -35,12 +35,13 @@ export class InvoicePdfProcessor implements JobProcessor {
       return { state: outcome };
     } catch (err) {
       const message = (err as Error).message;
+      const label = err instanceof InvoiceRenderError ? err.number : String(invoiceId);
       if (job.attemptsMade + 1 >= job.attempts) {
-        this.logger.warn(`invoice ${invoiceId}: render failed for good: ${message}`);
+        this.logger.warn(`invoice ${label}: render failed for good: ${message}`);
         throw err;
       }
       const delay = this.config.invoicePdfRetryDelayMs * 2 ** job.attemptsMade;
-      this.logger.warn(`invoice ${invoiceId}: render failed, retry in ${delay} ms: ${message}`);
+      this.logger.warn(`invoice ${label}: render failed, retry in ${delay} ms: ${message}`);
       throw new RetryLater(delay, message);
     }
   }

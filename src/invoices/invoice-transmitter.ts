@@ -50,7 +50,10 @@ export class InvoiceTransmitter implements OnModuleInit {
     this.outcomes.onOutcome((em, outcome) => this.onMailOutcome(em, outcome));
   }
 
-  /** Runs one `transmit-invoice` job. @throws RetryLater while the PDF cannot be made yet */
+  /**
+   * Runs one `transmit-invoice` job. @throws RetryLater while the PDF cannot be made yet (the invoice is `pending`
+   * again meanwhile; the last attempt fails the transmission, reason `exception`)
+   */
   async process(job: QueuedJob): Promise<{ state: string }> {
     const data = job.data as unknown as TransmitJob;
     const inv = await this.db.transaction((em) =>
@@ -67,7 +70,20 @@ export class InvoiceTransmitter implements OnModuleInit {
       await this.fail(inv, undefined, { reason: 'no_recipient' }, EMAIL_PROVIDER);
       return { state: 'failed' };
     }
-    const file = await this.pdfOf(inv);
+    let file: { id: string; size: number };
+    try {
+      file = await this.pdfOf(inv);
+    } catch (err) {
+      const message = (err as Error).message;
+      if (job.attemptsMade + 1 >= job.attempts) {
+        // pretix: an exception fails the transmission.
+        await this.fail(inv, EMAIL_PROVIDER, { reason: 'exception', exception: message }, EMAIL_PROVIDER);
+        return { state: 'failed' };
+      }
+      // Back to pending so the retry can claim it again.
+      await this.db.transaction((em) => this.queries.setStatus(em, inv.id, 'pending'));
+      throw new RetryLater(PDF_WAIT_MS * 2 ** job.attemptsMade, `invoice ${inv.number}: ${message}`);
+    }
     const { subject, body } = invoiceMail(inv.number, inv.order_code, data.eventName);
     await this.db.transaction(async (em) => {
       const mailId = await this.mail.enqueue(em, {
@@ -102,7 +118,7 @@ export class InvoiceTransmitter implements OnModuleInit {
     return { state: 'mailed' };
   }
 
-  /** The invoice's stored PDF, rendered now when it has none. @throws RetryLater when none is there after that */
+  /** The invoice's stored PDF, rendered now when it has none. @throws Error when there is none after that */
   private async pdfOf(inv: TransmissionRow): Promise<{ id: string; size: number }> {
     let fileId = inv.pdf_file_id;
     if (!fileId) {
@@ -110,11 +126,7 @@ export class InvoiceTransmitter implements OnModuleInit {
       fileId = (await this.invoices.renderRow(this.db.manager, inv.id))?.pdf_file_id ?? null;
     }
     const [file] = fileId ? await this.files.findLive([fileId]) : [];
-    if (!file) {
-      // Back to pending so the retry can claim it again.
-      await this.db.transaction((em) => this.queries.setStatus(em, inv.id, 'pending'));
-      throw new RetryLater(PDF_WAIT_MS, `invoice ${inv.number}: no PDF yet`);
-    }
+    if (!file) throw new Error('no PDF yet');
     return { id: file.id, size: file.content.length };
   }
 

@@ -157,6 +157,17 @@ export class InvoiceQueries {
     return rows[0].last_no;
   }
 
+  /** How many cancellation invoices and other invoices the order has (one statement, no lock). */
+  async invoiceCounts(em: EntityManager, orderId: number): Promise<{ cancellations: number; others: number }> {
+    const rows: { cancellations: number; others: number }[] = await em.query(
+      `SELECT count(*) FILTER (WHERE is_cancellation)::int AS cancellations,
+              count(*) FILTER (WHERE NOT is_cancellation)::int AS others
+         FROM invoice WHERE order_id = $1`,
+      [orderId],
+    );
+    return rows[0];
+  }
+
   /** The event's stored settings (`invoice_settings.values`), or undefined; no lock. */
   async settingsValues(em: EntityManager, eventId: number): Promise<Record<string, string> | undefined> {
     const rows: { values: Record<string, string> }[] = await em.query(

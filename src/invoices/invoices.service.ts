@@ -19,6 +19,7 @@ import { InvoiceReads } from './invoice-reads.service';
 import { InvoiceSettingsService } from './invoice-settings.service';
 import { generatesOn } from './invoice-settings.rules';
 import { InvoiceWriter } from './invoice-writer';
+import { InvoiceQueries } from './invoice.queries';
 import type { InvoiceJson } from './invoice.presenter';
 
 /** pretix's log actions of invoice writes requested over the API. */
@@ -65,6 +66,7 @@ export class InvoicesService implements OnModuleInit {
     private readonly pdfs: InvoicePdfJobs,
     private readonly files: StoredFiles,
     private readonly audit: AuditLogService,
+    private readonly queries: InvoiceQueries,
   ) {}
 
   onModuleInit(): void {
@@ -204,14 +206,7 @@ export class InvoicesService implements OnModuleInit {
    * invoices as others). One statement.
    */
   private async hasInvoice(em: EntityManager, order: Order): Promise<boolean> {
-    const [row] = await em
-      .getRepository(Invoice)
-      .createQueryBuilder('v')
-      .select('count(*) FILTER (WHERE v.is_cancellation)::int', 'cancellations')
-      .addSelect('count(*) FILTER (WHERE NOT v.is_cancellation)::int', 'others')
-      .where('v.order_id = :order', { order: order.id })
-      .getRawMany<{ cancellations: number; others: number }>();
-    const { cancellations, others } = row ?? { cancellations: 0, others: 0 };
+    const { cancellations, others } = await this.queries.invoiceCounts(em, order.id);
     if (cancellations + others === 0) return false;
     return !((order.status === 'p' || order.status === 'n') && cancellations >= others);
   }
