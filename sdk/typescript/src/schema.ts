@@ -873,6 +873,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/retransmit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retransmit invoice
+         * @description Transmits the invoice again, whatever its transmission status (`pending` again). 204; 409 while `inflight`.
+         */
+        post: operations["retransmitInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/transmit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transmit invoice
+         * @description Transmits the invoice (e-mail with the PDF attached, by the worker), only while it is `pending`. 204; 403
+         *     otherwise.
+         */
+        post: operations["transmitInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/items/": {
         parameters: {
             query?: never;
@@ -4599,6 +4640,8 @@ export interface components {
             invoice_address_from_country?: string;
             /** @description Sender: company or person name. */
             invoice_address_from_name?: string;
+            /** @description State or province of the sender (only used in some countries). */
+            invoice_address_from_state?: string;
             invoice_address_from_tax_id?: string;
             invoice_address_from_vat_id?: string;
             invoice_address_from_zipcode?: string;
@@ -4787,6 +4830,8 @@ export interface components {
             /** @description ISO 3166-1 alpha-2 code or `""`. */
             invoice_from_country: string;
             invoice_from_name: string;
+            /** @description Sender state (only used in some countries). */
+            invoice_from_state: string;
             invoice_from_tax_id: string;
             invoice_from_vat_id: string;
             invoice_from_zipcode: string;
@@ -4796,9 +4841,15 @@ export interface components {
             invoice_to_city: string;
             invoice_to_company: string;
             invoice_to_country: string;
+            /** @description Business (true) or individual recipient; null for invoices made before this field existed. */
+            invoice_to_is_business: boolean | null;
             invoice_to_name: string;
             invoice_to_state: string;
             invoice_to_street: string;
+            /** @description Additional transmission info of the recipient, e.g. `{"transmission_email_address": "..."}`. */
+            invoice_to_transmission_info: {
+                [key: string]: unknown;
+            };
             invoice_to_vat_id: string;
             invoice_to_zipcode: string;
             is_cancellation: boolean;
@@ -4812,13 +4863,30 @@ export interface components {
             payment_provider_text: string;
             /** @description Number of the invoice this one refers to (a cancellation: the canceled invoice). */
             refers: string | null;
+            /**
+             * Format: date-time
+             * @description Time of the last change of `transmission_status`.
+             */
+            transmission_date: string | null;
+            /** @description Provider that transmitted the invoice (`email_pdf`), null until chosen. */
+            transmission_provider: string | null;
+            /** @enum {string} */
+            transmission_status: "unknown" | "pending" | "inflight" | "failed" | "completed";
+            /** @description Requested transmission channel, e.g. `email`. */
+            transmission_type: string;
         };
         InvoiceLineJson: {
             attendee_name: string | null;
             description: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Deprecated alias of `period_start`.
+             */
             event_date_from: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Deprecated alias of `period_end`.
+             */
             event_date_to: string | null;
             event_location: string | null;
             fee_internal_type: string | null;
@@ -4828,12 +4896,24 @@ export interface components {
             /** Format: int32 */
             item: number | null;
             /**
+             * Format: date-time
+             * @description End of the service or delivery period of the line (null if not known).
+             */
+            period_end: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the service or delivery period of the line (null if not known).
+             */
+            period_start: string | null;
+            /**
              * Format: int32
              * @description 1-based line number.
              */
             position: number;
             /** Format: int32 */
             subevent: number | null;
+            /** @description Codified reason for the tax rate (e.g. `S/standard`) or null. */
+            tax_code: string | null;
             tax_name: string;
             /** @description Percent, e.g. `"19.00"`. */
             tax_rate: components["schemas"]["Percentage"];
@@ -10125,14 +10205,14 @@ export interface operations {
             query?: {
                 /** @description Only cancellation invoices (`true`) or only the others (`false`). */
                 is_cancellation?: boolean;
-                /** @description Order code (exact). */
-                order?: string;
-                /** @description Number of the invoice a cancellation refers to (exact). */
+                /** @description Order code (case-insensitive); repeat the parameter for any of several. */
+                order?: string[];
+                /** @description Number of the invoice a cancellation refers to (case-insensitive). */
                 refers?: string;
                 /** @description Language of the invoice, e.g. `en`. */
                 locale?: string;
-                /** @description Invoice number (exact). */
-                number?: string;
+                /** @description Invoice number (case-insensitive); repeat the parameter for any of several. */
+                number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
                 /** @description Page number, from 1; past the last page answers 404. */
@@ -10312,6 +10392,96 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retransmitInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Transmission queued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description In transmission: The requested action is already in progress. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again; sent when the server was busy or the key is in use. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    transmitInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Transmission queued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not pending: The invoice is not in pending state. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -12144,7 +12314,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceJson"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `{"detail": "You cannot generate an invoice for this order."}` or `{"detail": "An invoice for this order already exists."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16831,14 +17009,14 @@ export interface operations {
             query?: {
                 /** @description Only cancellation invoices (`true`) or only the others (`false`). */
                 is_cancellation?: boolean;
-                /** @description Order code (exact). */
-                order?: string;
-                /** @description Number of the invoice a cancellation refers to (exact). */
+                /** @description Order code (case-insensitive); repeat the parameter for any of several. */
+                order?: string[];
+                /** @description Number of the invoice a cancellation refers to (case-insensitive). */
                 refers?: string;
                 /** @description Language of the invoice, e.g. `en`. */
                 locale?: string;
-                /** @description Invoice number (exact). */
-                number?: string;
+                /** @description Invoice number (case-insensitive); repeat the parameter for any of several. */
+                number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
                 /** @description Page number, from 1; past the last page answers 404. */
