@@ -5,7 +5,7 @@ import { IdempotencyPurge } from './common/http/idempotency-purge.periodic';
 import { CheckinCoreModule } from './checkin/checkin-core.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { InvoicePdfProcessor } from './invoices/invoice-pdf.processor';
+import { InvoiceWorkerModule } from './invoices/invoice-worker.module';
 import { ExportsCoreModule } from './exports/exports-core.module';
 import { MailDelivery } from './mail/mail-delivery.processor';
 import { MailModule } from './mail/mail.module';
@@ -52,6 +52,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     TicketTasksModule,
     ExportsCoreModule,
     WebhookWorkerModule,
+    InvoiceWorkerModule,
   ],
   providers: [
     QueueWorkers,
@@ -63,7 +64,6 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     TaskRunner,
     DiagnosticSleepTask,
     MailDelivery,
-    InvoicePdfProcessor,
   ],
 })
 export class WorkerModule {}

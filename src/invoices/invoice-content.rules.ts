@@ -1,8 +1,10 @@
 import { i18nText, type I18nString } from '../common/values/i18n';
+import { isoUtc } from '../common/values/datetime';
 import { Decimal, toMoney } from '../common/values/money';
 import type { InvoiceAddressJson, OrderJson } from '../orders/presentation/order.presenter';
 import type { InvoiceLineData } from './invoice.entity';
 import type { EventSettings } from './invoice-settings.rules';
+import { feePeriod, positionPeriod, type PeriodContext } from './invoice-period.rules';
 
 /** Printed labels of fee types (pretix's fee type names). */
 const FEE_LABELS: Record<string, string> = {
@@ -38,15 +40,30 @@ export interface LineLabels {
   /** Dates of a series by id; `event` for positions without one. */
   subevents: ReadonlyMap<number, LineDate>;
   event: LineDate;
+  /** Whether the event is a series, and when the invoice is made (service periods). */
+  hasSubevents: boolean;
+  now: Date;
 }
+
+const iso = (d: Date | null): string | null => isoUtc(d);
 
 /**
  * The lines of an invoice for the order as it is now (spec "Invoice" Line): one per active position (product and
- * variation, the sub-event's name on a second line, attendee, dates and location of the sub-event or the event),
- * then one per active fee; gross and tax per line, the tax rule's name.
+ * variation, the sub-event's name on a second line, attendee, location of the sub-event or the event), then one
+ * per active fee; gross and tax per line, the tax rule's name and the tax code. Service periods follow
+ * {@link positionPeriod} / {@link feePeriod}; `event_date_from`/`event_date_to` are their deprecated aliases
+ * (pretix 2025.x, test_invoices.py).
  */
 export function invoiceLines(order: OrderJson, labels: LineLabels, locale: string): InvoiceLineData[] {
   const lines: InvoiceLineData[] = [];
+  const ctx: PeriodContext = {
+    hasSubevents: labels.hasSubevents,
+    eventFrom: labels.event.from,
+    eventTo: labels.event.to,
+    orderDatetime: new Date(order.datetime),
+    now: labels.now,
+  };
+  const periods: { start: Date; end: Date }[] = [];
   for (const p of order.positions) {
     if (p.canceled) continue;
     const date = p.subevent !== null ? (labels.subevents.get(p.subevent) ?? labels.event) : labels.event;
@@ -56,6 +73,16 @@ export function invoiceLines(order: OrderJson, labels: LineLabels, locale: strin
       variation ? `${product} – ${variation}` : product,
       ...(p.subevent !== null && date.name ? [date.name] : []),
     ].join('\n');
+    const sub = p.subevent !== null ? labels.subevents.get(p.subevent) : undefined;
+    const period = positionPeriod(
+      {
+        validFrom: p.valid_from ? new Date(p.valid_from) : null,
+        validUntil: p.valid_until ? new Date(p.valid_until) : null,
+        subevent: sub ? { from: sub.from, to: sub.to } : null,
+      },
+      ctx,
+    );
+    periods.push(period);
     lines.push({
       position: lines.length + 1,
       description,
@@ -64,16 +91,20 @@ export function invoiceLines(order: OrderJson, labels: LineLabels, locale: strin
       subevent: p.subevent,
       fee_type: null,
       fee_internal_type: null,
-      event_date_from: date.from.toISOString(),
-      event_date_to: date.to ? date.to.toISOString() : null,
+      event_date_from: iso(period.start),
+      event_date_to: iso(period.end),
+      period_start: iso(period.start),
+      period_end: iso(period.end),
       event_location: date.location,
       attendee_name: p.attendee_name,
       gross_value: toMoney(p.price),
       tax_value: toMoney(p.tax_value),
       tax_name: p.tax_rule !== null ? localized(labels.taxRules.get(p.tax_rule), locale) : '',
       tax_rate: toMoney(p.tax_rate),
+      tax_code: p.tax_code ?? null,
     });
   }
+  const fees = feePeriod(periods, ctx);
   for (const f of order.fees) {
     if (f.canceled) continue;
     lines.push({
@@ -84,14 +115,17 @@ export function invoiceLines(order: OrderJson, labels: LineLabels, locale: strin
       subevent: null,
       fee_type: f.fee_type,
       fee_internal_type: f.internal_type || null,
-      event_date_from: null,
-      event_date_to: null,
+      event_date_from: iso(fees.start),
+      event_date_to: iso(fees.end),
+      period_start: iso(fees.start),
+      period_end: iso(fees.end),
       event_location: null,
       attendee_name: null,
       gross_value: toMoney(f.value),
       tax_value: toMoney(f.tax_value),
       tax_name: f.tax_rule !== null ? localized(labels.taxRules.get(f.tax_rule), locale) : '',
       tax_rate: toMoney(f.tax_rate),
+      tax_code: f.tax_code ?? null,
     });
   }
   return lines;
@@ -150,6 +184,7 @@ export function senderTexts(
     invoice_from: settings.invoice_address_from,
     invoice_from_zipcode: settings.invoice_address_from_zipcode,
     invoice_from_city: settings.invoice_address_from_city,
+    invoice_from_state: settings.invoice_address_from_state,
     invoice_from_country: settings.invoice_address_from_country,
     invoice_from_tax_id: settings.invoice_address_from_tax_id,
     invoice_from_vat_id: settings.invoice_address_from_vat_id,

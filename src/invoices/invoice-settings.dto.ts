@@ -25,6 +25,11 @@ export class EventSettingsDto {
   @IsStr({ max: 190 })
   invoice_address_from_city?: string;
 
+  /** State or province of the sender (only used in some countries). */
+  @Optional()
+  @IsStr({ max: 190 })
+  invoice_address_from_state?: string;
+
   /** ISO 3166-1 alpha-2 code or `""`. */
   @Optional()
   @IsCountry()

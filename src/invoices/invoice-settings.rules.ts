@@ -13,6 +13,7 @@ export const SETTING_DEFAULTS = {
   invoice_address_from: '',
   invoice_address_from_zipcode: '',
   invoice_address_from_city: '',
+  invoice_address_from_state: '',
   invoice_address_from_country: '',
   invoice_address_from_tax_id: '',
   invoice_address_from_vat_id: '',

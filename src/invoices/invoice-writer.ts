@@ -5,6 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { SalesCatalogue } from '../catalogue/sales/sales-catalogue.service';
 import type { Order } from '../orders/entities/order.entity';
 import { OrderReads } from '../orders/presentation/order-reads.service';
+import type { InvoiceAddressJson } from '../orders/presentation/order.presenter';
 import type { Event } from '../organizers/event.entity';
 import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import { Invoice, type InvoiceLineData } from './invoice.entity';
@@ -26,6 +27,33 @@ interface InvoiceContent {
   currency: string;
   texts: Record<string, string | null>;
   lines: InvoiceLineData[];
+  /** Recipient kind and requested transmission from the order's invoice address (pretix 2025.6). */
+  recipient: RecipientTransmission;
+}
+
+/** The transmission fields an invoice takes from the order's invoice address. */
+interface RecipientTransmission {
+  invoiceToIsBusiness: boolean | null;
+  invoiceToTransmissionInfo: Record<string, unknown>;
+  transmissionType: string;
+}
+
+/** The invoice address as the order snapshot gives it, with the transmission keys once orders serve them. */
+type AddressWithTransmission = InvoiceAddressJson & {
+  transmission_type?: string | null;
+  transmission_info?: Record<string, unknown> | null;
+};
+
+/**
+ * pretix `build_invoice`: `invoice_to_is_business`, `invoice_to_transmission_info` and `transmission_type` from
+ * the invoice address (`email` and `{}` when it has none or without one; `is_business` null without address).
+ */
+export function recipientTransmission(address: AddressWithTransmission | null): RecipientTransmission {
+  return {
+    invoiceToIsBusiness: address ? address.is_business : null,
+    invoiceToTransmissionInfo: address?.transmission_info ?? {},
+    transmissionType: address?.transmission_type || 'email',
+  };
 }
 
 /**
@@ -68,12 +96,26 @@ export class InvoiceWriter {
       em,
       event,
       order,
-      { locale: original.locale, currency: original.currency, texts, lines: negatedLines(original.lines) },
+      {
+        locale: original.locale,
+        currency: original.currency,
+        texts,
+        lines: negatedLines(original.lines),
+        recipient: {
+          invoiceToIsBusiness: original.invoiceToIsBusiness,
+          invoiceToTransmissionInfo: original.invoiceToTransmissionInfo,
+          transmissionType: original.transmissionType,
+        },
+      },
       original.id,
     );
   }
 
-  /** `regenerate`: the invoice's data refreshed from the order and settings (same number); a new PDF is due. */
+  /**
+   * `regenerate`: the invoice's data refreshed from the order and settings (same number); a new PDF is due. As
+   * pretix's `build_invoice`, the transmission is `pending` again (its provider and date stay); a cancellation
+   * keeps its recipient's transmission fields.
+   */
   async refresh(em: EntityManager, event: Event, order: Order, invoice: Invoice): Promise<Invoice> {
     const content = await this.content(em, event, order);
     invoice.texts = invoice.isCancellation
@@ -82,6 +124,11 @@ export class InvoiceWriter {
     invoice.lines = invoice.isCancellation ? negatedLines(content.lines) : content.lines;
     invoice.pdfGeneration += 1;
     invoice.pdfFileId = null;
+    const recipient = invoice.isCancellation ? {} : content.recipient;
+    if (!invoice.isCancellation) {
+      Object.assign(invoice, recipient);
+      invoice.transmissionStatus = 'pending';
+    }
     await em.update(
       Invoice,
       { id: invoice.id },
@@ -90,6 +137,7 @@ export class InvoiceWriter {
         lines: invoice.lines,
         pdfGeneration: () => 'pdf_generation + 1',
         pdfFileId: null,
+        ...(invoice.isCancellation ? {} : { ...recipient, transmissionStatus: 'pending' as const }),
       },
     );
     return invoice;
@@ -121,6 +169,12 @@ export class InvoiceWriter {
       lines: content.lines,
       pdfFileId: null,
       pdfGeneration: 1,
+      ...content.recipient,
+      transmissionProvider: null,
+      transmissionStatus: 'pending',
+      transmissionDate: null,
+      transmissionInfo: {},
+      transmissionMailId: null,
     });
     const result = await em.insert(Invoice, row as QueryDeepPartialEntity<Invoice>);
     row.id = (result.identifiers[0] as { id: number }).id;
@@ -163,7 +217,12 @@ export class InvoiceWriter {
       locale,
       currency: event.currency,
       texts: { ...senderTexts(settings, json), ...recipientTexts(json.invoice_address) },
-      lines: invoiceLines(json, { ...labels, subevents, event: eventDate }, locale),
+      lines: invoiceLines(
+        json,
+        { ...labels, subevents, event: eventDate, hasSubevents: event.hasSubevents, now: new Date() },
+        locale,
+      ),
+      recipient: recipientTransmission(json.invoice_address),
     };
   }
 }

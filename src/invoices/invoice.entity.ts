@@ -19,7 +19,16 @@ export interface InvoiceLineData {
   tax_value: string;
   tax_name: string;
   tax_rate: string;
+  /** Service period of the line (UTC ISO datetimes; pretix 2025.x `period_start`/`period_end`); absent on older rows. */
+  period_start?: string | null;
+  period_end?: string | null;
+  /** Codified tax reason of the position or fee (e.g. `S/standard`), null when none; absent on older rows. */
+  tax_code?: string | null;
 }
+
+/** pretix `Invoice.transmission_status` choices (`unknown`: invoices made before the fields existed). */
+export const TRANSMISSION_STATUSES = ['unknown', 'pending', 'inflight', 'failed', 'completed'] as const;
+export type TransmissionStatus = (typeof TRANSMISSION_STATUSES)[number];
 
 /**
  * An invoice of an order (spec "Invoice"; compat §3.24), never edited by clients: created by `create_invoice/`,
@@ -106,6 +115,38 @@ export class Invoice {
   /** Renders asked for so far; the worker stores its PDF only when it rendered the latest one. */
   @Column({ type: 'int', default: 1 })
   pdfGeneration!: number;
+
+  /** The recipient is a business (the order's invoice address `is_business`); null without an address. */
+  @Column({ type: 'boolean', nullable: true })
+  invoiceToIsBusiness!: boolean | null;
+
+  /** The address's `transmission_info` when the invoice was made (e.g. `transmission_email_address`). */
+  @Column({ type: 'jsonb', default: {} })
+  invoiceToTransmissionInfo!: Record<string, unknown>;
+
+  /** Requested transmission channel (pretix `transmission_type`): `email` unless the address asks another one. */
+  @Column({ type: 'varchar', length: 64, default: 'email' })
+  transmissionType!: string;
+
+  /** Provider that transmitted (or tried to): `email_pdf`; null until one was chosen. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  transmissionProvider!: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  transmissionStatus!: TransmissionStatus;
+
+  /** Time of the last change of `transmissionStatus`. */
+  @Column({ type: 'timestamptz', nullable: true })
+  transmissionDate!: Date | null;
+
+  /** Internal record of the transmission (pretix `transmission_info`: `{"sent": [{recipients, datetime}]}`); not on the wire. */
+  @Column({ type: 'jsonb', default: {} })
+  transmissionInfo!: Record<string, unknown>;
+
+  /** The outbox mail of the running e-mail transmission (its outcome completes or fails the transmission). */
+  @Index()
+  @Column({ type: 'int', nullable: true })
+  transmissionMailId!: number | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created!: Date;

@@ -51,7 +51,8 @@ export interface InvoiceExportRow {
 export class InvoiceQueries {
   /**
    * One page of invoices with their event slug and referred number, in one statement. Filters
-   * `is_cancellation`, `order` (code), `number`, `locale`, `refers` (number); ordering `nr` (default) or `date`.
+   * `is_cancellation`, `order` (codes), `number` (numbers), `locale`, `refers` (number), as pretix's
+   * `InvoiceFilter`; ordering `nr` (default) or `date`.
    * No lock. @throws ValidationFailed (400) for a malformed filter value
    */
   invoicesPage<T>(
@@ -77,19 +78,18 @@ export class InvoiceQueries {
     }
     const isCancellation = filters.bool('is_cancellation');
     if (isCancellation !== undefined) qb.andWhere('v.is_cancellation = :isc', { isc: isCancellation });
-    const order = filters.str('order');
-    if (order !== undefined) qb.andWhere('v.order_code = :order', { order });
-    const number = filters.str('number');
-    if (number !== undefined) qb.andWhere('v.number = :number', { number });
+    // pretix: `order` and `number` repeatable (any of them), all three case-insensitive.
+    const orders = filters.all('order').map((o) => o.toUpperCase());
+    if (orders.length > 0) qb.andWhere('upper(v.order_code) = ANY(:orders)', { orders });
+    const numbers = filters.all('number').map((n) => n.toUpperCase());
+    if (numbers.length > 0) qb.andWhere('upper(v.number) = ANY(:numbers)', { numbers });
     const locale = filters.str('locale');
     if (locale !== undefined) qb.andWhere('v.locale = :locale', { locale });
     const refers = filters.str('refers');
     if (refers !== undefined)
       qb.andWhere(
-        'v.refers_id IN (SELECT r.id FROM invoice r WHERE r.number = :refers AND r.event_id = v.event_id)',
-        {
-          refers,
-        },
+        'v.refers_id IN (SELECT r.id FROM invoice r WHERE upper(r.number) = upper(:refers) AND r.event_id = v.event_id)',
+        { refers },
       );
     applyOrdering(qb, filters, ORDERING, ['nr']);
     return paginateInOne(qb, page, this.related(eventSlugOf), present);
@@ -155,6 +155,17 @@ export class InvoiceQueries {
       [eventId, prefix],
     );
     return rows[0].last_no;
+  }
+
+  /** How many cancellation invoices and other invoices the order has (one statement, no lock). */
+  async invoiceCounts(em: EntityManager, orderId: number): Promise<{ cancellations: number; others: number }> {
+    const rows: { cancellations: number; others: number }[] = await em.query(
+      `SELECT count(*) FILTER (WHERE is_cancellation)::int AS cancellations,
+              count(*) FILTER (WHERE NOT is_cancellation)::int AS others
+         FROM invoice WHERE order_id = $1`,
+      [orderId],
+    );
+    return rows[0];
   }
 
   /** The event's stored settings (`invoice_settings.values`), or undefined; no lock. */

@@ -14,6 +14,8 @@ import { WaitingListSettingsModule } from '../waitinglist/waiting-list-settings.
 import { InvoiceWriter } from './invoice-writer';
 import { InvoicesService } from './invoices.service';
 import { InvoiceEventCopy } from './invoice-event-copy';
+import { InvoiceTransmissionService } from './invoice-transmission.service';
+import { AuditModule } from '../audit/audit.module';
 
 /**
  * The invoices context without HTTP: settings, numbering and writing, reads, the PDF requests. At init it
@@ -28,6 +30,7 @@ import { InvoiceEventCopy } from './invoice-event-copy';
     CatalogueReadsModule,
     TenancyModule,
     TasksModule,
+    AuditModule,
     TypeOrmModule.forFeature([Invoice]),
   ],
   providers: [
@@ -38,7 +41,8 @@ import { InvoiceEventCopy } from './invoice-event-copy';
     InvoicePdfJobs,
     InvoicesService,
     InvoiceEventCopy,
+    InvoiceTransmissionService,
   ],
-  exports: [InvoiceSettingsService, InvoiceReads, InvoicesService],
+  exports: [InvoiceSettingsService, InvoiceReads, InvoicesService, InvoiceTransmissionService],
 })
 export class InvoicesCoreModule {}

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import {
   ApiConflictResponse,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiProduces,
@@ -10,7 +11,9 @@ import { RequireOrganizerAccess, RequirePermission } from '../auth/access.decora
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
 import { ApiPaginatedResponse } from '../common/http/openapi';
-import { filter, ListFilters, ListFiltersSpec } from '../common/http/list-filters';
+import { filter, ListFilters, ListFiltersSpec, QueryParamDoc } from '../common/http/list-filters';
+import { MAX_FILTER_LENGTH } from '../common/listing/query-filters';
+import { LIMITS } from '../config/limits';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { Event } from '../organizers/event.entity';
@@ -18,23 +21,39 @@ import { Organizer } from '../organizers/organizer.entity';
 import { INVOICE_ORDERING, InvoiceReads, PDF_NOT_READY } from './invoice-reads.service';
 import { InvoiceJson } from './invoice.presenter';
 import { InvoicesService } from './invoices.service';
+import { InvoiceTransmissionService } from './invoice-transmission.service';
+import { TRANSMISSION_MESSAGES } from './invoice-transmission.rules';
 import { NoStore } from '../common/http/no-store';
 
-/** Filters of both invoice lists (spec "Invoices"). */
+/** A repeatable text filter (`?order=A&order=B`: any of them). */
+function texts(description: string): QueryParamDoc {
+  return {
+    schema: {
+      type: 'array',
+      items: { type: 'string', maxLength: MAX_FILTER_LENGTH },
+      maxItems: LIMITS.filterValues,
+    },
+    style: 'form',
+    explode: true,
+    description,
+  };
+}
+
+/** Filters of both invoice lists (spec "Invoices"; pretix `InvoiceFilter`). */
 export const INVOICE_LIST_FILTERS: ListFiltersSpec = {
   filters: {
     is_cancellation: filter.bool('Only cancellation invoices (`true`) or only the others (`false`).'),
-    order: filter.text('Order code (exact).'),
-    refers: filter.text('Number of the invoice a cancellation refers to (exact).'),
+    order: texts('Order code (case-insensitive); repeat the parameter for any of several.'),
+    refers: filter.text('Number of the invoice a cancellation refers to (case-insensitive).'),
     locale: filter.text('Language of the invoice, e.g. `en`.'),
-    number: filter.text('Invoice number (exact).'),
+    number: texts('Invoice number (case-insensitive); repeat the parameter for any of several.'),
   },
   ordering: INVOICE_ORDERING,
 };
 
 /**
- * `E/invoices/` (spec "Invoices"; compat §3.24): read with `event.orders:read`; `reissue/` and `regenerate/` with
- * `event.orders:write`, POST only (GET answers 405: a write is never a GET, README "Security"; pretix documents
+ * `E/invoices/` (spec "Invoices"; compat §3.24): read with `event.orders:read`; `reissue/`, `regenerate/`,
+ * `transmit/` and `retransmit/` with `event.orders:write`, POST only (GET answers 405: a write is never a GET, README "Security"; pretix documents
  * POST). Invoices are addressed by number and never written directly (POST/PUT/PATCH/DELETE on them answer 405).
  */
 @ApiTags('invoices')
@@ -43,6 +62,7 @@ export class InvoicesController {
   constructor(
     private readonly reads: InvoiceReads,
     private readonly invoices: InvoicesService,
+    private readonly transmission: InvoiceTransmissionService,
   ) {}
 
   /** Filters `is_cancellation`, `order`, `refers`, `locale`, `number`; ordering `nr` (default) or `date`. */
@@ -94,6 +114,33 @@ export class InvoicesController {
   @ApiNoContentResponse({ description: 'Reissued.' })
   reissueInvoice(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
     return this.invoices.reissue(event, number);
+  }
+
+  /**
+   * Transmits the invoice (e-mail with the PDF attached, by the worker), only while it is `pending`. 204; 403
+   * otherwise.
+   */
+  @Post(':number/transmit')
+  @HttpCode(204)
+  @RequirePermission('event.orders:write')
+  @ApiNoContentResponse({ description: 'Transmission queued.' })
+  @ApiForbiddenResponse({ description: `Not pending: ${TRANSMISSION_MESSAGES.notPending}` })
+  transmitInvoice(@CurrentEvent() event: Event, @Param('number') number: string): Promise<void> {
+    return this.transmission.transmit(event, number);
+  }
+
+  /** Transmits the invoice again, whatever its transmission status (`pending` again). 204; 409 while `inflight`. */
+  @Post(':number/retransmit')
+  @HttpCode(204)
+  @RequirePermission('event.orders:write')
+  @ApiNoContentResponse({ description: 'Transmission queued.' })
+  @ApiConflictResponse({ description: `In transmission: ${TRANSMISSION_MESSAGES.inflight}` })
+  retransmitInvoice(
+    @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
+    @Param('number') number: string,
+  ): Promise<void> {
+    return this.transmission.retransmit(event, principal, number);
   }
 
   /** Refreshes the invoice's data from the order (same number) and renders a new PDF. 204. */

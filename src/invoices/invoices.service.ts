@@ -7,6 +7,8 @@ import { setLockTimeout } from '../common/persistence/lock-timeout';
 import { AppConfig } from '../config/app-config';
 import { AfterCommit, OrderHooks, OrderTransitionContext } from '../orders/writing/order-hooks';
 import { OrderReads } from '../orders/presentation/order-reads.service';
+import { logOrder } from '../orders/writing/order-log';
+import { AuditLogService } from '../audit/audit-log.service';
 import type { Order } from '../orders/entities/order.entity';
 import type { Event } from '../organizers/event.entity';
 import { TenancyQueries } from '../organizers/tenancy.queries';
@@ -17,7 +19,23 @@ import { InvoiceReads } from './invoice-reads.service';
 import { InvoiceSettingsService } from './invoice-settings.service';
 import { generatesOn } from './invoice-settings.rules';
 import { InvoiceWriter } from './invoice-writer';
+import { InvoiceQueries } from './invoice.queries';
 import type { InvoiceJson } from './invoice.presenter';
+
+/** pretix's log actions of invoice writes requested over the API. */
+export const INVOICE_ACTIONS = {
+  generated: 'pretix.event.order.invoice.generated',
+} as const;
+
+/**
+ * pretix `invoice_qualified`: not free, not awaiting approval, neither canceled nor expired. (pretix's sales
+ * channel and business-only settings are not served: every order passes them.)
+ */
+export function invoiceQualified(order: Pick<Order, 'total' | 'requireApproval' | 'status'>): boolean {
+  if (Number(order.total) === 0) return false;
+  if (order.requireApproval) return false;
+  return order.status !== 'c' && order.status !== 'e';
+}
 
 /** pretix's messages (compat §3.24, §4.4). */
 export const INVOICE_MESSAGES = {
@@ -47,6 +65,8 @@ export class InvoicesService implements OnModuleInit {
     private readonly reads: InvoiceReads,
     private readonly pdfs: InvoicePdfJobs,
     private readonly files: StoredFiles,
+    private readonly audit: AuditLogService,
+    private readonly queries: InvoiceQueries,
   ) {}
 
   onModuleInit(): void {
@@ -54,19 +74,25 @@ export class InvoicesService implements OnModuleInit {
   }
 
   /**
-   * `POST E/orders/{code}/create_invoice/`: an invoice of the order as it is now.
+   * `POST E/orders/{code}/create_invoice/` (pretix `OrderViewSet.create_invoice`): an invoice of the order as it
+   * is now, logged `pretix.event.order.invoice.generated` (`{"invoice": id}`).
    * @returns the invoice (201)
    * @throws NotFound for a code that is no order of the event
-   * @throws InvalidRequest `You cannot generate an invoice for this order.` (invoices off: `invoice_generate`
-   *   `False`; a canceled order) or `An invoice for this order already exists.` (a valid, i.e. not canceled one)
+   * @throws InvalidRequest `You cannot generate an invoice for this order.` when `invoice_generate` is `False` or
+   *   the order does not qualify ({@link invoiceQualified}), else `An invoice for this order already exists.` when
+   *   it has invoices, unless it is pending or paid with at least as many cancellations as invoices
    */
-  async createForOrder(event: Event, _principal: Principal, code: string): Promise<InvoiceJson> {
+  async createForOrder(event: Event, principal: Principal, code: string): Promise<InvoiceJson> {
     const invoice = await this.inOrderTransaction(event, code, async (em, order) => {
       const settings = await this.settings.get(event.id, em);
-      if (settings.invoice_generate === 'False' || order.status === 'c')
+      if (settings.invoice_generate === 'False' || !invoiceQualified(order))
         throw new InvalidRequest(INVOICE_MESSAGES.cannotGenerate);
-      if (await this.hasValidInvoice(em, order.id)) throw new InvalidRequest(INVOICE_MESSAGES.exists);
-      return [await this.writer.issue(em, event, order)];
+      if (await this.hasInvoice(em, order)) throw new InvalidRequest(INVOICE_MESSAGES.exists);
+      const made = await this.writer.issue(em, event, order);
+      await logOrder(this.audit, em, { event, principal }, order.id, INVOICE_ACTIONS.generated, {
+        invoice: made.id,
+      });
+      return [made];
     });
     return this.reads.get(event, invoice[0].number);
   }
@@ -173,6 +199,16 @@ export class InvoicesService implements OnModuleInit {
     });
     await this.pdfs.request(invoices.map(toRender));
     return invoices;
+  }
+
+  /**
+   * pretix's `has_inv`: the order has invoices, and is not (pending or paid with at least as many cancellation
+   * invoices as others). One statement.
+   */
+  private async hasInvoice(em: EntityManager, order: Order): Promise<boolean> {
+    const { cancellations, others } = await this.queries.invoiceCounts(em, order.id);
+    if (cancellations + others === 0) return false;
+    return !((order.status === 'p' || order.status === 'n') && cancellations >= others);
   }
 
   private async hasValidInvoice(em: EntityManager, orderId: number): Promise<boolean> {

@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { GiveUp, JobProcessor, ProcessesQueue, QueuedJob, RetryLater } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
 import { StoredFiles } from '../tasks/stored-files.service';
+import { MailOutcome, MailOutcomeHooks } from './mail-outcome-hooks';
 import { isPermanentSmtpError, mailErrorText, retryDelayMs } from './mail-delivery.rules';
 import { OutgoingMailQueries } from './outgoing-mail.queries';
 
@@ -26,6 +27,7 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
     private readonly files: StoredFiles,
     private readonly config: AppConfig,
     private readonly queries: OutgoingMailQueries,
+    private readonly hooks: MailOutcomeHooks,
   ) {}
 
   async process(job: QueuedJob): Promise<{ status: string }> {
@@ -60,6 +62,7 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
         mail.attempts >= this.config.mailMaxAttempts
       ) {
         await this.record(id, 'failed', error);
+        await this.fireOutcome({ mailId: id, status: 'failed', recipient: mail.recipient, error });
         this.logger.warn(
           `mail ${id} to ${mail.recipient} failed after ${mail.attempts} attempt(s): ${error}`,
         );
@@ -70,6 +73,7 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
       throw new RetryLater(delay, error);
     }
     await this.record(id, 'sent', null);
+    await this.fireOutcome({ mailId: id, status: 'sent', recipient: mail.recipient, error: null });
     this.logger.log(`mail ${id} sent to ${mail.recipient}`);
     return { status: 'sent' };
   }
@@ -96,6 +100,11 @@ export class MailDelivery implements JobProcessor, OnApplicationShutdown {
       socketTimeout: 30_000,
     } as Parameters<typeof createTransport>[0]);
     return this.transport;
+  }
+
+  /** Tells the contexts that wait for this mail (e.g. an invoice's transmission), each in a transaction. */
+  private fireOutcome(outcome: MailOutcome): Promise<void> {
+    return this.hooks.fire((work) => this.db.transaction(work), outcome);
   }
 
   private async record(id: number, status: 'sent' | 'failed', error: string | null): Promise<void> {

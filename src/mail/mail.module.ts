@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
 import { MailOutboxService } from './mail-outbox.service';
+import { MailOutcomeHooks } from './mail-outcome-hooks';
 import { MailSweep } from './mail-sweep.service';
 import { OutgoingMailQueries } from './outgoing-mail.queries';
 
@@ -10,7 +11,7 @@ import { OutgoingMailQueries } from './outgoing-mail.queries';
  */
 @Module({
   imports: [TasksModule],
-  providers: [OutgoingMailQueries, MailOutboxService, MailSweep],
-  exports: [OutgoingMailQueries, MailOutboxService, MailSweep],
+  providers: [OutgoingMailQueries, MailOutboxService, MailSweep, MailOutcomeHooks],
+  exports: [OutgoingMailQueries, MailOutboxService, MailSweep, MailOutcomeHooks],
 })
 export class MailModule {}
