@@ -38,17 +38,11 @@ interface RecipientTransmission {
   transmissionType: string;
 }
 
-/** The invoice address as the order snapshot gives it, with the transmission keys once orders serve them. */
-type AddressWithTransmission = InvoiceAddressJson & {
-  transmission_type?: string | null;
-  transmission_info?: Record<string, unknown> | null;
-};
-
 /**
  * pretix `build_invoice`: `invoice_to_is_business`, `invoice_to_transmission_info` and `transmission_type` from
  * the invoice address (`email` and `{}` when it has none or without one; `is_business` null without address).
  */
-export function recipientTransmission(address: AddressWithTransmission | null): RecipientTransmission {
+export function recipientTransmission(address: InvoiceAddressJson | null): RecipientTransmission {
   return {
     invoiceToIsBusiness: address ? address.is_business : null,
     invoiceToTransmissionInfo: address?.transmission_info ?? {},
