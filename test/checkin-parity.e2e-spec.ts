@@ -5,7 +5,7 @@ import { startTestApp, TestApp } from './harness';
  * Check-in details as pretix answers them (compat §3.20–§3.22; pretix test_checkin.py, test_checkinrpc.py): the
  * detail of a list's position (same shape, filters and permissions as the list), `status/` names as plain texts,
  * `device_id`/`gate`/`auto_checked_in` on check-ins (history and inside positions), and the RPC's answers for
- * lists the credential cannot reach (search 403 with pretix's detail, redeem/annul 400 on `lists`).
+ * lists the credential cannot reach (403 with pretix's detail on search, redeem and annul).
  */
 describe('check-in parity', () => {
   let t: TestApp;
@@ -147,7 +147,7 @@ describe('check-in parity', () => {
     expect((await get(`${S}/checkinlists/${dated}/status/`)).body.event).toEqual({ name: 'Opening night' });
   });
 
-  it('RPC: unreachable lists are 403 on search (pretix detail), 400 on redeem and annul; empty and doubled lists', async () => {
+  it('RPC: unreachable lists are 403 on search, redeem and annul (pretix detail); empty and doubled lists', async () => {
     await createEvent(t, token, 'org', { slug: 'other', name: { en: 'Other' } });
     const otherList = (await post(`${O}/events/other/checkinlists/`, { name: 'O', all_products: true })).body
       .id;
@@ -170,11 +170,12 @@ describe('check-in parity', () => {
       { lists: [list, otherList], secret: 'x' },
       sampleOnly,
     );
-    expect(redeem.status).toBe(400);
-    expect(redeem.body).toEqual({ lists: [`Invalid pk "${otherList}" - object does not exist.`] });
+    const detail = `You requested lists that do not exist or that you do not have access to: ${otherList}`;
+    expect(redeem.status).toBe(403);
+    expect(redeem.body).toEqual({ detail });
     const annul = await post(`${O}/checkinrpc/annul/`, { lists: [otherList], nonce: 'n' }, sampleOnly);
-    expect(annul.status).toBe(400);
-    expect(annul.body).toEqual({ lists: [`Invalid pk "${otherList}" - object does not exist.`] });
+    expect(annul.status).toBe(403);
+    expect(annul.body).toEqual({ detail });
     // Nothing was stored for the refused requests.
     const scans: unknown[] = await t.db.query('SELECT id FROM checkin WHERE list_id = $1', [otherList]);
     expect(scans).toEqual([]);

@@ -3,7 +3,7 @@ import { startTestApp, TestApp } from './harness';
 
 /**
  * The organizer-level check-in RPC (compat §3.21): a secret redeemed on the list of the event that has the
- * ticket, unknown secrets 404 `invalid`, lists of other organizers, unreachable events or two of one event 400,
+ * ticket, unknown secrets 404 `invalid`, lists of other organizers, unreachable events 403, two of one event 400,
  * and the search over several lists with the scanner-only rule.
  */
 describe('check-in RPC', () => {
@@ -88,7 +88,7 @@ describe('check-in RPC', () => {
     expect((await post(`${O}/checkinrpc/annul/`, { lists: [lists.day1] })).body).toEqual({
       nonce: ['This field is required.'],
     });
-    expect((await post(`${O}/checkinrpc/annul/`, { lists: [999999], nonce: 'x' })).status).toBe(400);
+    expect((await post(`${O}/checkinrpc/annul/`, { lists: [999999], nonce: 'x' })).status).toBe(403);
   });
 
   it('refuses unknown or unreachable lists, two lists of one event, and a missing secret', async () => {
@@ -97,21 +97,23 @@ describe('check-in RPC', () => {
     expect(
       (await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1, second], secret: secrets.day1 })).body,
     ).toEqual(['Selecting two check-in lists from the same event is unsupported.']);
-    expect((await post(`${O}/checkinrpc/redeem/`, { lists: [987654], secret: 'x' })).body).toEqual({
-      lists: ['Invalid pk "987654" - object does not exist.'],
+    const unknown = await post(`${O}/checkinrpc/redeem/`, { lists: [987654], secret: 'x' });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body).toEqual({
+      detail: 'You requested lists that do not exist or that you do not have access to: 987654',
     });
     const { token: other } = await bootstrapOrganizer(t, 'other');
     expect(
       (await post('/api/v1/organizers/other/checkinrpc/redeem/', { lists: [lists.day1], secret: 'x' }, other))
         .status,
-    ).toBe(400);
+    ).toBe(403);
     const day1Only = await teamToken(t, 'org', {
       limitEvents: ['day1'],
       eventPermissions: ['event.orders:checkin'],
     });
     expect(
       (await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day2], secret: secrets.day2 }, day1Only)).status,
-    ).toBe(400);
+    ).toBe(403);
     expect((await post(`${O}/checkinrpc/redeem/`, { lists: [lists.day1] })).body).toEqual({
       secret: ['This field is required.'],
     });

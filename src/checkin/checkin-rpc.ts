@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
 import { RequireOrganizerAccess } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
-import { CheckinRefused, invalidPk, NotFound, Refused, ValidationFailed } from '../common/errors';
+import { CheckinRefused, NotFound, Refused, ValidationFailed } from '../common/errors';
 import { ListFilters } from '../common/http/list-filters';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
@@ -62,10 +62,10 @@ export class CheckinRpcService {
 
   /**
    * The lists by id with their events, checked as described on the class. A list that is not of the organizer or
-   * whose event lies outside the credential's `permissions` is refused as pretix does: the search answers 403
-   * `You requested lists that do not exist or that you do not have access to: <ids>` (`refuse`), redeem and
-   * annul 400 `{"lists": ["Invalid pk \"<id>\" - object does not exist."]}` (`invalid`, DRF's related field;
-   * pretix test_checkinrpc.py `test_without_permission`). Then no list at all, or two of one event, answer 400 as
+   * whose event lies outside the credential's `permissions` answers 403 `You requested lists that do not exist or
+   * that you do not have access to: <ids>`, as an unknown parent does everywhere (issue "pretix parity": pretix's
+   * search does so; its redeem and annul answer 400 `Invalid pk` on `lists`, test_checkinrpc.py
+   * `test_without_permission`, a difference the README lists). Then no list at all, or two of one event, answer 400 as
    * bare lists (`["No check-in list passed."]`, `["Selecting two check-in lists from the same event is
    * unsupported."]`) unless `anyCount` (annul, which pretix does not check).
    * @throws Refused / ValidationFailed as described
@@ -75,7 +75,6 @@ export class CheckinRpcService {
     principal: Principal,
     ids: readonly number[],
     permissions: readonly string[],
-    missing: 'refuse' | 'invalid',
     anyCount = false,
   ): Promise<{ listId: number; event: Event; scope: ListScopeWithItems }[]> {
     const scopes = await this.lists.scopes(undefined, ids);
@@ -100,7 +99,6 @@ export class CheckinRpcService {
       }
     }
     if (unreachable.length > 0) {
-      if (missing === 'invalid') throw ValidationFailed.field('lists', invalidPk(unreachable[0]));
       throw new Refused(`${UNREACHABLE_LISTS}${unreachable.sort((a, b) => a - b).join(', ')}`);
     }
     if (anyCount) return out;
@@ -115,7 +113,7 @@ export class CheckinRpcService {
    * @throws CheckinRefused 404 `invalid` when no list's event has it, or as {@link RedeemService.redeem}
    */
   async redeem(organizer: Organizer, principal: Principal, body: RpcRedeemDto): Promise<RedeemOkJson> {
-    const lists = await this.resolve(organizer, principal, body.lists, REDEEM, 'invalid');
+    const lists = await this.resolve(organizer, principal, body.lists, REDEEM);
     for (const { listId, event } of lists) {
       if (await this.positions.forRedeem(this.db, event.id, body.secret, false)) {
         return this.redeems.redeem(event, principal, listId, body.secret, body, false);
@@ -145,7 +143,7 @@ export class CheckinRpcService {
    * @throws NotFound `No check-in found based on nonce` when no successful check-in on the lists has that nonce
    */
   async annul(organizer: Organizer, principal: Principal, body: RpcAnnulDto): Promise<CheckinRecordJson> {
-    const lists = await this.resolve(organizer, principal, body.lists, REDEEM, 'invalid', true);
+    const lists = await this.resolve(organizer, principal, body.lists, REDEEM, true);
     const ids = lists.map((l) => l.listId);
     const annulled = await this.db.transaction(async (em) => {
       const row = await this.queries.lockSuccessfulByNonce(em, ids, body.nonce);
@@ -181,7 +179,7 @@ export class CheckinRpcService {
       .all('list')
       .filter((raw) => /^\d{1,9}$/.test(raw))
       .map(Number);
-    const lists = await this.resolve(organizer, principal, ids, READ, 'refuse');
+    const lists = await this.resolve(organizer, principal, ids, READ);
     const search = filters.str('search');
     const searchable = search !== undefined && search.length >= MIN_SCANNER_SEARCH;
     const visible = lists.filter(
