@@ -20,6 +20,7 @@ import { SalesPortsModule } from './orders/sales-ports.module';
 import { SalesUsageModule } from './orders/sales-usage/sales-usage.module';
 import { SeatHoldsModule } from './orders/seats/seat-holds.module';
 import { OrdersModule } from './orders/orders.module';
+import { SalesChannelReferencesModule } from './catalogue/sales-channel-references';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
 import { SendmailRulesModule } from './sendmail-rules/sendmail-rules.module';
@@ -53,7 +54,12 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
-        OrganizersModule.register(SalesUsageModule, seating, SubEventPricesModule),
+        OrganizersModule.register(
+          SalesUsageModule,
+          seating,
+          SubEventPricesModule,
+          SalesChannelReferencesModule,
+        ),
         TeamsModule,
         OAuthModule,
         CatalogueModule.register(SalesPortsModule),

@@ -1,3 +1,4 @@
+import { SalesChannelReferencesModule } from '../src/catalogue/sales-channel-references';
 import { SeatingModule } from '../src/seating/seating.module';
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -66,6 +67,7 @@ describe('mandatory ports', () => {
           OrdersCoreModule,
           SeatingModule.register(OrdersCoreModule),
           SubEventPricesModule,
+          SalesChannelReferencesModule,
         ),
       ),
     ).toBeNull();

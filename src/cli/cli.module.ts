@@ -9,6 +9,7 @@ import { MailModule } from '../mail/mail.module';
 import { QuotaEngineModule } from '../orders/quota-engine/quota-engine.module';
 import { SalesUsageModule } from '../orders/sales-usage/sales-usage.module';
 import { SeatHoldsModule } from '../orders/seats/seat-holds.module';
+import { SalesChannelReferencesModule } from '../catalogue/sales-channel-references';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../auth/users.module';
@@ -28,12 +29,19 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUse
       SalesUsageModule,
       SeatingModule.register(SeatHoldsModule),
       SubEventPricesModule,
+      SalesChannelReferencesModule,
     ),
     TeamsModule,
     GiftCardsCoreModule,
     QuotaEngineModule,
     OAuthCoreModule,
   ],
-  providers: [BootstrapCommand, CreateUserCommand, AcceptGiftCardsCommand, CheckQuotasCommand, CreateOAuthApplicationCommand],
+  providers: [
+    BootstrapCommand,
+    CreateUserCommand,
+    AcceptGiftCardsCommand,
+    CheckQuotasCommand,
+    CreateOAuthApplicationCommand,
+  ],
 })
 export class CliModule {}

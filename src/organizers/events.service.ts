@@ -19,6 +19,10 @@ import { EventJson, toEventJson } from './event.presenter';
 import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import type { Organizer } from './organizer.entity';
 import { checkMetaData } from './meta-properties/meta-data';
+import { AppConfig } from '../config/app-config';
+import { checkPlugins } from './plugins';
+import { normalizeChannels, translateSalesChannels } from './sales-channels/channel-fields';
+import { SalesChannelDirectory } from './sales-channels/sales-channel-directory';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 
@@ -46,9 +50,12 @@ const EVENT_DEFAULTS = {
   timezone: 'UTC',
   seating_plan: null,
   seat_category_mapping: {},
+  all_sales_channels: true,
+  limit_sales_channels: [] as string[],
+  plugins: [] as string[],
 } satisfies Partial<EventInput>;
 
-type EventInput = Complete<CreateEventDto>;
+type EventInput = Complete<Omit<CreateEventDto, 'sales_channels'>>;
 
 /** Events of an organizer: list, detail, create, update, delete (compat §4.2; spec "Conventions"). */
 @Injectable()
@@ -60,11 +67,52 @@ export class EventsService {
     @Inject(EVENT_USAGE) private readonly usage: EventUsage,
     @Inject(EVENT_SEATING) private readonly seating: EventSeating,
     private readonly queries: EventQueries,
+    private readonly channels: SalesChannelDirectory,
+    private readonly config: AppConfig,
   ) {}
+
+  /** The wire form (see `EventPresentation`); `channels` are the organizer's channel identifiers. */
+  private present(
+    organizer: Organizer,
+    event: Event,
+    channels: readonly string[],
+    withValidKeys: boolean,
+  ): EventJson {
+    return toEventJson(event, {
+      siteUrl: this.config.siteUrl,
+      organizerSlug: organizer.slug,
+      channels,
+      withValidKeys,
+    });
+  }
+
+  /** The writable fields of the current event (the base a PATCH is merged onto). */
+  private writable(organizer: Organizer, event: Event): EventInput {
+    const json = this.present(organizer, event, [], false);
+    const { public_url: _u, valid_keys: _k, sales_channels: _s, ...rest } = json;
+    return rest as EventInput;
+  }
+
+  /**
+   * The body with the legacy `sales_channels` translated and `plugins` checked (pretix's rules, errors added to
+   * `errors`).
+   */
+  private async preprocess(
+    em: EntityManager,
+    organizer: Organizer,
+    body: Partial<CreateEventDto>,
+    errors: ErrorCollector,
+  ): Promise<{ body: Partial<EventInput>; channels: string[] }> {
+    const channels = await this.channels.identifiers(em, organizer.id);
+    const translated = translateSalesChannels(body, errors, channels);
+    if (body.plugins !== undefined) checkPlugins(body.plugins, 'event', errors);
+    return { body: translated, channels };
+  }
 
   /**
    * Lists the events of an organizer the principal reaches. Filters `live`, `has_subevents`, `is_public`,
-   * `testmode`, `is_future`, `is_past`, `ends_after`; ordering `date_from`, `slug` (default `slug`).
+   * `testmode`, `is_future`, `is_past`, `ends_after`, `sales_channel`; ordering `date_from`, `slug` (default
+   * `slug`). One statement for the organizer's channels besides the page's two.
    */
   async list(
     organizer: Organizer,
@@ -72,14 +120,15 @@ export class EventsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<EventJson>> {
+    const channels = await this.channels.identifiers(this.db, organizer.id);
     return this.queries.page(this.db, organizer.id, principal, filters, page, (rows) =>
-      rows.map(toEventJson),
+      rows.map((e) => this.present(organizer, e, channels, false)),
     );
   }
 
-  /** @throws NotFound never for a guard-resolved event; kept for symmetry with other resources. */
-  get(event: Event): EventJson {
-    return toEventJson(event);
+  /** The guard-resolved event with `valid_keys` (one statement for the organizer's channels). */
+  async get(organizer: Organizer, event: Event): Promise<EventJson> {
+    return this.present(organizer, event, await this.channels.identifiers(this.db, organizer.id), true);
   }
 
   /**
@@ -88,10 +137,12 @@ export class EventsService {
    * @throws ValidationFailed on invalid fields, a duplicate slug or a live event
    */
   async create(organizer: Organizer, principal: Principal, body: CreateEventDto): Promise<EventJson> {
-    const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
     return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
       this.db.transaction(async (em) => {
-        const meta = await this.validate(em, organizer, principal, input, 'create', null);
+        const errors = new ErrorCollector();
+        const pre = await this.preprocess(em, organizer, body, errors);
+        const input = mergeInput(pre.body, { ...EVENT_DEFAULTS } as EventInput);
+        const meta = await this.validate(em, organizer, principal, input, 'create', null, errors);
         const event = em.create(Event, { organizerId: organizer.id });
         this.apply(event, { ...input, meta_data: meta });
         await em.save(event);
@@ -105,7 +156,7 @@ export class EventsService {
           action: 'pretix.event.added',
           data: { ...body },
         });
-        return toEventJson(event);
+        return this.present(organizer, event, pre.channels, false);
       }),
     );
   }
@@ -124,9 +175,12 @@ export class EventsService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!event) throw new NotFound();
-      const base: EventInput = mode === 'patch' ? toEventJson(event) : ({ ...EVENT_DEFAULTS } as EventInput);
-      const input = mergeInput(body, base);
-      const meta = await this.validate(em, organizer, principal, input, mode, event);
+      const base: EventInput =
+        mode === 'patch' ? this.writable(organizer, event) : ({ ...EVENT_DEFAULTS } as EventInput);
+      const errors = new ErrorCollector();
+      const pre = await this.preprocess(em, organizer, body, errors);
+      const input = mergeInput(pre.body, base);
+      const meta = await this.validate(em, organizer, principal, input, mode, event, errors);
       const seatingBefore = JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]);
       this.apply(event, { ...input, meta_data: meta });
       await em.save(event);
@@ -143,7 +197,7 @@ export class EventsService {
           data: { ...body },
         });
       }
-      return toEventJson(event);
+      return this.present(organizer, event, pre.channels, true);
     });
   }
 
@@ -189,8 +243,8 @@ export class EventsService {
     input: EventInput,
     mode: WriteMode,
     existing: Event | null,
+    errors: ErrorCollector,
   ): Promise<Record<string, string>> {
-    const errors = new ErrorCollector();
     if (mode === 'create' && input.live) {
       errors.add(
         'live',
@@ -267,5 +321,7 @@ export class EventsService {
     event.timezone = input.timezone;
     event.seatingPlanId = input.seating_plan;
     event.seatCategoryMapping = input.seat_category_mapping;
+    event.allSalesChannels = input.all_sales_channels;
+    event.limitSalesChannels = input.all_sales_channels ? [] : normalizeChannels(input.limit_sales_channels);
   }
 }

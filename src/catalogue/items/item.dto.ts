@@ -22,7 +22,6 @@ import { LIMITS } from '../../config/limits';
 import type { I18nString } from '../../common/values/i18n';
 import { CreateAddonDto } from '../addons/addon.dto';
 import { CreateBundleDto } from '../bundles/bundle.dto';
-import { KNOWN_SALES_CHANNELS } from '../sales-channels';
 import { CreateVariationDto } from '../variations/variation.dto';
 import { AVAILABILITY_MODES } from './item-choices';
 
@@ -301,7 +300,7 @@ export class CreateItemDto {
   all_sales_channels?: boolean;
 
   @Optional()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   limit_sales_channels?: string[];
 
   /**
@@ -309,7 +308,7 @@ export class CreateItemDto {
    * `limit_sales_channels`. Null is refused.
    */
   @Nullable()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   sales_channels?: string[] | null;
 
   /**

@@ -5,14 +5,13 @@ import { AddonJson, toAddonJson } from '../addons/addon.presenter';
 import type { ItemAddon } from '../addons/item-addon.entity';
 import { BundleJson, toBundleJson } from '../bundles/bundle.presenter';
 import type { ItemBundle } from '../bundles/item-bundle.entity';
-import { legacySalesChannels, KNOWN_SALES_CHANNELS } from '../sales-channels';
+import { legacySalesChannels } from '../sales-channels';
 import type { ItemVariation } from '../variations/item-variation.entity';
 import { toVariationJson, VariationJson } from '../variations/variation.presenter';
 import type { Item } from './item.entity';
 import {
   ApiDateTime,
   ApiEnum,
-  ApiEnumList,
   ApiI18n,
   ApiInt,
   ApiIntList,
@@ -33,11 +32,9 @@ export class ItemJson {
   @ApiI18n()
   name!: I18nString;
   internal_name!: string | null;
-  /** Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
-  @ApiEnumList(KNOWN_SALES_CHANNELS)
+  /** Sorted channel identifiers: all of the organizer's when `all_sales_channels`, else `limit_sales_channels`. */
   sales_channels!: string[];
   all_sales_channels!: boolean;
-  @ApiEnumList(KNOWN_SALES_CHANNELS)
   limit_sales_channels!: string[];
   @ApiMoney()
   default_price!: string;
@@ -138,6 +135,8 @@ export interface ItemRelated {
   variations: ItemVariation[];
   addons: ItemAddon[];
   bundles: ItemBundle[];
+  /** The organizer's sales channel identifiers (the legacy `sales_channels` of an item sold everywhere). */
+  channels: string[];
 }
 
 /** Entity to wire object, field by field (compat §3.10). */
@@ -146,7 +145,7 @@ export function toItemJson(item: Item, related: ItemRelated): ItemJson {
     id: item.id,
     name: item.name,
     internal_name: item.internalName,
-    sales_channels: legacySalesChannels(item.allSalesChannels, item.limitSalesChannels),
+    sales_channels: legacySalesChannels(item.allSalesChannels, item.limitSalesChannels, related.channels),
     all_sales_channels: item.allSalesChannels,
     limit_sales_channels: [...item.limitSalesChannels],
     default_price: toMoney(item.defaultPrice),
@@ -201,7 +200,7 @@ export function toItemJson(item: Item, related: ItemRelated): ItemJson {
     validity_dynamic_start_choice_day_limit: item.validityDynamicStartChoiceDayLimit,
     media_policy: item.mediaPolicy,
     media_type: item.mediaType,
-    variations: related.variations.map((v) => toVariationJson(v, item.defaultPrice)),
+    variations: related.variations.map((v) => toVariationJson(v, item.defaultPrice, related.channels)),
     addons: related.addons.map(toAddonJson),
     bundles: related.bundles.map(toBundleJson),
   };

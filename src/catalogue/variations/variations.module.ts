@@ -5,6 +5,7 @@ import { ItemQueries } from '../items/item.queries';
 import { VariationQueries } from './variation.queries';
 import { VariationsService } from './variations.service';
 import { AuditModule } from '../../audit/audit.module';
+import { TenancyModule } from '../../organizers/tenancy.module';
 
 /** Catalogue: item variations (`E/items/{item}/variations/`); exports the service for inline variations on items. Deletion asks the ITEM_USAGE port, provided by `ports` (mandatory). */
 @Module({
@@ -13,6 +14,7 @@ import { AuditModule } from '../../audit/audit.module';
 export class VariationsModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(VariationsModule, ports, {
+      imports: [TenancyModule],
       controllers: [VariationsController],
       providers: [VariationsService, VariationQueries, ItemQueries],
       exports: [VariationsService],
