@@ -139,9 +139,10 @@ const i18n = (d: string, label: string, help_text: string | null = null): Settin
   check: (v) => checkI18n(v),
   normalize: toI18nValue,
   schema: {
-    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
+    type: 'object',
+    additionalProperties: { type: 'string' },
     nullable: true,
-    description: 'Localized text (object of language code to text; a plain string is stored as `en`).',
+    description: 'Localized text (language code to text; a plain string is stored as `en`).',
   },
   label,
   help_text,
@@ -157,11 +158,10 @@ const i18nUrl = (label: string, help_text: string | null = null): SettingSpec =>
   },
   normalize: toI18nValue,
   schema: {
-    oneOf: [
-      { type: 'string', format: 'uri' },
-      { type: 'object', additionalProperties: { type: 'string', format: 'uri' } },
-    ],
+    type: 'object',
+    additionalProperties: { type: 'string', format: 'uri' },
     nullable: true,
+    description: 'Localized URL (language code to URL; a plain string is stored as `en`).',
   },
   label,
   help_text,
