@@ -34,7 +34,10 @@ describe('organizer, organizer settings', () => {
   beforeAll(async () => {
     t = await startTestApp();
     ({ token } = await bootstrapOrganizer(t, 'org', 'Dummy'));
-    readOnly = await teamToken(t, 'org', { allEvents: true, organizerPermissions: ['organizer.events:create'] });
+    readOnly = await teamToken(t, 'org', {
+      allEvents: true,
+      organizerPermissions: ['organizer.events:create'],
+    });
     await createEvent(t, token, 'org', { slug: 'e2' });
   });
   afterAll(() => t.close());
@@ -109,7 +112,11 @@ describe('organizer, organizer settings', () => {
     });
 
     it('PATCH sets keys, null goes back to the default, logs pretix.organizer.settings', async () => {
-      let res = await patch(S, { event_list_type: 'week', contact_mail: 'info@example.org', organizer_info_text: 'Hi' });
+      let res = await patch(S, {
+        event_list_type: 'week',
+        contact_mail: 'info@example.org',
+        organizer_info_text: 'Hi',
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         event_list_type: 'week',
@@ -127,7 +134,10 @@ describe('organizer, organizer settings', () => {
       expect(res.status).toBe(200);
       expect(res.body.event_list_type).toBe('list');
       expect(res.body).not.toHaveProperty('unknown_key');
-      expect(await storedSettings()).toEqual({ contact_mail: 'info@example.org', organizer_info_text: { en: 'Hi' } });
+      expect(await storedSettings()).toEqual({
+        contact_mail: 'info@example.org',
+        organizer_info_text: { en: 'Hi' },
+      });
       expect((await get(S)).body.contact_mail).toBe('info@example.org');
       const log: { action_type: string; data: Record<string, unknown> }[] = await t.db.query(
         "SELECT action_type, data FROM log_entry WHERE action_type = 'pretix.organizer.settings' ORDER BY id",
@@ -157,7 +167,9 @@ describe('organizer, organizer settings', () => {
           event_list_type: ['"grid" is not a valid choice.'],
           contact_mail: ['Enter a valid email address.'],
           imprint_url: ['Enter a valid URL.'],
-          reusable_media_type_barcode_identifier_length: ['Ensure this value is greater than or equal to 12.'],
+          reusable_media_type_barcode_identifier_length: [
+            'Ensure this value is greater than or equal to 12.',
+          ],
           locales: ['"xx" is not a valid choice.'],
           customer_accounts: ['Must be a valid boolean.'],
           organizer_logo_image: ['The submitted file ID was not found.'],
@@ -175,16 +187,17 @@ describe('organizer, organizer settings', () => {
       expect(res.body.event_list_type).toEqual({
         value: 'list',
         label: 'Default overview style',
-        help_text: 'If your event series has more than 50 dates in the future, only the month or week calendar can be used.',
+        help_text:
+          'If your event series has more than 50 dates in the future, only the month or week calendar can be used.',
         readonly: false,
       });
       expect(res.body.primary_color).toMatchObject({ value: '#ff0000', readonly: false });
     });
 
     it('has no PUT and needs organizer.settings.general:write to PATCH', async () => {
-      expect((await t.http().put(S).set('Authorization', auth(token)).send({ event_list_type: 'list' })).status).toBe(
-        405,
-      );
+      expect(
+        (await t.http().put(S).set('Authorization', auth(token)).send({ event_list_type: 'list' })).status,
+      ).toBe(405);
       const res = await patch(S, { event_list_type: 'week' }, readOnly);
       expect([res.status, res.body]).toEqual([403, DENIED]);
       expect((await get(S)).body.event_list_type).toBe('list');

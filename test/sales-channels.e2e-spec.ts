@@ -70,9 +70,9 @@ describe('sales channels', () => {
         200,
         { identifier: 'web', type: 'web', label: { en: 'Online shop' }, position: 0 },
       ]);
-      expect((await get(`${C}?type=web`)).body.results.map((c: { identifier: string }) => c.identifier)).toEqual([
-        'web',
-      ]);
+      expect(
+        (await get(`${C}?type=web`)).body.results.map((c: { identifier: string }) => c.identifier),
+      ).toEqual(['web']);
       expect((await get(`${C}?identifier=api`)).body.results).toHaveLength(1);
       expect((await get(`${C}nope/`)).status).toBe(404);
     });
@@ -93,9 +93,18 @@ describe('sales channels', () => {
         201,
         { identifier: 'api.1', type: 'api', label: { en: 'API 1' }, position: 5 },
       ]);
-      expect(await stored('api.1')).toEqual({ identifier: 'api.1', type: 'api', label: { en: 'API 1' }, position: 5 });
+      expect(await stored('api.1')).toEqual({
+        identifier: 'api.1',
+        type: 'api',
+        label: { en: 'API 1' },
+        position: 5,
+      });
       const list = await get(C);
-      expect(list.body.results.map((c: { identifier: string }) => c.identifier)).toEqual(['api', 'web', 'api.1']);
+      expect(list.body.results.map((c: { identifier: string }) => c.identifier)).toEqual([
+        'api',
+        'web',
+        'api.1',
+      ]);
       expect(await actions()).toContain('pretix.saleschannel.created');
     });
 
@@ -115,7 +124,10 @@ describe('sales channels', () => {
         { type: ["You can currently only create channels of type 'api' through the API."] },
       ]);
       res = await post(C, { ...body, identifier: 'foo.1' });
-      expect([res.status, res.body]).toEqual([400, { identifier: ["Your identifier needs to start with 'api.'."] }]);
+      expect([res.status, res.body]).toEqual([
+        400,
+        { identifier: ["Your identifier needs to start with 'api.'."] },
+      ]);
       res = await post(C, { ...body, identifier: 'api.Ungültig' });
       expect([res.status, res.body]).toEqual([
         400,
@@ -155,7 +167,10 @@ describe('sales channels', () => {
         { identifier: ['You cannot change the identifier of a sales channel.'] },
       ]);
       res = await patch(`${C}web/`, { type: 'foobar' });
-      expect([res.status, res.body]).toEqual([400, { type: ['You cannot change the type of a sales channel.'] }]);
+      expect([res.status, res.body]).toEqual([
+        400,
+        { type: ['You cannot change the type of a sales channel.'] },
+      ]);
       expect((await stored('web'))!.type).toBe('web');
     });
 
@@ -207,16 +222,32 @@ describe('sales channels', () => {
         { limit_sales_channels: ['Object with identifier=box does not exist.'] },
       ]);
       // Another organizer's channel is unknown here.
-      await post(`${'/api/v1/organizers/org2'}/saleschannels/`, { label: 'x', identifier: 'api.only2' }, otherToken);
-      res = await post(`${E}/items/`, { name: 'Bad', default_price: '1.00', limit_sales_channels: ['api.only2'] });
+      await post(
+        `${'/api/v1/organizers/org2'}/saleschannels/`,
+        { label: 'x', identifier: 'api.only2' },
+        otherToken,
+      );
+      res = await post(`${E}/items/`, {
+        name: 'Bad',
+        default_price: '1.00',
+        limit_sales_channels: ['api.only2'],
+      });
       expect(res.status).toBe(400);
     });
 
     it("lists every organizer channel as the legacy sales_channels and maps the full list to 'all'", async () => {
       const all = ['api', 'api.1', 'api.box', 'web'];
       const res = await post(`${E}/items/`, { name: 'Everywhere', default_price: '5.00' });
-      expect(res.body).toMatchObject({ all_sales_channels: true, limit_sales_channels: [], sales_channels: all });
-      const legacy = await post(`${E}/items/`, { name: 'Legacy', default_price: '5.00', sales_channels: all });
+      expect(res.body).toMatchObject({
+        all_sales_channels: true,
+        limit_sales_channels: [],
+        sales_channels: all,
+      });
+      const legacy = await post(`${E}/items/`, {
+        name: 'Legacy',
+        default_price: '5.00',
+        sales_channels: all,
+      });
       expect(legacy.body).toMatchObject({ all_sales_channels: true, limit_sales_channels: [] });
       const partial = await post(`${E}/items/`, {
         name: 'Partial',
@@ -262,14 +293,20 @@ describe('sales channels', () => {
         all_sales_channels: false,
         limit_sales_channels: ['api.1', 'web'],
       });
-      const event = await patch(`${E}/`, { all_sales_channels: false, limit_sales_channels: ['api.1', 'web'] });
+      const event = await patch(`${E}/`, {
+        all_sales_channels: false,
+        limit_sales_channels: ['api.1', 'web'],
+      });
       expect(event.status).toBe(200);
       const res = await del(`${C}api.1/`);
       expect(res.status).toBe(204);
       expect(await stored('api.1')).toBeUndefined();
       expect((await get(`${C}api.1/`)).status).toBe(404);
       expect((await get(`${E}/items/${item.body.id}/`)).body.limit_sales_channels).toEqual(['web']);
-      expect((await get(`${E}/`)).body).toMatchObject({ limit_sales_channels: ['web'], sales_channels: ['web'] });
+      expect((await get(`${E}/`)).body).toMatchObject({
+        limit_sales_channels: ['web'],
+        sales_channels: ['web'],
+      });
       expect(await actions()).toContain('pretix.saleschannel.deleted');
     });
   });
