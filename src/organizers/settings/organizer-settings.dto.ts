@@ -26,7 +26,17 @@ for (const [key, spec] of Object.entries(ORGANIZER_SETTINGS)) {
 
 /** One key of the `?explain=true` answer. */
 export class ExplainedSettingJson {
-  @ApiProperty({ description: 'The current value.', nullable: true })
+  @ApiProperty({
+    description: 'The current value (as in the plain answer).',
+    nullable: true,
+    oneOf: [
+      { type: 'string' },
+      { type: 'integer' },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+      { type: 'object', additionalProperties: { type: 'string' } },
+    ],
+  })
   value!: unknown;
   label!: string;
   @ApiProperty({ type: 'string', nullable: true })
