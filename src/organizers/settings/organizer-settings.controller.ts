@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireOrganizerAccess, RequirePermission } from '../../auth/access.decorators';
 import { Principal } from '../../auth/principal';
 import { CurrentOrganizer, CurrentPrincipal } from '../../auth/request-context';
@@ -28,12 +28,8 @@ export class OrganizerSettingsController {
     },
   })
   @ApiOkResponse({
-    schema: {
-      oneOf: [
-        { $ref: getSchemaPath(OrganizerSettingsDto) },
-        { type: 'object', additionalProperties: { $ref: getSchemaPath(ExplainedSettingJson) } },
-      ],
-    },
+    type: OrganizerSettingsDto,
+    description: 'With `?explain=true`, each key is an `ExplainedSettingJson` instead of its value.',
   })
   async getOrganizerSettings(
     @CurrentOrganizer() organizer: Organizer,
