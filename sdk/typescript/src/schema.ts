@@ -302,7 +302,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Update fields of an organizer */
+        patch: operations["partialUpdateOrganizer"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/checkinrpc/annul/": {
@@ -2599,6 +2600,44 @@ export interface paths {
         patch: operations["partialUpdateReusableMedium"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/saleschannels/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sales channels */
+        get: operations["listSalesChannels"];
+        put?: never;
+        /** Create a sales channel */
+        post: operations["createSalesChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/saleschannels/{identifier}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a sales channel */
+        get: operations["retrieveSalesChannel"];
+        /** Replace a sales channel */
+        put: operations["updateSalesChannel"];
+        post?: never;
+        /** Delete a sales channel */
+        delete: operations["destroySalesChannel"];
+        options?: never;
+        head?: never;
+        /** Update fields of a sales channel */
+        patch: operations["partialUpdateSalesChannel"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/scheduled_exports/": {
         parameters: {
             query?: never;
@@ -2673,6 +2712,24 @@ export interface paths {
         head?: never;
         /** Update fields of a seating plan */
         patch: operations["partialUpdateSeatingPlan"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get organizer settings */
+        get: operations["getOrganizerSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Settings organizer */
+        patch: operations["settingsOrganizerWithPatch"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/subevents/": {
@@ -3524,7 +3581,7 @@ export interface components {
             /** @description Minimum value of matching products, money (`"0.00"` = none). */
             condition_min_value?: components["schemas"]["MoneyInput"];
             internal_name: string;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /**
              * Format: int32
              * @description Discounts apply in this order (default 0).
@@ -3534,7 +3591,7 @@ export interface components {
              * @description Deprecated form of the two fields above: all known channels means `all_sales_channels`, otherwise the list
              *     is `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /**
              * Format: date-time
              * @description Only dates (sub-events) starting at or after this time count; null for any.
@@ -3552,6 +3609,8 @@ export interface components {
             subevent_mode?: "mixed" | "same" | "distinct";
         };
         CreateEventDto: {
+            /** @description Sold through every channel of the organizer (default true). */
+            all_sales_channels?: boolean;
             /**
              * Format: currency
              * @description ISO 4217 code.
@@ -3567,6 +3626,8 @@ export interface components {
             geo_lon?: (number | null) | string;
             has_subevents?: boolean;
             is_public?: boolean;
+            /** @description Channel identifiers of the organizer when `all_sales_channels` is false. */
+            limit_sales_channels?: string[];
             live?: boolean;
             location?: components["schemas"]["I18nString"] | (string | null);
             /** @description Object of meta-data property name to value (strings). */
@@ -3574,10 +3635,14 @@ export interface components {
                 [key: string]: string;
             };
             name: components["schemas"]["I18nStringInput"];
+            /** @description Package names of plugins; checked (unknown or wrong-level plugins refused) but the list never changes. */
+            plugins?: string[];
             /** Format: date-time */
             presale_end?: string | null;
             /** Format: date-time */
             presale_start?: string | null;
+            /** @description Legacy: the channel list (all of the organizer's channels means `all_sales_channels`); null is refused. */
+            sales_channels?: string[] | null;
             seat_category_mapping?: {
                 [key: string]: unknown;
             };
@@ -3697,7 +3762,7 @@ export interface components {
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** Format: int32 */
             max_per_order?: number | null;
             /**
@@ -3733,7 +3798,7 @@ export interface components {
              * @description Legacy form of the two fields above: all known channels means `all_sales_channels`, otherwise the list is
              *     `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             show_quota_left?: boolean | null;
             /**
              * Format: int32
@@ -4087,6 +4152,18 @@ export interface components {
              */
             type: "barcode" | "nfc_uid" | "nfc_mf0aes";
         };
+        CreateSalesChannelDto: {
+            /** @description Unique within the organizer; letters, digits, `.`, `-`, `_`; at most 200 characters. */
+            identifier: string;
+            label: components["schemas"]["I18nStringInput"];
+            /**
+             * Format: int32
+             * @description Sort key (default 0).
+             */
+            position?: number;
+            /** @description `api` (default); only `api` channels can be created through the API. */
+            type?: string;
+        };
         CreateScheduledExportDto: {
             /** @description Input of the exporter (`_format`: `xlsx`, `csv` or `json`, and its own fields); defaults are filled in and stored. */
             export_form_data?: {
@@ -4301,7 +4378,7 @@ export interface components {
             description?: components["schemas"]["I18nString"] | (string | null);
             free_price_suggestion?: (string | null) | number;
             hide_without_voucher?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** @description Item meta property name to value; keys must be existing item meta properties. */
             meta_data?: {
                 [key: string]: string;
@@ -4316,7 +4393,7 @@ export interface components {
             /** @description Membership type ids of the event's organizer. */
             require_membership_types?: number[];
             /** @description Legacy form of the two fields above (as on items). Null is refused. */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /** @description Variation name. */
             value: components["schemas"]["I18nStringInput"];
         };
@@ -4519,11 +4596,11 @@ export interface components {
             /** Format: int32 */
             id: number;
             internal_name: string;
-            limit_sales_channels: ("web" | "api")[];
+            limit_sales_channels: string[];
             /** Format: int32 */
             position: number;
-            /** @description Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
-            sales_channels: ("web" | "api")[];
+            /** @description Sorted channel identifiers: all of the organizer's when `all_sales_channels`, else `limit_sales_channels`. */
+            sales_channels: string[];
             /** Format: date-time */
             subevent_date_from: string | null;
             /** Format: date-time */
@@ -4545,6 +4622,7 @@ export interface components {
             detail: string;
         };
         EventJson: {
+            all_sales_channels: boolean;
             currency: string;
             /** Format: date-time */
             date_admission: string | null;
@@ -4558,6 +4636,7 @@ export interface components {
             geo_lon: number | null;
             has_subevents: boolean;
             is_public: boolean;
+            limit_sales_channels: string[];
             live: boolean;
             location: ({
                 [key: string]: string;
@@ -4568,10 +4647,19 @@ export interface components {
             name: {
                 [key: string]: string;
             } & components["schemas"]["I18nString"];
+            /** @description Package names of the plugins active for the event (always the same list, see README). */
+            plugins: string[];
             /** Format: date-time */
             presale_end: string | null;
             /** Format: date-time */
             presale_start: string | null;
+            /**
+             * Format: uri
+             * @description The event's public shop page: `<SITE_URL>/<organizer>/<event>/` (read-only).
+             */
+            public_url: string;
+            /** @description Legacy: every channel of the organizer when `all_sales_channels`, else `limit_sales_channels`. */
+            sales_channels: string[];
             seat_category_mapping: {
                 [key: string]: number | null;
             };
@@ -4580,6 +4668,8 @@ export interface components {
             slug: string;
             testmode: boolean;
             timezone: string;
+            /** @description Only on the event's own URL (detail, PUT, PATCH), as in pretix. */
+            valid_keys?: components["schemas"]["ValidKeysJson"];
         };
         EventMetaPropertyJson: {
             /** @description Allowed values; null: any value. */
@@ -4613,6 +4703,15 @@ export interface components {
             invoice_numbers_prefix?: string;
             /** @description Language of new invoices, e.g. `en`, `de`. */
             locale?: string;
+        };
+        ExplainedSettingJson: {
+            help_text: string | null;
+            label: string;
+            readonly: boolean;
+            /** @description The current value (as in the plain answer). */
+            value: (string | null) | number | boolean | string[] | {
+                [key: string]: string;
+            };
         };
         ExtendOrderDto: {
             /**
@@ -4887,7 +4986,7 @@ export interface components {
             id: number;
             internal_name: string | null;
             issue_giftcard: boolean;
-            limit_sales_channels: ("web" | "api")[];
+            limit_sales_channels: string[];
             /** Format: int32 */
             max_per_order: number | null;
             /** @enum {string|null} */
@@ -4914,8 +5013,8 @@ export interface components {
             require_membership_hidden: boolean;
             require_membership_types: number[];
             require_voucher: boolean;
-            /** @description Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
-            sales_channels: ("web" | "api")[];
+            /** @description Sorted channel identifiers: all of the organizer's when `all_sales_channels`, else `limit_sales_channels`. */
+            sales_channels: string[];
             show_quota_left: boolean | null;
             tax_rate: components["schemas"]["Percentage"];
             /** Format: int32 */
@@ -5369,6 +5468,13 @@ export interface components {
         };
         OrganizerJson: {
             name: string;
+            /** @description Package names of the organizer-level plugins (always the same list, see README). */
+            plugins: string[];
+            /**
+             * Format: uri
+             * @description The public shop page of the organizer: `<SITE_URL>/<slug>/` (read-only).
+             */
+            public_url: string;
             slug: string;
         };
         OrganizerOrderPositionJson: {
@@ -5429,6 +5535,146 @@ export interface components {
             voucher: number | null;
             voucher_budget_use: (string & components["schemas"]["Money"]) | null;
             zipcode: string | null;
+        };
+        OrganizerSettingsDto: {
+            /** @description Accessibility information text */
+            accessibility_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Accessibility information title */
+            accessibility_title?: {
+                [key: string]: string;
+            } | null;
+            /** @description Accessibility information URL */
+            accessibility_url?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Format: email
+             * @description We'll show this publicly to allow attendees to contact you.
+             */
+            contact_mail?: string | null;
+            /** @description Enable cookie consent management features */
+            cookie_consent?: boolean | null;
+            /** @description "Reject" button description */
+            cookie_consent_dialog_button_no?: {
+                [key: string]: string;
+            } | null;
+            /** @description "Accept" button description */
+            cookie_consent_dialog_button_yes?: {
+                [key: string]: string;
+            } | null;
+            /** @description Dialog text */
+            cookie_consent_dialog_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Secondary dialog text */
+            cookie_consent_dialog_text_secondary?: {
+                [key: string]: string;
+            } | null;
+            /** @description Dialog title */
+            cookie_consent_dialog_title?: {
+                [key: string]: string;
+            } | null;
+            /** @description This will allow customers to sign up for an account on your ticket shop. This is a prerequisite for some advanced features like memberships. */
+            customer_accounts?: boolean | null;
+            /** @description This will allow registered customers to access orders made with the same email address, even if the customer was not logged in during the purchase. */
+            customer_accounts_link_by_email?: boolean | null;
+            /** @description If disabled, you will need to connect one or more single-sign-on providers. */
+            customer_accounts_native?: boolean | null;
+            /** @description Require login to access order confirmation pages */
+            customer_accounts_require_login_for_order_access?: boolean | null;
+            /** @description If checked, the list of events will show if events are sold out. This might make for longer page loading times if you have lots of events and the shown status might be out of date for up to two minutes. */
+            event_list_availability?: boolean | null;
+            /**
+             * @description If your event series has more than 50 dates in the future, only the month or week calendar can be used.
+             * @enum {string|null}
+             */
+            event_list_type?: "list" | "week" | "calendar" | null;
+            /** @description Users that do not have access to all events under this organizer, must select one of their teams to have access to the created event. This setting allows users to create an event-specified team on-the-fly, even when they do not have "Can change teams and permissions" permission. */
+            event_team_provisioning?: boolean | null;
+            /**
+             * Format: int32
+             * @description If you set a number here, gift cards will by default expire at the end of the year after this many years. If you keep it empty, gift cards do not have an explicit expiry date.
+             */
+            giftcard_expiry_years?: number | null;
+            /**
+             * Format: int32
+             * @description The system generates by default 16-character long gift card codes. However, if a different length is required, it can be set here.
+             */
+            giftcard_length?: number | null;
+            /**
+             * Format: uri
+             * @description This should point e.g. to a part of your website that has your contact details and legal information.
+             */
+            imprint_url?: string | null;
+            /** @description By default, invoices can never again be changed once they are issued. In most countries, we recommend to leave this option turned off and always issue a new invoice if a change needs to be made. */
+            invoice_regenerate_allowed?: boolean | null;
+            /** @description Available languages */
+            locales?: ("en" | "de" | "de-informal" | "ar" | "eu" | "ca" | "zh-hans" | "zh-hant" | "cs" | "da" | "nl" | "nl-informal" | "et" | "fi" | "fr" | "gl" | "el" | "he" | "hu" | "id" | "it" | "ja" | "ko" | "lv" | "nb-no" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sk" | "sl" | "es" | "es-419" | "sv" | "tr" | "uk")[] | null;
+            /** @description This will be displayed on the organizer homepage. */
+            organizer_homepage_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Not displayed anywhere by default, but if you want to, you can use this e.g. in ticket templates. */
+            organizer_info_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Link back to organizer overview on all event pages */
+            organizer_link_back?: boolean | null;
+            /**
+             * Format: uri
+             * @description Header image
+             */
+            organizer_logo_image?: string | null;
+            /** @description Use header image also for events without an individually uploaded logo */
+            organizer_logo_image_inherit?: boolean | null;
+            /** @description We recommend to upload a picture at least 1170 pixels wide. */
+            organizer_logo_image_large?: boolean | null;
+            /** @description Primary color */
+            primary_color?: string | null;
+            /**
+             * @description Only respected by modern browsers.
+             * @enum {string|null}
+             */
+            primary_font?: "Open Sans" | null;
+            /** @description This should point e.g. to a part of your website that explains how you use data gathered in your ticket shop. */
+            privacy_url?: {
+                [key: string]: string;
+            } | null;
+            /** @description Will be used to determine date and time formatting as well as default country for customer addresses and phone numbers. */
+            region?: string | null;
+            /** @description The re-usable media feature allows you to connect tickets and gift cards with physical media such as wristbands or chip cards that may be re-used for different tickets or gift cards later. */
+            reusable_media_active?: boolean | null;
+            /** @description Active */
+            reusable_media_type_barcode?: boolean | null;
+            /**
+             * Format: int32
+             * @description Length of barcodes
+             */
+            reusable_media_type_barcode_identifier_length?: number | null;
+            /** @description Active */
+            reusable_media_type_nfc_mf0aes?: boolean | null;
+            /** @description Automatically create a new gift card if a new chip is encoded */
+            reusable_media_type_nfc_mf0aes_autocreate_giftcard?: boolean | null;
+            /** @description Gift card currency */
+            reusable_media_type_nfc_mf0aes_autocreate_giftcard_currency?: string | null;
+            /** @description Use UID protection feature of NFC chip */
+            reusable_media_type_nfc_mf0aes_random_uid?: boolean | null;
+            /** @description Active */
+            reusable_media_type_nfc_uid?: boolean | null;
+            /** @description Automatically create a new gift card if a previously unknown chip is seen */
+            reusable_media_type_nfc_uid_autocreate_giftcard?: boolean | null;
+            /** @description Gift card currency */
+            reusable_media_type_nfc_uid_autocreate_giftcard_currency?: string | null;
+            /** @description Page background color */
+            theme_color_background?: string | null;
+            /** @description We strongly suggest to use a shade of red. */
+            theme_color_danger?: string | null;
+            /** @description We strongly suggest to use a shade of green. */
+            theme_color_success?: string | null;
+            /** @description Use round edges */
+            theme_round_borders?: boolean | null;
         };
         OrganizerTransactionJson: {
             /**
@@ -5863,7 +6109,7 @@ export interface components {
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** Format: int32 */
             max_per_order?: number | null;
             /**
@@ -5899,7 +6145,7 @@ export interface components {
              * @description Legacy form of the two fields above: all known channels means `all_sales_channels`, otherwise the list is
              *     `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             show_quota_left?: boolean | null;
             /**
              * Format: int32
@@ -6103,6 +6349,15 @@ export interface components {
              * @enum {string}
              */
             type?: "entry" | "exit";
+        };
+        SalesChannelJson: {
+            identifier: string;
+            label: {
+                [key: string]: string;
+            } & components["schemas"]["I18nString"];
+            /** Format: int32 */
+            position: number;
+            type: string;
         };
         ScheduledExportJson: {
             /**
@@ -6578,7 +6833,7 @@ export interface components {
             /** @description Minimum value of matching products, money (`"0.00"` = none). */
             condition_min_value?: components["schemas"]["MoneyInput"];
             internal_name?: string;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /**
              * Format: int32
              * @description Discounts apply in this order (default 0).
@@ -6588,7 +6843,7 @@ export interface components {
              * @description Deprecated form of the two fields above: all known channels means `all_sales_channels`, otherwise the list
              *     is `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /**
              * Format: date-time
              * @description Only dates (sub-events) starting at or after this time count; null for any.
@@ -6606,6 +6861,8 @@ export interface components {
             subevent_mode?: "mixed" | "same" | "distinct";
         };
         UpdateEventDto: {
+            /** @description Sold through every channel of the organizer (default true). */
+            all_sales_channels?: boolean;
             /**
              * Format: currency
              * @description ISO 4217 code.
@@ -6621,6 +6878,8 @@ export interface components {
             geo_lon?: (number | null) | string;
             has_subevents?: boolean;
             is_public?: boolean;
+            /** @description Channel identifiers of the organizer when `all_sales_channels` is false. */
+            limit_sales_channels?: string[];
             live?: boolean;
             location?: components["schemas"]["I18nString"] | (string | null);
             /** @description Object of meta-data property name to value (strings). */
@@ -6628,10 +6887,14 @@ export interface components {
                 [key: string]: string;
             };
             name?: components["schemas"]["I18nStringInput"];
+            /** @description Package names of plugins; checked (unknown or wrong-level plugins refused) but the list never changes. */
+            plugins?: string[];
             /** Format: date-time */
             presale_end?: string | null;
             /** Format: date-time */
             presale_start?: string | null;
+            /** @description Legacy: the channel list (all of the organizer's channels means `all_sales_channels`); null is refused. */
+            sales_channels?: string[] | null;
             seat_category_mapping?: {
                 [key: string]: unknown;
             };
@@ -6745,7 +7008,7 @@ export interface components {
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** Format: int32 */
             max_per_order?: number | null;
             /**
@@ -6781,7 +7044,7 @@ export interface components {
              * @description Legacy form of the two fields above: all known channels means `all_sales_channels`, otherwise the list is
              *     `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             show_quota_left?: boolean | null;
             /**
              * Format: int32
@@ -6875,6 +7138,9 @@ export interface components {
             /** @description Refused (400); use the order change endpoint. */
             variation?: number | null;
             zipcode?: string | null;
+        };
+        UpdateOrganizerDto: {
+            plugins?: string[];
         };
         UpdateQuestionDto: {
             ask_during_checkin?: boolean;
@@ -6991,6 +7257,18 @@ export interface components {
             linked_orderposition?: number | null;
             /** @description Internal notes (default null). */
             notes?: string | null;
+        };
+        UpdateSalesChannelDto: {
+            /** @description Unique within the organizer; letters, digits, `.`, `-`, `_`; at most 200 characters. */
+            identifier?: string;
+            label?: components["schemas"]["I18nStringInput"];
+            /**
+             * Format: int32
+             * @description Sort key (default 0).
+             */
+            position?: number;
+            /** @description `api` (default); only `api` channels can be created through the API. */
+            type?: string;
         };
         UpdateScheduledExportDto: {
             /** @description Input of the exporter (`_format`: `xlsx`, `csv` or `json`, and its own fields); defaults are filled in and stored. */
@@ -7202,7 +7480,7 @@ export interface components {
             description?: components["schemas"]["I18nString"] | (string | null);
             free_price_suggestion?: (string | null) | number;
             hide_without_voucher?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** @description Item meta property name to value; keys must be existing item meta properties. */
             meta_data?: {
                 [key: string]: string;
@@ -7217,7 +7495,7 @@ export interface components {
             /** @description Membership type ids of the event's organizer. */
             require_membership_types?: number[];
             /** @description Legacy form of the two fields above (as on items). Null is refused. */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /** @description Variation name. */
             value?: components["schemas"]["I18nStringInput"];
         };
@@ -7295,6 +7573,10 @@ export interface components {
             limit_events?: string[];
             /** @description `http` or `https` URL receiving the POSTs; Basic-auth credentials may be part of it. */
             target_url?: string;
+        };
+        ValidKeysJson: {
+            /** @description Base64 public keys of `pretix_sig1` ticket signatures (none). */
+            pretix_sig1: string[];
         };
         /** @description A refused request: `{"detail": "..."}`, field errors, a list of field errors aligned with the entries of a batch, a bare list of messages, or `{"error": "..."}` (cart position bulk creation). */
         ValidationError: components["schemas"]["ErrorDetail"] | components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][] | string[] | {
@@ -8181,6 +8463,44 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    partialUpdateOrganizer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createAnnul: {
         parameters: {
             query?: never;
@@ -8577,6 +8897,8 @@ export interface operations {
                 is_past?: boolean;
                 /** @description Events ending (or, without an end, starting) at or after this time. */
                 ends_after?: string;
+                /** @description Events sold through this channel identifier (or through all channels). */
+                sales_channel?: string;
                 /** @description Sort order: comma-separated fields among `date_from`, `slug`; prefix `-` for descending. */
                 ordering?: ("date_from" | "-date_from" | "slug" | "-slug")[];
                 /** @description Page number, from 1; past the last page answers 404. */
@@ -17556,6 +17878,227 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSalesChannels: {
+        parameters: {
+            query?: {
+                /** @description Only channels of this type (`web`, `api`). */
+                type?: string;
+                /** @description Only the channel with this identifier. */
+                identifier?: string;
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SalesChannelJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSalesChannelDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSalesChannelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroySalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateSalesChannelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     scheduledOrganizerOrganizerExports: {
         parameters: {
             query?: {
@@ -17987,6 +18530,74 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrganizerSettings: {
+        parameters: {
+            query?: {
+                /** @description Present (e.g. `true`): each key as `{value, label, help_text, readonly}`. */
+                explain?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With `?explain=true`, each key is an `ExplainedSettingJson` instead of its value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerSettingsDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    settingsOrganizerWithPatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrganizerSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerSettingsDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
