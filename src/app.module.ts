@@ -23,6 +23,7 @@ import { SalesPortsModule } from './orders/sales-ports.module';
 import { SalesUsageModule } from './orders/sales-usage/sales-usage.module';
 import { SeatHoldsModule } from './orders/seats/seat-holds.module';
 import { OrdersModule } from './orders/orders.module';
+import { SalesChannelReferencesModule } from './catalogue/sales-channel-references';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
 import { WaitingListModule } from './waitinglist/waiting-list.module';
@@ -58,7 +59,13 @@ export class AppModule {
         RequestLoggingModule,
         AuditModule,
         AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
-        OrganizersModule.register(SalesUsageModule, seating, SubEventPricesModule, ItemMetaPropertiesModule),
+        OrganizersModule.register(
+          SalesUsageModule,
+          seating,
+          SubEventPricesModule,
+          ItemMetaPropertiesModule,
+          SalesChannelReferencesModule,
+        ),
         TeamsModule,
         OAuthModule,
         CatalogueModule.register(SalesPortsModule),

@@ -196,7 +196,7 @@ describe('discounts', () => {
       ],
       [
         { internal_name: 'x', condition_min_count: 2, limit_sales_channels: ['bar'] },
-        { limit_sales_channels: ['"bar" is not a valid choice.'] },
+        { limit_sales_channels: ['Object with identifier=bar does not exist.'] },
       ],
       [
         { internal_name: 'x', condition_min_count: 2, sales_channels: null },

@@ -4,8 +4,19 @@ import { startTestApp, TestApp } from './harness';
 const DENIED = { detail: 'You do not have permission to perform this action.' };
 const NOT_AUTHENTICATED = { detail: 'Authentication credentials were not provided.' };
 
-/** The wire form of an event created with only the required fields (compat §4.2 defaults). */
-function withDefaults(fields: Record<string, unknown>): Record<string, unknown> {
+/** The plugins every event shows (README "Organizers and events"). */
+const PLUGINS = [
+  'pretix.plugins.banktransfer',
+  'pretix.plugins.checkinlists',
+  'pretix.plugins.sendmail',
+  'pretix.plugins.ticketoutputpdf',
+];
+
+/**
+ * The wire form of an event created with only the required fields (compat §4.2 defaults); `detail`: as on the
+ * event's own URL (with `valid_keys`).
+ */
+function withDefaults(fields: Record<string, unknown>, detail = false): Record<string, unknown> {
   return {
     live: false,
     testmode: false,
@@ -23,6 +34,12 @@ function withDefaults(fields: Record<string, unknown>): Record<string, unknown> 
     seating_plan: null,
     seat_category_mapping: {},
     item_meta_properties: {},
+    plugins: PLUGINS,
+    ...(detail ? { valid_keys: { pretix_sig1: [] } } : {}),
+    all_sales_channels: true,
+    limit_sales_channels: [],
+    sales_channels: ['api', 'web'],
+    public_url: `http://localhost:8000/org/${String(fields.slug)}/`,
     ...fields,
   };
 }
@@ -123,6 +140,7 @@ describe('events (compat §4.2)', () => {
           slug: 'alpha',
           currency: 'EUR',
           date_from: '2030-01-10T10:00:00Z',
+          public_url: 'http://localhost:8000/listorg/alpha/',
         }),
       );
     });
@@ -248,6 +266,12 @@ describe('events (compat §4.2)', () => {
         seating_plan: null,
         seat_category_mapping: {},
         item_meta_properties: {},
+        plugins: PLUGINS,
+        valid_keys: { pretix_sig1: [] },
+        all_sales_channels: true,
+        limit_sales_channels: [],
+        sales_channels: ['api', 'web'],
+        public_url: 'http://localhost:8000/org/full/',
       });
     });
 
@@ -281,7 +305,7 @@ describe('events (compat §4.2)', () => {
       expect(res.body).toEqual(expected);
       const again = await get(`${base}sample/`);
       expect(again.status).toBe(200);
-      expect(again.body).toEqual(expected);
+      expect(again.body).toEqual(withDefaults(minimal, true));
     });
 
     it('accepts a plain string as name and ignores unknown and read-only fields', async () => {
@@ -569,7 +593,7 @@ describe('events (compat §4.2)', () => {
       const body = { name: 'Replaced', slug: 'upd', currency: 'GBP', date_from: '2030-04-01T10:00:00Z' };
       const res = await put('upd', body);
       expect(res.status).toBe(200);
-      const expected = withDefaults({ ...body, name: { en: 'Replaced' } });
+      const expected = withDefaults({ ...body, name: { en: 'Replaced' } }, true);
       expect(res.body).toEqual(expected);
       expect((await get(`${base}upd/`)).body).toEqual(expected);
     });

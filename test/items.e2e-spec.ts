@@ -350,11 +350,11 @@ describe('items', () => {
       ],
       [
         { name: 'x', default_price: 1, limit_sales_channels: ['web', 'bar'] },
-        { limit_sales_channels: ['"bar" is not a valid choice.'] },
+        { limit_sales_channels: ['Object with identifier=bar does not exist.'] },
       ],
       [
         { name: 'x', default_price: 1, sales_channels: ['box'] },
-        { sales_channels: ['"box" is not a valid choice.'] },
+        { limit_sales_channels: ['Object with identifier=box does not exist.'] },
       ],
       [
         { name: 'x', default_price: 1, sales_channels: null },

@@ -673,7 +673,7 @@ describe('order creation', () => {
       const { item: itemId } = await product();
       const res = await create({
         status: 'e',
-        sales_channel: 'pos',
+        sales_channel: 5,
         email: 'x',
         custom_followup_at: '01.05.2030',
         fees: [{ fee_type: 'tip', value: '1.001' }],

@@ -1,4 +1,5 @@
 import { ItemMetaPropertiesModule } from '../src/catalogue/item-meta-properties/item-meta-properties.module';
+import { SalesChannelReferencesModule } from '../src/catalogue/sales-channel-references';
 import { SeatingModule } from '../src/seating/seating.module';
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -68,6 +69,7 @@ describe('mandatory ports', () => {
           SeatingModule.register(OrdersCoreModule),
           SubEventPricesModule,
           ItemMetaPropertiesModule,
+          SalesChannelReferencesModule,
         ),
       ),
     ).toBeNull();

@@ -394,6 +394,7 @@ describe('statements per request', () => {
               if (name === 'id' && segments[i - 1] === 'scheduled_exports' && r.path.includes('/:event/'))
                 return String(ids.scheduled_exports_event);
               if (name === 'id' || name === 'code') return String(ids[segments[i - 1]]);
+              if (name === 'identifier' && segments[i - 1] === 'saleschannels') return 'web';
               return params[name];
             })
             .join('/')

@@ -237,7 +237,7 @@ describe('item variations', () => {
       ],
       [
         { value: 'S', limit_sales_channels: ['bar'] },
-        { limit_sales_channels: ['"bar" is not a valid choice.'] },
+        { limit_sales_channels: ['Object with identifier=bar does not exist.'] },
       ],
       [
         { value: 'S', sales_channels: null },

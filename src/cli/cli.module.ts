@@ -10,6 +10,7 @@ import { MailModule } from '../mail/mail.module';
 import { QuotaEngineModule } from '../orders/quota-engine/quota-engine.module';
 import { SalesUsageModule } from '../orders/sales-usage/sales-usage.module';
 import { SeatHoldsModule } from '../orders/seats/seat-holds.module';
+import { SalesChannelReferencesModule } from '../catalogue/sales-channel-references';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../auth/users.module';
@@ -30,6 +31,7 @@ import { AcceptGiftCardsCommand, BootstrapCommand, CheckQuotasCommand, CreateUse
       SeatingModule.register(SeatHoldsModule),
       SubEventPricesModule,
       ItemMetaPropertiesModule,
+      SalesChannelReferencesModule,
     ),
     TeamsModule,
     GiftCardsCoreModule,

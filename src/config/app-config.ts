@@ -251,7 +251,8 @@ export class AppConfig {
 
   /**
    * Public base URL of the ticket shop (no trailing slash), used for the `{url}` placeholder of scheduled e-mail
-   * rules: `<SITE_URL>/<organizer>/<event>/order/<code>/<secret>/`.
+   * rules (`<SITE_URL>/<organizer>/<event>/order/<code>/<secret>/`) and the `public_url` of organizers
+   * (`<SITE_URL>/<organizer>/`) and events (`<SITE_URL>/<organizer>/<event>/`).
    */
   @Matches(/^https?:\/\/[^\s]+[^/\s]$/, {
     message: 'SITE_URL must be an http(s) URL without a trailing slash',

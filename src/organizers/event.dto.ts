@@ -8,6 +8,7 @@ import {
   IsInteger,
   IsJsonObject,
   IsSlug,
+  IsStrList,
   Nullable,
   Optional,
   Required,
@@ -151,6 +152,26 @@ export class CreateEventDto {
   @IsItemMetaProperties()
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
   item_meta_properties?: Record<string, string>;
+
+  /** Package names of plugins; checked (unknown or wrong-level plugins refused) but the list never changes. */
+  @Optional()
+  @IsStrList()
+  plugins?: string[];
+
+  /** Sold through every channel of the organizer (default true). */
+  @Optional()
+  @IsBool()
+  all_sales_channels?: boolean;
+
+  /** Channel identifiers of the organizer when `all_sales_channels` is false. */
+  @Optional()
+  @IsStrList(undefined, { max: 200 })
+  limit_sales_channels?: string[];
+
+  /** Legacy: the channel list (all of the organizer's channels means `all_sales_channels`); null is refused. */
+  @Nullable()
+  @IsStrList(undefined, { max: 200 })
+  sales_channels?: string[] | null;
 }
 
 /** Body of `PATCH O/events/{event}/`: every field optional, none nullable unless it is in create. */

@@ -87,6 +87,14 @@ export class Event {
   @Column({ type: 'jsonb', default: {} })
   seatCategoryMapping!: Record<string, number | null>;
 
+  /** Sold through every sales channel of the organizer (pretix `all_sales_channels`, default true). */
+  @Column({ type: 'boolean', default: true })
+  allSalesChannels!: boolean;
+
+  /** Channel identifiers when not {@link allSalesChannels} (sorted, distinct; empty when it is). */
+  @Column({ type: 'text', array: true, default: '{}' })
+  limitSalesChannels!: string[];
+
   /**
    * Bumped by database triggers on every write to the event's catalogue tables (migration CatalogueVersion);
    * never written by the application (`insert`/`update` off, so a stale entity cannot set it back). A decimal

@@ -15,7 +15,7 @@ import { Event } from './event.entity';
 export class EventQueries {
   /**
    * A page of the organizer's events the principal reaches. Filters `live`, `has_subevents`, `is_public`,
-   * `testmode`, `is_future`, `is_past`, `ends_after`; ordering `date_from`, `slug` (default `slug`). No lock.
+   * `testmode`, `is_future`, `is_past`, `ends_after`, `sales_channel`; ordering `date_from`, `slug` (default `slug`). No lock.
    * @throws ValidationFailed for an unparsable filter value
    */
   page<T>(
@@ -56,6 +56,10 @@ export class EventQueries {
           ea: endsAfter,
         },
       );
+    }
+    const channel = filters.str('sales_channel');
+    if (channel !== undefined) {
+      qb.andWhere('(e.all_sales_channels OR :channel = ANY(e.limit_sales_channels))', { channel });
     }
     applyOrdering(qb, filters, { date_from: 'e.date_from', slug: 'e.slug' }, ['slug']);
     return paginateRows(qb, page, present);

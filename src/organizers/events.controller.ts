@@ -31,6 +31,7 @@ export class EventsController {
       is_future: filter.bool('Only events that have not ended (`true`) or only ended ones (`false`).'),
       is_past: filter.bool('Only ended events (`true`) or only events that have not ended (`false`).'),
       ends_after: filter.datetime('Events ending (or, without an end, starting) at or after this time.'),
+      sales_channel: filter.text('Events sold through this channel identifier (or through all channels).'),
     },
     ordering: ['date_from', 'slug'],
   })
@@ -45,8 +46,8 @@ export class EventsController {
 
   @Get(':event')
   @RequireEventAccess()
-  retrieveEvent(@CurrentEvent() event: Event): Promise<EventJson> {
-    return this.events.get(event);
+  retrieveEvent(@CurrentOrganizer() organizer: Organizer, @CurrentEvent() event: Event): Promise<EventJson> {
+    return this.events.get(organizer, event);
   }
 
   @Post()

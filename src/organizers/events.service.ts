@@ -21,6 +21,10 @@ import { EVENT_USAGE, EventUsage } from './event-usage.port';
 import { EVENT_ITEM_META, EventItemMeta } from './event-item-meta.port';
 import type { Organizer } from './organizer.entity';
 import { checkMetaData } from './meta-properties/meta-data';
+import { AppConfig } from '../config/app-config';
+import { checkPlugins } from './plugins';
+import { normalizeChannels, translateSalesChannels } from './sales-channels/channel-fields';
+import { SalesChannelDirectory } from './sales-channels/sales-channel-directory';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 
@@ -48,9 +52,12 @@ const EVENT_DEFAULTS = {
   timezone: 'UTC',
   seating_plan: null,
   seat_category_mapping: {},
+  all_sales_channels: true,
+  limit_sales_channels: [] as string[],
+  plugins: [] as string[],
 } satisfies Partial<EventInput>;
 
-type EventInput = Complete<Omit<CreateEventDto, 'item_meta_properties'>>;
+type EventInput = Complete<Omit<CreateEventDto, 'item_meta_properties' | 'sales_channels'>>;
 
 /** Events of an organizer: list, detail, create, update, delete (compat §4.2; spec "Conventions"). */
 @Injectable()
@@ -63,11 +70,69 @@ export class EventsService {
     @Inject(EVENT_SEATING) private readonly seating: EventSeating,
     @Inject(EVENT_ITEM_META) private readonly itemMeta: EventItemMeta,
     private readonly queries: EventQueries,
+    private readonly channels: SalesChannelDirectory,
+    private readonly config: AppConfig,
   ) {}
 
   /**
+   * The wire form (see `EventPresentation`); `channels` are the organizer's channel identifiers, `itemMeta` the
+   * event's item meta properties (name to default).
+   */
+  private presentWith(
+    organizer: Organizer,
+    event: Event,
+    channels: readonly string[],
+    withValidKeys: boolean,
+    itemMeta: Record<string, string>,
+  ): EventJson {
+    return toEventJson(event, {
+      siteUrl: this.config.siteUrl,
+      organizerSlug: organizer.slug,
+      channels,
+      withValidKeys,
+      itemMeta,
+    });
+  }
+
+  /** {@link presentWith}, the item meta properties read through the EVENT_ITEM_META port (one statement). */
+  private async present(
+    em: EntityManager,
+    organizer: Organizer,
+    event: Event,
+    channels: readonly string[],
+    withValidKeys: boolean,
+  ): Promise<EventJson> {
+    const itemMeta = (await this.itemMeta.defaults(em, [event.id])).get(event.id) ?? {};
+    return this.presentWith(organizer, event, channels, withValidKeys, itemMeta);
+  }
+
+  /** The writable fields of the current event (the base a PATCH is merged onto). */
+  private writable(organizer: Organizer, event: Event): EventInput {
+    const json = this.presentWith(organizer, event, [], false, {});
+    const { public_url: _u, valid_keys: _k, sales_channels: _s, item_meta_properties: _m, ...rest } = json;
+    return rest as EventInput;
+  }
+
+  /**
+   * The body with the legacy `sales_channels` translated and `plugins` checked (pretix's rules, errors added to
+   * `errors`).
+   */
+  private async preprocess(
+    em: EntityManager,
+    organizer: Organizer,
+    body: Partial<CreateEventDto>,
+    errors: ErrorCollector,
+  ): Promise<{ body: Partial<EventInput>; channels: string[] }> {
+    const channels = await this.channels.identifiers(em, organizer.id);
+    const translated = translateSalesChannels(body, errors, channels);
+    if (body.plugins !== undefined) checkPlugins(body.plugins, 'event', errors);
+    return { body: translated, channels };
+  }
+
+  /**
    * Lists the events of an organizer the principal reaches. Filters `live`, `has_subevents`, `is_public`,
-   * `testmode`, `is_future`, `is_past`, `ends_after`; ordering `date_from`, `slug` (default `slug`).
+   * `testmode`, `is_future`, `is_past`, `ends_after`, `sales_channel`; ordering `date_from`, `slug` (default
+   * `slug`). One statement for the organizer's channels besides the page's two.
    */
   async list(
     organizer: Organizer,
@@ -75,21 +140,23 @@ export class EventsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<EventJson>> {
+    const channels = await this.channels.identifiers(this.db, organizer.id);
     const rows = await this.queries.page(this.db, organizer.id, principal, filters, page, (r) => r);
     const itemMeta = await this.itemMeta.defaults(
       this.db,
       rows.items.map((e) => e.id),
     );
     return new Paginated(
-      rows.items.map((e) => toEventJson(e, itemMeta.get(e.id)!)),
+      rows.items.map((e) => this.presentWith(organizer, e, channels, false, itemMeta.get(e.id) ?? {})),
       rows.total,
       rows.page,
     );
   }
 
-  /** The event as the API shows it (its item meta properties read through the EVENT_ITEM_META port). */
-  async get(event: Event): Promise<EventJson> {
-    return this.present(this.db, event);
+  /** The guard-resolved event with `valid_keys` (one statement for the organizer's channels, one for item meta). */
+  async get(organizer: Organizer, event: Event): Promise<EventJson> {
+    const channels = await this.channels.identifiers(this.db, organizer.id);
+    return this.present(this.db, organizer, event, channels, true);
   }
 
   /**
@@ -99,10 +166,12 @@ export class EventsService {
    */
   async create(organizer: Organizer, principal: Principal, body: CreateEventDto): Promise<EventJson> {
     const { item_meta_properties: itemMeta, ...fields } = body;
-    const input = mergeInput(fields, { ...EVENT_DEFAULTS } as EventInput);
     return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
       this.db.transaction(async (em) => {
-        const meta = await this.validate(em, organizer, principal, input, 'create', null);
+        const errors = new ErrorCollector();
+        const pre = await this.preprocess(em, organizer, fields, errors);
+        const input = mergeInput(pre.body, { ...EVENT_DEFAULTS } as EventInput);
+        const meta = await this.validate(em, organizer, principal, input, 'create', null, errors);
         const event = em.create(Event, { organizerId: organizer.id });
         this.apply(event, { ...input, meta_data: meta });
         await em.save(event);
@@ -117,7 +186,7 @@ export class EventsService {
           action: 'pretix.event.added',
           data: { ...body },
         });
-        return this.present(em, event);
+        return this.present(em, organizer, event, pre.channels, false);
       }),
     );
   }
@@ -214,8 +283,9 @@ export class EventsService {
           action: 'pretix.object.cloned',
           data: { source: source.slug, source_id: source.id },
         });
-        const itemMeta = (await this.itemMeta.defaults(em, [target.id])).get(target.id)!;
-        return toEventJson(await em.findOneByOrFail(Event, { id: target.id }), itemMeta);
+        const channels = await this.channels.identifiers(em, organizer.id);
+        const clone = await em.findOneByOrFail(Event, { id: target.id });
+        return this.present(em, organizer, clone, channels, false);
       }),
     );
   }
@@ -236,9 +306,11 @@ export class EventsService {
       if (!event) throw new NotFound();
       const { item_meta_properties: itemMeta, ...fields } = body;
       const base: EventInput =
-        mode === 'patch' ? toEventJson(event, {}) : ({ ...EVENT_DEFAULTS } as EventInput);
-      const input = mergeInput(fields, base);
-      const meta = await this.validate(em, organizer, principal, input, mode, event);
+        mode === 'patch' ? this.writable(organizer, event) : ({ ...EVENT_DEFAULTS } as EventInput);
+      const errors = new ErrorCollector();
+      const pre = await this.preprocess(em, organizer, fields, errors);
+      const input = mergeInput(pre.body, base);
+      const meta = await this.validate(em, organizer, principal, input, mode, event, errors);
       const seatingBefore = JSON.stringify([event.seatingPlanId, event.seatCategoryMapping]);
       this.apply(event, { ...input, meta_data: meta });
       await em.save(event);
@@ -256,12 +328,8 @@ export class EventsService {
           data: { ...body },
         });
       }
-      return this.present(em, event);
+      return this.present(em, organizer, event, pre.channels, true);
     });
-  }
-
-  private async present(em: EntityManager, event: Event): Promise<EventJson> {
-    return toEventJson(event, (await this.itemMeta.defaults(em, [event.id])).get(event.id)!);
   }
 
   /**
@@ -306,8 +374,8 @@ export class EventsService {
     input: EventInput,
     mode: WriteMode,
     existing: Event | null,
+    errors: ErrorCollector,
   ): Promise<Record<string, string>> {
-    const errors = new ErrorCollector();
     if (mode === 'create' && input.live) {
       errors.add(
         'live',
@@ -384,5 +452,7 @@ export class EventsService {
     event.timezone = input.timezone;
     event.seatingPlanId = input.seating_plan;
     event.seatCategoryMapping = input.seat_category_mapping;
+    event.allSalesChannels = input.all_sales_channels;
+    event.limitSalesChannels = input.all_sales_channels ? [] : normalizeChannels(input.limit_sales_channels);
   }
 }

@@ -16,7 +16,6 @@ import {
   Required,
   rule,
 } from '../../common/validation/fields';
-import { KNOWN_SALES_CHANNELS } from '../sales-channels';
 import { SUBEVENT_MODES } from './discount.rules';
 
 /** A percentage: number or decimal string, 10 digits, 2 decimals, 0 to 100. */
@@ -55,7 +54,7 @@ export class CreateDiscountDto {
   all_sales_channels?: boolean;
 
   @Optional()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   limit_sales_channels?: string[];
 
   /**
@@ -63,7 +62,7 @@ export class CreateDiscountDto {
    * is `limit_sales_channels`. Null is refused.
    */
   @Nullable()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   sales_channels?: string[] | null;
 
   @Nullable()

@@ -1,11 +1,10 @@
 import { isoUtc } from '../../common/values/datetime';
 import { Decimal, toMoney } from '../../common/values/money';
-import { legacySalesChannels, KNOWN_SALES_CHANNELS } from '../sales-channels';
+import { legacySalesChannels } from '../sales-channels';
 import type { Discount } from './discount.entity';
 import {
   ApiDateTime,
   ApiEnum,
-  ApiEnumList,
   ApiInt,
   ApiIntList,
   ApiMoney,
@@ -31,10 +30,8 @@ export class DiscountJson {
   @ApiInt()
   position!: number;
   all_sales_channels!: boolean;
-  @ApiEnumList(KNOWN_SALES_CHANNELS)
   limit_sales_channels!: string[];
-  /** Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
-  @ApiEnumList(KNOWN_SALES_CHANNELS)
+  /** Sorted channel identifiers: all of the organizer's when `all_sales_channels`, else `limit_sales_channels`. */
   sales_channels!: string[];
   @ApiDateTime({ nullable: true })
   available_from!: string | null;
@@ -68,7 +65,12 @@ export class DiscountJson {
 }
 
 /** Entity plus its product lists to wire object, field by field. */
-export function toDiscountJson(discount: Discount, products: DiscountProducts): DiscountJson {
+/** @param channels the organizer's channel identifiers (the legacy `sales_channels` of a discount on every channel) */
+export function toDiscountJson(
+  discount: Discount,
+  products: DiscountProducts,
+  channels: readonly string[],
+): DiscountJson {
   return {
     id: discount.id,
     active: discount.active,
@@ -76,7 +78,7 @@ export function toDiscountJson(discount: Discount, products: DiscountProducts): 
     position: discount.position,
     all_sales_channels: discount.allSalesChannels,
     limit_sales_channels: [...discount.limitSalesChannels],
-    sales_channels: legacySalesChannels(discount.allSalesChannels, discount.limitSalesChannels),
+    sales_channels: legacySalesChannels(discount.allSalesChannels, discount.limitSalesChannels, channels),
     available_from: isoUtc(discount.availableFrom),
     available_until: isoUtc(discount.availableUntil),
     subevent_mode: discount.subeventMode,

@@ -4,6 +4,7 @@ import { DiscountsController } from './discounts.controller';
 import { DiscountQueries } from './discount.queries';
 import { DiscountsService } from './discounts.service';
 import { AuditModule } from '../../audit/audit.module';
+import { TenancyModule } from '../../organizers/tenancy.module';
 
 /** Catalogue: discounts (`E/discounts/`, DELETE also at `E/discount/{id}/`). Deletion asks the DISCOUNT_USAGE port, provided by `ports` (mandatory). */
 @Module({
@@ -12,6 +13,7 @@ import { AuditModule } from '../../audit/audit.module';
 export class DiscountsModule {
   static register(ports: PortsModule): DynamicModule {
     return withPorts(DiscountsModule, ports, {
+      imports: [TenancyModule],
       controllers: [DiscountsController],
       providers: [DiscountsService, DiscountQueries],
     });

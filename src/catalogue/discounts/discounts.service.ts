@@ -11,6 +11,7 @@ import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { Decimal, toMoney } from '../../common/values/money';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
 import type { Event } from '../../organizers/event.entity';
 import { DISCOUNT_USAGE, DiscountUsage } from './discount-usage.port';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';
@@ -66,6 +67,7 @@ export class DiscountsService {
     private readonly audit: AuditLogService,
     @Inject(DISCOUNT_USAGE) private readonly usage: DiscountUsage,
     private readonly queries: DiscountQueries,
+    private readonly channels: SalesChannelDirectory,
   ) {}
 
   /**
@@ -73,12 +75,14 @@ export class DiscountsService {
    * (default `position,id`). One SQL statement whatever the page size (rows, count and product lists).
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<DiscountJson>> {
-    return this.queries.page(this.db, event.id, filters, page, toDiscountJson);
+    const channels = await this.channels.identifiers(this.db, event.organizerId);
+    return this.queries.page(this.db, event.id, filters, page, (d, p) => toDiscountJson(d, p, channels));
   }
 
   /** @throws NotFound for an id that is not a discount of this event */
   async get(event: Event, id: number): Promise<DiscountJson> {
-    return this.queries.one(this.db, event.id, id, toDiscountJson);
+    const channels = await this.channels.identifiers(this.db, event.organizerId);
+    return this.queries.one(this.db, event.id, id, (d, p) => toDiscountJson(d, p, channels));
   }
 
   /**
@@ -87,11 +91,12 @@ export class DiscountsService {
    * `sales_channels`, or a forbidden combination of conditions (compat §3.25 messages)
    */
   async create(event: Event, principal: Principal, body: CreateDiscountDto): Promise<DiscountJson> {
-    const errors = new ErrorCollector();
-    const input = this.normalize(
-      mergeInput(translateSalesChannels(body, errors), { ...DISCOUNT_DEFAULTS } as DiscountInput),
-    );
     return this.db.transaction(async (em) => {
+      const errors = new ErrorCollector();
+      const channels = await this.channels.identifiers(em, event.organizerId);
+      const input = this.normalize(
+        mergeInput(translateSalesChannels(body, errors, channels), { ...DISCOUNT_DEFAULTS } as DiscountInput),
+      );
       await this.validate(em, event, input, errors);
       const discount = em.create(Discount, { eventId: event.id });
       this.apply(discount, input);
@@ -105,7 +110,7 @@ export class DiscountsService {
         action: 'pretix.event.discount.added',
         data: { ...body },
       });
-      return toDiscountJson(discount, productsOf(input));
+      return toDiscountJson(discount, productsOf(input), channels);
     });
   }
 
@@ -124,14 +129,15 @@ export class DiscountsService {
   ): Promise<DiscountJson> {
     return this.db.transaction(async (em) => {
       const discount = await this.load(em, event, id, true);
-      const before = await this.present(em, discount);
+      const channels = await this.channels.identifiers(em, event.organizerId);
+      const before = await this.present(em, discount, channels);
       const errors = new ErrorCollector();
       const { sales_channels: _legacy, id: _id, ...current } = before;
       const base: DiscountInput = mode === 'patch' ? current : ({ ...DISCOUNT_DEFAULTS } as DiscountInput);
-      const input = this.normalize(mergeInput(translateSalesChannels(body, errors), base));
+      const input = this.normalize(mergeInput(translateSalesChannels(body, errors, channels), base));
       await this.validate(em, event, input, errors);
       this.apply(discount, input);
-      const after = toDiscountJson(discount, productsOf(input));
+      const after = toDiscountJson(discount, productsOf(input), channels);
       if (!isDeepStrictEqual(before, after)) {
         await em.save(discount);
         if (
@@ -180,9 +186,13 @@ export class DiscountsService {
     return findOrNotFound(em, Discount, { id, eventId: event.id }, lock);
   }
 
-  private async present(em: EntityManager, discount: Discount): Promise<DiscountJson> {
+  private async present(
+    em: EntityManager,
+    discount: Discount,
+    channels: readonly string[],
+  ): Promise<DiscountJson> {
     const products = await this.products(em, [discount.id]);
-    return toDiscountJson(discount, products.get(discount.id) ?? { condition: [], benefit: [] });
+    return toDiscountJson(discount, products.get(discount.id) ?? { condition: [], benefit: [] }, channels);
   }
 
   /** The product lists of several discounts in one statement, item ids ascending. */

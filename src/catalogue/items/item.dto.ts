@@ -23,7 +23,6 @@ import type { I18nString } from '../../common/values/i18n';
 import { CreateAddonDto } from '../addons/addon.dto';
 import { CreateBundleDto } from '../bundles/bundle.dto';
 import { CreateProgramTimeDto } from '../program-times/program-time.dto';
-import { KNOWN_SALES_CHANNELS } from '../sales-channels';
 import { CreateVariationDto } from '../variations/variation.dto';
 import { AVAILABILITY_MODES } from './item-choices';
 
@@ -307,7 +306,7 @@ export class CreateItemDto {
   all_sales_channels?: boolean;
 
   @Optional()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   limit_sales_channels?: string[];
 
   /**
@@ -315,7 +314,7 @@ export class CreateItemDto {
    * `limit_sales_channels`. Null is refused.
    */
   @Nullable()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   sales_channels?: string[] | null;
 
   /**

@@ -7,14 +7,13 @@ import { BundleJson, toBundleJson } from '../bundles/bundle.presenter';
 import type { ItemBundle } from '../bundles/item-bundle.entity';
 import type { ItemProgramTime } from '../program-times/item-program-time.entity';
 import { InlineProgramTimeJson, toInlineProgramTimeJson } from '../program-times/program-time.presenter';
-import { legacySalesChannels, KNOWN_SALES_CHANNELS } from '../sales-channels';
+import { legacySalesChannels } from '../sales-channels';
 import type { ItemVariation } from '../variations/item-variation.entity';
 import { toVariationJson, VariationJson } from '../variations/variation.presenter';
 import type { Item } from './item.entity';
 import {
   ApiDateTime,
   ApiEnum,
-  ApiEnumList,
   ApiI18n,
   ApiInt,
   ApiIntList,
@@ -35,11 +34,9 @@ export class ItemJson {
   @ApiI18n()
   name!: I18nString;
   internal_name!: string | null;
-  /** Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
-  @ApiEnumList(KNOWN_SALES_CHANNELS)
+  /** Sorted channel identifiers: all of the organizer's when `all_sales_channels`, else `limit_sales_channels`. */
   sales_channels!: string[];
   all_sales_channels!: boolean;
-  @ApiEnumList(KNOWN_SALES_CHANNELS)
   limit_sales_channels!: string[];
   @ApiMoney()
   default_price!: string;
@@ -145,6 +142,8 @@ export interface ItemRelated {
   addons: ItemAddon[];
   bundles: ItemBundle[];
   programTimes: ItemProgramTime[];
+  /** The organizer's sales channel identifiers (the legacy `sales_channels` of an item sold everywhere). */
+  channels: string[];
 }
 
 /** Entity to wire object, field by field (compat §3.10). */
@@ -153,7 +152,7 @@ export function toItemJson(item: Item, related: ItemRelated): ItemJson {
     id: item.id,
     name: item.name,
     internal_name: item.internalName,
-    sales_channels: legacySalesChannels(item.allSalesChannels, item.limitSalesChannels),
+    sales_channels: legacySalesChannels(item.allSalesChannels, item.limitSalesChannels, related.channels),
     all_sales_channels: item.allSalesChannels,
     limit_sales_channels: [...item.limitSalesChannels],
     default_price: toMoney(item.defaultPrice),
@@ -209,7 +208,7 @@ export function toItemJson(item: Item, related: ItemRelated): ItemJson {
     validity_dynamic_start_choice_day_limit: item.validityDynamicStartChoiceDayLimit,
     media_policy: item.mediaPolicy,
     media_type: item.mediaType,
-    variations: related.variations.map((v) => toVariationJson(v, item.defaultPrice)),
+    variations: related.variations.map((v) => toVariationJson(v, item.defaultPrice, related.channels)),
     addons: related.addons.map(toAddonJson),
     bundles: related.bundles.map(toBundleJson),
     program_times: related.programTimes.map(toInlineProgramTimeJson),

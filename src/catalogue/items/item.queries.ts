@@ -103,6 +103,14 @@ export class ItemQueries {
     return findOneInOne(qb, related, (_row, r) => r);
   }
 
+  /**
+   * The organizer's channel identifiers, as a subquery of the item's statement (`fragment`:
+   * `SalesChannelDirectory.identifiersOfEventSql`).
+   */
+  channelsOfItem(fragment: SqlFragment): Related<string[]> {
+    return relatedValue<string[]>(fragment);
+  }
+
   /** The rate (decimal text) of the tax rule of the item aliased `i`, as a subquery of the item's statement. */
   taxRateOfItem(): Related<string | null> {
     return relatedValue<string | null>('SELECT t.rate::text FROM tax_rule t WHERE t.id = i.tax_rule_id');

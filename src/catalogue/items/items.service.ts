@@ -14,6 +14,7 @@ import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { Decimal, moneyOrNull, toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
 import { AddonsService } from '../addons/addons.service';
 import { BundlesService } from '../bundles/bundles.service';
 import { CategoriesService } from '../categories/categories.service';
@@ -116,6 +117,7 @@ export class ItemsService {
     private readonly metaProperties: ItemMetaPropertiesService,
     @Inject(ITEM_USAGE) private readonly usage: ItemUsage,
     private readonly queries: ItemQueries,
+    private readonly channels: SalesChannelDirectory,
   ) {}
 
   /**
@@ -142,14 +144,15 @@ export class ItemsService {
    *   errors aligned with the list, add-on and bundle rule errors as flat lists under `addons`/`bundles`
    */
   async create(event: Event, principal: Principal, body: CreateItemDto): Promise<ItemJson> {
-    const errors = new ErrorCollector();
-    const data = this.itemFields(body, errors);
-    const input = mergeInput(data, { ...ITEM_DEFAULTS } as ItemInput);
-    if (input.admission && body.personalized === undefined) input.personalized = true;
-    else if (body.admission === false && body.personalized === undefined) input.personalized = false;
     return this.db.transaction(async (em) => {
+      const errors = new ErrorCollector();
+      const channels = await this.channels.identifiers(em, event.organizerId);
+      const data = this.itemFields(body, errors, channels);
+      const input = mergeInput(data, { ...ITEM_DEFAULTS } as ItemInput);
+      if (input.admission && body.personalized === undefined) input.personalized = true;
+      else if (body.admission === false && body.personalized === undefined) input.personalized = false;
       const { taxRate } = await this.validate(em, event, input, errors);
-      const variations = await this.variations.prepareInline(em, event, body.variations ?? []);
+      const variations = await this.variations.prepareInline(em, event, body.variations ?? [], channels);
       const addonErrors = await this.addons.checkInline(em, event, body.addons ?? []);
       const bundleErrors = await this.bundles.checkInline(em, event, body.bundles ?? []);
       const programTimeErrors = this.programTimes.checkInline(body.program_times ?? []);
@@ -171,6 +174,7 @@ export class ItemsService {
         addons: sortByPosition(await this.addons.insertInline(em, item.id, body.addons ?? [])),
         bundles: await this.bundles.insertInline(em, item.id, body.bundles ?? []),
         programTimes: await this.programTimes.insertInline(em, event.id, item.id, body.program_times ?? []),
+        channels,
       };
       await this.audit.record(em, principal, {
         organizerId: event.organizerId,
@@ -208,7 +212,7 @@ export class ItemsService {
       const related = await this.relatedOf(em, item);
       const before = toItemJson(item, related);
       const errors = new ErrorCollector();
-      const data = this.itemFields(body, errors);
+      const data = this.itemFields(body, errors, related.channels);
       const base: ItemInput = mode === 'patch' ? before : ({ ...ITEM_DEFAULTS } as ItemInput);
       const input = mergeInput(data, base);
       if (body.admission === false && body.personalized === undefined) input.personalized = false;
@@ -264,7 +268,7 @@ export class ItemsService {
   private relatedSpec?: RelatedSpec<ItemRelated>;
 
   /**
-   * What an item's wire form needs besides its row (tax rate, variations, add-ons, bundles), as subqueries of the
+   * What an item's wire form needs besides its row (tax rate, variations, add-ons, bundles, the organizer's channels), as subqueries of the
    * item's own statement: a list page or a detail is one statement (README "API conventions").
    */
   private related(): RelatedSpec<ItemRelated> {
@@ -274,6 +278,7 @@ export class ItemsService {
       addons: this.addons.relatedToItem('i.id'),
       bundles: this.bundles.relatedToItem('i.id'),
       programTimes: this.programTimes.relatedToItem('i.id'),
+      channels: this.queries.channelsOfItem(this.channels.identifiersOfEventSql('i.event_id')),
     });
   }
 
@@ -289,9 +294,10 @@ export class ItemsService {
   private itemFields(
     body: Partial<CreateItemDto | ReplaceItemDto>,
     errors: ErrorCollector,
+    channels: readonly string[],
   ): Partial<ItemInput> {
     const { variations: _v, addons: _a, bundles: _b, program_times: _p, ...rest } = body;
-    return translateSalesChannels(rest, errors);
+    return translateSalesChannels(rest, errors, channels);
   }
 
   /**

@@ -16,7 +16,6 @@ import {
 } from '../../common/validation/fields';
 import type { I18nString } from '../../common/values/i18n';
 import { AVAILABILITY_MODES } from '../items/item-choices';
-import { KNOWN_SALES_CHANNELS } from '../sales-channels';
 
 /**
  * Body of `POST E/items/{item}/variations/`, `PUT E/items/{item}/variations/{id}/` and of each entry of an item's
@@ -86,12 +85,12 @@ export class CreateVariationDto {
   all_sales_channels?: boolean;
 
   @Optional()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   limit_sales_channels?: string[];
 
   /** Legacy form of the two fields above (as on items). Null is refused. */
   @Nullable()
-  @IsStrList(KNOWN_SALES_CHANNELS)
+  @IsStrList(undefined, { max: 200 })
   sales_channels?: string[] | null;
 
   @Nullable()

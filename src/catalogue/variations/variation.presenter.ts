@@ -58,7 +58,12 @@ export class VariationJson {
  * Entity to wire object, field by field.
  * @param itemDefaultPrice the item's `default_price` (money string), used for `price` when the variation has none
  */
-export function toVariationJson(variation: ItemVariation, itemDefaultPrice: string): VariationJson {
+/** @param channels the organizer's channel identifiers (the legacy `sales_channels` of a variation sold everywhere) */
+export function toVariationJson(
+  variation: ItemVariation,
+  itemDefaultPrice: string,
+  channels: readonly string[],
+): VariationJson {
   return {
     id: variation.id,
     value: variation.value,
@@ -75,7 +80,7 @@ export function toVariationJson(variation: ItemVariation, itemDefaultPrice: stri
     require_membership: variation.requireMembership,
     require_membership_hidden: variation.requireMembershipHidden,
     require_membership_types: [...variation.requireMembershipTypes],
-    sales_channels: legacySalesChannels(variation.allSalesChannels, variation.limitSalesChannels),
+    sales_channels: legacySalesChannels(variation.allSalesChannels, variation.limitSalesChannels, channels),
     all_sales_channels: variation.allSalesChannels,
     limit_sales_channels: [...variation.limitSalesChannels],
     available_from: isoUtc(variation.availableFrom),

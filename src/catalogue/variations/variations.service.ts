@@ -14,6 +14,7 @@ import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { moneyOrNull } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
 import { findEventItem } from '../items/item-lookup';
 import { ItemQueries } from '../items/item.queries';
 import { ItemMetaPropertiesService } from '../item-meta-properties/item-meta-properties.service';
@@ -76,6 +77,7 @@ export class VariationsService {
     private readonly queries: VariationQueries,
     private readonly items: ItemQueries,
     private readonly metaProperties: ItemMetaPropertiesService,
+    private readonly channels: SalesChannelDirectory,
   ) {}
 
   /**
@@ -91,15 +93,17 @@ export class VariationsService {
     page: PageRequest,
   ): Promise<Paginated<VariationJson>> {
     const item = await findEventItem(this.db, event.id, itemId);
+    const channels = await this.channels.identifiers(this.db, event.organizerId);
     return this.queries.page(this.db, item.id, filters, page, (rows) =>
-      rows.map((v) => toVariationJson(v, item.defaultPrice)),
+      rows.map((v) => toVariationJson(v, item.defaultPrice, channels)),
     );
   }
 
   /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for a variation of another item */
   async get(event: Event, itemId: number, id: number): Promise<VariationJson> {
     const item = await findEventItem(this.db, event.id, itemId);
-    return toVariationJson(await this.load(this.db, item.id, id, false), item.defaultPrice);
+    const channels = await this.channels.identifiers(this.db, event.organizerId);
+    return toVariationJson(await this.load(this.db, item.id, id, false), item.defaultPrice, channels);
   }
 
   /**
@@ -117,7 +121,8 @@ export class VariationsService {
     return this.db.transaction(async (em) => {
       const item = await findEventItem(em, event.id, itemId);
       const errors = new ErrorCollector();
-      const input = mergeInput(translateSalesChannels(body, errors), {
+      const channels = await this.channels.identifiers(em, event.organizerId);
+      const input = mergeInput(translateSalesChannels(body, errors, channels), {
         ...VARIATION_DEFAULTS,
       } as VariationInput);
       await this.validate(em, event, input, errors);
@@ -130,7 +135,7 @@ export class VariationsService {
         ...body,
         id: variation.id,
       });
-      return toVariationJson(variation, item.defaultPrice);
+      return toVariationJson(variation, item.defaultPrice, channels);
     });
   }
 
@@ -151,14 +156,15 @@ export class VariationsService {
     return this.db.transaction(async (em) => {
       const item = await findEventItem(em, event.id, itemId);
       const variation = await this.load(em, item.id, id, true);
-      const before = toVariationJson(variation, item.defaultPrice);
+      const channels = await this.channels.identifiers(em, event.organizerId);
+      const before = toVariationJson(variation, item.defaultPrice, channels);
       const errors = new ErrorCollector();
       const base: VariationInput = mode === 'patch' ? before : ({ ...VARIATION_DEFAULTS } as VariationInput);
-      const input = mergeInput(translateSalesChannels(body, errors), base);
+      const input = mergeInput(translateSalesChannels(body, errors, channels), base);
       await this.validate(em, event, input, errors);
       errors.throwIfAny();
       this.apply(variation, input);
-      const after = toVariationJson(variation, item.defaultPrice);
+      const after = toVariationJson(variation, item.defaultPrice, channels);
       if (!isDeepStrictEqual(before, after)) {
         await em.save(variation);
         await this.log(em, event, principal, item, 'pretix.event.item.variation.changed', {
@@ -203,10 +209,13 @@ export class VariationsService {
     em: EntityManager,
     event: Event,
     bodies: CreateVariationDto[],
+    channels: readonly string[],
   ): Promise<{ inputs: VariationInput[]; errors: FieldErrors[] | null }> {
     const collectors = bodies.map(() => new ErrorCollector());
     const inputs = bodies.map((body, i) =>
-      mergeInput(translateSalesChannels(body, collectors[i]), { ...VARIATION_DEFAULTS } as VariationInput),
+      mergeInput(translateSalesChannels(body, collectors[i], channels), {
+        ...VARIATION_DEFAULTS,
+      } as VariationInput),
     );
     const known = await this.items.existingMembershipTypes(
       em,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
 import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, QueryFailedError, Repository } from 'typeorm';
 import type { Principal } from '../../auth/principal';
@@ -89,6 +90,7 @@ export class CartPositionsService {
     private readonly seatHolds: SeatHolds,
     private readonly queries: CartPositionQueries,
     private readonly addons: CartAddons,
+    private readonly channels: SalesChannelDirectory,
   ) {}
 
   /**
@@ -321,9 +323,21 @@ export class CartPositionsService {
     });
     const perPosition = inputs.map((input) => input.answers);
     const answers = await loadCheckedAnswers(this.catalogue, em, event, perPosition);
-    const checked = inputs.map((input, i) =>
-      checkEntry(event, input, refs, { answers: answers.answers[i], errors: answers.errors[i] }, now),
-    );
+    const known = await this.channels.identifiers(em, event.organizerId);
+    const checked = inputs.map((input, i): Prepared => {
+      const entry = checkEntry(
+        event,
+        input,
+        refs,
+        { answers: answers.answers[i], errors: answers.errors[i] },
+        now,
+      );
+      const channel = input.sales_channel;
+      if (channel === undefined || channel === null || known.includes(channel)) return entry;
+      // DRF's SlugRelatedField message: the organizer has no sales channel with this identifier.
+      const unknown = [`Object with identifier=${channel} does not exist.`];
+      return { errors: { ...('errors' in entry ? entry.errors : {}), sales_channel: unknown } };
+    });
     const byProduct = await this.quotaLookup.forProducts(em, event.id, quotaDrawingProducts(checked));
     return assignQuotas(checked, byProduct, itemNameOf(refs));
   }

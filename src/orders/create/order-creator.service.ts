@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
@@ -105,6 +106,7 @@ export class OrderCreator {
     private readonly transactions: OrderTransactionLog,
     private readonly giftCards: GiftCardPayments,
     private readonly customers: CustomerReads,
+    private readonly channels: SalesChannelDirectory,
   ) {}
 
   /**
@@ -115,6 +117,12 @@ export class OrderCreator {
   async create(event: Event, principal: Principal, body: CreateOrderDto): Promise<OrderJson> {
     const simulate = body.simulate === true;
     checkUseGiftCards(body);
+    if (
+      typeof body.sales_channel === 'string' &&
+      !(await this.channels.exists(this.em, event.organizerId, body.sales_channel))
+    ) {
+      throw ValidationFailed.field('sales_channel', 'Unknown sales channel.');
+    }
     const actor: OrderActor = { event, principal };
     const resumed = simulate ? null : resumedWriteResult();
     if (resumed !== null) return this.presentResumed(event, Number(resumed));

@@ -2,7 +2,6 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateNested, ValidationArguments } from 'class-validator';
-import { KNOWN_SALES_CHANNELS } from '../../catalogue/sales-channels';
 import {
   IsBool,
   IsChoice,
@@ -84,14 +83,13 @@ function IsVoucherReference(): PropertyDecorator {
   );
 }
 
-/** `sales_channel`: a known channel identifier (compat §4.4: `Unknown sales channel.`). */
+/**
+ * `sales_channel`: a string; whether the organizer has that channel is checked by `OrderCreator` (compat §4.4:
+ * `Unknown sales channel.`).
+ */
 function IsSalesChannel(): PropertyDecorator {
   return rule('isSalesChannel', (v) =>
-    v === undefined ||
-    v === null ||
-    (typeof v === 'string' && (KNOWN_SALES_CHANNELS as readonly string[]).includes(v))
-      ? null
-      : 'Unknown sales channel.',
+    v === undefined || v === null || typeof v === 'string' ? null : 'Unknown sales channel.',
   );
 }
 

@@ -26,6 +26,14 @@ export class SalesUsageQueries {
     return exists(em, 'SELECT 1 FROM orders WHERE event_id = $1', [eventId]);
   }
 
+  /** Whether any order of the organizer was placed through the sales channel `identifier`. */
+  channelHasOrders(em: EntityManager, organizerId: number, identifier: string): Promise<boolean> {
+    return exists(em, 'SELECT 1 FROM orders WHERE organizer_id = $1 AND sales_channel = $2', [
+      organizerId,
+      identifier,
+    ]);
+  }
+
   /** Whether any order position is for the date. */
   subeventHasOrders(em: EntityManager, subeventId: number): Promise<boolean> {
     return exists(em, 'SELECT 1 FROM order_position WHERE subevent_id = $1', [subeventId]);

@@ -4,6 +4,7 @@ import type { DiscountUsage } from '../../catalogue/discounts/discount-usage.por
 import type { ItemUsage } from '../../catalogue/items/item-usage.port';
 import type { TaxRuleUsage } from '../../catalogue/tax-rules/tax-rule-usage.port';
 import type { EventUsage } from '../../organizers/event-usage.port';
+import type { SalesChannelOrders } from '../../organizers/sales-channels/sales-channel-usage.port';
 import { CartWriter } from '../carts/cart-writer';
 import { SalesUsageQueries } from './sales-usage.queries';
 
@@ -13,7 +14,7 @@ import { SalesUsageQueries } from './sales-usage.queries';
  * positions count too: they are part of the order history.
  */
 @Injectable()
-export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage {
+export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage, SalesChannelOrders {
   constructor(
     private readonly carts: CartWriter,
     private readonly queries: SalesUsageQueries,
@@ -39,6 +40,11 @@ export class SalesUsage implements ItemUsage, EventUsage, TaxRuleUsage {
 
   async subeventHasOrders(em: EntityManager, subeventId: number): Promise<boolean> {
     return this.queries.subeventHasOrders(em, subeventId);
+  }
+
+  /** Sales channel: any order of the organizer placed through it. */
+  async channelHasOrders(em: EntityManager, organizerId: number, identifier: string): Promise<boolean> {
+    return this.queries.channelHasOrders(em, organizerId, identifier);
   }
 
   /** Tax rule: order positions or fees. */
