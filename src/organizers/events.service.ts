@@ -24,7 +24,7 @@ import { checkMetaData } from './meta-properties/meta-data';
 import { AppConfig } from '../config/app-config';
 import { checkPlugins } from './plugins';
 import { normalizeChannels, translateSalesChannels } from './sales-channels/channel-fields';
-import { SalesChannelDirectory } from './sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from './sales-channels/sales-channel-directory.queries';
 
 const DUPLICATE_SLUG = 'This slug has already been used for a different event.';
 
@@ -110,7 +110,7 @@ export class EventsService {
   private writable(organizer: Organizer, event: Event): EventInput {
     const json = this.presentWith(organizer, event, [], false, {});
     const { public_url: _u, valid_keys: _k, sales_channels: _s, item_meta_properties: _m, ...rest } = json;
-    return rest as EventInput;
+    return rest;
   }
 
   /**
@@ -209,11 +209,14 @@ export class EventsService {
     principal: Principal,
     body: CreateEventDto,
   ): Promise<EventJson> {
-    const input = mergeInput(body, { ...EVENT_DEFAULTS } as EventInput);
-    if (source.seatingPlanId !== null && !input.has_subevents) input.seating_plan = source.seatingPlanId;
+    const { item_meta_properties: _itemMeta, ...fields } = body;
     return uniqueAsValidation('uq_event_organizer_slug_ci', 'slug', DUPLICATE_SLUG, () =>
       this.db.transaction(async (em) => {
-        const meta = await this.validate(em, organizer, principal, input, 'create', null);
+        const errors = new ErrorCollector();
+        const pre = await this.preprocess(em, organizer, fields, errors);
+        const input = mergeInput(pre.body, { ...EVENT_DEFAULTS } as EventInput);
+        if (source.seatingPlanId !== null && !input.has_subevents) input.seating_plan = source.seatingPlanId;
+        const meta = await this.validate(em, organizer, principal, input, 'create', null, errors);
         const dateFrom = parseDateTime(input.date_from);
         const shifted =
           source.dateAdmission === null
@@ -244,6 +247,12 @@ export class EventsService {
         if (sent('is_public')) columns.is_public = value(input.is_public);
         if (sent('testmode')) columns.testmode = value(input.testmode);
         if (sent('timezone')) columns.timezone = value(input.timezone);
+        if (sent('all_sales_channels') || sent('limit_sales_channels') || sent('sales_channels')) {
+          columns.all_sales_channels = value(input.all_sales_channels);
+          columns.limit_sales_channels = value(
+            input.all_sales_channels ? [] : normalizeChannels(input.limit_sales_channels),
+          );
+        }
         const ids = await copyRows(em, { entity: Event, where: 's.id = $1', params: [source.id], columns });
         const target = await em.findOneByOrFail(Event, { id: ids.get(source.id)! });
         await this.hooks.eventCreated(em, target, principal);

@@ -16,6 +16,7 @@ import { SalesChannelsController } from './sales-channels/sales-channels.control
 import { SalesChannelsService } from './sales-channels/sales-channels.service';
 import { SalesChannelQueries } from './sales-channels/sales-channel.queries';
 import { OrganizerSettingsController } from './settings/organizer-settings.controller';
+import { OrganizerSettingsQueries } from './settings/organizer-settings.queries';
 import { OrganizerSettingsService } from './settings/organizer-settings.service';
 import { AuditModule } from '../audit/audit.module';
 
@@ -61,6 +62,7 @@ export class OrganizersModule {
         SalesChannelsService,
         SalesChannelQueries,
         OrganizerSettingsService,
+        OrganizerSettingsQueries,
       ],
       exports: [OrganizersService, EventsService, TenancyModule],
     };

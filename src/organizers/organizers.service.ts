@@ -11,7 +11,7 @@ import { Organizer } from './organizer.entity';
 import { OrganizerQueries } from './organizer.queries';
 import { OrganizerJson, toOrganizerJson } from './organizer.presenter';
 import { checkPlugins } from './plugins';
-import { SalesChannelDirectory } from './sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from './sales-channels/sales-channel-directory.queries';
 
 /**
  * Organizers (compat §4.1): the CLI creates them (with their built-in sales channels); the API lists, reads and

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Event } from './event.entity';
 import { EventHooks } from './event-hooks';
 import { Organizer } from './organizer.entity';
-import { SalesChannelDirectory } from './sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from './sales-channels/sales-channel-directory.queries';
 import { SalesChannel } from './sales-channels/sales-channel.entity';
 import { SubEventQueries } from './subevents/subevent.queries';
 import { TenancyQueries } from './tenancy.queries';

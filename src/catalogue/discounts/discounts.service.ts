@@ -11,7 +11,7 @@ import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { Decimal, toMoney } from '../../common/values/money';
-import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory.queries';
 import type { Event } from '../../organizers/event.entity';
 import { DISCOUNT_USAGE, DiscountUsage } from './discount-usage.port';
 import { normalizeChannels, translateSalesChannels } from '../sales-channels';

@@ -14,7 +14,7 @@ import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { Decimal, moneyOrNull, toMoney } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
-import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory.queries';
 import { AddonsService } from '../addons/addons.service';
 import { BundlesService } from '../bundles/bundles.service';
 import { CategoriesService } from '../categories/categories.service';

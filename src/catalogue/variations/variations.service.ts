@@ -14,7 +14,7 @@ import { parseDateTimeOrNull } from '../../common/values/datetime';
 import { toI18n, toI18nOrNull } from '../../common/values/i18n';
 import { moneyOrNull } from '../../common/values/money';
 import type { Event } from '../../organizers/event.entity';
-import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory.queries';
 import { findEventItem } from '../items/item-lookup';
 import { ItemQueries } from '../items/item.queries';
 import { ItemMetaPropertiesService } from '../item-meta-properties/item-meta-properties.service';

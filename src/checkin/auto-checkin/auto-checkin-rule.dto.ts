@@ -1,6 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { KNOWN_SALES_CHANNELS } from '../../catalogue/sales-channels';
 import { ApiInt } from '../../common/http/api-schemas';
 import {
   IsBool,
@@ -30,8 +29,9 @@ function IsPk(): PropertyDecorator {
 }
 
 /**
- * Sales channel identifiers (DRF `SlugRelatedField(many=True, slug_field="identifier")`): a list of the
- * organizer's channels, else `Object with identifier=<x> does not exist.`.
+ * Sales channel identifiers (DRF `SlugRelatedField(many=True, slug_field="identifier")`): a list of strings;
+ * that each is one of the organizer's channels is checked by the service (`Object with identifier=<x> does not
+ * exist.`).
  */
 function IsSalesChannelList(): PropertyDecorator {
   const check = rule('isSalesChannelList', (v) => {
@@ -43,8 +43,6 @@ function IsSalesChannelList(): PropertyDecorator {
     if (v.length > LIMITS.listEntries) return tooManyMessage(LIMITS.listEntries);
     for (const x of v as unknown[]) {
       if (typeof x !== 'string') return 'Invalid value.';
-      if (!(KNOWN_SALES_CHANNELS as readonly string[]).includes(x))
-        return `Object with identifier=${x} does not exist.`;
     }
     return null;
   });

@@ -10,6 +10,7 @@ import { QueryFilters } from '../../common/listing/query-filters';
 import { findOrNotFound } from '../../common/persistence/find';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
 import type { Event } from '../../organizers/event.entity';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory.queries';
 import { AutoCheckinRule } from './auto-checkin-rule.entity';
 import type { CreateAutoCheckinRuleDto } from './auto-checkin-rule.dto';
 import { AutoCheckinRuleJson, toAutoCheckinRuleJson } from './auto-checkin-rule.presenter';
@@ -47,6 +48,7 @@ export class AutoCheckinRulesService {
     private readonly audit: AuditLogService,
     private readonly catalogue: SalesCatalogue,
     private readonly queries: AutoCheckinQueries,
+    private readonly channels: SalesChannelDirectory,
   ) {}
 
   /**
@@ -156,6 +158,10 @@ export class AutoCheckinRulesService {
       const known = list >= 1 && list <= INT_MAX && (await this.queries.listOfEvent(em, event.id, list));
       if (!known) errors.add('list', invalidPk(list));
     }
+    const channels = new Set(await this.channels.identifiers(em, event.organizerId));
+    const badChannel = input.limit_sales_channels.find((c) => !channels.has(c));
+    if (badChannel !== undefined)
+      errors.add('limit_sales_channels', `Object with identifier=${badChannel} does not exist.`);
     const items = await this.catalogue.itemIdsOfEvent(em, event.id, input.limit_products);
     const badItem = input.limit_products.find((i) => !items.has(i));
     if (badItem !== undefined) errors.add('limit_products', invalidPk(badItem));

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenancyModule } from '../../organizers/tenancy.module';
 import { AuditModule } from '../../audit/audit.module';
 import { CatalogueReadsModule } from '../../catalogue/sales/catalogue-reads.module';
 import { CheckinSeamModule } from '../../orders/checkin-seam/checkin-seam.module';
@@ -22,6 +23,7 @@ import { AutoCheckinService } from './auto-checkin.service';
     CatalogueReadsModule,
     CheckinSeamModule,
     OrderWritingModule,
+    TenancyModule,
   ],
   controllers: [AutoCheckinRulesController],
   providers: [AutoCheckinQueries, AutoCheckinRulesService, AutoCheckinService],

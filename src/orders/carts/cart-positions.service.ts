@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory.queries';
 import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, QueryFailedError, Repository } from 'typeorm';
 import type { Principal } from '../../auth/principal';

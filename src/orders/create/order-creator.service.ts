@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory';
+import { SalesChannelDirectory } from '../../organizers/sales-channels/sales-channel-directory.queries';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';

@@ -116,7 +116,7 @@ export class SalesChannelsService {
       const before = toSalesChannelJson(channel);
       const base =
         mode === 'patch' ? before : ({ ...DEFAULTS, identifier: channel.identifier } as ChannelInput);
-      const input = mergeInput(body, base as ChannelInput);
+      const input = mergeInput(body, base);
       const errors = new ErrorCollector();
       if (input.identifier !== channel.identifier) {
         errors.add('identifier', 'You cannot change the identifier of a sales channel.');

@@ -251,7 +251,7 @@ export const ORGANIZER_SETTINGS: Readonly<Record<string, SettingSpec>> = {
     check: (v) => {
       if (!Array.isArray(v))
         return `Expected a list of items but got type "${typeof v === 'string' ? 'str' : typeof v}".`;
-      const bad = v.find((x) => typeof x !== 'string' || !LANGUAGES.includes(x));
+      const bad = (v as unknown[]).find((x) => typeof x !== 'string' || !LANGUAGES.includes(x));
       return bad === undefined ? null : notValidChoice(bad);
     },
     normalize: (v) => [...new Set(v as string[])],

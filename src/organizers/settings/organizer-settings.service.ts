@@ -1,3 +1,4 @@
+import { OrganizerSettingsQueries } from './organizer-settings.queries';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
@@ -17,15 +18,12 @@ export class OrganizerSettingsService {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
+    private readonly queries: OrganizerSettingsQueries,
   ) {}
 
   /** Every key with its value or default (one statement). */
   async get(organizer: Organizer): Promise<Record<string, unknown>> {
-    const rows: { values: Record<string, unknown> }[] = await this.db.query(
-      'SELECT "values" FROM organizer_settings WHERE organizer_id = $1',
-      [organizer.id],
-    );
-    return effectiveOrganizerSettings(rows[0]?.values ?? {});
+    return effectiveOrganizerSettings(await this.queries.stored(this.db, organizer.id));
   }
 
   /**
@@ -43,12 +41,7 @@ export class OrganizerSettingsService {
     if (keys.length === 0) return this.get(organizer);
     const removed = keys.filter((k) => changes[k] === null);
     return this.db.transaction(async (em) => {
-      const rows: { values: Record<string, unknown> }[] = await em.query(
-        `INSERT INTO organizer_settings (organizer_id, "values") VALUES ($1, $2::jsonb - $3::text[])
-         ON CONFLICT (organizer_id) DO UPDATE SET "values" = (organizer_settings."values" || $2::jsonb) - $3::text[]
-         RETURNING "values"`,
-        [organizer.id, JSON.stringify(set), removed],
-      );
+      const stored = await this.queries.merge(em, organizer.id, set, removed);
       await this.audit.record(em, principal, {
         organizerId: organizer.id,
         eventId: null,
@@ -57,7 +50,7 @@ export class OrganizerSettingsService {
         action: 'pretix.organizer.settings',
         data: changes,
       });
-      return effectiveOrganizerSettings(rows[0].values);
+      return effectiveOrganizerSettings(stored);
     });
   }
 }
