@@ -4,6 +4,7 @@ import { applyOrdering } from '../../common/listing/ordering';
 import { paginateRows, Related, relatedRows } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
+import type { SqlFragment } from '../../common/persistence/sql-fragment';
 import { ItemVariation } from './item-variation.entity';
 
 /**
@@ -54,5 +55,27 @@ export class VariationQueries {
       `FROM item_variation v WHERE v.item_id = ${itemId}`,
       'v.position, v.id',
     );
+  }
+
+  /**
+   * The item's variation `id` with the organizer's sales channel identifiers (`channels`, the SQL fragment of
+   * `SalesChannelDirectory.identifiersOfEventSql` on `i.event_id`), in one statement; null when the item has no
+   * such variation.
+   */
+  async oneWithChannels(
+    em: EntityManager,
+    itemId: number,
+    id: number,
+    channels: (eventId: string) => SqlFragment,
+  ): Promise<{ variation: ItemVariation; channels: string[] } | null> {
+    const { entities, raw } = await em
+      .getRepository(ItemVariation)
+      .createQueryBuilder('v')
+      .innerJoin('item', 'i', 'i.id = v.item_id')
+      .addSelect(channels('i.event_id'), 'organizer_channels')
+      .where('v.id = :id AND v.item_id = :itemId', { id, itemId })
+      .getRawAndEntities<{ organizer_channels: string[] }>();
+    if (entities.length === 0) return null;
+    return { variation: entities[0], channels: raw[0].organizer_channels };
   }
 }

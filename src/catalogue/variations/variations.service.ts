@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'util';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
-import { ErrorCollector, FieldErrors, invalidPk, Refused, ResourceInUse } from '../../common/errors';
+import { ErrorCollector, FieldErrors, invalidPk, NotFound, Refused, ResourceInUse } from '../../common/errors';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Complete, mergeInput, WriteMode } from '../../common/persistence/write';
@@ -102,8 +102,11 @@ export class VariationsService {
   /** @throws ParentNotFound (403) for an unknown item of this event; NotFound for a variation of another item */
   async get(event: Event, itemId: number, id: number): Promise<VariationJson> {
     const item = await findEventItem(this.db, event.id, itemId);
-    const channels = await this.channels.identifiers(this.db, event.organizerId);
-    return toVariationJson(await this.load(this.db, item.id, id, false), item.defaultPrice, channels);
+    const found = await this.queries.oneWithChannels(this.db, item.id, id, (e) =>
+      this.channels.identifiersOfEventSql(e),
+    );
+    if (!found) throw new NotFound();
+    return toVariationJson(found.variation, item.defaultPrice, found.channels);
   }
 
   /**
