@@ -302,7 +302,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Update fields of an organizer */
+        patch: operations["partialUpdateOrganizer"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/checkinrpc/annul/": {
@@ -350,6 +351,60 @@ export interface paths {
         get: operations["searchCheckinRpc"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/customers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers */
+        get: operations["listCustomers"];
+        put?: never;
+        /** Create a customer */
+        post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/customers/{identifier}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a customer */
+        get: operations["retrieveCustomer"];
+        /** Replace a customer */
+        put: operations["updateCustomer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a customer */
+        patch: operations["partialUpdateCustomer"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/customers/{identifier}/anonymize/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes the customer's personal data; 200 with the anonymized customer. */
+        post: operations["anonymizeCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1019,6 +1074,47 @@ export interface paths {
          * @description Cancels the invoice (a cancellation invoice) and, unless the order is canceled, issues a new one. 204.
          */
         post: operations["reissueInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/retransmit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retransmit invoice
+         * @description Transmits the invoice again, whatever its transmission status (`pending` again). 204; 409 while `inflight`.
+         */
+        post: operations["retransmitInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/invoices/{number}/transmit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transmit invoice
+         * @description Transmits the invoice (e-mail with the PDF attached, by the worker), only while it is `pending`. 204; 403
+         *     otherwise.
+         */
+        post: operations["transmitInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2530,6 +2626,65 @@ export interface paths {
         patch: operations["partialUpdateVoucher"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/waitinglistentries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List waiting list entries */
+        get: operations["listWaitingListEntries"];
+        put?: never;
+        /** Create a waiting list entry */
+        post: operations["createWaitingListEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/waitinglistentries/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a waiting list entry */
+        get: operations["retrieveWaitingListEntry"];
+        /** Replace a waiting list entry */
+        put: operations["updateWaitingListEntry"];
+        post?: never;
+        /** Delete a waiting list entry */
+        delete: operations["destroyWaitingListEntry"];
+        options?: never;
+        head?: never;
+        /** Update fields of a waiting list entry */
+        patch: operations["partialUpdateWaitingListEntry"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/waitinglistentries/{id}/send_voucher/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send waiting list voucher
+         * @description Sends the entry a voucher now (one use, valid for `waiting_list_hours`, blocking quota) and mails it. No body.
+         *     400 with a bare list when no place is free, the entry is anonymized or already has a voucher.
+         */
+        post: operations["sendWaitingListVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/exporters/": {
         parameters: {
             query?: never;
@@ -2732,6 +2887,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/memberships/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List memberships */
+        get: operations["listMemberships"];
+        put?: never;
+        /** Create a membership */
+        post: operations["createMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/memberships/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a membership */
+        get: operations["retrieveMembership"];
+        /** Replace a membership */
+        put: operations["updateMembership"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a membership */
+        patch: operations["partialUpdateMembership"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/membershiptypes/": {
         parameters: {
             query?: never;
@@ -2898,6 +3090,44 @@ export interface paths {
         patch: operations["partialUpdateReusableMedium"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/saleschannels/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sales channels */
+        get: operations["listSalesChannels"];
+        put?: never;
+        /** Create a sales channel */
+        post: operations["createSalesChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/saleschannels/{identifier}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a sales channel */
+        get: operations["retrieveSalesChannel"];
+        /** Replace a sales channel */
+        put: operations["updateSalesChannel"];
+        post?: never;
+        /** Delete a sales channel */
+        delete: operations["destroySalesChannel"];
+        options?: never;
+        head?: never;
+        /** Update fields of a sales channel */
+        patch: operations["partialUpdateSalesChannel"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/scheduled_exports/": {
         parameters: {
             query?: never;
@@ -2972,6 +3202,24 @@ export interface paths {
         head?: never;
         /** Update fields of a seating plan */
         patch: operations["partialUpdateSeatingPlan"];
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get organizer settings */
+        get: operations["getOrganizerSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Settings organizer */
+        patch: operations["settingsOrganizerWithPatch"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/subevents/": {
@@ -3838,6 +4086,32 @@ export interface components {
              */
             subevent?: number | null;
         };
+        CreateCustomerDto: {
+            /**
+             * Format: email
+             * @description Unique per organizer (case-insensitive); stored lower-cased.
+             */
+            email?: string | null;
+            /** @description Identifier in an external system (null by default). */
+            external_identifier?: string | null;
+            /** @description Default true. */
+            is_active?: boolean;
+            /** @description Default true. */
+            is_verified?: boolean;
+            /**
+             * @description Default `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "de-informal" | "ar" | "ca" | "cs" | "da" | "el" | "es" | "fi" | "fr" | "it" | "ja" | "lv" | "nl" | "nl-informal" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sv" | "tr" | "uk" | "zh-hans";
+            /** @description Name parts; `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            notes?: string | null;
+            password?: string | null;
+            phone?: string | null;
+            send_email?: boolean | null;
+        };
         CreateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -3872,7 +4146,7 @@ export interface components {
             /** @description Minimum value of matching products, money (`"0.00"` = none). */
             condition_min_value?: components["schemas"]["MoneyInput"];
             internal_name: string;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /**
              * Format: int32
              * @description Discounts apply in this order (default 0).
@@ -3882,7 +4156,7 @@ export interface components {
              * @description Deprecated form of the two fields above: all known channels means `all_sales_channels`, otherwise the list
              *     is `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /**
              * Format: date-time
              * @description Only dates (sub-events) starting at or after this time count; null for any.
@@ -3900,6 +4174,8 @@ export interface components {
             subevent_mode?: "mixed" | "same" | "distinct";
         };
         CreateEventDto: {
+            /** @description Sold through every channel of the organizer (default true). */
+            all_sales_channels?: boolean;
             /**
              * Format: currency
              * @description ISO 4217 code.
@@ -3922,6 +4198,8 @@ export interface components {
             item_meta_properties?: {
                 [key: string]: string;
             };
+            /** @description Channel identifiers of the organizer when `all_sales_channels` is false. */
+            limit_sales_channels?: string[];
             live?: boolean;
             location?: components["schemas"]["I18nString"] | (string | null);
             /** @description Object of meta-data property name to value (strings). */
@@ -3929,10 +4207,14 @@ export interface components {
                 [key: string]: string;
             };
             name: components["schemas"]["I18nStringInput"];
+            /** @description Package names of plugins; checked (unknown or wrong-level plugins refused) but the list never changes. */
+            plugins?: string[];
             /** Format: date-time */
             presale_end?: string | null;
             /** Format: date-time */
             presale_start?: string | null;
+            /** @description Legacy: the channel list (all of the organizer's channels means `all_sales_channels`); null is refused. */
+            sales_channels?: string[] | null;
             seat_category_mapping?: {
                 [key: string]: unknown;
             };
@@ -4057,7 +4339,7 @@ export interface components {
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** Format: int32 */
             max_per_order?: number | null;
             /**
@@ -4098,7 +4380,7 @@ export interface components {
              * @description Legacy form of the two fields above: all known channels means `all_sales_channels`, otherwise the list is
              *     `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             show_quota_left?: boolean | null;
             /**
              * Format: int32
@@ -4141,6 +4423,31 @@ export interface components {
             /** @description "Required for products" (default false; not enforced on item writes, as in pretix's API). */
             required?: boolean;
         };
+        CreateMembershipDto: {
+            /** @description Name parts of the person the membership is for (default null). */
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            /** @description Identifier of a customer of the organizer. */
+            customer: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_end: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_start: string;
+            /**
+             * Format: int32
+             * @description Id of a membership type of the organizer.
+             */
+            membership_type: number;
+            /** @description Default false; set on creation only. */
+            testmode?: boolean;
+        };
         CreateMembershipTypeDto: {
             /** @description Usable for several tickets valid at the same time (default false). */
             allow_parallel_usage?: boolean;
@@ -4167,6 +4474,8 @@ export interface components {
             consume_carts?: string[];
             /** Format: date */
             custom_followup_at?: string | null;
+            /** @description Identifier of a customer account of the organizer the order belongs to (pretix `customer`). */
+            customer?: string;
             /** Format: email */
             email?: string | null;
             /**
@@ -4442,10 +4751,7 @@ export interface components {
         CreateReusableMediumDto: {
             /** @description Whether the medium may be used (default true). */
             active?: boolean;
-            /**
-             * @description Identifier of a customer account of the organizer. This service has no customer accounts yet, so only null
-             *     (the default) is accepted; any identifier answers 400 as a customer that does not exist.
-             */
+            /** @description Identifier of a customer account of the organizer (default null); another identifier answers 400. */
             customer?: string | null;
             /**
              * Format: date-time
@@ -4475,6 +4781,18 @@ export interface components {
              * @enum {string}
              */
             type: "barcode" | "nfc_uid" | "nfc_mf0aes";
+        };
+        CreateSalesChannelDto: {
+            /** @description Unique within the organizer; letters, digits, `.`, `-`, `_`; at most 200 characters. */
+            identifier: string;
+            label: components["schemas"]["I18nStringInput"];
+            /**
+             * Format: int32
+             * @description Sort key (default 0).
+             */
+            position?: number;
+            /** @description `api` (default); only `api` channels can be created through the API. */
+            type?: string;
         };
         CreateScheduledExportDto: {
             /** @description Input of the exporter (`_format`: `xlsx`, `csv` or `json`, and its own fields); defaults are filled in and stored. */
@@ -4690,7 +5008,7 @@ export interface components {
             description?: components["schemas"]["I18nString"] | (string | null);
             free_price_suggestion?: (string | null) | number;
             hide_without_voucher?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** @description Item meta property name to value; keys must be existing item meta properties. */
             meta_data?: {
                 [key: string]: string;
@@ -4705,7 +5023,7 @@ export interface components {
             /** @description Membership type ids of the event's organizer. */
             require_membership_types?: number[];
             /** @description Legacy form of the two fields above (as on items). Null is refused. */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /** @description Variation name. */
             value: components["schemas"]["I18nStringInput"];
         };
@@ -4768,6 +5086,41 @@ export interface components {
             /**
              * Format: int32
              * @description Variation id of `item`.
+             */
+            variation?: number | null;
+        };
+        CreateWaitingListEntryDto: {
+            /** Format: email */
+            email: string;
+            /**
+             * Format: int32
+             * @description Product id of this event.
+             */
+            item: number;
+            /**
+             * @description Language of the mails; null or omitted means the default `en`.
+             * @example en
+             */
+            locale?: string | null;
+            /** @description Name parts (`{"full_name": "…"}`); `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            /** @example +4930123456 */
+            phone?: string | null;
+            /**
+             * Format: int32
+             * @description Higher first in the automatic assignment; default 0.
+             */
+            priority?: number;
+            /**
+             * Format: int32
+             * @description Date of the series; required for a series, null otherwise.
+             */
+            subevent?: number | null;
+            /**
+             * Format: int32
+             * @description Variation of `item`; required when the item has variations.
              */
             variation?: number | null;
         };
@@ -4866,6 +5219,28 @@ export interface components {
             /** @description Percent with two decimals, or null for the rule's own rate. */
             rate: (string & components["schemas"]["Percentage"]) | null;
         };
+        CustomerJson: {
+            /** Format: date-time */
+            date_joined: string;
+            email: string | null;
+            external_identifier: string | null;
+            /** @description Generated, read-only; the URL key. */
+            identifier: string;
+            is_active: boolean;
+            is_verified: boolean;
+            /** Format: date-time */
+            last_login: string | null;
+            /** Format: date-time */
+            last_modified: string;
+            locale: string;
+            /** @description Full name built from `name_parts` ("" when there are none). */
+            name: string;
+            name_parts: {
+                [key: string]: string;
+            };
+            notes: string | null;
+            phone: string | null;
+        };
         DeliveryAttemptJson: {
             /** Format: date-time */
             datetime: string;
@@ -4908,11 +5283,11 @@ export interface components {
             /** Format: int32 */
             id: number;
             internal_name: string;
-            limit_sales_channels: ("web" | "api")[];
+            limit_sales_channels: string[];
             /** Format: int32 */
             position: number;
-            /** @description Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
-            sales_channels: ("web" | "api")[];
+            /** @description Sorted channel identifiers: all of the organizer's when `all_sales_channels`, else `limit_sales_channels`. */
+            sales_channels: string[];
             /** Format: date-time */
             subevent_date_from: string | null;
             /** Format: date-time */
@@ -4934,6 +5309,7 @@ export interface components {
             detail: string;
         };
         EventJson: {
+            all_sales_channels: boolean;
             currency: string;
             /** Format: date-time */
             date_admission: string | null;
@@ -4951,6 +5327,7 @@ export interface components {
             item_meta_properties: {
                 [key: string]: string;
             };
+            limit_sales_channels: string[];
             live: boolean;
             location: ({
                 [key: string]: string;
@@ -4961,10 +5338,19 @@ export interface components {
             name: {
                 [key: string]: string;
             } & components["schemas"]["I18nString"];
+            /** @description Package names of the plugins active for the event (always the same list, see README). */
+            plugins: string[];
             /** Format: date-time */
             presale_end: string | null;
             /** Format: date-time */
             presale_start: string | null;
+            /**
+             * Format: uri
+             * @description The event's public shop page: `<SITE_URL>/<organizer>/<event>/` (read-only).
+             */
+            public_url: string;
+            /** @description Legacy: every channel of the organizer when `all_sales_channels`, else `limit_sales_channels`. */
+            sales_channels: string[];
             seat_category_mapping: {
                 [key: string]: number | null;
             };
@@ -4973,6 +5359,8 @@ export interface components {
             slug: string;
             testmode: boolean;
             timezone: string;
+            /** @description Only on the event's own URL (detail, PUT, PATCH), as in pretix. */
+            valid_keys?: components["schemas"]["ValidKeysJson"];
         };
         EventMetaPropertyJson: {
             /** @description Allowed values; null: any value. */
@@ -4992,6 +5380,8 @@ export interface components {
             invoice_address_from_country?: string;
             /** @description Sender: company or person name. */
             invoice_address_from_name?: string;
+            /** @description State or province of the sender (only used in some countries). */
+            invoice_address_from_state?: string;
             invoice_address_from_tax_id?: string;
             invoice_address_from_vat_id?: string;
             invoice_address_from_zipcode?: string;
@@ -5006,6 +5396,29 @@ export interface components {
             invoice_numbers_prefix?: string;
             /** @description Language of new invoices, e.g. `en`, `de`. */
             locale?: string;
+            /** @description Whether vouchers are sent to waiting list entries automatically when places free up (default true). */
+            waiting_list_auto?: boolean;
+            /** @description Whether the shop offers a waiting list for sold-out products (pretix default false). */
+            waiting_list_enabled?: boolean;
+            /**
+             * Format: int32
+             * @description Hours a waiting list voucher stays valid (default 48).
+             */
+            waiting_list_hours?: number;
+            /**
+             * Format: int32
+             * @description Open entries one e-mail address may have per product (default 1).
+             */
+            waiting_list_limit_per_user?: number;
+        };
+        ExplainedSettingJson: {
+            help_text: string | null;
+            label: string;
+            readonly: boolean;
+            /** @description The current value (as in the plain answer). */
+            value: (string | null) | number | boolean | string[] | {
+                [key: string]: string;
+            };
         };
         ExportFailedJson: {
             message: string;
@@ -5237,6 +5650,8 @@ export interface components {
             /** @description ISO 3166-1 alpha-2 code or `""`. */
             invoice_from_country: string;
             invoice_from_name: string;
+            /** @description Sender state (only used in some countries). */
+            invoice_from_state: string;
             invoice_from_tax_id: string;
             invoice_from_vat_id: string;
             invoice_from_zipcode: string;
@@ -5246,9 +5661,15 @@ export interface components {
             invoice_to_city: string;
             invoice_to_company: string;
             invoice_to_country: string;
+            /** @description Business (true) or individual recipient; null for invoices made before this field existed. */
+            invoice_to_is_business: boolean | null;
             invoice_to_name: string;
             invoice_to_state: string;
             invoice_to_street: string;
+            /** @description Additional transmission info of the recipient, e.g. `{"transmission_email_address": "..."}`. */
+            invoice_to_transmission_info: {
+                [key: string]: unknown;
+            };
             invoice_to_vat_id: string;
             invoice_to_zipcode: string;
             is_cancellation: boolean;
@@ -5262,13 +5683,30 @@ export interface components {
             payment_provider_text: string;
             /** @description Number of the invoice this one refers to (a cancellation: the canceled invoice). */
             refers: string | null;
+            /**
+             * Format: date-time
+             * @description Time of the last change of `transmission_status`.
+             */
+            transmission_date: string | null;
+            /** @description Provider that transmitted the invoice (`email_pdf`), null until chosen. */
+            transmission_provider: string | null;
+            /** @enum {string} */
+            transmission_status: "unknown" | "pending" | "inflight" | "failed" | "completed";
+            /** @description Requested transmission channel, e.g. `email`. */
+            transmission_type: string;
         };
         InvoiceLineJson: {
             attendee_name: string | null;
             description: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Deprecated alias of `period_start`.
+             */
             event_date_from: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Deprecated alias of `period_end`.
+             */
             event_date_to: string | null;
             event_location: string | null;
             fee_internal_type: string | null;
@@ -5278,12 +5716,24 @@ export interface components {
             /** Format: int32 */
             item: number | null;
             /**
+             * Format: date-time
+             * @description End of the service or delivery period of the line (null if not known).
+             */
+            period_end: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the service or delivery period of the line (null if not known).
+             */
+            period_start: string | null;
+            /**
              * Format: int32
              * @description 1-based line number.
              */
             position: number;
             /** Format: int32 */
             subevent: number | null;
+            /** @description Codified reason for the tax rate (e.g. `S/standard`) or null. */
+            tax_code: string | null;
             tax_name: string;
             /** @description Percent, e.g. `"19.00"`. */
             tax_rate: components["schemas"]["Percentage"];
@@ -5339,7 +5789,7 @@ export interface components {
             id: number;
             internal_name: string | null;
             issue_giftcard: boolean;
-            limit_sales_channels: ("web" | "api")[];
+            limit_sales_channels: string[];
             /** Format: int32 */
             max_per_order: number | null;
             /** @enum {string|null} */
@@ -5368,8 +5818,8 @@ export interface components {
             require_membership_hidden: boolean;
             require_membership_types: number[];
             require_voucher: boolean;
-            /** @description Sorted channel identifiers: all known ones when `all_sales_channels`, else `limit_sales_channels`. */
-            sales_channels: ("web" | "api")[];
+            /** @description Sorted channel identifiers: all of the organizer's when `all_sales_channels`, else `limit_sales_channels`. */
+            sales_channels: string[];
             show_quota_left: boolean | null;
             tax_rate: components["schemas"]["Percentage"];
             /** Format: int32 */
@@ -5476,6 +5926,25 @@ export interface components {
             name: string;
             /** @description Slug of the team's organizer. */
             organizer: string;
+        };
+        MembershipJson: {
+            attendee_name_parts: {
+                [key: string]: string;
+            } | null;
+            /** @description Identifier of the customer. */
+            customer: string;
+            /** Format: date-time */
+            date_end: string;
+            /** Format: date-time */
+            date_start: string;
+            /** Format: int32 */
+            id: number;
+            /**
+             * Format: int32
+             * @description Id of the membership type.
+             */
+            membership_type: number;
+            testmode: boolean;
         };
         MembershipTypeJson: {
             allow_parallel_usage: boolean;
@@ -5850,6 +6319,13 @@ export interface components {
         };
         OrganizerJson: {
             name: string;
+            /** @description Package names of the organizer-level plugins (always the same list, see README). */
+            plugins: string[];
+            /**
+             * Format: uri
+             * @description The public shop page of the organizer: `<SITE_URL>/<slug>/` (read-only).
+             */
+            public_url: string;
             slug: string;
         };
         OrganizerOrderPositionJson: {
@@ -5910,6 +6386,146 @@ export interface components {
             voucher: number | null;
             voucher_budget_use: (string & components["schemas"]["Money"]) | null;
             zipcode: string | null;
+        };
+        OrganizerSettingsDto: {
+            /** @description Accessibility information text */
+            accessibility_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Accessibility information title */
+            accessibility_title?: {
+                [key: string]: string;
+            } | null;
+            /** @description Accessibility information URL */
+            accessibility_url?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Format: email
+             * @description We'll show this publicly to allow attendees to contact you.
+             */
+            contact_mail?: string | null;
+            /** @description Enable cookie consent management features */
+            cookie_consent?: boolean | null;
+            /** @description "Reject" button description */
+            cookie_consent_dialog_button_no?: {
+                [key: string]: string;
+            } | null;
+            /** @description "Accept" button description */
+            cookie_consent_dialog_button_yes?: {
+                [key: string]: string;
+            } | null;
+            /** @description Dialog text */
+            cookie_consent_dialog_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Secondary dialog text */
+            cookie_consent_dialog_text_secondary?: {
+                [key: string]: string;
+            } | null;
+            /** @description Dialog title */
+            cookie_consent_dialog_title?: {
+                [key: string]: string;
+            } | null;
+            /** @description This will allow customers to sign up for an account on your ticket shop. This is a prerequisite for some advanced features like memberships. */
+            customer_accounts?: boolean | null;
+            /** @description This will allow registered customers to access orders made with the same email address, even if the customer was not logged in during the purchase. */
+            customer_accounts_link_by_email?: boolean | null;
+            /** @description If disabled, you will need to connect one or more single-sign-on providers. */
+            customer_accounts_native?: boolean | null;
+            /** @description Require login to access order confirmation pages */
+            customer_accounts_require_login_for_order_access?: boolean | null;
+            /** @description If checked, the list of events will show if events are sold out. This might make for longer page loading times if you have lots of events and the shown status might be out of date for up to two minutes. */
+            event_list_availability?: boolean | null;
+            /**
+             * @description If your event series has more than 50 dates in the future, only the month or week calendar can be used.
+             * @enum {string|null}
+             */
+            event_list_type?: "list" | "week" | "calendar" | null;
+            /** @description Users that do not have access to all events under this organizer, must select one of their teams to have access to the created event. This setting allows users to create an event-specified team on-the-fly, even when they do not have "Can change teams and permissions" permission. */
+            event_team_provisioning?: boolean | null;
+            /**
+             * Format: int32
+             * @description If you set a number here, gift cards will by default expire at the end of the year after this many years. If you keep it empty, gift cards do not have an explicit expiry date.
+             */
+            giftcard_expiry_years?: number | null;
+            /**
+             * Format: int32
+             * @description The system generates by default 16-character long gift card codes. However, if a different length is required, it can be set here.
+             */
+            giftcard_length?: number | null;
+            /**
+             * Format: uri
+             * @description This should point e.g. to a part of your website that has your contact details and legal information.
+             */
+            imprint_url?: string | null;
+            /** @description By default, invoices can never again be changed once they are issued. In most countries, we recommend to leave this option turned off and always issue a new invoice if a change needs to be made. */
+            invoice_regenerate_allowed?: boolean | null;
+            /** @description Available languages */
+            locales?: ("en" | "de" | "de-informal" | "ar" | "eu" | "ca" | "zh-hans" | "zh-hant" | "cs" | "da" | "nl" | "nl-informal" | "et" | "fi" | "fr" | "gl" | "el" | "he" | "hu" | "id" | "it" | "ja" | "ko" | "lv" | "nb-no" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sk" | "sl" | "es" | "es-419" | "sv" | "tr" | "uk")[] | null;
+            /** @description This will be displayed on the organizer homepage. */
+            organizer_homepage_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Not displayed anywhere by default, but if you want to, you can use this e.g. in ticket templates. */
+            organizer_info_text?: {
+                [key: string]: string;
+            } | null;
+            /** @description Link back to organizer overview on all event pages */
+            organizer_link_back?: boolean | null;
+            /**
+             * Format: uri
+             * @description Header image
+             */
+            organizer_logo_image?: string | null;
+            /** @description Use header image also for events without an individually uploaded logo */
+            organizer_logo_image_inherit?: boolean | null;
+            /** @description We recommend to upload a picture at least 1170 pixels wide. */
+            organizer_logo_image_large?: boolean | null;
+            /** @description Primary color */
+            primary_color?: string | null;
+            /**
+             * @description Only respected by modern browsers.
+             * @enum {string|null}
+             */
+            primary_font?: "Open Sans" | null;
+            /** @description This should point e.g. to a part of your website that explains how you use data gathered in your ticket shop. */
+            privacy_url?: {
+                [key: string]: string;
+            } | null;
+            /** @description Will be used to determine date and time formatting as well as default country for customer addresses and phone numbers. */
+            region?: string | null;
+            /** @description The re-usable media feature allows you to connect tickets and gift cards with physical media such as wristbands or chip cards that may be re-used for different tickets or gift cards later. */
+            reusable_media_active?: boolean | null;
+            /** @description Active */
+            reusable_media_type_barcode?: boolean | null;
+            /**
+             * Format: int32
+             * @description Length of barcodes
+             */
+            reusable_media_type_barcode_identifier_length?: number | null;
+            /** @description Active */
+            reusable_media_type_nfc_mf0aes?: boolean | null;
+            /** @description Automatically create a new gift card if a new chip is encoded */
+            reusable_media_type_nfc_mf0aes_autocreate_giftcard?: boolean | null;
+            /** @description Gift card currency */
+            reusable_media_type_nfc_mf0aes_autocreate_giftcard_currency?: string | null;
+            /** @description Use UID protection feature of NFC chip */
+            reusable_media_type_nfc_mf0aes_random_uid?: boolean | null;
+            /** @description Active */
+            reusable_media_type_nfc_uid?: boolean | null;
+            /** @description Automatically create a new gift card if a previously unknown chip is seen */
+            reusable_media_type_nfc_uid_autocreate_giftcard?: boolean | null;
+            /** @description Gift card currency */
+            reusable_media_type_nfc_uid_autocreate_giftcard_currency?: string | null;
+            /** @description Page background color */
+            theme_color_background?: string | null;
+            /** @description We strongly suggest to use a shade of red. */
+            theme_color_danger?: string | null;
+            /** @description We strongly suggest to use a shade of green. */
+            theme_color_success?: string | null;
+            /** @description Use round edges */
+            theme_round_borders?: boolean | null;
         };
         OrganizerTransactionJson: {
             /**
@@ -6295,6 +6911,30 @@ export interface components {
             /** @description Redirect URIs, one per line (https, or http for 127.0.0.1/localhost). */
             redirect_uris: string;
         };
+        ReplaceCustomerDto: {
+            /**
+             * Format: email
+             * @description Unique per organizer (case-insensitive); stored lower-cased.
+             */
+            email?: string | null;
+            /** @description Identifier in an external system (null by default). */
+            external_identifier?: string | null;
+            /** @description Default true. */
+            is_active?: boolean;
+            /** @description Default true. */
+            is_verified?: boolean;
+            /**
+             * @description Default `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "de-informal" | "ar" | "ca" | "cs" | "da" | "el" | "es" | "fi" | "fr" | "it" | "ja" | "lv" | "nl" | "nl-informal" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sv" | "tr" | "uk" | "zh-hans";
+            /** @description Name parts; `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            notes?: string | null;
+            phone?: string | null;
+        };
         /** @description The fields of item creation. `variations`, `addons`, `bundles` and `program_times` are refused (400): use the nested endpoints `items/{item}/variations/`, `…/addons/`, `…/bundles/` and `…/program_times/`. */
         ReplaceItemDto: {
             active?: boolean;
@@ -6360,7 +7000,7 @@ export interface components {
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** Format: int32 */
             max_per_order?: number | null;
             /**
@@ -6396,7 +7036,7 @@ export interface components {
              * @description Legacy form of the two fields above: all known channels means `all_sales_channels`, otherwise the list is
              *     `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             show_quota_left?: boolean | null;
             /**
              * Format: int32
@@ -6481,10 +7121,7 @@ export interface components {
         ReplaceReusableMediumDto: {
             /** @description Whether the medium may be used (default true). */
             active?: boolean;
-            /**
-             * @description Identifier of a customer account of the organizer. This service has no customer accounts yet, so only null
-             *     (the default) is accepted; any identifier answers 400 as a customer that does not exist.
-             */
+            /** @description Identifier of a customer account of the organizer (default null); another identifier answers 400. */
             customer?: string | null;
             /**
              * Format: date-time
@@ -6515,8 +7152,8 @@ export interface components {
              * @description ISO 8601 UTC.
              */
             created: string;
-            /** @description Identifier of a customer account (always null: no customer accounts exist yet). */
-            customer: string | null;
+            /** @description Identifier of the customer account the medium belongs to, or the customer with `expand=customer`. */
+            customer: (string | null) | components["schemas"]["CustomerJson"];
             /** Format: date-time */
             expires: string | null;
             /** Format: int32 */
@@ -6600,6 +7237,15 @@ export interface components {
              * @enum {string}
              */
             type?: "entry" | "exit";
+        };
+        SalesChannelJson: {
+            identifier: string;
+            label: {
+                [key: string]: string;
+            } & components["schemas"]["I18nString"];
+            /** Format: int32 */
+            position: number;
+            type: string;
         };
         ScheduledExportJson: {
             /**
@@ -7067,6 +7713,30 @@ export interface components {
              */
             subevent?: number | null;
         };
+        UpdateCustomerDto: {
+            /**
+             * Format: email
+             * @description Unique per organizer (case-insensitive); stored lower-cased.
+             */
+            email?: string | null;
+            /** @description Identifier in an external system (null by default). */
+            external_identifier?: string | null;
+            /** @description Default true. */
+            is_active?: boolean;
+            /** @description Default true. */
+            is_verified?: boolean;
+            /**
+             * @description Default `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "de-informal" | "ar" | "ca" | "cs" | "da" | "el" | "es" | "fi" | "fr" | "it" | "ja" | "lv" | "nl" | "nl-informal" | "pl" | "pt-pt" | "pt-br" | "ro" | "ru" | "sv" | "tr" | "uk" | "zh-hans";
+            /** @description Name parts; `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            notes?: string | null;
+            phone?: string | null;
+        };
         UpdateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -7101,7 +7771,7 @@ export interface components {
             /** @description Minimum value of matching products, money (`"0.00"` = none). */
             condition_min_value?: components["schemas"]["MoneyInput"];
             internal_name?: string;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /**
              * Format: int32
              * @description Discounts apply in this order (default 0).
@@ -7111,7 +7781,7 @@ export interface components {
              * @description Deprecated form of the two fields above: all known channels means `all_sales_channels`, otherwise the list
              *     is `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /**
              * Format: date-time
              * @description Only dates (sub-events) starting at or after this time count; null for any.
@@ -7129,6 +7799,8 @@ export interface components {
             subevent_mode?: "mixed" | "same" | "distinct";
         };
         UpdateEventDto: {
+            /** @description Sold through every channel of the organizer (default true). */
+            all_sales_channels?: boolean;
             /**
              * Format: currency
              * @description ISO 4217 code.
@@ -7151,6 +7823,8 @@ export interface components {
             item_meta_properties?: {
                 [key: string]: string;
             };
+            /** @description Channel identifiers of the organizer when `all_sales_channels` is false. */
+            limit_sales_channels?: string[];
             live?: boolean;
             location?: components["schemas"]["I18nString"] | (string | null);
             /** @description Object of meta-data property name to value (strings). */
@@ -7158,10 +7832,14 @@ export interface components {
                 [key: string]: string;
             };
             name?: components["schemas"]["I18nStringInput"];
+            /** @description Package names of plugins; checked (unknown or wrong-level plugins refused) but the list never changes. */
+            plugins?: string[];
             /** Format: date-time */
             presale_end?: string | null;
             /** Format: date-time */
             presale_start?: string | null;
+            /** @description Legacy: the channel list (all of the organizer's channels means `all_sales_channels`); null is refused. */
+            sales_channels?: string[] | null;
             seat_category_mapping?: {
                 [key: string]: unknown;
             };
@@ -7280,7 +7958,7 @@ export interface components {
             hide_without_voucher?: boolean;
             internal_name?: string | null;
             issue_giftcard?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** Format: int32 */
             max_per_order?: number | null;
             /**
@@ -7316,7 +7994,7 @@ export interface components {
              * @description Legacy form of the two fields above: all known channels means `all_sales_channels`, otherwise the list is
              *     `limit_sales_channels`. Null is refused.
              */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             show_quota_left?: boolean | null;
             /**
              * Format: int32
@@ -7353,6 +8031,31 @@ export interface components {
             name?: string;
             /** @description "Required for products" (default false; not enforced on item writes, as in pretix's API). */
             required?: boolean;
+        };
+        UpdateMembershipDto: {
+            /** @description Name parts of the person the membership is for (default null). */
+            attendee_name_parts?: {
+                [key: string]: string;
+            } | null;
+            /** @description Identifier of a customer of the organizer. */
+            customer?: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_end?: string;
+            /**
+             * Format: date-time
+             * @description UTC datetime.
+             */
+            date_start?: string;
+            /**
+             * Format: int32
+             * @description Id of a membership type of the organizer.
+             */
+            membership_type?: number;
+            /** @description Default false; set on creation only. */
+            testmode?: boolean;
         };
         UpdateMembershipTypeDto: {
             /** @description Usable for several tickets valid at the same time (default false). */
@@ -7420,6 +8123,9 @@ export interface components {
             /** @description Refused (400); use the order change endpoint. */
             variation?: number | null;
             zipcode?: string | null;
+        };
+        UpdateOrganizerDto: {
+            plugins?: string[];
         };
         UpdateProgramTimeDto: {
             /**
@@ -7524,10 +8230,7 @@ export interface components {
         UpdateReusableMediumDto: {
             /** @description Whether the medium may be used (default true). */
             active?: boolean;
-            /**
-             * @description Identifier of a customer account of the organizer. This service has no customer accounts yet, so only null
-             *     (the default) is accepted; any identifier answers 400 as a customer that does not exist.
-             */
+            /** @description Identifier of a customer account of the organizer (default null); another identifier answers 400. */
             customer?: string | null;
             /**
              * Format: date-time
@@ -7550,6 +8253,18 @@ export interface components {
             linked_orderposition?: number | null;
             /** @description Internal notes (default null). */
             notes?: string | null;
+        };
+        UpdateSalesChannelDto: {
+            /** @description Unique within the organizer; letters, digits, `.`, `-`, `_`; at most 200 characters. */
+            identifier?: string;
+            label?: components["schemas"]["I18nStringInput"];
+            /**
+             * Format: int32
+             * @description Sort key (default 0).
+             */
+            position?: number;
+            /** @description `api` (default); only `api` channels can be created through the API. */
+            type?: string;
         };
         UpdateScheduledExportDto: {
             /** @description Input of the exporter (`_format`: `xlsx`, `csv` or `json`, and its own fields); defaults are filled in and stored. */
@@ -7761,7 +8476,7 @@ export interface components {
             description?: components["schemas"]["I18nString"] | (string | null);
             free_price_suggestion?: (string | null) | number;
             hide_without_voucher?: boolean;
-            limit_sales_channels?: ("web" | "api")[];
+            limit_sales_channels?: string[];
             /** @description Item meta property name to value; keys must be existing item meta properties. */
             meta_data?: {
                 [key: string]: string;
@@ -7776,7 +8491,7 @@ export interface components {
             /** @description Membership type ids of the event's organizer. */
             require_membership_types?: number[];
             /** @description Legacy form of the two fields above (as on items). Null is refused. */
-            sales_channels?: ("web" | "api")[] | null;
+            sales_channels?: string[] | null;
             /** @description Variation name. */
             value?: components["schemas"]["I18nStringInput"];
         };
@@ -7842,6 +8557,41 @@ export interface components {
              */
             variation?: number | null;
         };
+        UpdateWaitingListEntryDto: {
+            /** Format: email */
+            email?: string;
+            /**
+             * Format: int32
+             * @description Product id of this event.
+             */
+            item?: number;
+            /**
+             * @description Language of the mails; null or omitted means the default `en`.
+             * @example en
+             */
+            locale?: string | null;
+            /** @description Name parts (`{"full_name": "…"}`); `_scheme` is added when missing. Default `{}`. */
+            name_parts?: {
+                [key: string]: string;
+            };
+            /** @example +4930123456 */
+            phone?: string | null;
+            /**
+             * Format: int32
+             * @description Higher first in the automatic assignment; default 0.
+             */
+            priority?: number;
+            /**
+             * Format: int32
+             * @description Date of the series; required for a series, null otherwise.
+             */
+            subevent?: number | null;
+            /**
+             * Format: int32
+             * @description Variation of `item`; required when the item has variations.
+             */
+            variation?: number | null;
+        };
         UpdateWebhookDto: {
             /** @description Registered action types (compat §5); wildcards such as `pretix.event.order.changed.*` allowed. */
             action_types?: string[];
@@ -7854,6 +8604,10 @@ export interface components {
             limit_events?: string[];
             /** @description `http` or `https` URL receiving the POSTs; Basic-auth credentials may be part of it. */
             target_url?: string;
+        };
+        ValidKeysJson: {
+            /** @description Base64 public keys of `pretix_sig1` ticket signatures (none). */
+            pretix_sig1: string[];
         };
         /** @description A refused request: `{"detail": "..."}`, field errors, a list of field errors aligned with the entries of a batch, a bare list of messages, or `{"error": "..."}` (cart position bulk creation). */
         ValidationError: components["schemas"]["ErrorDetail"] | components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][] | string[] | {
@@ -7975,6 +8729,36 @@ export interface components {
             value: components["schemas"]["Money"];
             /** Format: int32 */
             variation: number | null;
+        };
+        WaitingListEntryJson: {
+            /**
+             * Format: date-time
+             * @description When the entry was made (UTC ISO datetime).
+             */
+            created: string;
+            email: string;
+            /** Format: int32 */
+            id: number;
+            /** Format: int32 */
+            item: number;
+            locale: string;
+            /** @description Read-only: built from `name_parts`. */
+            name: string | null;
+            name_parts: {
+                [key: string]: string;
+            };
+            phone: string | null;
+            /** Format: int32 */
+            priority: number;
+            /** Format: int32 */
+            subevent: number | null;
+            /** Format: int32 */
+            variation: number | null;
+            /**
+             * Format: int32
+             * @description Id of the voucher sent to the entry; null until one was (read-only).
+             */
+            voucher: number | null;
         };
         /** @description Check-in events (`pretix.event.checkin`, `pretix.event.checkin.reverted`). */
         WebhookCheckinPayload: {
@@ -8758,6 +9542,44 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    partialUpdateOrganizer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createAnnul: {
         parameters: {
             query?: never;
@@ -8914,6 +9736,227 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description E-mail address of the customer (case-insensitive exact match). */
+                email?: string;
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["CustomerJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomerDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplaceCustomerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    anonymizeCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9154,6 +10197,8 @@ export interface operations {
                 is_past?: boolean;
                 /** @description Events ending (or, without an end, starting) at or after this time. */
                 ends_after?: string;
+                /** @description Events sold through this channel identifier (or through all channels). */
+                sales_channel?: string;
                 /** @description Sort order: comma-separated fields among `date_from`, `slug`; prefix `-` for descending. */
                 ordering?: ("date_from" | "-date_from" | "slug" | "-slug")[];
                 /** @description Page number, from 1; past the last page answers 404. */
@@ -11221,14 +12266,14 @@ export interface operations {
             query?: {
                 /** @description Only cancellation invoices (`true`) or only the others (`false`). */
                 is_cancellation?: boolean;
-                /** @description Order code (exact). */
-                order?: string;
-                /** @description Number of the invoice a cancellation refers to (exact). */
+                /** @description Order code (case-insensitive); repeat the parameter for any of several. */
+                order?: string[];
+                /** @description Number of the invoice a cancellation refers to (case-insensitive). */
                 refers?: string;
                 /** @description Language of the invoice, e.g. `en`. */
                 locale?: string;
-                /** @description Invoice number (exact). */
-                number?: string;
+                /** @description Invoice number (case-insensitive); repeat the parameter for any of several. */
+                number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
                 /** @description Page number, from 1; past the last page answers 404. */
@@ -11408,6 +12453,96 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retransmitInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Transmission queued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description In transmission: The requested action is already in progress. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again; sent when the server was busy or the key is in use. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    transmitInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Transmission queued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not pending: The invoice is not in pending state. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -13709,7 +14844,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceJson"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `{"detail": "You cannot generate an invoice for this order."}` or `{"detail": "An invoice for this order already exists."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17913,6 +19056,285 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWaitingListEntries: {
+        parameters: {
+            query?: {
+                /** @description Id of the product the entry waits for. */
+                item?: number;
+                /** @description Id of the variation the entry waits for. */
+                variation?: number;
+                /** @description Id of the event date the entry waits for. */
+                subevent?: number;
+                /** @description E-mail address (exact match). */
+                email?: string;
+                /** @description Language code of the entry (exact match). */
+                locale?: string;
+                /** @description Whether a voucher was sent to the entry. */
+                has_voucher?: boolean;
+                /** @description Sort order: comma-separated fields among `id`, `created`, `email`, `item`; prefix `-` for descending. */
+                ordering?: ("id" | "-id" | "created" | "-created" | "email" | "-email" | "item" | "-item")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["WaitingListEntryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWaitingListEntryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWaitingListEntryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateWaitingListEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateWaitingListEntryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingListEntryJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWaitingListVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher was created and its mail queued. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getOrganizerExporters: {
         parameters: {
             query?: never;
@@ -18580,14 +20002,14 @@ export interface operations {
             query?: {
                 /** @description Only cancellation invoices (`true`) or only the others (`false`). */
                 is_cancellation?: boolean;
-                /** @description Order code (exact). */
-                order?: string;
-                /** @description Number of the invoice a cancellation refers to (exact). */
+                /** @description Order code (case-insensitive); repeat the parameter for any of several. */
+                order?: string[];
+                /** @description Number of the invoice a cancellation refers to (case-insensitive). */
                 refers?: string;
                 /** @description Language of the invoice, e.g. `en`. */
                 locale?: string;
-                /** @description Invoice number (exact). */
-                number?: string;
+                /** @description Invoice number (case-insensitive); repeat the parameter for any of several. */
+                number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
                 /** @description Page number, from 1; past the last page answers 404. */
@@ -18623,6 +20045,196 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMemberships: {
+        parameters: {
+            query?: {
+                /** @description Identifier of the customer (case-insensitive exact match). */
+                customer?: string;
+                /** @description Id of the membership type. */
+                membership_type?: number;
+                /** @description Only test mode (`true`) or only live (`false`) memberships. */
+                testmode?: boolean;
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["MembershipJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMembershipDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMembershipDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateMembershipDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -19305,6 +20917,227 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSalesChannels: {
+        parameters: {
+            query?: {
+                /** @description Only channels of this type (`web`, `api`). */
+                type?: string;
+                /** @description Only the channel with this identifier. */
+                identifier?: string;
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SalesChannelJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSalesChannelDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSalesChannelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroySalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateSalesChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateSalesChannelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesChannelJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     scheduledOrganizerOrganizerExports: {
         parameters: {
             query?: {
@@ -19736,6 +21569,74 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrganizerSettings: {
+        parameters: {
+            query?: {
+                /** @description Present (e.g. `true`): each key as `{value, label, help_text, readonly}`. */
+                explain?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With `?explain=true`, each key is an `ExplainedSettingJson` instead of its value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerSettingsDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    settingsOrganizerWithPatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrganizerSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerSettingsDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
