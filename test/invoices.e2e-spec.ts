@@ -102,6 +102,10 @@ describe('invoices', () => {
         invoice_additional_text: '',
         invoice_footer_text: '',
         locale: 'en',
+        waiting_list_enabled: false,
+        waiting_list_auto: true,
+        waiting_list_hours: 48,
+        waiting_list_limit_per_user: 1,
       });
       const res = await patch(`${O}/events/fresh/settings/`, { invoice_generate: 'paid', locale: 'de' });
       expect(res.status).toBe(200);

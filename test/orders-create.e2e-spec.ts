@@ -627,6 +627,8 @@ describe('order creation', () => {
         ...address,
         name_parts: { _legacy: 'Jane Doe' },
         last_modified: expect.any(String),
+        transmission_type: 'email',
+        transmission_info: {},
       });
       const parts = await ok(
         await create({

@@ -326,6 +326,58 @@ describe('statements per request', () => {
     const [transaction] = await t.db.query<{ id: number }[]>(
       `SELECT t.id FROM order_transaction t JOIN event e ON e.id = t.event_id WHERE e.slug = 'sample' ORDER BY t.id LIMIT 1`,
     );
+    // Resources of pretix 2026's pages (issue 25): customers, memberships, item meta properties, program times,
+    // automatic check-in rules, waiting list entries (written in SQL: the API takes entries only when sold out).
+    const customer = await send(`${ORG}/customers/`, { email: 'customer@example.org' });
+    const membershipRow = await send(`${ORG}/memberships/`, {
+      customer: customer.identifier,
+      membership_type: membership.id,
+      date_start: '2030-01-01T00:00:00Z',
+      date_end: '2030-12-31T00:00:00Z',
+    });
+    const metaProperty = await send(`${E}/item_meta_properties/`, {
+      name: 'color',
+      default: 'red',
+      allowed_values: ['red', 'blue'],
+    });
+    const programTime = await send(`${E}/items/${item.id}/program_times/`, {
+      start: '2030-01-01T10:00:00Z',
+      end: '2030-01-01T12:00:00Z',
+    });
+    const autoRule = await send(`${E}/auto_checkin_rules/`, { list: checkinList.id });
+    const [waiting] = await t.db.query<{ id: number }[]>(
+      `INSERT INTO waiting_list_entry (event_id, email, item_id)
+       SELECT e.id, 'waiting@example.org', $1 FROM event e WHERE e.slug = 'sample' RETURNING id`,
+      [item.id],
+    );
+    // Second rows, so every list has several (a per-row statement would show).
+    const other = await send(`${ORG}/customers/`, { email: 'other@example.org' });
+    await send(`${ORG}/memberships/`, {
+      customer: other.identifier,
+      membership_type: membership.id,
+      date_start: '2030-01-01T00:00:00Z',
+      date_end: '2030-12-31T00:00:00Z',
+    });
+    await send(`${E}/item_meta_properties/`, { name: 'size', default: 'm', allowed_values: ['m'] });
+    await send(`${E}/items/${item.id}/program_times/`, {
+      start: '2030-01-02T10:00:00Z',
+      end: '2030-01-02T12:00:00Z',
+    });
+    await send(`${E}/auto_checkin_rules/`, { list: null });
+    await t.db.query(
+      `INSERT INTO waiting_list_entry (event_id, email, item_id)
+       SELECT e.id, 'later@example.org', $1 FROM event e WHERE e.slug = 'sample'`,
+      [item.id],
+    );
+    params.customer = customer.identifier as string;
+    Object.assign(ids, {
+      memberships: membershipRow.id as number,
+      item_meta_properties: metaProperty.id as number,
+      program_times: programTime.id as number,
+      auto_checkin_rules: autoRule.id as number,
+      waitinglistentries: waiting.id,
+      positions: position,
+    });
     Object.assign(ids, {
       transactions: transaction.id,
       cartpositions: cart.id as number,
@@ -379,6 +431,8 @@ describe('statements per request', () => {
         .filter((r) => !/\/invoices\/:number\/(download|reissue|regenerate)\/$/.test(r.path))
         // Shredder downloads and statuses poll tasks started by a POST (test/shredders.e2e-spec.ts).
         .filter((r) => !/\/shredders\/(download|status)\/:task\/:file\/$/.test(r.path))
+        // Exporter downloads poll tasks started by a POST (test/exporters.e2e-spec.ts).
+        .filter((r) => !/\/exporters\/:identifier\/download\/:task\/:file\/$/.test(r.path))
         // Ticket downloads answer 409 until a worker rendered them (test/ticket-downloads.e2e-spec.ts).
         .filter((r) => !/\/download\/:output\/$/.test(r.path))
         .map((r) => {
@@ -395,6 +449,8 @@ describe('statements per request', () => {
                 return String(ids.scheduled_exports_event);
               if (name === 'id' || name === 'code') return String(ids[segments[i - 1]]);
               if (name === 'identifier' && segments[i - 1] === 'saleschannels') return 'web';
+              if (name === 'identifier' && segments[i - 1] === 'customers') return params.customer;
+              if (name === 'identifier' && segments[i - 1] === 'exporters') return 'orderlist';
               return params[name];
             })
             .join('/')
