@@ -301,4 +301,28 @@ describe('cloning an event', () => {
     // the creating token's team reaches the new event (as on create)
     expect((await t.http().get(`${O}/events/mine/`).set('Authorization', auth(creator))).status).toBe(200);
   });
+  it('POST O/events/?clone_from= copies like E/clone/; an unknown, unreachable or foreign source is refused', async () => {
+    const res = await post(`${O}/events/?clone_from=source`, { ...cloneBody, slug: 'from-query' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ slug: 'from-query', live: false });
+    const names = async (slug: string) =>
+      ((await get(`${O}/events/${slug}/items/`)).body.results as Json[]).map((i) => i.name);
+    expect(await names('from-query')).toEqual(await names('source'));
+    const qualified = await post(`${O}/events/?clone_from=org/source`, { ...cloneBody, slug: 'from-org' });
+    expect(qualified.status).toBe(201);
+
+    const refused = ['nothing', 'other/source', 'org/'];
+    for (const from of refused) {
+      const bad = await post(`${O}/events/?clone_from=${from}`, { ...cloneBody, slug: 'never' });
+      expect([from, bad.status, bad.body]).toEqual([from, 400, ['Event to copy from was not found']]);
+    }
+    const limited = await teamToken(t, 'org', {
+      limitEvents: ['copy'],
+      allEventPermissions: true,
+      organizerPermissions: ['organizer.events:create'],
+    });
+    const hidden = await post(`${O}/events/?clone_from=source`, { ...cloneBody, slug: 'never' }, limited);
+    expect(hidden.status).toBe(400);
+    expect(await t.db.query(`SELECT count(*)::int AS n FROM event WHERE slug = 'never'`)).toEqual([{ n: 0 }]);
+  });
 });

@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { RequireEventAccess, RequireOrganizerAccess, RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentOrganizer, CurrentPrincipal } from '../auth/request-context';
@@ -50,13 +50,27 @@ export class EventsController {
     return this.events.get(organizer, event);
   }
 
+  /**
+   * `POST O/events/`; with `?clone_from=<event slug>` (or `<organizer slug>/<event slug>` of this organizer) the
+   * source's data is copied into the new event as `POST E/clone/` does.
+   */
   @Post()
   @RequirePermission('organizer.events:create')
+  @ApiQuery({
+    name: 'clone_from',
+    required: false,
+    type: String,
+    description:
+      'Slug of an event of this organizer (or `<organizer>/<event>`) whose data (settings, products, quotas, …) ' +
+      'is copied into the new event, as `POST E/clone/` does. Another organizer is refused.',
+  })
   createEvent(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateEventDto,
+    @Query('clone_from') cloneFrom?: string,
   ): Promise<EventJson> {
+    if (cloneFrom !== undefined) return this.events.createFrom(organizer, principal, body, cloneFrom);
     return this.events.create(organizer, principal, body);
   }
 

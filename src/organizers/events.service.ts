@@ -3,7 +3,7 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import type { Principal } from '../auth/principal';
-import { ErrorCollector, NotFound, Refused } from '../common/errors';
+import { ErrorCollector, NotFound, Refused, ValidationFailed } from '../common/errors';
 import { EVENT_SEATING, EventSeating } from './event-seating.port';
 import { uniqueAsValidation } from '../common/persistence/unique';
 import { copyRows } from '../common/persistence/copy-rows.queries';
@@ -56,6 +56,9 @@ const EVENT_DEFAULTS = {
   limit_sales_channels: [] as string[],
   plugins: [] as string[],
 } satisfies Partial<EventInput>;
+
+/** pretix's answer to a `clone_from` it cannot use. */
+const CLONE_SOURCE_NOT_FOUND = 'Event to copy from was not found';
 
 type EventInput = Complete<Omit<CreateEventDto, 'item_meta_properties' | 'sales_channels'>>;
 
@@ -189,6 +192,32 @@ export class EventsService {
         return this.present(em, organizer, event, pre.channels, false);
       }),
     );
+  }
+
+  /**
+   * `POST O/events/?clone_from=` (pretix `EventViewSet.perform_create` with `clone_from`): {@link clone} from the
+   * event named by `cloneFrom` (`<event>` or `<organizer>/<event>`), which must be an event of this organizer the
+   * principal reaches.
+   * @throws ValidationFailed `["Event to copy from was not found"]` for an unknown or unreachable source or one of
+   *   another organizer (copying across organizers would carry their channels and membership types along)
+   */
+  async createFrom(
+    organizer: Organizer,
+    principal: Principal,
+    body: CreateEventDto,
+    cloneFrom: string,
+  ): Promise<EventJson> {
+    const [orgSlug, eventSlug] = cloneFrom.includes('/')
+      ? cloneFrom.split('/', 2)
+      : [organizer.slug, cloneFrom];
+    const source =
+      orgSlug.toLowerCase() === organizer.slug.toLowerCase() && eventSlug
+        ? await this.db.findOne(Event, { where: { organizerId: organizer.id, slug: eventSlug } })
+        : null;
+    if (!source || !principal.canAccessEvent(organizer.id, source.id)) {
+      throw ValidationFailed.bare(CLONE_SOURCE_NOT_FOUND);
+    }
+    return this.clone(organizer, source, principal, body);
   }
 
   /**

@@ -459,7 +459,11 @@ export interface paths {
         /** List events */
         get: operations["listEvents"];
         put?: never;
-        /** Create an event */
+        /**
+         * Create an event
+         * @description `POST O/events/`; with `?clone_from=<event slug>` (or `<organizer slug>/<event slug>` of this organizer) the
+         *     source's data is copied into the new event as `POST E/clone/` does.
+         */
         post: operations["createEvent"];
         delete?: never;
         options?: never;
@@ -10240,7 +10244,10 @@ export interface operations {
     };
     createEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Slug of an event of this organizer (or `<organizer>/<event>`) whose data (settings, products, quotas, …) is copied into the new event, as `POST E/clone/` does. Another organizer is refused. */
+                clone_from?: string;
+            };
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
