@@ -1,6 +1,14 @@
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
+/** The organizer `demo` as the API shows it (pretix 2026: `public_url`, `plugins`). */
+const DEMO = {
+  name: 'demo',
+  slug: 'demo',
+  public_url: 'http://localhost:8000/demo/',
+  plugins: ['pretix.plugins.banktransfer'],
+};
+
 describe('conventions that hold for every endpoint (spec "Conventions", compat ยง1)', () => {
   let t: TestApp;
   let token: string;
@@ -175,7 +183,7 @@ describe('conventions that hold for every endpoint (spec "Conventions", compat ย
     it('accepts a team token sent as Bearer', async () => {
       const res = await t.http().get('/api/v1/organizers/').set('Authorization', `Bearer ${token}`);
       expect(res.status).toBe(200);
-      expect(res.body.results).toEqual([{ name: 'demo', slug: 'demo' }]);
+      expect(res.body.results).toEqual([DEMO]);
     });
 
     it('answers 401 for an unknown scheme', async () => {
@@ -198,7 +206,7 @@ describe('conventions that hold for every endpoint (spec "Conventions", compat ย
         count: 1,
         next: null,
         previous: null,
-        results: [{ name: 'demo', slug: 'demo' }],
+        results: [DEMO],
       });
       const other = await t.http().get('/api/v1/organizers/other/').set('Authorization', auth(token));
       expect(other.status).toBe(403);
@@ -211,7 +219,7 @@ describe('conventions that hold for every endpoint (spec "Conventions", compat ย
       const weak = await teamToken(t, 'demo', {});
       const res = await t.http().get('/api/v1/organizers/demo/').set('Authorization', auth(weak));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ name: 'demo', slug: 'demo' });
+      expect(res.body).toEqual(DEMO);
     });
   });
 });
