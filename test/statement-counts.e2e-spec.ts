@@ -340,7 +340,7 @@ describe('statements per request', () => {
       default: 'red',
       allowed_values: ['red', 'blue'],
     });
-    const programTime = await send(`${E}/items/${item.id}/program_times/`, {
+    const programTime = await send(`${E}/items/${item.id as number}/program_times/`, {
       start: '2030-01-01T10:00:00Z',
       end: '2030-01-01T12:00:00Z',
     });
@@ -359,7 +359,7 @@ describe('statements per request', () => {
       date_end: '2030-12-31T00:00:00Z',
     });
     await send(`${E}/item_meta_properties/`, { name: 'size', default: 'm', allowed_values: ['m'] });
-    await send(`${E}/items/${item.id}/program_times/`, {
+    await send(`${E}/items/${item.id as number}/program_times/`, {
       start: '2030-01-02T10:00:00Z',
       end: '2030-01-02T12:00:00Z',
     });

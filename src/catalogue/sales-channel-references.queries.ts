@@ -16,13 +16,13 @@ const TABLES: readonly { table: string; eventOf: string }[] = [
  */
 @Injectable()
 export class CatalogueSalesChannelReferences implements SalesChannelReferences {
-  async forgetChannel(em: EntityManager, organizerId: number, identifier: string): Promise<void> {
+  async forgetChannel(em: EntityManager, eventIds: number[], identifier: string): Promise<void> {
+    if (eventIds.length === 0) return;
     for (const { table, eventOf } of TABLES) {
       await em.query(
         `UPDATE ${table} t SET limit_sales_channels = array_remove(t.limit_sales_channels, $2::text)
-          WHERE $2::text = ANY(t.limit_sales_channels)
-            AND ${eventOf} IN (SELECT e.id FROM event e WHERE e.organizer_id = $1)`,
-        [organizerId, identifier],
+          WHERE $2::text = ANY(t.limit_sales_channels) AND ${eventOf} = ANY($1::int[])`,
+        [eventIds, identifier],
       );
     }
   }

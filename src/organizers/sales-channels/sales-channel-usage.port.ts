@@ -18,6 +18,6 @@ export interface SalesChannelOrders {
  */
 export const SALES_CHANNEL_REFERENCES = Symbol('SalesChannelReferences');
 export interface SalesChannelReferences {
-  /** Removes `identifier` from every `limit_sales_channels` list of the organizer's catalogue. */
-  forgetChannel(em: EntityManager, organizerId: number, identifier: string): Promise<void>;
+  /** Removes `identifier` from every `limit_sales_channels` list of the catalogue of these events (the organizer's). */
+  forgetChannel(em: EntityManager, eventIds: number[], identifier: string): Promise<void>;
 }

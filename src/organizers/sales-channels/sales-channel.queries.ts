@@ -47,6 +47,14 @@ export class SalesChannelQueries {
     });
   }
 
+  /** Ids of the organizer's events (one statement). */
+  async eventIds(em: EntityManager, organizerId: number): Promise<number[]> {
+    const rows: { id: number }[] = await em.query('SELECT id FROM event WHERE organizer_id = $1', [
+      organizerId,
+    ]);
+    return rows.map((r) => r.id);
+  }
+
   /** Removes `identifier` from the `limit_sales_channels` of the organizer's events (one statement). */
   async forgetOnEvents(em: EntityManager, organizerId: number, identifier: string): Promise<void> {
     await em.query(

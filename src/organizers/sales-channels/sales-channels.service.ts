@@ -149,7 +149,8 @@ export class SalesChannelsService {
         throw new Refused('Can only be deleted if unused.');
       }
       await this.log(em, organizer, principal, channel.id, 'pretix.saleschannel.deleted', { id: channel.id });
-      await this.references.forgetChannel(em, organizer.id, channel.identifier);
+      const eventIds = await this.queries.eventIds(em, organizer.id);
+      await this.references.forgetChannel(em, eventIds, channel.identifier);
       await this.queries.forgetOnEvents(em, organizer.id, channel.identifier);
       await em.delete(SalesChannel, { id: channel.id });
     });
