@@ -1,3 +1,4 @@
+import { CUSTOMER_CONTENT_TYPE, recordCustomerAction } from './customer-log';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import bcrypt from 'bcryptjs';
@@ -32,7 +33,6 @@ import { Membership } from './membership.entity';
 export const EMAIL_TAKEN = 'An account with this email address is already registered.';
 
 /** Audit content type of customers (pretix model name); memberships log on their customer. */
-export const CUSTOMER_CONTENT_TYPE = 'customer';
 
 type CustomerInput = Complete<ReplaceCustomerDto>;
 
@@ -99,10 +99,18 @@ export class CustomersService {
         });
         apply(customer, input);
         await em.save(customer);
-        await this.record(em, principal, organizer, customer, 'pretix.customer.created', {
-          ...fields,
-          send_email: sendEmail ?? false,
-        });
+        await recordCustomerAction(
+          this.audit,
+          em,
+          principal,
+          organizer,
+          customer,
+          'pretix.customer.created',
+          {
+            ...fields,
+            send_email: sendEmail ?? false,
+          },
+        );
         if (sendEmail === true && customer.email) await this.sendRegistrationMail(em, organizer, customer);
         return em.findOneByOrFail(Customer, { id: customer.id });
       }),
@@ -131,7 +139,15 @@ export class CustomersService {
         apply(customer, input);
         customer.lastModified = new Date();
         await em.save(customer);
-        await this.record(em, principal, organizer, customer, 'pretix.customer.changed', { ...body });
+        await recordCustomerAction(
+          this.audit,
+          em,
+          principal,
+          organizer,
+          customer,
+          'pretix.customer.changed',
+          { ...body },
+        );
         return customer;
       }),
     );
@@ -167,7 +183,15 @@ export class CustomersService {
       );
       for (const links of this.links) await links.unlinkCustomer(em, organizer.id, customer.identifier);
       await this.audit.shredData(em, organizer.id, CUSTOMER_CONTENT_TYPE, customer.id);
-      await this.record(em, principal, organizer, customer, 'pretix.customer.anonymized', {});
+      await recordCustomerAction(
+        this.audit,
+        em,
+        principal,
+        organizer,
+        customer,
+        'pretix.customer.anonymized',
+        {},
+      );
       return customer;
     });
     return toCustomerJson(customer);
@@ -232,24 +256,6 @@ export class CustomersService {
       to: customer.email!,
       subject,
       body,
-    });
-  }
-
-  private record(
-    em: EntityManager,
-    principal: Principal,
-    organizer: Organizer,
-    customer: Customer,
-    action: string,
-    data: Record<string, unknown>,
-  ): Promise<void> {
-    return this.audit.record(em, principal, {
-      organizerId: organizer.id,
-      eventId: null,
-      contentType: CUSTOMER_CONTENT_TYPE,
-      objectId: customer.id,
-      action,
-      data: { ...data, identifier: customer.identifier },
     });
   }
 }

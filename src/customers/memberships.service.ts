@@ -12,7 +12,7 @@ import type { Organizer } from '../organizers/organizer.entity';
 import { Customer } from './customer.entity';
 import { CustomerQueries } from './customer.queries';
 import { unknownCustomer } from './customer-reads.service';
-import { CUSTOMER_CONTENT_TYPE } from './customers.service';
+import { recordCustomerAction } from './customer-log';
 import type { CreateMembershipDto } from './membership.dto';
 import { Membership } from './membership.entity';
 import { MembershipJson, toMembershipJson } from './membership.presenter';
@@ -71,9 +71,17 @@ export class MembershipsService {
       });
       applyFields(m, body);
       await em.save(m);
-      await this.record(em, principal, organizer, customer!, 'pretix.customer.membership.created', {
-        ...body,
-      });
+      await recordCustomerAction(
+        this.audit,
+        em,
+        principal,
+        organizer,
+        customer!,
+        'pretix.customer.membership.created',
+        {
+          ...body,
+        },
+      );
       return toMembershipJson(m, customer!.identifier);
     });
   }
@@ -106,9 +114,17 @@ export class MembershipsService {
       errors.throwIfAny();
       applyFields(m, body);
       await em.save(m);
-      await this.record(em, principal, organizer, m.customer!, 'pretix.customer.membership.changed', {
-        ...body,
-      });
+      await recordCustomerAction(
+        this.audit,
+        em,
+        principal,
+        organizer,
+        m.customer!,
+        'pretix.customer.membership.changed',
+        {
+          ...body,
+        },
+      );
       return toMembershipJson(m, m.customer!.identifier);
     });
   }
@@ -131,24 +147,6 @@ export class MembershipsService {
   private async checkType(em: EntityManager, organizer: Organizer, typeId: number, errors: ErrorCollector) {
     if (!(await this.types.exists(em, organizer.id, typeId)))
       errors.add('membership_type', invalidPk(typeId));
-  }
-
-  private record(
-    em: EntityManager,
-    principal: Principal,
-    organizer: Organizer,
-    customer: Customer,
-    action: string,
-    data: Record<string, unknown>,
-  ): Promise<void> {
-    return this.audit.record(em, principal, {
-      organizerId: organizer.id,
-      eventId: null,
-      contentType: CUSTOMER_CONTENT_TYPE,
-      objectId: customer.id,
-      action,
-      data: { ...data, identifier: customer.identifier },
-    });
   }
 }
 
