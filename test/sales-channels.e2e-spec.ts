@@ -81,7 +81,8 @@ describe('sales channels', () => {
       for (const id of ['web', 'api']) {
         const res = await del(`${C}${id}/`);
         expect([res.status, res.body]).toEqual([403, { detail: 'Can only be deleted if unused.' }]);
-        expect(await stored(id)).toBeDefined();
+        expect(await stored(id)).toMatchObject({ identifier: id, type: id });
+        expect((await get(`${C}${id}/`)).status).toBe(200);
       }
     });
   });
@@ -283,7 +284,8 @@ describe('sales channels', () => {
       expect([res.status, res.body]).toEqual([400, { sales_channel: ['Unknown sales channel.'] }]);
       res = await del(`${C}api.box/`);
       expect([res.status, res.body]).toEqual([403, { detail: 'Can only be deleted if unused.' }]);
-      expect(await stored('api.box')).toBeDefined();
+      expect(await stored('api.box')).toMatchObject({ identifier: 'api.box', type: 'api' });
+      expect((await get(`${C}api.box/`)).status).toBe(200);
     });
 
     it('deletes an unused channel, removes it from limit lists, and logs it', async () => {

@@ -353,7 +353,11 @@ describe('waiting list entries', () => {
     expect(remove.body).toEqual({
       detail: 'This entry can not be deleted as it has already been assigned a voucher.',
     });
-    expect(await entryRow(entry.id)).toBeDefined();
+    expect(await entryRow(entry.id)).toMatchObject({
+      email: 'waiting@example.org',
+      voucher_id: expect.any(Number),
+    });
+    expect((await get(`${WL}/${entry.id}/`)).status).toBe(200);
   });
 
   it('send_voucher refuses when the product is sold out; the voucher follows waiting_list_hours', async () => {
