@@ -45,6 +45,29 @@ export class AuditLogService {
   }
 
   /**
+   * {@link record} of an object of an event: organizer and event taken from `event`, `data` (the request body or
+   * a summary) copied into the entry.
+   */
+  recordOnEvent(
+    em: EntityManager,
+    actor: Principal | null,
+    event: { id: number; organizerId: number },
+    contentType: string,
+    objectId: number,
+    action: string,
+    data: object,
+  ): Promise<void> {
+    return this.record(em, actor, {
+      organizerId: event.organizerId,
+      eventId: event.id,
+      contentType,
+      objectId,
+      action,
+      data: { ...data },
+    });
+  }
+
+  /**
    * Runs a change and writes its entry in ONE statement (a data-modifying CTE): `change` is an INSERT, UPDATE or
    * DELETE without RETURNING whose parameters are `$1..$n` of `params`; the entry is written only when the change
    * touched a row (e.g. not when `ON CONFLICT DO NOTHING` skipped it). For hot paths (a redeem at the door).

@@ -166,7 +166,15 @@ export class CheckinListsService {
       this.apply(list, input);
       await em.save(list);
       await this.setProducts(em, list.id, input.limit_products);
-      await this.log(em, principal, event, list.id, 'pretix.event.checkinlist.added', body);
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        list.id,
+        'pretix.event.checkinlist.added',
+        body,
+      );
       return this.present(em, list);
     });
   }
@@ -195,7 +203,15 @@ export class CheckinListsService {
       if (!isDeepStrictEqual(before, after)) {
         list.lastModified = new Date();
         await em.save(list);
-        await this.log(em, principal, event, list.id, 'pretix.event.checkinlist.changed', body);
+        await this.audit.recordOnEvent(
+          em,
+          principal,
+          event,
+          CONTENT_TYPE,
+          list.id,
+          'pretix.event.checkinlist.changed',
+          body,
+        );
       }
       return after;
     });
@@ -208,7 +224,15 @@ export class CheckinListsService {
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       const list = await this.load(em, event, id, true);
-      await this.log(em, principal, event, list.id, 'pretix.event.checkinlist.deleted', {});
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        list.id,
+        'pretix.event.checkinlist.deleted',
+        {},
+      );
       await em.delete(CheckinList, { id: list.id, eventId: event.id });
     });
   }
@@ -329,24 +353,6 @@ export class CheckinListsService {
     const ids = [...new Set(itemIds)];
     if (ids.length === 0) return;
     await this.queries.insertListItems(em, listId, ids);
-  }
-
-  private log(
-    em: EntityManager,
-    principal: Principal,
-    event: Event,
-    objectId: number,
-    action: string,
-    data: object,
-  ): Promise<void> {
-    return this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: CONTENT_TYPE,
-      objectId,
-      action,
-      data: { ...data },
-    });
   }
 }
 

@@ -67,7 +67,15 @@ export class ItemMetaPropertiesService implements EventItemMeta {
         const property = em.create(ItemMetaProperty, { eventId: event.id });
         apply(property, input);
         await em.save(property);
-        await this.log(em, event, principal, property.id, 'pretix.event.item_meta_property.added', body);
+        await this.audit.recordOnEvent(
+          em,
+          principal,
+          event,
+          CONTENT_TYPE,
+          property.id,
+          'pretix.event.item_meta_property.added',
+          body,
+        );
         return toItemMetaPropertyJson(property);
       }),
     );
@@ -98,7 +106,15 @@ export class ItemMetaPropertiesService implements EventItemMeta {
         if (isDeepStrictEqual(before, after)) return after;
         await em.save(property);
         if (oldName !== property.name) await this.queries.renameValues(em, event.id, oldName, property.name);
-        await this.log(em, event, principal, property.id, 'pretix.event.item_meta_property.changed', body);
+        await this.audit.recordOnEvent(
+          em,
+          principal,
+          event,
+          CONTENT_TYPE,
+          property.id,
+          'pretix.event.item_meta_property.changed',
+          body,
+        );
         return after;
       }),
     );
@@ -109,9 +125,17 @@ export class ItemMetaPropertiesService implements EventItemMeta {
     await this.db.transaction(async (em) => {
       const property = await findOrNotFound(em, ItemMetaProperty, { id, eventId: event.id }, true);
       await this.queries.deleteValues(em, event.id, [property.name]);
-      await this.log(em, event, principal, property.id, 'pretix.event.item_meta_property.deleted', {
-        id: property.id,
-      });
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        property.id,
+        'pretix.event.item_meta_property.deleted',
+        {
+          id: property.id,
+        },
+      );
       await em.delete(ItemMetaProperty, { id: property.id });
     });
   }
@@ -172,24 +196,6 @@ export class ItemMetaPropertiesService implements EventItemMeta {
   private async checkName(em: EntityManager, event: Event, name: string, id: number | null): Promise<void> {
     if (await this.queries.nameTaken(em, event.id, name, id))
       throw ValidationFailed.field('name', DUPLICATE_NAME);
-  }
-
-  private log(
-    em: EntityManager,
-    event: Event,
-    principal: Principal,
-    objectId: number,
-    action: string,
-    body: object,
-  ): Promise<void> {
-    return this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: CONTENT_TYPE,
-      objectId,
-      action,
-      data: { ...body },
-    });
   }
 }
 

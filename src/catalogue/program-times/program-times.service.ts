@@ -14,7 +14,6 @@ import { parseDateTime } from '../../common/values/datetime';
 import { toI18nOrNull } from '../../common/values/i18n';
 import type { Event } from '../../organizers/event.entity';
 import { findEventItem } from '../items/item-lookup';
-import type { Item } from '../items/item.entity';
 import { CreateProgramTimeDto } from './program-time.dto';
 import { ProgramTimeJson, toProgramTimeJson } from './program-time.presenter';
 import { ProgramTimeQueries } from './program-time.queries';
@@ -89,10 +88,18 @@ export class ProgramTimesService {
       const programTime = em.create(ItemProgramTime, { eventId: event.id, itemId: item.id });
       apply(programTime, input);
       await em.save(programTime);
-      await this.log(em, event, principal, item, 'pretix.event.item.program_times.added', {
-        ...body,
-        id: programTime.id,
-      });
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        item.id,
+        'pretix.event.item.program_times.added',
+        {
+          ...body,
+          id: programTime.id,
+        },
+      );
       return toProgramTimeJson(programTime);
     });
   }
@@ -122,10 +129,18 @@ export class ProgramTimesService {
       const after = toProgramTimeJson(programTime);
       if (!isDeepStrictEqual(before, after)) {
         await em.save(programTime);
-        await this.log(em, event, principal, item, 'pretix.event.item.program_times.changed', {
-          ...body,
-          id: programTime.id,
-        });
+        await this.audit.recordOnEvent(
+          em,
+          principal,
+          event,
+          CONTENT_TYPE,
+          item.id,
+          'pretix.event.item.program_times.changed',
+          {
+            ...body,
+            id: programTime.id,
+          },
+        );
       }
       return after;
     });
@@ -143,7 +158,15 @@ export class ProgramTimesService {
       const programTime = await this.load(em, item.id, id, true);
       await em.delete(ItemProgramTime, { id: programTime.id, itemId: item.id });
       const { start, end } = toProgramTimeJson(programTime);
-      await this.log(em, event, principal, item, 'pretix.event.item.program_times.removed', { start, end });
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        item.id,
+        'pretix.event.item.program_times.removed',
+        { start, end },
+      );
     });
   }
 
@@ -183,24 +206,6 @@ export class ProgramTimesService {
 
   private load(em: EntityManager, itemId: number, id: number, lock: boolean): Promise<ItemProgramTime> {
     return findOrNotFound(em, ItemProgramTime, { id, itemId }, lock);
-  }
-
-  private log(
-    em: EntityManager,
-    event: Event,
-    principal: Principal,
-    item: Item,
-    action: string,
-    data: object,
-  ): Promise<void> {
-    return this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: CONTENT_TYPE,
-      objectId: item.id,
-      action,
-      data: { ...data },
-    });
   }
 }
 

@@ -90,7 +90,15 @@ export class AutoCheckinRulesService {
       apply(rule, input);
       await em.save(rule);
       await this.queries.writeRefs(em, rule.id, refsOf(input));
-      await this.log(em, principal, event, rule.id, 'pretix.plugins.autocheckin.rule.added', body);
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        rule.id,
+        'pretix.plugins.autocheckin.rule.added',
+        body,
+      );
       return this.present(em, event, rule.id);
     });
   }
@@ -117,7 +125,15 @@ export class AutoCheckinRulesService {
       apply(rule, input);
       await em.save(rule);
       await this.queries.writeRefs(em, rule.id, refsOf(input));
-      await this.log(em, principal, event, rule.id, 'pretix.plugins.autocheckin.rule.changed', body);
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        rule.id,
+        'pretix.plugins.autocheckin.rule.changed',
+        body,
+      );
       return this.present(em, event, rule.id);
     });
   }
@@ -129,7 +145,15 @@ export class AutoCheckinRulesService {
   async delete(event: Event, id: number, principal: Principal): Promise<void> {
     await this.db.transaction(async (em) => {
       const rule = await this.lock(em, event, id);
-      await this.log(em, principal, event, rule.id, 'pretix.plugins.autocheckin.rule.deleted', {});
+      await this.audit.recordOnEvent(
+        em,
+        principal,
+        event,
+        CONTENT_TYPE,
+        rule.id,
+        'pretix.plugins.autocheckin.rule.deleted',
+        {},
+      );
       await em.delete(AutoCheckinRule, { id: rule.id, eventId: event.id });
     });
   }
@@ -172,24 +196,6 @@ export class AutoCheckinRulesService {
     if (input.mode === 'placed' && !input.all_payment_methods) {
       errors.addNonField(PLACED_NEEDS_ALL_PAYMENT_METHODS).throwIfAny();
     }
-  }
-
-  private log(
-    em: EntityManager,
-    principal: Principal,
-    event: Event,
-    objectId: number,
-    action: string,
-    data: object,
-  ): Promise<void> {
-    return this.audit.record(em, principal, {
-      organizerId: event.organizerId,
-      eventId: event.id,
-      contentType: CONTENT_TYPE,
-      objectId,
-      action,
-      data: { ...data },
-    });
   }
 }
 
