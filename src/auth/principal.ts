@@ -13,9 +13,29 @@ export interface TeamGrant {
   organizerPermissions: PermissionSet;
 }
 
-/** Who is calling: a team API token (one team) or a user acting through OAuth (all their teams). */
+/**
+ * A scanner or box-office device acting with `Authorization: Device <api_token>` (pretix's device
+ * authentication): its organizer, its events and pretix's fixed device permissions come as one grant.
+ */
+export interface DeviceIdentity {
+  /** Database id of the device row. */
+  id: number;
+  /** pretix's `device_id`: the device's number inside its organizer (1, 2, …), what the API shows. */
+  deviceId: number;
+  name: string;
+  organizerId: number;
+  /** Security profile identifier (`full`, `pretixscan`, `pretixscan_online_kiosk`, `pretixscan_online_noorders`). */
+  securityProfile: string;
+  /** The device's gate, or null. */
+  gate: { id: number; name: string } | null;
+}
+
+/**
+ * Who is calling: a team API token (one team), a user acting through OAuth (all their teams), or a device (one
+ * grant: its organizer, its events, pretix's device permissions).
+ */
 export interface PrincipalIdentity {
-  kind: 'team_token' | 'user';
+  kind: 'team_token' | 'user' | 'device';
   tokenId?: number;
   tokenName?: string;
   userId?: number;
@@ -23,6 +43,8 @@ export interface PrincipalIdentity {
   scopes?: ReadonlySet<string> | null;
   /** Organizers an OAuth grant is restricted to; null means no restriction. */
   organizerIds?: ReadonlySet<number> | null;
+  /** The device, for `kind: 'device'`. */
+  device?: DeviceIdentity;
 }
 
 /**
