@@ -44,6 +44,7 @@ const LAYERS = [
   ['orders'],
   ['checkin', 'invoices', 'giftcards', 'tickets'],
   ['media'],
+  ['devices', 'sync'],
   ['exports', 'sendmail-rules', 'shredder'],
   ['webhooks'],
   ['scheduler', 'cli', 'health'],
