@@ -12,7 +12,7 @@ import { PresentedDeviceToken } from './presented-token';
 /**
  * `/api/v1/device/…` (pretix `api/views/device.py`), without trailing slash: `initialize` is public (the
  * one-time token is the credential); `update`, `info`, `roll` and `revoke` need `Authorization: Device <token>`
- * (any other credential: 403).
+ * (any other credential: 401, as pretix, whose device views know no other scheme).
  */
 @ApiTags('devices')
 @Controller('device')
