@@ -132,7 +132,7 @@ describe('devices and gates (pretix Device, Gate)', () => {
 
     it('answers 400 naming the field, and writes nothing', async () => {
       const count = async () =>
-        ((await t.db.query('SELECT count(*)::int AS n FROM device')) as { n: number }[])[0].n;
+        (await t.db.query<{ n: number }[]>('SELECT count(*)::int AS n FROM device'))[0].n;
       const before = await count();
       const cases: [object, Record<string, string[]>][] = [
         [{ limit_events: [] }, { name: ['This field is required.'] }],
