@@ -287,6 +287,52 @@ describe('exporters', () => {
     // Starting the worker may build dist/ first (ensureBuilt) on a machine without a fresh build.
   }, 240_000);
 
+  it('a run started by a device runs with the device grant (its events, the device permissions)', async () => {
+    const created = await t
+      .http()
+      .post('/api/v1/organizers/org/devices/')
+      .set('Authorization', auth(admin))
+      .send({ name: 'Box office', limit_events: ['sample'] });
+    const init = await t
+      .http()
+      .post('/api/v1/device/initialize')
+      .send({
+        token: (created.body as { initialization_token: string }).initialization_token,
+        hardware_brand: 'Zebra',
+        hardware_model: 'TC25',
+        software_brand: 'pretixSCAN',
+        software_version: '1.5.1',
+      });
+    const device = `Device ${(init.body as { api_token: string }).api_token}`;
+    const res = await t
+      .http()
+      .post(`${E}orderlist/run/`)
+      .set('Authorization', device)
+      .send({ _format: 'xlsx', date_from: '2020-01-01', date_to: '2099-12-31', paid_only: true });
+    expect(res.status).toBe(202);
+    const path = pathOf((res.body as { download: string }).download, E, 'orderlist');
+    const kind = await t.db.query<{ credential_kind: string }[]>(
+      `SELECT credential_kind FROM async_task WHERE id = $1`,
+      [path.split('/')[10]],
+    );
+    expect(kind[0].credential_kind).toBe('device');
+    const done = await eventually(async () => {
+      const r = await download(path, device);
+      return r.status === 409 ? null : r;
+    }, 30_000);
+    expect(done.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(done.body);
+    expect(book.worksheets[0].rowCount).toBe(1 + 40);
+    // Another event is outside the device's limit_events.
+    const outside = await t
+      .http()
+      .post(`/api/v1/organizers/org/events/other/exporters/orderlist/run/`)
+      .set('Authorization', device)
+      .send({ _format: 'xlsx' });
+    expect(outside.status).toBe(403);
+  }, 120_000);
+
   it('a failed run answers 410 with the message', async () => {
     const res = await t
       .http()

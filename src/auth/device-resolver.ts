@@ -32,4 +32,10 @@ export interface DeviceResolution {
 export interface DeviceResolver {
   /** Resolves a device by the SHA-256 hex of its API token, and the URL's organizer and event, in one statement. */
   resolveDeviceToken(tokenHash: string, scope: ScopeSlugs): Promise<DeviceResolution>;
+
+  /**
+   * The device with this database id, read now (background work started by a device, e.g. an export run); null
+   * when there is none. The caller refuses a revoked one. One statement.
+   */
+  deviceById(id: number): Promise<ResolvedDevice | null>;
 }

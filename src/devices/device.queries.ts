@@ -60,6 +60,16 @@ const RELATED: RelatedSpec<{ limitEvents: string[]; gate: GateRef | null; organi
   ),
 };
 
+/** A device with its gate and `limit_events` ids as JSON ({@link DeviceTokenRow}), over {@link DEVICE_FROM}. */
+const DEVICE_JSON = `jsonb_build_object('id', d.id, 'device_id', d.device_id, 'name', d.name,
+    'organizer_id', d.organizer_id, 'organizer_slug', ${tenancy.organizerSlugOf('d.organizer_id')},
+    'security_profile', d.security_profile,
+    'gate', CASE WHEN g.id IS NULL THEN NULL ELSE jsonb_build_object('id', g.id, 'name', g.name) END,
+    'all_events', d.all_events,
+    'event_ids', ARRAY(SELECT dle.event_id FROM device_limit_event dle WHERE dle.device_id = d.id),
+    'initialized', d.initialized IS NOT NULL, 'revoked', d.revoked)`;
+const DEVICE_FROM = 'FROM device d LEFT JOIN gate g ON g.id = d.gate_id';
+
 /** The credential statement's text per data source (it embeds the entity-shaped JSON of the tenancy roots). */
 const tokenSql = new WeakMap<object, string>();
 
@@ -73,6 +83,16 @@ export class DeviceQueries {
    * The device with this API token hash (with its gate and `limit_events` ids), and the organizer and event of
    * the URL as JSON, in ONE prepared statement; all parts null when unknown.
    */
+  /** The device with this database id as the credential statement shows it (JSON), or null. One statement. */
+  async tokenRowById(em: EntityManager, id: number): Promise<DeviceTokenRow | null> {
+    const rows = await preparedQuery<{ device: DeviceTokenRow }>(
+      em,
+      `SELECT ${DEVICE_JSON} AS device ${DEVICE_FROM} WHERE d.id = $1`,
+      [id],
+    );
+    return rows[0]?.device ?? null;
+  }
+
   async resolveToken(
     em: EntityManager,
     tokenHash: string,
@@ -82,14 +102,7 @@ export class DeviceQueries {
     let sql = tokenSql.get(em.connection);
     if (sql === undefined) {
       sql = `SELECT
-      (SELECT jsonb_build_object('id', d.id, 'device_id', d.device_id, 'name', d.name,
-          'organizer_id', d.organizer_id, 'organizer_slug', ${tenancy.organizerSlugOf('d.organizer_id')},
-          'security_profile', d.security_profile,
-          'gate', CASE WHEN g.id IS NULL THEN NULL ELSE jsonb_build_object('id', g.id, 'name', g.name) END,
-          'all_events', d.all_events,
-          'event_ids', ARRAY(SELECT dle.event_id FROM device_limit_event dle WHERE dle.device_id = d.id),
-          'initialized', d.initialized IS NOT NULL, 'revoked', d.revoked)
-         FROM device d LEFT JOIN gate g ON g.id = d.gate_id WHERE d.api_token_hash = $1) AS device,
+      (SELECT ${DEVICE_JSON} ${DEVICE_FROM} WHERE d.api_token_hash = $1) AS device,
       ${tenancy.organizerBySlug(em, '$2::varchar')} AS organizer,
       ${tenancy.eventBySlugs(em, '$2::varchar', '$3::varchar')} AS event`;
       tokenSql.set(em.connection, sql);

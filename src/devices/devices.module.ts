@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
-import { DEVICE_RESOLVER } from '../auth/device-resolver';
 import { TenancyModule } from '../organizers/tenancy.module';
-import { DeviceCredentialResolver } from './device-credential-resolver';
 import { DeviceSelfController } from './device-self.controller';
 import { DeviceSelfService } from './device-self.service';
 import { Device } from './device.entity';
-import { DeviceQueries } from './device.queries';
+import { DevicesCoreModule } from './devices-core.module';
 import { DevicesController } from './devices.controller';
 import { DevicesService } from './devices.service';
 import { Gate } from './gate.entity';
@@ -20,17 +18,9 @@ import { GatesService } from './gates.service';
  * device endpoints `device/*`, and auth's `DEVICE_RESOLVER` port (`Authorization: Device <token>`).
  */
 @Module({
-  imports: [AuditModule, TenancyModule, TypeOrmModule.forFeature([Device, Gate])],
+  imports: [AuditModule, TenancyModule, DevicesCoreModule, TypeOrmModule.forFeature([Device, Gate])],
   controllers: [DevicesController, DeviceSelfController, GatesController],
-  providers: [
-    DeviceQueries,
-    GateQueries,
-    DevicesService,
-    DeviceSelfService,
-    GatesService,
-    DeviceCredentialResolver,
-    { provide: DEVICE_RESOLVER, useExisting: DeviceCredentialResolver },
-  ],
-  exports: [DEVICE_RESOLVER],
+  providers: [GateQueries, DevicesService, DeviceSelfService, GatesService],
+  exports: [DevicesCoreModule],
 })
 export class DevicesModule {}

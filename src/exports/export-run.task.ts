@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CREDENTIAL_RESOLVER, CredentialResolver } from '../auth/credential-resolver';
+import { devicePrincipal } from '../auth/credentials.service';
+import { DEVICE_RESOLVER, DeviceResolver } from '../auth/device-resolver';
 import { Principal } from '../auth/principal';
 import { UsersService } from '../auth/users.service';
 import { MailOutboxService } from '../mail/mail-outbox.service';
@@ -44,6 +46,7 @@ export class ExportRunTask implements TaskExecutor {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(CREDENTIAL_RESOLVER) private readonly credentials: CredentialResolver,
+    @Inject(DEVICE_RESOLVER) private readonly devices: DeviceResolver,
     private readonly users: UsersService,
     private readonly exporters: Exporters,
     private readonly registry: ExporterRegistry,
@@ -90,9 +93,18 @@ export class ExportRunTask implements TaskExecutor {
     return new Principal({ kind: 'user', userId }, await this.credentials.grantsOfUser(userId));
   }
 
-  /** The credential that started an API run, with its grants read now (a deactivated token: no grants). */
+  /**
+   * The credential that started an API run, with its grants read now (a deactivated token or revoked device: no
+   * grants).
+   */
   private async principalOf(kind: string, id: number): Promise<Principal> {
     if (kind === 'user') return this.userPrincipal(id);
+    if (kind === 'device') {
+      // A device's grant (its events, the device permissions), read now; a revoked device has none.
+      const device = await this.devices.deviceById(id);
+      if (device && device.initialized && !device.revoked) return devicePrincipal(device);
+      return new Principal({ kind: 'device', scopes: null }, []);
+    }
     const grant = await this.credentials.grantOfTeamToken(id);
     return new Principal({ kind: 'team_token', tokenId: id, scopes: null }, grant ? [grant] : []);
   }

@@ -8,6 +8,7 @@ import { MailModule } from '../mail/mail.module';
 import { OrderPresentationModule } from '../orders/presentation/order-presentation.module';
 import { QuotaEngineModule } from '../orders/quota-engine/quota-engine.module';
 import { TenancyModule } from '../organizers/tenancy.module';
+import { DevicesCoreModule } from '../devices/devices-core.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { TeamsModule } from '../teams/teams.module';
 import { ExportRunTask } from './export-run.task';
@@ -20,7 +21,7 @@ import { ScheduledExportRuns } from './scheduled-export-runs.service';
  * The exports context in the worker (compat §3.7; architecture.md "Async tasks"): the exporters (discovered among
  * the providers of the modules imported here, {@link ExporterRegistry}), the `exports.run` task executor, and the
  * scheduler's part of scheduled exports. The team grants of owners come from the teams context's
- * `CREDENTIAL_RESOLVER`.
+ * `CREDENTIAL_RESOLVER`, those of devices that started a run from the devices context's `DEVICE_RESOLVER`.
  */
 @Module({
   imports: [
@@ -29,6 +30,7 @@ import { ScheduledExportRuns } from './scheduled-export-runs.service';
     MailModule,
     UsersModule,
     TeamsModule,
+    DevicesCoreModule,
     TenancyModule,
     OrderPresentationModule,
     QuotaEngineModule,
