@@ -30,6 +30,7 @@ import { REASON_EXPLANATIONS } from './redeem.rules';
 import { RedeemOkJson } from './redeem.presenter';
 import { RedeemService } from './redeem.service';
 import { NoStore } from '../common/http/no-store';
+import { scanDevice } from './scan-device';
 
 /** A list as the RPC checks and uses it (with its products). */
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
@@ -150,7 +151,14 @@ export class CheckinRpcService {
       if (!row) throw new NotFound(NO_NONCE_MATCH);
       // A failed attempt with the same nonce gives it up (one failed scan per ticket, list and nonce).
       await this.queries.releaseFailedNonce(em, row.list_id, body.nonce, row.position_id);
-      await this.queries.annulScan(em, row.id, body.error_explanation ?? REASON_EXPLANATIONS.annulled);
+      const { deviceId, gateId } = scanDevice(principal);
+      await this.queries.annulScan(
+        em,
+        row.id,
+        body.error_explanation ?? REASON_EXPLANATIONS.annulled,
+        deviceId,
+        gateId,
+      );
       const event = lists.find((l) => l.listId === row.list_id)!.event;
       await this.audit.record(em, principal, {
         organizerId: organizer.id,

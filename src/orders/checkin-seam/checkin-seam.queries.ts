@@ -45,6 +45,9 @@ export interface CheckinRow {
   datetime: Date;
   /** Made by an automatic check-in rule (`auto_checked_in`). */
   auto_checked_in: boolean;
+  /** pretix device number of the device that made it, or null. */
+  device_id: number | null;
+  gate_id: number | null;
 }
 
 /** A position of a `checkinlist` export with its last successful scan on the list (null: never scanned). */
@@ -209,7 +212,7 @@ export class CheckinSeamQueries {
   /** Successful check-ins of positions, by time (one statement, no lock). */
   successfulCheckins(em: EntityManager, positionIds: readonly number[]): Promise<CheckinRow[]> {
     return em.query(
-      `SELECT id, position_id, list_id, type, datetime, auto_checked_in FROM checkin
+      `SELECT id, position_id, list_id, type, datetime, auto_checked_in, device_id, gate_id FROM checkin
       WHERE position_id = ANY($1) AND successful ORDER BY datetime, id`,
       [[...positionIds]],
     );
@@ -217,7 +220,8 @@ export class CheckinSeamQueries {
 
   /**
    * Fragment, scalar subquery: the successful check-ins of the position whose id is the SQL expression
-   * `positionId`, by time, as a JSON array of `[id, list_id, type, datetime, auto_checked_in]` (for one-statement
+   * `positionId`, by time, as a JSON array of `[id, list_id, type, datetime, auto_checked_in, device_id, gate_id]`
+   * (for one-statement
    * list pages of orders and positions); with `listIds` only those of that list or lists (the check-in positions
    * of a list, compat §3.21). Uses the alias `c` inside.
    */
@@ -227,7 +231,7 @@ export class CheckinSeamQueries {
       listIds === undefined
         ? ''
         : ` AND c.list_id IN (${ids.map((id) => String(Math.trunc(id))).join(', ') || 'NULL'})`;
-    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime, c.auto_checked_in)
+    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime, c.auto_checked_in, c.device_id, c.gate_id)
       ORDER BY c.datetime, c.id), '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful${list})`);
   }
 
