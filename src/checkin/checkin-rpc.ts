@@ -35,7 +35,8 @@ import { scanDevice } from './scan-device';
 /** A list as the RPC checks and uses it (with its products). */
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
 
-const REDEEM = ['event.orders:checkin', 'event.orders:write'];
+/** Permissions of the RPC redeem (and its batch): check-in or order write on the list's event. */
+export const REDEEM = ['event.orders:checkin', 'event.orders:write'];
 /** pretix's messages of the RPC (test_checkinrpc.py). */
 const UNREACHABLE_LISTS = 'You requested lists that do not exist or that you do not have access to: ';
 const NO_LIST = 'No check-in list passed.';
@@ -71,7 +72,7 @@ export class CheckinRpcService {
    * unsupported."]`) unless `anyCount` (annul, which pretix does not check).
    * @throws Refused / ValidationFailed as described
    */
-  private async resolve(
+  async resolve(
     organizer: Organizer,
     principal: Principal,
     ids: readonly number[],

@@ -52,7 +52,8 @@ export function offlineOutcome(
   scan: IncomingScan,
   stored: readonly StoredScan[],
 ): OfflineOutcome {
-  if (!scan.force || !scan.dated || scan.type !== 'entry' || policy.allowMultipleEntries) return { kind: 'none' };
+  if (!scan.force || !scan.dated || scan.type !== 'entry' || policy.allowMultipleEntries)
+    return { kind: 'none' };
   if (policy.allowEntryAfterExit && stored.some((s) => s.type === 'exit')) return { kind: 'none' };
   const entries = stored
     .filter((s) => s.type === 'entry')

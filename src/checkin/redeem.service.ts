@@ -180,7 +180,13 @@ export class RedeemService {
     const outcome = offlineOutcome(
       list,
       { type, force, dated: body.datetime != null, at },
-      rows.map((r) => ({ id: r.id, type: r.type, datetime: r.datetime, deviceId: r.device_id, gateId: r.gate_id })),
+      rows.map((r) => ({
+        id: r.id,
+        type: r.type,
+        datetime: r.datetime,
+        deviceId: r.device_id,
+        gateId: r.gate_id,
+      })),
     );
     const questions = ticket.hasCheckinQuestions
       ? await this.questions.checkinQuestions(em, event.id, ticket.itemId)
@@ -265,7 +271,7 @@ export class RedeemService {
    * `principal`'s scan): they become failed `already_redeemed` with the conflict, each logged
    * `pretix.event.checkin.denied` (data `conflict: true`).
    */
-  private async demote(
+  async demote(
     em: EntityManager,
     event: Event,
     principal: Principal,
@@ -290,7 +296,13 @@ export class RedeemService {
         contentType: 'order',
         objectId: ticket.orderId,
         action: 'pretix.event.checkin.denied',
-        data: { position: ticket.id, checkin: d.id, errorcode: 'already_redeemed', list: listId, conflict: true },
+        data: {
+          position: ticket.id,
+          checkin: d.id,
+          errorcode: 'already_redeemed',
+          list: listId,
+          conflict: true,
+        },
       })),
     );
   }

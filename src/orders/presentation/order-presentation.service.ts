@@ -404,18 +404,18 @@ export function readAnswers(value: unknown): AnswerJson[] {
  * device number and the gate).
  */
 export function readCheckins(value: unknown): CheckinJson[] {
-  return (value as [number, number | null, string, string, boolean?, (number | null)?, (number | null)?][]).map(
-    ([id, list, type, datetime, auto, deviceId, gateId]) => ({
-      id,
-      list,
-      type,
-      datetime: isoUtc(new Date(datetime)),
-      gate: gateId ?? null,
-      device: null,
-      device_id: deviceId ?? null,
-      auto_checked_in: auto ?? false,
-    }),
-  );
+  return (
+    value as [number, number | null, string, string, boolean?, (number | null)?, (number | null)?][]
+  ).map(([id, list, type, datetime, auto, deviceId, gateId]) => ({
+    id,
+    list,
+    type,
+    datetime: isoUtc(new Date(datetime)),
+    gate: gateId ?? null,
+    device: null,
+    device_id: deviceId ?? null,
+    auto_checked_in: auto ?? false,
+  }));
 }
 
 /** The seat object of a position as {@link OrderListQueries.positionSeat} gives it (jsonb or NULL). */
