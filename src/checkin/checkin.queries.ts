@@ -376,7 +376,8 @@ export class CheckinQueries {
   /**
    * Offline double entry (`offline-conflict.ts`): turns the successful scans `ids` into failed `already_redeemed`
    * ones with the `conflict` (jsonb) naming the entry they lost to. A failed scan of the same ticket and list
-   * holding one of their nonces gives it up first (one failed scan per ticket, list and nonce). Two statements.
+   * holding one of their nonces gives it up first (one failed scan per ticket, list and nonce); scans that had lost
+   * to one of them now name the new entry. Three statements.
    */
   async demoteToConflict(
     em: EntityManager,
@@ -389,6 +390,12 @@ export class CheckinQueries {
         WHERE s.id = ANY($1) AND s.nonce IS NOT NULL AND NOT f.successful AND f.nonce = s.nonce
           AND f.list_id = s.list_id AND f.position_id = s.position_id`,
       [[...ids]],
+    );
+    // Scans that lost to one of them lost to the new entry now.
+    await em.query(
+      `UPDATE checkin SET conflict = $2::jsonb
+        WHERE conflict IS NOT NULL AND NOT successful AND (conflict->>'checkin_id')::int = ANY($1)`,
+      [[...ids], JSON.stringify(conflict)],
     );
     await em.query(
       `UPDATE checkin SET successful = false, error_reason = 'already_redeemed', error_explanation = $2,

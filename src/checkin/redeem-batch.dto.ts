@@ -10,6 +10,7 @@ export const MAX_BATCH_SCANS = 1000;
 function IsScanList(): PropertyDecorator {
   return applyDecorators(
     rule('scanList', (v) => {
+      if (v === undefined || v === null) return null;
       if (!Array.isArray(v))
         return `Expected a list of items but got type "${v === null ? 'null' : typeof v}".`;
       if (v.length === 0) return 'This list may not be empty.';

@@ -347,5 +347,7 @@ function failure(e: unknown): RedeemBatchResult {
   const answer = e instanceof DomainError ? domainAnswer(e) : null;
   if (!answer) throw e;
   const body = e instanceof CheckinRefused ? e.body : answer.body;
+  // A bare list (`["Selecting two check-in lists …"]`) cannot be spread: it goes under `non_field_errors`.
+  if (Array.isArray(body)) return { status_code: answer.status, non_field_errors: body as string[] };
   return { status_code: answer.status, ...(body as object) };
 }
