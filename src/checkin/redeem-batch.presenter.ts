@@ -62,7 +62,7 @@ export class RedeemBatchFailureJson {
   non_field_errors?: string[];
 }
 
-/** One result: the flat union of the shapes above. */
+/** One result: the flat union of the shapes above (`status` present: a redeem answer; absent: a failure). */
 export type RedeemBatchResult =
   RedeemBatchOkJson | RedeemBatchErrorJson | RedeemBatchIncompleteJson | RedeemBatchFailureJson;
 
@@ -71,7 +71,8 @@ export class RedeemBatchJson {
   @ApiProperty({
     type: 'array',
     items: {
-      oneOf: [
+      // anyOf: a 400 of an invalid scan and a refusal share `status_code`; `status` tells the redeem answers apart.
+      anyOf: [
         { $ref: '#/components/schemas/RedeemBatchOkJson' },
         { $ref: '#/components/schemas/RedeemBatchErrorJson' },
         { $ref: '#/components/schemas/RedeemBatchIncompleteJson' },
