@@ -24,6 +24,8 @@ describe('check-in batch redeem', () => {
   let item: number;
   let other: number;
   let list: number;
+  let vip: number;
+  let age: number;
 
   const order = async (
     status = 'p',
@@ -66,8 +68,20 @@ describe('check-in batch redeem', () => {
     item = (await post(`${E}/items/`, { name: 'Ticket', default_price: '10.00' })).body.id;
     other = (await post(`${E}/items/`, { name: 'Parking', default_price: '5.00' })).body.id;
     await post(`${E}/quotas/`, { name: 'Q', size: 5000, items: [item, other] });
-    list = (await post(`${E}/checkinlists/`, { name: 'Door', all_products: false, limit_products: [item] }))
-      .body.id;
+    vip = (await post(`${E}/items/`, { name: 'VIP', default_price: '50.00' })).body.id;
+    await post(`${E}/quotas/`, { name: 'QV', size: 100, items: [vip] });
+    age = (
+      await post(`${E}/questions/`, {
+        question: { en: 'Age' },
+        type: 'N',
+        items: [vip],
+        ask_during_checkin: true,
+        position: 1,
+      })
+    ).body.id;
+    list = (
+      await post(`${E}/checkinlists/`, { name: 'Door', all_products: false, limit_products: [item, vip] })
+    ).body.id;
   });
   afterAll(() => t.close());
 
@@ -105,6 +119,10 @@ describe('check-in batch redeem', () => {
         return { lists: [list], secret, nonce };
       },
       async () => ({ lists: [list], secret: (await order()).secret, datetime: 'yesterday' }),
+      // Check-in questions: decided by the single redeem's own code inside the batch.
+      async () => ({ lists: [list], secret: (await order('p', vip)).secret }),
+      async () => ({ lists: [list], secret: (await order('p', vip)).secret, answers: { [age]: '42' } }),
+      async () => ({ lists: [list], secret: (await order('p', vip)).secret, answers: { [age]: 'old' } }),
     ];
     const single: { status: number; body: unknown }[] = [];
     for (const build of cases) {
@@ -117,7 +135,7 @@ describe('check-in batch redeem', () => {
     expect(res.status).toBe(200);
     expect(res.body.results).toHaveLength(cases.length);
     expect(single.map((s) => s.status)).toEqual([
-      201, 400, 400, 400, 400, 404, 400, 400, 403, 201, 201, 201, 400,
+      201, 400, 400, 400, 400, 404, 400, 400, 403, 201, 201, 201, 400, 400, 201, 400,
     ]);
     res.body.results.forEach((result: Record<string, unknown>, i: number) => {
       const { status_code, ...body } = result;
