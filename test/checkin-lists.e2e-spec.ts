@@ -268,6 +268,7 @@ describe('check-in lists', () => {
         device: null,
         device_id: null,
         type: 'exit',
+        conflict: null,
       },
     ]);
     expect((await admin.get(`${E}/checkins/${first.body.id}/`)).body.id).toBe(first.body.id);

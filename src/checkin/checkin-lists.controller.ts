@@ -117,10 +117,11 @@ export class CheckinListsController {
   @RequirePermission('event.orders:checkin', 'event.orders:write')
   failedCheckinListCheckins(
     @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
     @Body() body: FailedCheckinDto,
   ): Promise<CheckinRecordJson> {
-    return this.checkins.failed(event, id, body);
+    return this.checkins.failed(event, principal, id, body);
   }
 }
 

@@ -30,11 +30,13 @@ import { REASON_EXPLANATIONS } from './redeem.rules';
 import { RedeemOkJson } from './redeem.presenter';
 import { RedeemService } from './redeem.service';
 import { NoStore } from '../common/http/no-store';
+import { scanDevice } from './scan-device';
 
 /** A list as the RPC checks and uses it (with its products). */
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
 
-const REDEEM = ['event.orders:checkin', 'event.orders:write'];
+/** Permissions of the RPC redeem (and its batch): check-in or order write on the list's event. */
+export const REDEEM = ['event.orders:checkin', 'event.orders:write'];
 /** pretix's messages of the RPC (test_checkinrpc.py). */
 const UNREACHABLE_LISTS = 'You requested lists that do not exist or that you do not have access to: ';
 const NO_LIST = 'No check-in list passed.';
@@ -70,7 +72,7 @@ export class CheckinRpcService {
    * unsupported."]`) unless `anyCount` (annul, which pretix does not check).
    * @throws Refused / ValidationFailed as described
    */
-  private async resolve(
+  async resolve(
     organizer: Organizer,
     principal: Principal,
     ids: readonly number[],
@@ -150,7 +152,14 @@ export class CheckinRpcService {
       if (!row) throw new NotFound(NO_NONCE_MATCH);
       // A failed attempt with the same nonce gives it up (one failed scan per ticket, list and nonce).
       await this.queries.releaseFailedNonce(em, row.list_id, body.nonce, row.position_id);
-      await this.queries.annulScan(em, row.id, body.error_explanation ?? REASON_EXPLANATIONS.annulled);
+      const { deviceId, gateId } = scanDevice(principal);
+      await this.queries.annulScan(
+        em,
+        row.id,
+        body.error_explanation ?? REASON_EXPLANATIONS.annulled,
+        deviceId,
+        gateId,
+      );
       const event = lists.find((l) => l.listId === row.list_id)!.event;
       await this.audit.record(em, principal, {
         organizerId: organizer.id,

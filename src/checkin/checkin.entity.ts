@@ -90,4 +90,30 @@ export class Checkin {
 
   @Column({ type: 'int', nullable: true })
   rawSubeventId!: number | null;
+
+  /**
+   * pretix's `device_id` of the device that made the scan (its number inside the organizer), null for team tokens
+   * and OAuth. No foreign key: devices belong to a context above check-in.
+   */
+  @Column({ type: 'int', nullable: true })
+  deviceId!: number | null;
+
+  /** The gate of that device at the time of the scan (no foreign key, as `deviceId`). */
+  @Column({ type: 'int', nullable: true })
+  gateId!: number | null;
+
+  /**
+   * Offline double entry (README "Check-in", batch): on the later-dated of two forced offline entries of one
+   * ticket, stored as failed `already_redeemed`, the entry it lost to: `{device_id, gate, datetime, checkin_id}`.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  conflict!: CheckinConflict | null;
+}
+
+/** The entry an offline double entry lost to (see {@link Checkin.conflict}); datetime ISO UTC. */
+export interface CheckinConflict {
+  device_id: number | null;
+  gate: number | null;
+  datetime: string;
+  checkin_id: number;
 }

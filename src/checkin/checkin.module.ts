@@ -19,6 +19,9 @@ import { RedeemService } from './redeem.service';
 import { CheckinEventCopy } from './checkin-event-copy';
 import { CheckinCopyQueries } from './checkin-event-copy.queries';
 import { AutoCheckinModule } from './auto-checkin/auto-checkin.module';
+import { RedeemBatchController } from './redeem-batch.controller';
+import { RedeemBatchQueries } from './redeem-batch.queries';
+import { RedeemBatchService } from './redeem-batch.service';
 
 /**
  * The check-in context (spec "Check-in list"; compat §3.20–§3.22): lists, the positions they admit, redeeming,
@@ -42,6 +45,7 @@ import { AutoCheckinModule } from './auto-checkin/auto-checkin.module';
     CheckinPositionsController,
     CheckinsController,
     CheckinRpcController,
+    RedeemBatchController,
   ],
   providers: [
     CheckinQueries,
@@ -51,6 +55,8 @@ import { AutoCheckinModule } from './auto-checkin/auto-checkin.module';
     CheckinRpcService,
     CheckinEventCopy,
     CheckinCopyQueries,
+    RedeemBatchService,
+    RedeemBatchQueries,
   ],
   exports: [CheckinListsService],
 })

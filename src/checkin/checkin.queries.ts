@@ -49,6 +49,10 @@ export interface SuccessfulScanRow {
   type: 'entry' | 'exit';
   datetime: Date;
   again: boolean;
+  forced: boolean;
+  device_id: number | null;
+  gate_id: number | null;
+  nonce: string | null;
 }
 
 /** A list whose `exit_all_at` has passed. */
@@ -72,6 +76,8 @@ export interface FailedScanInsert {
   rawVariationId: number | null;
   rawSubeventId: number | null;
   nonce: string | null;
+  deviceId: number | null;
+  gateId: number | null;
 }
 
 /**
@@ -104,9 +110,12 @@ export class CheckinQueries {
     if (match !== undefined) qb.andWhere('(l.subevent_id = :match OR l.subevent_id IS NULL)', { match });
     // Lists of no date always match `ends_after` (pretix); lists of a date when it ends (or starts) then or later.
     if (endsAfter !== undefined) {
-      qb.andWhere(`(l.subevent_id IS NULL OR ${new SubEventQueries().endsAfter('l.subevent_id', ':endsAfter')})`, {
-        endsAfter,
-      });
+      qb.andWhere(
+        `(l.subevent_id IS NULL OR ${new SubEventQueries().endsAfter('l.subevent_id', ':endsAfter')})`,
+        {
+          endsAfter,
+        },
+      );
     }
     applyOrdering(
       qb,
@@ -235,8 +244,9 @@ export class CheckinQueries {
   async insertFailedScan(em: EntityManager, scan: FailedScanInsert): Promise<{ id: number }[]> {
     return em.query(
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
-                              raw_barcode, raw_source_type, raw_item_id, raw_variation_id, raw_subevent_id, nonce)
-         VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11, $12)
+                              raw_barcode, raw_source_type, raw_item_id, raw_variation_id, raw_subevent_id, nonce,
+                              device_id, gate_id)
+         VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11, $12, $13, $14)
          ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING
          RETURNING id`,
       [
@@ -252,6 +262,8 @@ export class CheckinQueries {
         scan.rawVariationId,
         scan.rawSubeventId,
         scan.nonce,
+        scan.deviceId,
+        scan.gateId,
       ],
     );
   }
@@ -281,7 +293,8 @@ export class CheckinQueries {
     nonce: string | null,
   ): Promise<SuccessfulScanRow[]> {
     return em.query(
-      `SELECT id, type, datetime, ($3::varchar IS NOT NULL AND nonce IS NOT DISTINCT FROM $3) AS again
+      `SELECT id, type, datetime, ($3::varchar IS NOT NULL AND nonce IS NOT DISTINCT FROM $3) AS again,
+              forced, device_id, gate_id, nonce
          FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful`,
       [positionId, listId, nonce],
     );
@@ -289,23 +302,26 @@ export class CheckinQueries {
 
   /**
    * The INSERT of a successful scan, for the audit log's one-statement change-and-entry (no `RETURNING`; the
-   * caller adds it). Parameters `$1..$7`: position id, event id, list id, type, datetime, forced, nonce. A repeat
-   * of a nonce already stored with a successful scan of the ticket on the list inserts nothing.
+   * caller adds it). Parameters `$1..$9`: position id, event id, list id, type, datetime, forced, nonce, device
+   * number, gate id. A repeat of a nonce already stored with a successful scan of the ticket on the list inserts
+   * nothing.
    */
   successfulScanInsert(): SqlFragment {
-    return sqlFragment(`INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce)
-       VALUES ($1, $2, $3, $4, $5, true, $6, $7)
+    return sqlFragment(`INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce,
+                            device_id, gate_id)
+       VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9)
        ON CONFLICT (position_id, list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`);
   }
 
   /**
    * The INSERT of a refused scan, as {@link successfulScanInsert}. Parameters `$1..$8`: position id, event id,
-   * list id, type, datetime, error reason, error explanation, nonce.
+   * list id, type, datetime, error reason, error explanation, nonce, device number, gate id, conflict (jsonb or
+   * null), forced.
    */
   refusedScanInsert(): SqlFragment {
     return sqlFragment(`INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
-                            error_explanation, nonce)
-       VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8)
+                            error_explanation, nonce, device_id, gate_id, conflict, forced)
+       VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`);
   }
 
@@ -337,12 +353,65 @@ export class CheckinQueries {
     );
   }
 
-  /** Marks the scan `id` unsuccessful with reason `annulled` and the explanation. */
-  async annulScan(em: EntityManager, id: number, explanation: string): Promise<void> {
+  /**
+   * Marks the scan `id` unsuccessful with reason `annulled` and the explanation; a scan without a device takes the
+   * annulling device and gate (`deviceId`, `gateId`; a device's own scan keeps its attribution).
+   */
+  async annulScan(
+    em: EntityManager,
+    id: number,
+    explanation: string,
+    deviceId: number | null,
+    gateId: number | null,
+  ): Promise<void> {
     await em.query(
-      `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2 WHERE id = $1`,
-      [id, explanation],
+      `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2,
+              gate_id = CASE WHEN device_id IS NULL THEN $4 ELSE gate_id END,
+              device_id = coalesce(device_id, $3)
+        WHERE id = $1`,
+      [id, explanation, deviceId, gateId],
     );
+  }
+
+  /**
+   * Offline double entry (`offline-conflict.ts`): turns the successful scans `ids` into failed `already_redeemed`
+   * ones with the `conflict` (jsonb) naming the entry they lost to. A failed scan of the same ticket and list
+   * holding one of their nonces gives it up first (one failed scan per ticket, list and nonce); scans that had lost
+   * to one of them now name the new entry. Three statements.
+   */
+  async demoteToConflict(
+    em: EntityManager,
+    ids: readonly number[],
+    explanation: string,
+    conflict: object,
+  ): Promise<void> {
+    await em.query(
+      `UPDATE checkin f SET nonce = NULL FROM checkin s
+        WHERE s.id = ANY($1) AND s.nonce IS NOT NULL AND NOT f.successful AND f.nonce = s.nonce
+          AND f.list_id = s.list_id AND f.position_id = s.position_id`,
+      [[...ids]],
+    );
+    // Scans that lost to one of them lost to the new entry now.
+    await em.query(
+      `UPDATE checkin SET conflict = $2::jsonb
+        WHERE conflict IS NOT NULL AND NOT successful AND (conflict->>'checkin_id')::int = ANY($1)`,
+      [[...ids], JSON.stringify(conflict)],
+    );
+    await em.query(
+      `UPDATE checkin SET successful = false, error_reason = 'already_redeemed', error_explanation = $2,
+              conflict = $3::jsonb
+        WHERE id = ANY($1)`,
+      [[...ids], explanation, JSON.stringify(conflict)],
+    );
+  }
+
+  /** The newest successful scan of the ticket on the list (the caller holds the position's lock); one statement. */
+  async newestSuccessfulId(em: EntityManager, positionId: number, listId: number): Promise<number | null> {
+    const rows: { id: number }[] = await em.query(
+      `SELECT id FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful ORDER BY id DESC LIMIT 1`,
+      [positionId, listId],
+    );
+    return rows[0]?.id ?? null;
   }
 
   /** The next list whose `exit_all_at` is at or before `now`, locked `FOR UPDATE SKIP LOCKED`; null when none. */

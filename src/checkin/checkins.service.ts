@@ -12,6 +12,8 @@ import { CheckinRecordJson, toCheckinRecordJson } from './checkin.presenter';
 import { CheckinListsService } from './checkin-lists.service';
 import { CheckinQueries } from './checkin.queries';
 import type { FailedCheckinDto } from './redeem.dto';
+import type { Principal } from '../auth/principal';
+import { scanDevice } from './scan-device';
 
 /**
  * The history of scans of an event (`E/checkins/`, compat §3.22) and failed scans uploaded by scanners
@@ -44,10 +46,16 @@ export class CheckinsService {
   /**
    * Stores a scan the scanner refused offline (compat §3.20): 201 with the stored record; a nonce already stored
    * among the list's failed scans of the same ticket (or of no ticket) stores nothing and answers that record again.
+   * A device's upload records the device and its gate (`device_id`, `gate`).
    * @throws NotFound for an unknown list
    * @throws ValidationFailed for a `position` not of this event
    */
-  async failed(event: Event, listId: number, body: FailedCheckinDto): Promise<CheckinRecordJson> {
+  async failed(
+    event: Event,
+    principal: Principal,
+    listId: number,
+    body: FailedCheckinDto,
+  ): Promise<CheckinRecordJson> {
     return this.db.transaction(async (em) => {
       const { list } = await this.lists.scope(em, event, listId);
       if (body.position != null && !(await this.positions.inEvent(em, event.id, body.position))) {
@@ -66,6 +74,7 @@ export class CheckinsService {
         rawVariationId: body.raw_variation ?? null,
         rawSubeventId: body.raw_subevent ?? null,
         nonce: body.nonce ?? null,
+        ...scanDevice(principal),
       });
       const again =
         rows.length > 0

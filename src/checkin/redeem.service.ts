@@ -19,9 +19,11 @@ import { readCheckinAnswers } from './checkin-answers';
 import { RuleContext, rulesAdmit, RuleScan } from './checkin-logic';
 import { RedeemOkJson, toListJson } from './redeem.presenter';
 import { addonMatch, REASON_EXPLANATIONS, RedeemReason, refusal } from './redeem.rules';
+import { conflictOf, offlineOutcome, StoredScan } from './offline-conflict';
+import { scanDevice } from './scan-device';
 
 /** What a redeem decided inside its transaction (a refusal is answered after the commit that stored it). */
-type Decision =
+export type Decision =
   | { ok: true; positionId: number; attention: boolean }
   | { ok: false; reason: RedeemReason; positionId: number; attention: boolean }
   | { ok: false; reason: 'incomplete'; questions: QuestionJson[]; positionId: number; attention: boolean };
@@ -110,7 +112,11 @@ export class RedeemService {
     return { status: 'ok', require_attention: attention, position, list: listJson };
   }
 
-  private async decide(
+  /**
+   * Decides and stores one scan of the found (row-locked) ticket inside the caller's transaction: what
+   * {@link redeem} does once the ticket is found; the batch redeem calls it for the scans it does not decide set-wise.
+   */
+  async decide(
     em: EntityManager,
     event: Event,
     principal: Principal,
@@ -169,6 +175,19 @@ export class RedeemService {
     ) {
       return this.refuse(em, event, principal, list, ticket, 'rules', body, type, at);
     }
+    // Offline double entry (offline-conflict.ts): the earlier-dated forced entry is the entry, the later one is kept
+    // as failed `already_redeemed` with the conflict; the answer stays `ok` (a forced scan always answers ok).
+    const outcome = offlineOutcome(
+      list,
+      { type, force, dated: body.datetime != null, at },
+      rows.map((r) => ({
+        id: r.id,
+        type: r.type,
+        datetime: r.datetime,
+        deviceId: r.device_id,
+        gateId: r.gate_id,
+      })),
+    );
     const questions = ticket.hasCheckinQuestions
       ? await this.questions.checkinQuestions(em, event.id, ticket.itemId)
       : [];
@@ -193,6 +212,14 @@ export class RedeemService {
         }
       }
     }
+    if (outcome.kind === 'loses') {
+      await this.refuse(em, event, principal, list, ticket, 'already_redeemed', body, type, at, {
+        conflict: conflictOf(outcome.entry),
+        forced: true,
+      });
+      return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+    }
+    const device = scanDevice(principal);
     // The check-in and its log entry in one statement (a door scanner's hot path).
     await this.audit.recordAlong(
       em,
@@ -206,8 +233,12 @@ export class RedeemService {
         data: { position: ticket.id, first: earlier.entries === 0, forced: force, list: list.id, type },
       },
       this.queries.successfulScanInsert(),
-      [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null],
+      [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null, device.deviceId, device.gateId],
     );
+    if (outcome.kind === 'wins') {
+      const id = await this.queries.newestSuccessfulId(em, ticket.id, list.id);
+      if (id !== null) await this.demote(em, event, principal, list.id, ticket, outcome.demote, { id, at });
+    }
     return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
   }
 
@@ -235,7 +266,48 @@ export class RedeemService {
     };
   }
 
-  /** Stores the refused scan on the known ticket and logs it. */
+  /**
+   * Offline double entry: the stored entries `demote` lost to the earlier-dated entry `winner` (just stored by
+   * `principal`'s scan): they become failed `already_redeemed` with the conflict, each logged
+   * `pretix.event.checkin.denied` (data `conflict: true`).
+   */
+  async demote(
+    em: EntityManager,
+    event: Event,
+    principal: Principal,
+    listId: number,
+    ticket: RedeemPosition,
+    demote: readonly StoredScan[],
+    winner: { id: number; at: Date },
+  ): Promise<void> {
+    const device = scanDevice(principal);
+    await this.queries.demoteToConflict(
+      em,
+      demote.map((d) => d.id),
+      REASON_EXPLANATIONS.already_redeemed,
+      conflictOf({ id: winner.id, type: 'entry', datetime: winner.at, ...device }),
+    );
+    await this.audit.recordMany(
+      em,
+      principal,
+      demote.map((d) => ({
+        organizerId: event.organizerId,
+        eventId: event.id,
+        contentType: 'order',
+        objectId: ticket.orderId,
+        action: 'pretix.event.checkin.denied',
+        data: {
+          position: ticket.id,
+          checkin: d.id,
+          errorcode: 'already_redeemed',
+          list: listId,
+          conflict: true,
+        },
+      })),
+    );
+  }
+
+  /** Stores the refused scan on the known ticket and logs it (`extra`: an offline double entry's bookkeeping). */
   private async refuse(
     em: EntityManager,
     event: Event,
@@ -246,7 +318,9 @@ export class RedeemService {
     body: RedeemDto,
     type: string,
     at: Date,
+    extra: { conflict: object; forced: boolean } | null = null,
   ): Promise<Decision> {
+    const device = scanDevice(principal);
     await this.audit.recordAlong(
       em,
       principal,
@@ -259,7 +333,20 @@ export class RedeemService {
         data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
       },
       this.queries.refusedScanInsert(),
-      [ticket.id, event.id, list.id, type, at, reason, REASON_EXPLANATIONS[reason], body.nonce ?? null],
+      [
+        ticket.id,
+        event.id,
+        list.id,
+        type,
+        at,
+        reason,
+        REASON_EXPLANATIONS[reason],
+        body.nonce ?? null,
+        device.deviceId,
+        device.gateId,
+        extra ? JSON.stringify(extra.conflict) : null,
+        extra?.forced ?? false,
+      ],
     );
     return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };
   }

@@ -165,3 +165,13 @@ export async function paginateRows<E extends ObjectLiteral, T>(
   const result = await paginateInOne(qb, page, {}, (row) => row);
   return new Paginated(present(result.items), result.total, result.page);
 }
+
+/** Every row of `qb` (scoped, and bounded, by the caller) with its related values, in one statement. */
+export async function findManyInOne<E extends ObjectLiteral, R, T>(
+  qb: SelectQueryBuilder<E>,
+  related: RelatedSpec<R>,
+  present: (row: E, related: R) => T,
+): Promise<T[]> {
+  const { rows } = await run(qb, related, false);
+  return rows.map((r) => present(r.row, r.related));
+}

@@ -129,6 +129,42 @@ export class CheckinPositions {
     return this.queries.forRedeem(em, eventId, identifier, id);
   }
 
+  /**
+   * The redeem lookup of a batch of scans (compat §3.21, as {@link forRedeem} by secret for each): per event and
+   * scanned secret the position, row-locked (all in one statement, in id order) until the caller's transaction
+   * ends. The current secret wins over a revoked one, a newer revocation over an older one.
+   */
+  async forRedeemMany(
+    em: EntityManager,
+    eventIds: readonly number[],
+    secrets: readonly string[],
+  ): Promise<Map<number, Map<string, RedeemPosition>>> {
+    const out = new Map<number, Map<string, RedeemPosition>>();
+    if (eventIds.length === 0 || secrets.length === 0) return out;
+    const best = new Map<string, number>();
+    for (const { scanned, rank, ...row } of await this.queries.forRedeemMany(em, eventIds, secrets)) {
+      const key = `${row.eventId} ${scanned}`;
+      if ((best.get(key) ?? Infinity) <= rank) continue;
+      best.set(key, rank);
+      if (!out.has(row.eventId)) out.set(row.eventId, new Map());
+      out.get(row.eventId)!.set(scanned, row);
+    }
+    return out;
+  }
+
+  /** Positions presented as on the list (as {@link one}), by id; one statement. Unknown ids are left out. */
+  async many(list: ListScope, positionIds: readonly number[]): Promise<Map<number, CheckinPositionJson>> {
+    if (positionIds.length === 0) return new Map();
+    const rows = await this.queries.manyPositions(
+      this.db,
+      list.eventId,
+      positionIds,
+      this.presentation.listPositionRelated(list.id),
+      toListPositionJson,
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
   /** Which of `questionIds` the position has answered (check-in questions, compat §3.21); one statement. */
   async answeredQuestions(
     em: EntityManager,

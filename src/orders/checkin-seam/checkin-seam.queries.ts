@@ -3,6 +3,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { QuestionQueries } from '../../catalogue/questions/question.queries';
 import { applyOrdering } from '../../common/listing/ordering';
 import {
+  findManyInOne,
   findOneInOne,
   paginateInOne,
   paginateWithSeparateCount,
@@ -45,6 +46,9 @@ export interface CheckinRow {
   datetime: Date;
   /** Made by an automatic check-in rule (`auto_checked_in`). */
   auto_checked_in: boolean;
+  /** pretix device number of the device that made it, or null. */
+  device_id: number | null;
+  gate_id: number | null;
 }
 
 /** A position of a `checkinlist` export with its last successful scan on the list (null: never scanned). */
@@ -209,7 +213,7 @@ export class CheckinSeamQueries {
   /** Successful check-ins of positions, by time (one statement, no lock). */
   successfulCheckins(em: EntityManager, positionIds: readonly number[]): Promise<CheckinRow[]> {
     return em.query(
-      `SELECT id, position_id, list_id, type, datetime, auto_checked_in FROM checkin
+      `SELECT id, position_id, list_id, type, datetime, auto_checked_in, device_id, gate_id FROM checkin
       WHERE position_id = ANY($1) AND successful ORDER BY datetime, id`,
       [[...positionIds]],
     );
@@ -217,7 +221,8 @@ export class CheckinSeamQueries {
 
   /**
    * Fragment, scalar subquery: the successful check-ins of the position whose id is the SQL expression
-   * `positionId`, by time, as a JSON array of `[id, list_id, type, datetime, auto_checked_in]` (for one-statement
+   * `positionId`, by time, as a JSON array of `[id, list_id, type, datetime, auto_checked_in, device_id, gate_id]`
+   * (for one-statement
    * list pages of orders and positions); with `listIds` only those of that list or lists (the check-in positions
    * of a list, compat §3.21). Uses the alias `c` inside.
    */
@@ -227,7 +232,7 @@ export class CheckinSeamQueries {
       listIds === undefined
         ? ''
         : ` AND c.list_id IN (${ids.map((id) => String(Math.trunc(id))).join(', ') || 'NULL'})`;
-    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime, c.auto_checked_in)
+    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_array(c.id, c.list_id, c.type, c.datetime, c.auto_checked_in, c.device_id, c.gate_id)
       ORDER BY c.datetime, c.id), '[]'::jsonb) FROM checkin c WHERE c.position_id = ${positionId} AND c.successful${list})`);
   }
 
@@ -395,6 +400,61 @@ export class CheckinSeamQueries {
       [eventId, identifier, id],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * The positions of the events `eventIds` whose secret (or a revoked secret) is one of `secrets`, as
+   * {@link forRedeem} gives them, row-locked in id order (a batch of scans locks all its tickets at once without
+   * deadlocking against single redeems, which lock one). Each row says which secret found it (`scanned`) and how:
+   * `rank` 0 by the current secret, else 1 + how many newer revocations of the secret exist (the single redeem takes
+   * the current secret first, then the newest revocation). One statement.
+   */
+  async forRedeemMany(
+    em: EntityManager,
+    eventIds: readonly number[],
+    secrets: readonly string[],
+  ): Promise<(RedeemPosition & { scanned: string; rank: number })[]> {
+    return em.query(
+      `WITH wanted AS (SELECT DISTINCT unnest($2::text[]) AS s),
+            hits AS (
+              SELECT p.id AS pid, w.s, 0 AS rank FROM wanted w
+                JOIN order_position p ON p.secret = w.s AND p.event_id = ANY($1::int[])
+              UNION ALL
+              SELECT r.position_id, w.s,
+                     row_number() OVER (PARTITION BY r.event_id, r.secret ORDER BY r.id DESC)::int
+                FROM wanted w JOIN revoked_secret r ON r.secret = w.s AND r.event_id = ANY($1::int[]))
+       SELECT p.id, p.event_id AS "eventId", p.order_id AS "orderId", o.code AS "orderCode", o.status AS "orderStatus",
+              o.checkin_attention AS "orderAttention",
+              o.valid_if_pending AS "validIfPending", o.require_approval AS "requireApproval", p.item_id AS "itemId",
+              p.variation_id AS "variationId", p.subevent_id AS "subeventId", p.addon_to_id AS "addonToId", p.canceled,
+              p.secret, p.valid_from AS "validFrom", p.valid_until AS "validUntil",
+              (h.rank > 0) AS revoked, (p.blocked IS NOT NULL) AS blocked,
+              ${QuestionQueries.hasCheckinQuestions('p.item_id')} AS "hasCheckinQuestions",
+              (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'itemId', a.item_id, 'canceled', a.canceled)
+                       ORDER BY a.positionid), '[]'::jsonb)
+                 FROM order_position a WHERE a.addon_to_id = p.id) AS addons,
+              h.s AS scanned, h.rank
+         FROM hits h JOIN order_position p ON p.id = h.pid AND p.event_id = ANY($1::int[])
+         JOIN orders o ON o.id = p.order_id
+        ORDER BY p.id
+          FOR UPDATE OF p`,
+      [[...eventIds], [...secrets]],
+    );
+  }
+
+  /** The positions `positionIds` of the event with their related values, in one statement (no lock). */
+  manyPositions<R, T>(
+    em: EntityManager,
+    eventId: number,
+    positionIds: readonly number[],
+    related: RelatedSpec<R>,
+    present: (row: OrderPosition, related: R) => T,
+  ): Promise<T[]> {
+    const qb = em
+      .getRepository(OrderPosition)
+      .createQueryBuilder('p')
+      .where('p.id = ANY(:ids) AND p.event_id = :event', { ids: [...positionIds], event: eventId });
+    return findManyInOne(qb, related, present);
   }
 
   /** The ids of `questionIds` the position has answered (one statement, no lock). */

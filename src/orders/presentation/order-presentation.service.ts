@@ -367,9 +367,9 @@ export class OrderPresentation {
         list: r.list_id,
         type: r.type,
         datetime: isoUtc(r.datetime),
-        gate: null,
+        gate: r.gate_id,
         device: null,
-        device_id: null,
+        device_id: r.device_id,
         auto_checked_in: r.auto_checked_in,
       }),
     );
@@ -399,20 +399,23 @@ export function readAnswers(value: unknown): AnswerJson[] {
   );
 }
 
-/** Reads {@link CheckinSeamQueries.checkins}'s array (rows of older statements may lack `auto_checked_in`). */
+/**
+ * Reads {@link CheckinSeamQueries.checkins}'s array (rows of older statements may lack `auto_checked_in`, the
+ * device number and the gate).
+ */
 export function readCheckins(value: unknown): CheckinJson[] {
-  return (value as [number, number | null, string, string, boolean?][]).map(
-    ([id, list, type, datetime, auto]) => ({
-      id,
-      list,
-      type,
-      datetime: isoUtc(new Date(datetime)),
-      gate: null,
-      device: null,
-      device_id: null,
-      auto_checked_in: auto ?? false,
-    }),
-  );
+  return (
+    value as [number, number | null, string, string, boolean?, (number | null)?, (number | null)?][]
+  ).map(([id, list, type, datetime, auto, deviceId, gateId]) => ({
+    id,
+    list,
+    type,
+    datetime: isoUtc(new Date(datetime)),
+    gate: gateId ?? null,
+    device: null,
+    device_id: deviceId ?? null,
+    auto_checked_in: auto ?? false,
+  }));
 }
 
 /** The seat object of a position as {@link OrderListQueries.positionSeat} gives it (jsonb or NULL). */

@@ -62,7 +62,7 @@ export class CheckinJson {
   gate!: number | null;
   @ApiInt({ nullable: true })
   device!: number | null;
-  /** The device's id (pretix 2024+); null: devices are not served yet, so no scan is made by one. */
+  /** pretix's `device_id` (the device's number in its organizer) of the scanning device; null for other credentials. */
   @ApiInt({ nullable: true })
   device_id!: number | null;
   auto_checked_in!: boolean;
