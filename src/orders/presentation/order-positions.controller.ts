@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/access.decorators';
 import { CurrentEvent } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
@@ -58,8 +58,13 @@ export class OrderPositionsController {
   @Get(':id/pdf_image/:key')
   @RequirePermission('event.orders:read')
   @ListFilters({ filters: POSITION_CANCELED_FILTERS })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The image file (never sent here: no image is stored).' })
+  @ApiOkResponse({
+    description: 'The image file (never sent here: no image is stored).',
+    content: {
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
   @ApiNotFoundResponse({ description: 'Unknown position, `Unknown key`, or `No image available`.' })
   retrievePdfImage(
     @CurrentEvent() event: Event,
