@@ -455,6 +455,8 @@ describe('statements per request', () => {
         .filter((r) => !/\/exporters\/:identifier\/download\/:task\/:file\/$/.test(r.path))
         // Ticket downloads answer 409 until a worker rendered them (test/ticket-downloads.e2e-spec.ts).
         .filter((r) => !/\/download\/:output\/$/.test(r.path))
+        // Ticket layout images answer 404 (no file answer is stored; test/orders-libpretixsync.e2e-spec.ts).
+        .filter((r) => !/\/pdf_image\/:key\/$/.test(r.path))
         .map((r) => {
           const segments = r.path.split('/');
           const url = segments
@@ -496,6 +498,15 @@ describe('statements per request', () => {
       {
         path: 'quotas/:id/?with_availability=true',
         url: `${E}/quotas/${ids.quotas}/?with_availability=true`,
+        detail: true,
+      },
+      // pdf_data (libpretixsync's order sync): the print facts are subqueries of the same statement.
+      { path: 'orders/?pdf_data=true', url: `${E}/orders/?pdf_data=true`, detail: false },
+      { path: 'orders/:code/?pdf_data=true', url: `${E}/orders/${ids.orders}/?pdf_data=true`, detail: true },
+      { path: 'orderpositions/?pdf_data=true', url: `${E}/orderpositions/?pdf_data=true`, detail: false },
+      {
+        path: 'orderpositions/:id/?pdf_data=true',
+        url: `${E}/orderpositions/${ids.orderpositions}/?pdf_data=true`,
         detail: true,
       },
     ];

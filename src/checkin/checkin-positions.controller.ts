@@ -8,7 +8,8 @@ import { filter, ListFilters } from '../common/http/list-filters';
 import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
-import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-seam/checkin-positions';
+import { CheckinPositionJson, CheckinPositions, PrintRequest } from '../orders/checkin-seam/checkin-positions';
+import { printEventOf } from '../orders/presentation/pdf-data.rules';
 import { Event } from '../organizers/event.entity';
 import { CheckinListsService } from './checkin-lists.service';
 import { ApiRedeemResponses } from './redeem.responses';
@@ -36,6 +37,20 @@ export const CHECKIN_POSITION_FILTERS = {
   order__status: filter.choice(['n', 'p', 'e', 'c'], 'Only positions of orders in this status.'),
   order__status__in: filter.text('Comma-separated order statuses.'),
 };
+
+/** `pdf_data` of a list's positions (pretix: exactly `true`, and only for credentials with `event.orders:read`). */
+const LIST_PDF_DATA = {
+  pdf_data: filter.bool(
+    "`true`: each position carries `pdf_data` (the ticket layout's variables, as on `orderpositions/`) when the credential holds `event.orders:read`; otherwise ignored.",
+  ),
+};
+
+/** The event to print `pdf_data` for, when asked for (`pdf_data=true`) by a reader of orders; else undefined. */
+function printRequest(event: Event, filters: QueryFilters, reader: boolean): PrintRequest | undefined {
+  return filters.raw('pdf_data') === 'true' && reader
+    ? { eventId: event.id, event: printEventOf(event) }
+    : undefined;
+}
 
 /** The ordering fields of a check-in list's positions (compat §3.21). */
 export const CHECKIN_POSITION_ORDERING = [
@@ -69,7 +84,7 @@ export class CheckinPositionsController {
   @Get()
   @RequirePermission('event.orders:read', 'event.orders:checkin')
   @ApiPaginatedResponse(CheckinPositionJson)
-  @ListFilters({ filters: CHECKIN_POSITION_FILTERS, ordering: CHECKIN_POSITION_ORDERING })
+  @ListFilters({ filters: { ...CHECKIN_POSITION_FILTERS, ...LIST_PDF_DATA }, ordering: CHECKIN_POSITION_ORDERING })
   async listPositions(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
@@ -83,7 +98,7 @@ export class CheckinPositionsController {
     if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) {
       return Paginated.of([], 0, page);
     }
-    return this.positions.page(scope, filters, page, true);
+    return this.positions.page(scope, filters, page, true, printRequest(event, filters, reader));
   }
 
   /**
@@ -94,15 +109,17 @@ export class CheckinPositionsController {
   @Get(':id')
   @RequirePermission('event.orders:read', 'event.orders:checkin')
   @ApiOkResponse({ type: CheckinPositionJson })
-  @ListFilters({ filters: CHECKIN_POSITION_FILTERS })
+  @ListFilters({ filters: { ...CHECKIN_POSITION_FILTERS, ...LIST_PDF_DATA } })
   async retrievePosition(
     @CurrentEvent() event: Event,
+    @CurrentPrincipal() principal: Principal,
     @IdParam('list') listId: number,
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,
   ): Promise<CheckinPositionJson> {
     const scope = await this.lists.scope(undefined, event, listId);
-    return this.positions.onList(scope, filters, id);
+    const reader = principal.eventPermissions(event.organizerId, event.id).has('event.orders:read');
+    return this.positions.onList(scope, filters, id, printRequest(event, filters, reader));
   }
 
   /** Redeems a ticket (201 `ok`; 400 `error`/`incomplete`; 404 `invalid`). `untrusted_input=true`: secrets only. */

@@ -43,6 +43,11 @@ export class TenancyQueries {
     return sqlFragment(`(SELECT so.slug FROM organizer so WHERE so.id = ${organizerId})`);
   }
 
+  /** Fragment, scalar subquery: the name of the organizer whose id is the SQL expression `organizerId`. Alias `sn`. */
+  organizerNameOf(organizerId: string): SqlFragment {
+    return sqlFragment(`(SELECT sn.name FROM organizer sn WHERE sn.id = ${organizerId})`);
+  }
+
   /**
    * Fragment, scalar subquery: the slug of the event whose id is the SQL expression `eventId` (organizer-wide
    * lists). Alias `se`.

@@ -1572,6 +1572,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/pdf_image/{key}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a pdf image
+         * @description The image of a ticket layout's image variable `key` for the position (pretix `pdf_image`): the keys are
+         *     `question_<identifier>` of the event's file questions. File answers are not stored here, so this answers 404
+         *     `{"detail": "No image available"}` for a known key and `{"detail": "Unknown key"}` for another.
+         */
+        get: operations["retrievePdfImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/printlog/": {
         parameters: {
             query?: never;
@@ -1638,7 +1660,8 @@ export interface paths {
         };
         /**
          * List orders
-         * @description The list, with header `X-Page-Generated`: the server time when the request started (pass it back as `modified_since`).
+         * @description The list, with header `X-Page-Generated`: pass it back as `modified_since` (the time the list's snapshot is
+         *     complete from; see `OrderListQueries.syncHorizon`).
          */
         get: operations["listOrders"];
         put?: never;
@@ -3151,7 +3174,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The list, with header `X-Page-Generated` (server time when the request started). */
+        /**
+         * List organizer orders
+         * @description The list, with header `X-Page-Generated` (pass it back as `modified_since`; see `OrderListQueries.syncHorizon`).
+         */
         get: operations["listOrganizerOrders"];
         put?: never;
         post?: never;
@@ -3989,6 +4015,13 @@ export interface components {
             item: number;
             /** @description Code of the order. */
             order: string;
+            /**
+             * @description Only with `pdf_data=true` on the event's order and position reads: the text variables of pretix's ticket
+             *     layouts for this position (name -> text) and `images` (key -> URL of `pdf_image/{key}/`, or null).
+             */
+            pdf_data?: {
+                [key: string]: unknown;
+            };
             /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
             plugin_data: {
                 [key: string]: unknown;
@@ -6280,6 +6313,13 @@ export interface components {
             /** Format: int32 */
             item: number;
             order: components["schemas"]["NestedOrderRefJson"];
+            /**
+             * @description Only with `pdf_data=true` on the event's order and position reads: the text variables of pretix's ticket
+             *     layouts for this position (name -> text) and `images` (key -> URL of `pdf_image/{key}/`, or null).
+             */
+            pdf_data?: {
+                [key: string]: unknown;
+            };
             /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
             plugin_data: {
                 [key: string]: unknown;
@@ -6550,6 +6590,13 @@ export interface components {
             item: number;
             /** @description Code of the order. */
             order: string;
+            /**
+             * @description Only with `pdf_data=true` on the event's order and position reads: the text variables of pretix's ticket
+             *     layouts for this position (name -> text) and `images` (key -> URL of `pdf_image/{key}/`, or null).
+             */
+            pdf_data?: {
+                [key: string]: unknown;
+            };
             /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
             plugin_data: {
                 [key: string]: unknown;
@@ -6643,6 +6690,13 @@ export interface components {
             item: number;
             /** @description Code of the order. */
             order: string;
+            /**
+             * @description Only with `pdf_data=true` on the event's order and position reads: the text variables of pretix's ticket
+             *     layouts for this position (name -> text) and `images` (key -> URL of `pdf_image/{key}/`, or null).
+             */
+            pdf_data?: {
+                [key: string]: unknown;
+            };
             /** @description Additional data of plugins (pretix 2025.2); always `{}` here. */
             plugin_data: {
                 [key: string]: unknown;
@@ -12116,6 +12170,8 @@ export interface operations {
                 order__status?: "n" | "p" | "e" | "c";
                 /** @description Comma-separated order statuses. */
                 order__status__in?: string;
+                /** @description `true`: each position carries `pdf_data` (the ticket layout's variables, as on `orderpositions/`) when the credential holds `event.orders:read`; otherwise ignored. */
+                pdf_data?: boolean;
                 /** @description Sort order: comma-separated fields among `order__code`, `order__datetime`, `positionid`, `attendee_name`, `last_checked_in`, `order__email`; prefix `-` for descending. */
                 ordering?: ("order__code" | "-order__code" | "order__datetime" | "-order__datetime" | "positionid" | "-positionid" | "attendee_name" | "-attendee_name" | "last_checked_in" | "-last_checked_in" | "order__email" | "-order__email")[];
                 /** @description Page number, from 1; past the last page answers 404. */
@@ -12185,6 +12241,8 @@ export interface operations {
                 order__status?: "n" | "p" | "e" | "c";
                 /** @description Comma-separated order statuses. */
                 order__status__in?: string;
+                /** @description `true`: each position carries `pdf_data` (the ticket layout's variables, as on `orderpositions/`) when the credential holds `event.orders:read`; otherwise ignored. */
+                pdf_data?: boolean;
             };
             header?: never;
             path: {
@@ -14713,6 +14771,8 @@ export interface operations {
                 canceled?: boolean;
                 /** @description `true` also shows canceled positions (when `canceled` is absent). */
                 include_canceled_positions?: boolean;
+                /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
+                pdf_data?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `positionid`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "positionid" | "-positionid")[];
                 /** @description Page number, from 1; past the last page answers 404. */
@@ -14803,6 +14863,8 @@ export interface operations {
                 canceled?: boolean;
                 /** @description `true` also shows canceled positions (when `canceled` is absent). */
                 include_canceled_positions?: boolean;
+                /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
+                pdf_data?: boolean;
             };
             header?: never;
             path: {
@@ -15009,6 +15071,53 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    retrievePdfImage: {
+        parameters: {
+            query?: {
+                /** @description Only canceled (`true`) or only not canceled (`false`) positions. */
+                canceled?: boolean;
+                /** @description `true` also shows canceled positions (when `canceled` is absent). */
+                include_canceled_positions?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                key: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image file (never sent here: no image is stored). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unknown position, `Unknown key`, or `No image available`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createOrderPositionPrintLog: {
         parameters: {
             query?: never;
@@ -15147,12 +15256,24 @@ export interface operations {
                 modified_since?: string;
                 /** @description Orders placed at or after this time. */
                 created_since?: string;
+                /** @description Orders placed before this time. */
+                created_before?: string;
+                /** @description Orders with a position (canceled ones too) on a date of the series that ends after this time (a date without end: that starts after it). */
+                subevent_after?: string;
+                /** @description Orders with a position (canceled ones too) on a date of the series that starts before this time. */
+                subevent_before?: string;
                 /** @description `true` also shows canceled positions. */
                 include_canceled_positions?: boolean;
                 /** @description `true` also shows canceled fees. */
                 include_canceled_fees?: boolean;
-                /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`; prefix `-` for descending. */
-                ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified")[];
+                /** @description Repeatable. Only these fields: a top-level name (`code`, `positions`) or a child of `positions`, `fees`, `payments`, `refunds`, `invoice_address` (`positions.secret`); a nested field without a named child is dropped. Unknown names select nothing. */
+                include?: string[];
+                /** @description Repeatable, applied after `include`. Drops a field (`payments`) or a child of `positions`, `fees`, `payments`, `refunds`, `invoice_address` (`positions.downloads`). Unknown names are ignored. */
+                exclude?: string[];
+                /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
+                pdf_data?: boolean;
+                /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`, `cancellation_date`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified" | "cancellation_date" | "-cancellation_date")[];
                 /** @description Page number, from 1; past the last page answers 404. */
                 page?: number;
                 /** @description Results per page; larger values are capped at 50. */
@@ -15238,6 +15359,12 @@ export interface operations {
                 include_canceled_positions?: boolean;
                 /** @description `true` also shows canceled fees. */
                 include_canceled_fees?: boolean;
+                /** @description Repeatable. Only these fields: a top-level name (`code`, `positions`) or a child of `positions`, `fees`, `payments`, `refunds`, `invoice_address` (`positions.secret`); a nested field without a named child is dropped. Unknown names select nothing. */
+                include?: string[];
+                /** @description Repeatable, applied after `include`. Drops a field (`payments`) or a child of `positions`, `fees`, `payments`, `refunds`, `invoice_address` (`positions.downloads`). Unknown names are ignored. */
+                exclude?: string[];
+                /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
+                pdf_data?: boolean;
             };
             header?: never;
             path: {
@@ -21331,12 +21458,22 @@ export interface operations {
                 modified_since?: string;
                 /** @description Orders placed at or after this time. */
                 created_since?: string;
+                /** @description Orders placed before this time. */
+                created_before?: string;
+                /** @description Orders with a position (canceled ones too) on a date of the series that ends after this time (a date without end: that starts after it). */
+                subevent_after?: string;
+                /** @description Orders with a position (canceled ones too) on a date of the series that starts before this time. */
+                subevent_before?: string;
                 /** @description `true` also shows canceled positions. */
                 include_canceled_positions?: boolean;
                 /** @description `true` also shows canceled fees. */
                 include_canceled_fees?: boolean;
-                /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`; prefix `-` for descending. */
-                ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified")[];
+                /** @description Repeatable. Only these fields: a top-level name (`code`, `positions`) or a child of `positions`, `fees`, `payments`, `refunds`, `invoice_address` (`positions.secret`); a nested field without a named child is dropped. Unknown names select nothing. */
+                include?: string[];
+                /** @description Repeatable, applied after `include`. Drops a field (`payments`) or a child of `positions`, `fees`, `payments`, `refunds`, `invoice_address` (`positions.downloads`). Unknown names are ignored. */
+                exclude?: string[];
+                /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`, `cancellation_date`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified" | "cancellation_date" | "-cancellation_date")[];
                 /** @description Page number, from 1; past the last page answers 404. */
                 page?: number;
                 /** @description Results per page; larger values are capped at 50. */

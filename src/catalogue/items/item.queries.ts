@@ -32,6 +32,21 @@ export class ItemQueries {
   }
 
   /**
+   * Fragment, scalar subquery: what ticket layouts print of the item whose id is the SQL expression `itemId` and the
+   * variation `variationId` (may be NULL), as JSON `{n, d, c, v, vd}`: item name and description, category name,
+   * variation value and description (i18n objects or null). Aliases `pi`, `pc`, `pv` (pdf_data, compat §4.4).
+   */
+  static printLabelsOf(itemId: string, variationId: string): SqlFragment {
+    return sqlFragment(
+      `(SELECT jsonb_build_object('n', pi.name, 'd', pi.description,
+        'c', (SELECT pc.name FROM item_category pc WHERE pc.id = pi.category_id),
+        'v', (SELECT pv.value FROM item_variation pv WHERE pv.id = ${variationId}),
+        'vd', (SELECT pv.description FROM item_variation pv WHERE pv.id = ${variationId}))
+        FROM item pi WHERE pi.id = ${itemId})`,
+    );
+  }
+
+  /**
    * One page of the event's items with `related` read in the same statement, presented by `present`. Filters
    * `active`, `admission`, `free_price`, `category`, `tax_rate` (`None`/zero also match items without a rule),
    * `search`; ordering `id`, `position` (default `position,id`).

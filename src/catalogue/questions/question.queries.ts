@@ -62,6 +62,15 @@ export class QuestionQueries {
   }
 
   /**
+   * Scalar subquery: the questions of the event whose id is the SQL expression `eventId`, by position and id, as a
+   * JSON array of `[id, identifier, type]` (the variables of ticket layouts, pdf_data). Alias `pq`.
+   */
+  static printQuestionsOf(eventId: string): SqlFragment {
+    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_array(pq.id, pq.identifier, pq.type)
+      ORDER BY pq.position, pq.id), '[]'::jsonb) FROM question pq WHERE pq.event_id = ${eventId})`);
+  }
+
+  /**
    * Scalar subquery (boolean): whether the item whose id is the SQL expression `itemId` has questions asked
    * during check-in (compat §3.21 `incomplete`; the redeem path reads the questions only then).
    */

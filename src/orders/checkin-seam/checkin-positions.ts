@@ -8,6 +8,15 @@ import type { ValidatedAnswer } from '../answers/answers.rules';
 import { OrderPosition } from '../entities/order-position.entity';
 import { AnswerQueries } from '../answers/answer.queries';
 import { ListPositionExtras, OrderPresentation } from '../presentation/order-presentation.service';
+import { PdfDataQueries } from '../presentation/pdf-data.queries';
+import {
+  pdfDataOf,
+  PositionPrintFacts,
+  PrintEvent,
+  PrintQuestion,
+  withPdfData,
+} from '../presentation/pdf-data.rules';
+import type { RelatedSpec } from '../../common/listing/page-query';
 import { nameFromParts, OrderPositionJson, toOrderPositionJson } from '../presentation/order.presenter';
 import {
   CheckinExportRow,
@@ -27,6 +36,15 @@ export type { CheckinExportRow, ListScope, ListStatusRow, RedeemPosition } from 
  * {@link CheckinPositions}; it never reads orders' tables. The SQL (which also names the check-in tables
  * `checkin_list_item` and `checkin`) is in {@link CheckinSeamQueries} (test/table-ownership.spec.ts lists it).
  */
+
+/**
+ * `pdf_data=true` on a list's positions (pretix: only for credentials holding `event.orders:read`; the caller
+ * decides): the event whose print facts the positions get.
+ */
+export interface PrintRequest {
+  eventId: number;
+  event: PrintEvent;
+}
 
 /** A position on a check-in list: the order position's wire form and `require_attention` (compat §3.21). */
 export class CheckinPositionJson extends OrderPositionJson {
@@ -68,12 +86,30 @@ export class CheckinPositions {
     filters: QueryFilters,
     page: PageRequest,
     separateCount = false,
+    print?: PrintRequest,
   ): Promise<Paginated<CheckinPositionJson>> {
     const lists: readonly ListScope[] = 'id' in listOrLists ? [listOrLists] : listOrLists;
     if (lists.length === 0) return Paginated.of([], 0, page);
     const ignoreStatus = filters.bool('ignore_status') === true;
     const where = parseWhere(filters);
     const related = this.presentation.listPositionRelated(lists.map((l) => l.id));
+    if (print) {
+      const now = new Date();
+      return this.queries.positionsPage(
+        this.db,
+        lists,
+        ignoreStatus,
+        where,
+        filters,
+        page,
+        this.withPrintFacts(related, print.eventId),
+        (p, r) => {
+          const json = toListPositionJson(p, r);
+          return withPdfData(json, pdfDataOf(json, r.pdf, print.event, r.questions, now));
+        },
+        separateCount,
+      );
+    }
     return this.queries.positionsPage(
       this.db,
       lists,
@@ -87,6 +123,18 @@ export class CheckinPositions {
     );
   }
 
+  /** `related` plus each position's print facts and the event's questions (pdf_data; same statement). */
+  private withPrintFacts(
+    related: RelatedSpec<ListPositionExtras>,
+    eventId: number,
+  ): RelatedSpec<ListPositionExtras & { pdf: PositionPrintFacts; questions: PrintQuestion[] }> {
+    return {
+      ...related,
+      pdf: { sql: PdfDataQueries.positionFacts('p'), read: (v) => v as PositionPrintFacts },
+      questions: { sql: PdfDataQueries.eventQuestions(eventId), read: (v) => (v as PrintQuestion[]) ?? [] },
+    };
+  }
+
   /**
    * One position of a list's positions page (pretix `GET …/checkinlists/{list}/positions/{id}/`): the position
    * `positionId` when the list, with the same filters as {@link page} (`ignore_status`, `search`, `has_checkin`,
@@ -94,9 +142,29 @@ export class CheckinPositions {
    * @throws NotFound when it does not
    * @throws ValidationFailed for a malformed filter value
    */
-  async onList(list: ListScope, filters: QueryFilters, positionId: number): Promise<CheckinPositionJson> {
+  async onList(
+    list: ListScope,
+    filters: QueryFilters,
+    positionId: number,
+    print?: PrintRequest,
+  ): Promise<CheckinPositionJson> {
     const ignoreStatus = filters.bool('ignore_status') === true;
     const where = parseWhere(filters);
+    if (print) {
+      const now = new Date();
+      return this.queries.positionOnLists(
+        this.db,
+        [list],
+        ignoreStatus,
+        where,
+        positionId,
+        this.withPrintFacts(this.presentation.listPositionRelated(list.id), print.eventId),
+        (p, r) => {
+          const json = toListPositionJson(p, r);
+          return withPdfData(json, pdfDataOf(json, r.pdf, print.event, r.questions, now));
+        },
+      );
+    }
     return this.queries.positionOnLists(
       this.db,
       [list],

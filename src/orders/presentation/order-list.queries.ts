@@ -4,6 +4,7 @@ import { ItemQueries } from '../../catalogue/items/item.queries';
 import { QuestionQueries } from '../../catalogue/questions/question.queries';
 import { RowMapper } from '../../common/persistence/row-mapper';
 import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
+import { SubEventQueries } from '../../organizers/subevents/subevent.queries';
 import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { SeatQueries } from '../../seating/seat.queries';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
@@ -138,10 +139,12 @@ export class OrderListQueries {
 
   /**
    * Fragment, scalar subquery: the positions of order `o` by `positionid` as a JSON array of `{row, code, answers,
-   * checkins, seat}` (`row` as `rows` builds it, alias `op`), for one-statement order pages.
+   * checkins, seat}` (`row` as `rows` builds it, alias `op`), for one-statement order pages; with `printFacts`,
+   * also `pdf`: that fragment of the position (pdf_data).
    */
-  positionsOfOrder(rows: RowMapper<OrderPosition>): SqlFragment {
-    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_object('row', ${rows.jsonSql('op')}, 'code', o.code,
+  positionsOfOrder(rows: RowMapper<OrderPosition>, printFacts?: (alias: string) => SqlFragment): SqlFragment {
+    const pdf = printFacts ? `'pdf', ${printFacts('op')}, ` : '';
+    return sqlFragment(`(SELECT coalesce(jsonb_agg(jsonb_build_object(${pdf}'row', ${rows.jsonSql('op')}, 'code', o.code,
         'answers', ${this.answersOf('op.id')}, 'checkins', ${new CheckinSeamQueries().checkins('op.id')},
         'print_logs', ${PrintLogQueries.printLogsSql('op.id')}, 'seat', ${this.positionSeat('op.seat_id')},
         'ticket', ${this.ticketFacts('op')}) ORDER BY op.positionid, op.id),
@@ -223,6 +226,23 @@ export class OrderListQueries {
       .where('o.organizer_id = :org', { org: organizerId });
     if (events !== 'all') qb.andWhere('o.event_id = ANY(:events)', { events });
     return applyOrderWhere(qb, where);
+  }
+
+  /**
+   * The time a sync may pass back as `modified_since` after reading a list now (header `X-Page-Generated`, compat
+   * §4.4): the database's now, or the start of the oldest transaction of another session of this database still
+   * open, when earlier. A change committed after the list's snapshot belongs to a transaction open now or started
+   * later, and writers take `last_modified` inside their transaction, so it is at or after this time and the next
+   * `modified_since` sync sees it (at worst an order comes twice). Truncated to milliseconds. One statement; call it
+   * before the list's statement.
+   */
+  async syncHorizon(em: EntityManager): Promise<Date> {
+    const rows: { at: Date }[] = await em.query(
+      `SELECT date_trunc('milliseconds', LEAST(now(), coalesce((SELECT min(a.xact_start) FROM pg_stat_activity a
+          WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
+            AND a.backend_type = 'client backend' AND a.state <> 'idle'), now()))) AS at`,
+    );
+    return rows[0].at;
   }
 
   /** The event's order with this code (exact), aliased `o`. */
@@ -405,6 +425,11 @@ export interface OrderListWhere {
   require_approval?: boolean;
   modifiedSince?: Date;
   createdSince?: Date;
+  createdBefore?: Date;
+  /** Orders with any position (canceled ones too) whose date ends strictly after this time (pretix). */
+  subeventAfter?: Date;
+  /** Orders with any position (canceled ones too) whose date starts strictly before this time (pretix). */
+  subeventBefore?: Date;
 }
 
 /** The order list filters on a query aliased `o`, in the order the service parsed them. */
@@ -421,6 +446,23 @@ function applyOrderWhere(qb: SelectQueryBuilder<Order>, where: OrderListWhere): 
     qb.andWhere('o.last_modified >= :modifiedSince', { modifiedSince: where.modifiedSince });
   if (where.createdSince !== undefined)
     qb.andWhere('o.datetime >= :createdSince', { createdSince: where.createdSince });
+  if (where.createdBefore !== undefined)
+    qb.andWhere('o.datetime < :createdBefore', { createdBefore: where.createdBefore });
+  const dates = new SubEventQueries();
+  if (where.subeventAfter !== undefined) {
+    qb.andWhere(
+      `EXISTS (SELECT 1 FROM order_position sp WHERE sp.order_id = o.id
+        AND ${dates.endsStrictlyAfter('sp.subevent_id', ':subeventAfter')})`,
+      { subeventAfter: where.subeventAfter },
+    );
+  }
+  if (where.subeventBefore !== undefined) {
+    qb.andWhere(
+      `EXISTS (SELECT 1 FROM order_position sp WHERE sp.order_id = o.id
+        AND ${dates.startsBefore('sp.subevent_id', ':subeventBefore')})`,
+      { subeventBefore: where.subeventBefore },
+    );
+  }
   return qb;
 }
 

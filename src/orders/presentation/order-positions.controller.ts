@@ -1,5 +1,5 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/access.decorators';
 import { CurrentEvent } from '../../auth/request-context';
 import { IdParam } from '../../common/http/id-param';
@@ -10,7 +10,11 @@ import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
 import { OrderPositionJson } from './order.presenter';
 import { OrderPositionsService } from './order-positions.service';
-import { POSITION_CANCELED_FILTERS, POSITION_LIST_FILTERS } from './order-filters';
+import {
+  EVENT_POSITION_LIST_FILTERS,
+  POSITION_DETAIL_FILTERS,
+  POSITION_CANCELED_FILTERS,
+} from './order-filters';
 import { NoStore } from '../../common/http/no-store';
 
 /**
@@ -26,7 +30,7 @@ export class OrderPositionsController {
   @Get()
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(OrderPositionJson)
-  @ListFilters(POSITION_LIST_FILTERS)
+  @ListFilters(EVENT_POSITION_LIST_FILTERS)
   listOrderPositions(
     @CurrentEvent() event: Event,
     @Filters() filters: QueryFilters,
@@ -37,12 +41,37 @@ export class OrderPositionsController {
 
   @Get(':id')
   @RequirePermission('event.orders:read')
-  @ListFilters({ filters: POSITION_CANCELED_FILTERS })
+  @ListFilters(POSITION_DETAIL_FILTERS)
   retrieveOrderPosition(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @Filters() filters: QueryFilters,
   ): Promise<OrderPositionJson> {
     return this.positions.get(event, id, filters);
+  }
+
+  /**
+   * The image of a ticket layout's image variable `key` for the position (pretix `pdf_image`): the keys are
+   * `question_<identifier>` of the event's file questions. File answers are not stored here, so this answers 404
+   * `{"detail": "No image available"}` for a known key and `{"detail": "Unknown key"}` for another.
+   */
+  @Get(':id/pdf_image/:key')
+  @RequirePermission('event.orders:read')
+  @ListFilters({ filters: POSITION_CANCELED_FILTERS })
+  @ApiOkResponse({
+    description: 'The image file (never sent here: no image is stored).',
+    content: {
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiNotFoundResponse({ description: 'Unknown position, `Unknown key`, or `No image available`.' })
+  retrievePdfImage(
+    @CurrentEvent() event: Event,
+    @IdParam('id') id: number,
+    @Param('key') key: string,
+    @Filters() filters: QueryFilters,
+  ): Promise<never> {
+    return this.positions.pdfImage(event, id, key, filters);
   }
 }

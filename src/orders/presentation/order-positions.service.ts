@@ -18,11 +18,16 @@ import {
   POSITION_TEXT_FILTERS,
   PositionListWhere,
 } from './order-list.queries';
+import { PdfDataQueries } from './pdf-data.queries';
+import { pdfDataOf, printEventOf, PrintQuestion, wantsPdfData, withPdfData } from './pdf-data.rules';
+import { NotFound } from '../../common/errors';
 
 /**
  * Order positions of an event, read-only (`E/orderpositions/`, compat §4.4 "Position fields"). Canceled
  * positions are hidden unless `include_canceled_positions=true` (or `canceled` is filtered on explicitly), as in
  * pretix. A page costs a fixed number of SQL statements: rows, count, order codes, answers, check-ins.
+ * `pdf_data=true` adds each position's `pdf_data` (pretix `PdfDataSerializer`, see `pdf-data.rules.ts`) from
+ * subqueries of the same statement.
  */
 @Injectable()
 export class OrderPositionsService {
@@ -42,6 +47,14 @@ export class OrderPositionsService {
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {
     const qb = this.queries.positionsOfEvent(this.positions.manager, event.id, positionWhere(filters));
     applyOrdering(qb, filters, ORDERING, ['id']);
+    if (wantsPdfData(filters.raw('pdf_data'))) {
+      const print = printEventOf(event);
+      const now = new Date();
+      return paginateInOne(qb, page, this.presentation.positionRelatedWithPrintFacts(event.id), (p, r) => {
+        const json = toOrderPositionJson(p, r);
+        return withPdfData(json, pdfDataOf(json, r.pdf, print, r.questions, now));
+      });
+    }
     return paginateInOne(qb, page, this.presentation.positionRelated(), toOrderPositionJson);
   }
 
@@ -73,9 +86,39 @@ export class OrderPositionsService {
    */
   async get(event: Event, id: number, filters: QueryFilters): Promise<OrderPositionJson> {
     const qb = this.queries.positionById(this.positions.manager, event.id, id, canceledFilter(filters));
+    if (wantsPdfData(filters.raw('pdf_data'))) {
+      const print = printEventOf(event);
+      const now = new Date();
+      return findOneInOne(qb, this.presentation.positionRelatedWithPrintFacts(event.id), (p, r) => {
+        const json = toOrderPositionJson(p, r);
+        return withPdfData(json, pdfDataOf(json, r.pdf, print, r.questions, now));
+      });
+    }
     return findOneInOne(qb, this.presentation.positionRelated(), toOrderPositionJson);
   }
+
+  /**
+   * `GET E/orderpositions/{id}/pdf_image/{key}/` (pretix): the image a ticket layout's image variable `key` shows
+   * for the position. The image variables are pretix's core ones, `question_<identifier>` of the event's file
+   * questions; file answers are not stored here, so a known key has no image. One statement.
+   * @throws NotFound `Not found.` for an unknown position (canceled ones unless `include_canceled_positions=true`),
+   *   `Unknown key` for a key that is no image variable, `No image available` otherwise
+   */
+  async pdfImage(event: Event, id: number, key: string, filters: QueryFilters): Promise<never> {
+    const qb = this.queries.positionById(this.positions.manager, event.id, id, canceledFilter(filters));
+    const questions = await findOneInOne(
+      qb,
+      { questions: { sql: PdfDataQueries.eventQuestions(event.id), read: (v) => v as PrintQuestion[] } },
+      (_p, r) => r.questions,
+    );
+    const keys = questions.filter(([, , type]) => type === 'F').map(([, identifier]) => `question_${identifier}`);
+    throw new NotFound(keys.includes(key) ? NO_IMAGE : UNKNOWN_IMAGE_KEY);
+  }
 }
+
+/** pretix's answers of `pdf_image/{key}/` for a key that is no image variable, and for one without an image. */
+export const UNKNOWN_IMAGE_KEY = 'Unknown key';
+export const NO_IMAGE = 'No image available';
 
 /** Ordering fields of the position lists: wire name → SQL. */
 const ORDERING = { id: 'p.id', positionid: 'p.positionid' };

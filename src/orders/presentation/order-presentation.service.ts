@@ -33,6 +33,8 @@ import {
 import { OrderListQueries } from './order-list.queries';
 import { CartPositionJson, toCartPositionJson } from './cart-position.presenter';
 import { PrintLogQueries } from './print-log.queries';
+import { PdfDataQueries } from './pdf-data.queries';
+import type { PositionPrintFacts, PrintQuestion } from './pdf-data.rules';
 import { orderDownloadRefusal } from './ticket-download.rules';
 
 /** Extras of a position on a check-in list ({@link OrderPresentation.listPositionRelated}). */
@@ -175,9 +177,39 @@ export class OrderPresentation {
     };
   }
 
+  /**
+   * {@link orderRelated} for `pdf_data=true` (compat §4.4): each position's print facts
+   * ({@link PdfDataQueries.positionFacts}) go into `facts` by position id while the page is read, and the event's
+   * questions come as `questions`; still one statement.
+   */
+  orderRelatedWithPrintFacts(
+    eventId: number,
+    facts: Map<number, PositionPrintFacts>,
+  ): RelatedSpec<OrderExtras & { questions: PrintQuestion[] }> {
+    return {
+      ...this.orderRelated(),
+      positions: this.positionsOfOrder(facts),
+      questions: { sql: PdfDataQueries.eventQuestions(eventId), read: (v) => (v as PrintQuestion[]) ?? [] },
+    };
+  }
+
+  /** {@link positionRelated} with the print facts of each position and the event's questions (pdf_data). */
+  positionRelatedWithPrintFacts(
+    eventId: number,
+  ): RelatedSpec<PositionExtras & { pdf: PositionPrintFacts; questions: PrintQuestion[] }> {
+    return {
+      ...this.positionRelated(),
+      pdf: { sql: PdfDataQueries.positionFacts('p'), read: (v) => v as PositionPrintFacts },
+      questions: { sql: PdfDataQueries.eventQuestions(eventId), read: (v) => (v as PrintQuestion[]) ?? [] },
+    };
+  }
+
   /** The positions of order `o` with answers and check-ins, by `positionid`, presented. */
-  private positionsOfOrder(): Related<OrderPositionJson[]> {
-    const sql = this.queries.positionsOfOrder(this.positionRows);
+  private positionsOfOrder(printFacts?: Map<number, PositionPrintFacts>): Related<OrderPositionJson[]> {
+    const sql = this.queries.positionsOfOrder(
+      this.positionRows,
+      printFacts ? (alias) => PdfDataQueries.positionFacts(alias) : undefined,
+    );
     return {
       sql,
       read: (value) =>
@@ -190,17 +222,20 @@ export class OrderPresentation {
             print_logs: unknown;
             seat: unknown;
             ticket: unknown;
+            pdf?: PositionPrintFacts;
           }[]
-        ).map((j) =>
-          toOrderPositionJson(this.positionRows.fromJson(j.row), {
+        ).map((j) => {
+          const json = toOrderPositionJson(this.positionRows.fromJson(j.row), {
             orderCode: j.code,
             answers: readAnswers(j.answers),
             checkins: readCheckins(j.checkins),
             printLogs: PrintLogQueries.read(j.print_logs),
             seat: readSeat(j.seat),
             ticket: readTicketFacts(j.ticket),
-          }),
-        ),
+          });
+          if (printFacts && j.pdf) printFacts.set(json.id, j.pdf);
+          return json;
+        }),
     };
   }
 

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { isoUtc } from '../../common/values/datetime';
 import { moneyOrNull, toMoney } from '../../common/values/money';
 import type { InvoiceAddress } from '../entities/invoice-address.entity';
@@ -123,6 +124,12 @@ export class OrderPositionJson {
   blocked!: string[] | null;
   is_bundled!: boolean;
   pseudonymization_id!: string;
+  /**
+   * Only with `pdf_data=true` on the event's order and position reads: the text variables of pretix's ticket
+   * layouts for this position (name -> text) and `images` (key -> URL of `pdf_image/{key}/`, or null).
+   */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  pdf_data?: Record<string, unknown>;
   /** Additional data of plugins (pretix 2025.2); always `{}` here. */
   plugin_data!: Record<string, unknown>;
 }

@@ -30,7 +30,10 @@ export class OrdersController {
     private readonly creator: OrderCreator,
   ) {}
 
-  /** The list, with header `X-Page-Generated`: the server time when the request started (pass it back as `modified_since`). */
+  /**
+   * The list, with header `X-Page-Generated`: pass it back as `modified_since` (the time the list's snapshot is
+   * complete from; see `OrderListQueries.syncHorizon`).
+   */
   @Get()
   @RequirePermission('event.orders:read')
   @ApiPaginatedResponse(OrderJson)
@@ -41,8 +44,10 @@ export class OrdersController {
     @Pagination() page: PageRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Paginated<OrderJson>> {
-    res.setHeader('X-Page-Generated', isoUtc(new Date()));
-    return this.orders.list(event, filters, page);
+    return this.orders.list(event, filters, page).then(({ page: result, generated }) => {
+      res.setHeader('X-Page-Generated', isoUtc(generated));
+      return result;
+    });
   }
 
   @Get(':code')

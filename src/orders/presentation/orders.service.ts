@@ -25,6 +25,16 @@ import { OrderWriter } from '../writing/order-writer';
 import { Order } from '../entities/order.entity';
 import { OrderJson, toOrderJson } from './order.presenter';
 import { OrderListQueries, OrderListWhere } from './order-list.queries';
+import { maskOrder, orderFieldMask } from './order-field-mask';
+import {
+  pdfDataOf,
+  PositionPrintFacts,
+  printEventOf,
+  PrintEvent,
+  PrintQuestion,
+  wantsPdfData,
+  withPdfData,
+} from './pdf-data.rules';
 
 export const ONLY_TESTMODE_DELETE = 'Only test mode orders can be deleted.';
 
@@ -34,6 +44,7 @@ const ORDERING = {
   code: 'o.code',
   status: 'o.status',
   last_modified: 'o.last_modified',
+  cancellation_date: 'o.cancellation_date',
 };
 
 /** Order fields PATCH may change besides the invoice address (compat §4.4). */
@@ -63,10 +74,24 @@ export class OrdersService {
    * show canceled positions and fees. Ordering `datetime` (default), `code`, `status`, `last_modified`.
    * @throws ValidationFailed (400) for a malformed filter value
    */
-  async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderJson>> {
-    const qb = this.queries.ordersOfEvent(this.orders.manager, event.id, orderWhere(filters));
+  async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<SyncPage<OrderJson>> {
+    const where = orderWhere(filters);
+    const generated = await this.queries.syncHorizon(this.orders.manager);
+    const qb = this.queries.ordersOfEvent(this.orders.manager, event.id, where);
     applyOrdering(qb, filters, ORDERING, ['datetime']);
-    return this.page(qb, page, filters);
+    if (wantsPdfData(filters.raw('pdf_data'))) {
+      const facts = new Map<number, PositionPrintFacts>();
+      const print = printEventOf(event);
+      const now = new Date();
+      const result = await paginateInOne(
+        qb,
+        page,
+        this.presentation.orderRelatedWithPrintFacts(event.id, facts),
+        (o, r) => withPositionPdfData(toOrderJson(o, r), facts, print, r.questions, now),
+      );
+      return { page: this.shaped(result, filters), generated };
+    }
+    return { page: await this.page(qb, page, filters), generated };
   }
 
   /**
@@ -78,16 +103,18 @@ export class OrdersService {
     principal: Principal,
     filters: QueryFilters,
     page: PageRequest,
-  ): Promise<Paginated<OrderJson>> {
+  ): Promise<SyncPage<OrderJson>> {
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
+    const where = orderWhere(filters);
+    const generated = await this.queries.syncHorizon(this.orders.manager);
     const qb = this.queries.ordersOfOrganizer(
       this.orders.manager,
       organizer.id,
       allowed,
-      orderWhere(filters),
+      where,
     );
     applyOrdering(qb, filters, ORDERING, ['datetime']);
-    return this.page(qb, page, filters);
+    return { page: await this.page(qb, page, filters), generated };
   }
 
   /** A page of orders with everything they show, in one statement (README "API conventions"). */
@@ -97,7 +124,17 @@ export class OrdersService {
     filters: QueryFilters,
   ): Promise<Paginated<OrderJson>> {
     const result = await paginateInOne(qb, page, this.presentation.orderRelated(), toOrderJson);
-    return new Paginated(visible(result.items, filters), result.total, result.page);
+    return this.shaped(result, filters);
+  }
+
+  /** Canceled positions and fees hidden (unless asked for), then `include` / `exclude` applied. */
+  private shaped(result: Paginated<OrderJson>, filters: QueryFilters): Paginated<OrderJson> {
+    const mask = orderFieldMask(filters);
+    return new Paginated(
+      visible(result.items, filters).map((o) => maskOrder(o, mask) as OrderJson),
+      result.total,
+      result.page,
+    );
   }
 
   /**
@@ -106,8 +143,20 @@ export class OrdersService {
    */
   async get(event: Event, code: string, filters: QueryFilters): Promise<OrderJson> {
     const qb = this.queries.orderByCode(this.orders.manager, event.id, code);
-    const json = await findOneInOne(qb, this.presentation.orderRelated(), toOrderJson);
-    return visible([json], filters)[0];
+    let json: OrderJson;
+    if (wantsPdfData(filters.raw('pdf_data'))) {
+      const facts = new Map<number, PositionPrintFacts>();
+      const print = printEventOf(event);
+      const now = new Date();
+      json = await findOneInOne(
+        qb,
+        this.presentation.orderRelatedWithPrintFacts(event.id, facts),
+        (o, r) => withPositionPdfData(toOrderJson(o, r), facts, print, r.questions, now),
+      );
+    } else {
+      json = await findOneInOne(qb, this.presentation.orderRelated(), toOrderJson);
+    }
+    return maskOrder(visible([json], filters)[0], orderFieldMask(filters)) as OrderJson;
   }
 
   /**
@@ -230,6 +279,32 @@ function orderWhere(filters: QueryFilters): OrderListWhere {
     require_approval: filters.bool('require_approval'),
     modifiedSince: filters.datetime('modified_since'),
     createdSince: filters.datetime('created_since'),
+    createdBefore: filters.datetime('created_before'),
+    subeventAfter: filters.datetime('subevent_after'),
+    subeventBefore: filters.datetime('subevent_before'),
+  };
+}
+
+/** A list page with the time to pass back as `modified_since` next time (header `X-Page-Generated`). */
+export interface SyncPage<T> {
+  page: Paginated<T>;
+  generated: Date;
+}
+
+/** The order with `pdf_data` on each position whose print facts were read (pretix `PdfDataSerializer`). */
+function withPositionPdfData(
+  order: OrderJson,
+  facts: ReadonlyMap<number, PositionPrintFacts>,
+  event: PrintEvent,
+  questions: readonly PrintQuestion[],
+  now: Date,
+): OrderJson {
+  return {
+    ...order,
+    positions: order.positions.map((p) => {
+      const f = facts.get(p.id);
+      return f ? withPdfData(p, pdfDataOf(p, f, event, questions, now)) : p;
+    }),
   };
 }
 

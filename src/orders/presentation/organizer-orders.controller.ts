@@ -11,7 +11,7 @@ import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { isoUtc } from '../../common/values/datetime';
 import { Organizer } from '../../organizers/organizer.entity';
 import { OrderJson } from './order.presenter';
-import { ORDER_LIST_FILTERS } from './order-filters';
+import { ORGANIZER_ORDER_LIST_FILTERS } from './order-filters';
 import { OrdersService } from './orders.service';
 import { NoStore } from '../../common/http/no-store';
 
@@ -25,11 +25,11 @@ import { NoStore } from '../../common/http/no-store';
 export class OrganizerOrdersController {
   constructor(private readonly orders: OrdersService) {}
 
-  /** The list, with header `X-Page-Generated` (server time when the request started). */
+  /** The list, with header `X-Page-Generated` (pass it back as `modified_since`; see `OrderListQueries.syncHorizon`). */
   @Get()
   @RequireOrganizerAccess()
   @ApiPaginatedResponse(OrderJson)
-  @ListFilters(ORDER_LIST_FILTERS)
+  @ListFilters(ORGANIZER_ORDER_LIST_FILTERS)
   listOrganizerOrders(
     @CurrentOrganizer() organizer: Organizer,
     @CurrentPrincipal() principal: Principal,
@@ -37,7 +37,11 @@ export class OrganizerOrdersController {
     @Pagination() page: PageRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Paginated<OrderJson>> {
-    res.setHeader('X-Page-Generated', isoUtc(new Date()));
-    return this.orders.listForOrganizer(organizer, principal, filters, page);
+    return this.orders
+      .listForOrganizer(organizer, principal, filters, page)
+      .then(({ page: result, generated }) => {
+        res.setHeader('X-Page-Generated', isoUtc(generated));
+        return result;
+      });
   }
 }

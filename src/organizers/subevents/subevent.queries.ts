@@ -128,6 +128,15 @@ export class SubEventQueries {
   }
 
   /**
+   * Fragment, scalar subquery: what ticket layouts print of the date whose id is the SQL expression `subeventId`
+   * (NULL for none), as JSON `{n, f, t, a, l, m}`: name, start, end, admission, location and meta data. Alias `ps`.
+   */
+  printLabelsOf(subeventId: string): SqlFragment {
+    return sqlFragment(`(SELECT jsonb_build_object('n', ps.name, 'f', ps.date_from, 't', ps.date_to,
+      'a', ps.date_admission, 'l', ps.location, 'm', ps.meta_data) FROM subevent ps WHERE ps.id = ${subeventId})`);
+  }
+
+  /**
    * Fragment, scalar subquery: the start of the date whose id is the SQL expression `subeventId` (null for none;
    * check-in lists order by it). Alias `se`.
    */
@@ -142,6 +151,25 @@ export class SubEventQueries {
   endsAfter(subeventId: string, param: string): SqlFragment {
     return sqlFragment(
       `EXISTS (SELECT 1 FROM subevent se WHERE se.id = ${subeventId} AND coalesce(se.date_to, se.date_from) >= ${param})`,
+    );
+  }
+
+  /**
+   * Fragment, SQL condition: the date whose id is the SQL expression `subeventId` ends strictly after the parameter
+   * `param` (its end; its start when it has no end). pretix's order filter `subevent_after`. Alias `sa`.
+   */
+  endsStrictlyAfter(subeventId: string, param: string): SqlFragment {
+    return sqlFragment(`EXISTS (SELECT 1 FROM subevent sa WHERE sa.id = ${subeventId}
+      AND (sa.date_to > ${param} OR (sa.date_to IS NULL AND sa.date_from > ${param})))`);
+  }
+
+  /**
+   * Fragment, SQL condition: the date whose id is the SQL expression `subeventId` starts strictly before the
+   * parameter `param`. pretix's order filter `subevent_before`. Alias `sb`.
+   */
+  startsBefore(subeventId: string, param: string): SqlFragment {
+    return sqlFragment(
+      `EXISTS (SELECT 1 FROM subevent sb WHERE sb.id = ${subeventId} AND sb.date_from < ${param})`,
     );
   }
 
