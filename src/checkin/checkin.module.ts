@@ -9,6 +9,8 @@ import { Checkin } from './checkin.entity';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import { CheckinListSingularController, CheckinListsController } from './checkin-lists.controller';
 import { CheckinListsService } from './checkin-lists.service';
+import { CheckinDeltaQueries } from './checkin-delta.queries';
+import { CheckinPositionsSync } from './checkin-delta.service';
 import { CheckinQueries } from './checkin.queries';
 import { CheckinPositionsController } from './checkin-positions.controller';
 import { CheckinsController } from './checkins.controller';
@@ -51,6 +53,8 @@ import { AutoCheckinModule } from './auto-checkin/auto-checkin.module';
     CheckinRpcService,
     CheckinEventCopy,
     CheckinCopyQueries,
+    CheckinPositionsSync,
+    CheckinDeltaQueries,
   ],
   exports: [CheckinListsService],
 })
