@@ -20,7 +20,8 @@ export class DeltaBlockedSecretJson {
 export class CheckinDeltaJson {
   @ApiProperty({
     type: [CheckinPositionJson],
-    description: 'Positions changed since the cursor that the list (with the request\'s filters) shows, by id.',
+    description:
+      "Positions changed since the cursor that the list (with the request's filters) shows, by id.",
   })
   results!: CheckinPositionJson[];
 
@@ -48,7 +49,8 @@ export class CheckinDeltaJson {
     type: 'string',
     format: 'uri',
     nullable: true,
-    description: 'URL of the next page of this delta (its `changed_since` is `next_cursor`); null on the last page.',
+    description:
+      'URL of the next page of this delta (its `changed_since` is `next_cursor`); null on the last page.',
   })
   next!: string | null;
 

@@ -5,7 +5,11 @@ import { Principal } from '../auth/principal';
 import { ParentNotFound } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
-import { CheckinPositionJson, CheckinPositions, PositionsDelta } from '../orders/checkin-seam/checkin-positions';
+import {
+  CheckinPositionJson,
+  CheckinPositions,
+  PositionsDelta,
+} from '../orders/checkin-seam/checkin-positions';
 import { Event } from '../organizers/event.entity';
 import { CheckinDeltaQueries } from './checkin-delta.queries';
 import { CheckinListsService, scopeOf } from './checkin-lists.service';
@@ -67,7 +71,14 @@ export class CheckinPositionsSync {
     const scope = await this.lists.scope(undefined, event, listId);
     if (blind) {
       // A check-in-only credential sees positions only by search (compat §3.21): nothing, and the same cursor.
-      const empty = { hi: from.hi ?? from.lo, results: [], removed: [], revoked: [], blocked: [], lastId: null };
+      const empty = {
+        hi: from.hi ?? from.lo,
+        results: [],
+        removed: [],
+        revoked: [],
+        blocked: [],
+        lastId: null,
+      };
       return { kind: 'delta', delta: empty, cursor: raw, more: false };
     }
     const delta = await this.positions.delta(

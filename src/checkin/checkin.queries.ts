@@ -104,9 +104,12 @@ export class CheckinQueries {
     if (match !== undefined) qb.andWhere('(l.subevent_id = :match OR l.subevent_id IS NULL)', { match });
     // Lists of no date always match `ends_after` (pretix); lists of a date when it ends (or starts) then or later.
     if (endsAfter !== undefined) {
-      qb.andWhere(`(l.subevent_id IS NULL OR ${new SubEventQueries().endsAfter('l.subevent_id', ':endsAfter')})`, {
-        endsAfter,
-      });
+      qb.andWhere(
+        `(l.subevent_id IS NULL OR ${new SubEventQueries().endsAfter('l.subevent_id', ':endsAfter')})`,
+        {
+          endsAfter,
+        },
+      );
     }
     applyOrdering(
       qb,

@@ -32,14 +32,20 @@ export function encodeDeltaCursor(c: DeltaCursor): string {
  * out of range) or one of another check-in list
  */
 export function decodeDeltaCursor(raw: string, listId: number): DeltaCursor {
-  const invalid = () => ValidationFailed.field('changed_since', 'Invalid cursor: pass back a cursor this list gave.');
+  const invalid = () =>
+    ValidationFailed.field('changed_since', 'Invalid cursor: pass back a cursor this list gave.');
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw invalid();
   const m = SHAPE.exec(Buffer.from(raw, 'base64url').toString('utf8'));
   if (!m) throw invalid();
   const [list, after] = [Number(m[1]), Number(m[4])];
   const stamps = [m[2], m[3]].filter((s) => s !== '');
   if (list > INT_MAX || after > INT_MAX || stamps.some((s) => BigInt(s) > MAX_STAMP)) throw invalid();
-  const cursor: DeltaCursor = { list, lo: BigInt(m[2]).toString(), hi: m[3] === '' ? null : BigInt(m[3]).toString(), after };
+  const cursor: DeltaCursor = {
+    list,
+    lo: BigInt(m[2]).toString(),
+    hi: m[3] === '' ? null : BigInt(m[3]).toString(),
+    after,
+  };
   if (encodeDeltaCursor(cursor) !== raw) throw invalid();
   if (list !== listId) {
     throw ValidationFailed.field('changed_since', 'This cursor belongs to another check-in list.');
