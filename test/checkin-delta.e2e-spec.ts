@@ -118,7 +118,7 @@ describe('check-in list positions: delta sync', () => {
   const start = async (list: number, filter = '') => {
     await settle();
     const { cursor } = await full(list, filter ? `?${filter}` : '');
-    return (await drain(list, cursor as string, filter ? `&${filter}` : '')).cursor;
+    return (await drain(list, cursor, filter ? `&${filter}` : '')).cursor;
   };
 
   beforeAll(async () => {
@@ -144,7 +144,7 @@ describe('check-in list positions: delta sync', () => {
     expect(body.results.map((p) => p.id)).toContain(o.positions[0].id);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     // The cursor was taken before the page was read: the order may come again, never less.
-    const first = await drain(all, cursor as string);
+    const first = await drain(all, cursor);
     expect(first.results.map((p) => p.id).filter((id) => id !== o.positions[0].id)).toEqual([]);
     const again = await drain(all, first.cursor);
     expect(again).toMatchObject({ results: [], removed: [], revoked: [], blocked: [], pages: 1 });
@@ -255,7 +255,7 @@ describe('check-in list positions: delta sync', () => {
       Buffer.from('d1.1.2.3').toString('base64url'),
       Buffer.from(`d1.${all}.01.5.0`).toString('base64url'),
       Buffer.from(`d1.${all}.99999999999999999999.5.0`).toString('base64url'),
-      `${cursor as string}=`,
+      `${cursor}=`,
       encodeDeltaCursor({ list: side, lo: '5', hi: null, after: 0 }),
     ];
     for (const value of bad) {
@@ -265,9 +265,7 @@ describe('check-in list positions: delta sync', () => {
       expect(res.body.changed_since).toEqual([expect.any(String)]);
     }
     // The list's own cursor is fine.
-    expect((await get(`${E}/checkinlists/${all}/positions/?changed_since=${cursor as string}`)).status).toBe(
-      200,
-    );
+    expect((await get(`${E}/checkinlists/${all}/positions/?changed_since=${cursor}`)).status).toBe(200);
   });
 
   it('a transaction that commits late is delivered by the next delta, not skipped', async () => {
