@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { ParentNotFound } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
@@ -10,7 +10,7 @@ import {
   CheckinPositions,
   PositionsDelta,
 } from '../orders/checkin-seam/checkin-positions';
-import { Event } from '../organizers/event.entity';
+import type { Event } from '../organizers/event.entity';
 import { CheckinDeltaQueries } from './checkin-delta.queries';
 import { CheckinListsService, scopeOf } from './checkin-lists.service';
 import { decodeDeltaCursor, DeltaCursor, encodeDeltaCursor } from './delta-cursor';
