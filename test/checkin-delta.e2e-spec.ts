@@ -4,6 +4,8 @@ import { startTestApp, TestApp } from './harness';
 
 /** A delta page as the wire shows it. */
 interface DeltaBody {
+  count: number;
+  previous: null;
   results: {
     id: number;
     secret: string;
@@ -37,6 +39,9 @@ interface Drained {
  * next cursor, gap-free (a transaction committing late comes with the next call).
  */
 describe('check-in list positions: delta sync', () => {
+  // The watermark is the whole server's: a long transaction of another test database (a bulk load) delays
+  // deltas here by design (see `settle`), so the steps may wait for it.
+  jest.setTimeout(240_000);
   let t: TestApp;
   let token: string;
   const E = '/api/v1/organizers/org/events/sample';
@@ -65,13 +70,13 @@ describe('check-in list positions: delta sync', () => {
   /**
    * Waits until every transaction that started before now has ended (the watermark passed them), so a delta asked
    * now hands out every change made so far: another test database of this cluster may hold a transaction open
-   * for a moment, which holds the watermark back (by design).
+   * for a moment, which holds the watermark back (by design; at most a minute here).
    */
   const settle = async () => {
     const [{ next }] = await t.db.query<{ next: string }[]>(
       'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next',
     );
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 1200; i++) {
       const [{ passed }] = await t.db.query<{ passed: boolean }[]>(
         'SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint >= $1::bigint AS passed',
         [next],
@@ -96,6 +101,7 @@ describe('check-in list positions: delta sync', () => {
   const drain = async (list: number, cursor: string, query = ''): Promise<Drained> => {
     await settle();
     const out: Drained = { results: [], removed: [], revoked: [], blocked: [], pages: 0, cursor };
+    let count = -1;
     let url: string | null =
       `${E}/checkinlists/${list}/positions/?changed_since=${encodeURIComponent(cursor)}${query}`;
     while (url !== null) {
@@ -103,6 +109,19 @@ describe('check-in list positions: delta sync', () => {
       expect(res.status).toBe(200);
       const body = res.body as DeltaBody;
       expect(res.headers['x-delta-cursor']).toBe(body.next_cursor);
+      expect(Object.keys(body).sort()).toEqual([
+        'blocked_secrets',
+        'count',
+        'next',
+        'next_cursor',
+        'previous',
+        'removed',
+        'results',
+        'revoked_secrets',
+      ]);
+      expect(body.previous).toBeNull();
+      if (out.pages === 0) count = body.count;
+      expect(body.count).toBe(count);
       out.results.push(...body.results);
       out.removed.push(...body.removed);
       out.revoked.push(...body.revoked_secrets);
@@ -111,6 +130,8 @@ describe('check-in list positions: delta sync', () => {
       out.cursor = body.next_cursor;
       url = body.next;
     }
+    // `count`: the delta's changed positions, shown or removed, over all its pages.
+    expect(count).toBe(out.results.length + out.removed.length);
     return out;
   };
 

@@ -19,6 +19,30 @@ export class DeltaBlockedSecretJson {
  */
 export class CheckinDeltaJson {
   @ApiProperty({
+    type: 'integer',
+    description:
+      'Positions changed since the cursor: in `results` or `removed`, over all pages of this delta.',
+  })
+  count!: number;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'uri',
+    nullable: true,
+    description:
+      'URL of the next page of this delta (its `changed_since` is `next_cursor`); null on the last page.',
+  })
+  next!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'uri',
+    nullable: true,
+    description: 'Always null (a delta pages forward).',
+  })
+  previous!: null;
+
+  @ApiProperty({
     type: [CheckinPositionJson],
     description:
       "Positions changed since the cursor that the list (with the request's filters) shows, by id.",
@@ -47,15 +71,6 @@ export class CheckinDeltaJson {
 
   @ApiProperty({
     type: 'string',
-    format: 'uri',
-    nullable: true,
-    description:
-      'URL of the next page of this delta (its `changed_since` is `next_cursor`); null on the last page.',
-  })
-  next!: string | null;
-
-  @ApiProperty({
-    type: 'string',
     description:
       'Pass back as `changed_since`: the next page while `next` is set, else the start of the next delta.',
   })
@@ -69,22 +84,31 @@ export function toCheckinDeltaJson(
   next: string | null,
 ): CheckinDeltaJson {
   return {
+    count: delta.count,
+    next,
+    previous: null,
     results: delta.results,
     removed: delta.removed,
     revoked_secrets: delta.revoked,
     blocked_secrets: delta.blocked.map((b) => ({ secret: b.secret, blocked: b.blocked })),
-    next,
     next_cursor: nextCursor,
   };
 }
 
+/** A delta-only field of the positions page: its schema, described as present with `changed_since` only. */
+const deltaOnly = (description: string, schema: Record<string, unknown>) => ({
+  ...schema,
+  description: `With \`changed_since\` only: ${description}`,
+});
+
 /**
- * OpenAPI of a check-in list's positions page: the paginated list (compat §3.21) or, with `changed_since`, a
- * {@link CheckinDeltaJson}; both with header `X-Delta-Cursor`.
+ * OpenAPI of a check-in list's positions page (compat §3.21): the list envelope; with `changed_since` the same
+ * envelope of a {@link CheckinDeltaJson} (`count` then counts the delta's changed positions, `previous` is null)
+ * plus its fields `removed`, `revoked_secrets`, `blocked_secrets`, `next_cursor`. Header `X-Delta-Cursor` always.
  */
 export function ApiPositionsOrDeltaResponse() {
   return applyDecorators(
-    ApiExtraModels(CheckinPositionJson, CheckinDeltaJson, DeltaBlockedSecretJson),
+    ApiExtraModels(CheckinPositionJson, DeltaBlockedSecretJson),
     ApiQuery({
       name: 'page',
       required: false,
@@ -106,19 +130,36 @@ export function ApiPositionsOrDeltaResponse() {
         },
       },
       schema: {
-        anyOf: [
-          {
-            type: 'object',
-            required: ['count', 'next', 'previous', 'results'],
-            properties: {
-              count: { type: 'integer' },
-              next: { type: 'string', format: 'uri', nullable: true },
-              previous: { type: 'string', format: 'uri', nullable: true },
-              results: { type: 'array', items: { $ref: getSchemaPath(CheckinPositionJson) } },
-            },
+        type: 'object',
+        required: ['count', 'next', 'previous', 'results'],
+        properties: {
+          count: {
+            type: 'integer',
+            description: 'Positions listed; with `changed_since`: changed (results and removed, all pages).',
           },
-          { $ref: getSchemaPath(CheckinDeltaJson) },
-        ],
+          next: { type: 'string', format: 'uri', nullable: true },
+          previous: { type: 'string', format: 'uri', nullable: true },
+          results: { type: 'array', items: { $ref: getSchemaPath(CheckinPositionJson) } },
+          removed: deltaOnly('ids of changed positions the list no longer shows: drop them.', {
+            type: 'array',
+            items: { type: 'integer' },
+          }),
+          revoked_secrets: deltaOnly('secrets revoked since the cursor (first page of a delta).', {
+            type: 'array',
+            items: { type: 'string' },
+          }),
+          blocked_secrets: deltaOnly(
+            'secrets blocked or unblocked since the cursor (first page of a delta).',
+            {
+              type: 'array',
+              items: { $ref: getSchemaPath(DeltaBlockedSecretJson) },
+            },
+          ),
+          next_cursor: deltaOnly(
+            'pass back as `changed_since`: the next page while `next` is set, else the next delta.',
+            { type: 'string' },
+          ),
+        },
       },
     }),
   );

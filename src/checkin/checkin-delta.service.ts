@@ -73,6 +73,7 @@ export class CheckinPositionsSync {
       // A check-in-only credential sees positions only by search (compat §3.21): nothing, and the same cursor.
       const empty = {
         hi: from.hi ?? from.lo,
+        count: 0,
         results: [],
         removed: [],
         revoked: [],

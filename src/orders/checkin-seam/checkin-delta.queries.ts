@@ -29,6 +29,8 @@ export interface DeltaFrame {
   hi: string;
   /** Ids of the changed positions of the page, ascending, at most `size + 1` (one more: there is a next page). */
   ids: number[];
+  /** How many positions changed in the window (all pages of the delta). */
+  count: number;
   /** Secrets revoked in the window (with `withSecrets`; else empty). */
   revoked: string[];
   /** Secrets blocked or unblocked in the window (with `withSecrets`; else empty). */
@@ -57,19 +59,23 @@ export class CheckinDeltaFrameQueries {
     const secrets = window.withSecrets
       ? PositionBlockingQueries.changedSecrets(eventId, lo, hi)
       : `'{"revoked": [], "blocked": []}'::jsonb`;
-    const rows: { hi: string; ids: number[]; secrets: Pick<DeltaFrame, 'revoked' | 'blocked'> }[] =
-      await em.query(
-        `WITH w AS (SELECT coalesce($2::bigint, pg_snapshot_xmin(pg_current_snapshot())::text::bigint) AS hi),
+    const rows: {
+      hi: string;
+      ids: number[];
+      count: number;
+      secrets: Pick<DeltaFrame, 'revoked' | 'blocked'>;
+    }[] = await em.query(
+      `WITH w AS (SELECT coalesce($2::bigint, pg_snapshot_xmin(pg_current_snapshot())::text::bigint) AS hi),
           changed AS (
             SELECT p.id FROM order_position p
-             WHERE p.event_id = $3 AND p.changed_xid >= ${lo} AND p.changed_xid < ${hi} AND p.id > $4
+             WHERE p.event_id = $3 AND p.changed_xid >= ${lo} AND p.changed_xid < ${hi}
             UNION
-            SELECT s.id FROM (${changedScans(lo, hi)}) s WHERE s.id > $4)
-        SELECT (SELECT hi FROM w)::text AS hi, ARRAY(SELECT id FROM changed ORDER BY id LIMIT $5) AS ids,
-               ${secrets} AS secrets`,
-        [window.lo, window.hi, eventId, window.after, window.size + 1],
-      );
+            SELECT s.id FROM (${changedScans(lo, hi)}) s)
+        SELECT (SELECT hi FROM w)::text AS hi, ARRAY(SELECT id FROM changed WHERE id > $4 ORDER BY id LIMIT $5) AS ids,
+               (SELECT count(*) FROM changed)::int AS count, ${secrets} AS secrets`,
+      [window.lo, window.hi, eventId, window.after, window.size + 1],
+    );
     const row = rows[0];
-    return { hi: row.hi, ids: row.ids.map(Number), ...row.secrets };
+    return { hi: row.hi, ids: row.ids.map(Number), count: row.count, ...row.secrets };
   }
 }

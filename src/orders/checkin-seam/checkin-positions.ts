@@ -24,6 +24,8 @@ import {
 export interface PositionsDelta {
   /** The window's upper stamp (decimal bigint): where the next delta starts once this one is read to its end. */
   hi: string;
+  /** How many positions changed in the window (shown or removed, all pages of the delta). */
+  count: number;
   /** The changed positions the list shows, by id, as the list shows them. */
   results: CheckinPositionJson[];
   /** Ids of the changed positions the list (with its filters) does not show. */
@@ -160,6 +162,7 @@ export class CheckinPositions {
     const shown = new Set(results.map((r) => r.id));
     return {
       hi: frame.hi,
+      count: frame.count,
       results,
       removed: ids.filter((id) => !shown.has(id)),
       revoked: frame.revoked,
