@@ -751,7 +751,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List positions */
+        /**
+         * List positions
+         * @description The list (compat §3.21) with header `X-Delta-Cursor`; with `changed_since=<cursor>` the scanners' delta since
+         *     that cursor instead (README "Delta sync for scanners", {@link CheckinPositionsSync}).
+         */
         get: operations["listPositions"];
         put?: never;
         post?: never;
@@ -5256,6 +5260,12 @@ export interface components {
              * @description HTTP status of the answer; null when there was none (timeout, connection error, refused target).
              */
             response_status: number | null;
+        };
+        DeltaBlockedSecretJson: {
+            /** @description Blocked now (`false`: unblocked since). */
+            blocked: boolean;
+            /** @description The ticket secret. */
+            secret: string;
         };
         DenyOrderDto: {
             /** @description The reason, used in the e-mail and the log entry. */
@@ -11513,11 +11523,13 @@ export interface operations {
                 order__status?: "n" | "p" | "e" | "c";
                 /** @description Comma-separated order statuses. */
                 order__status__in?: string;
+                /** @description A cursor (`X-Delta-Cursor`, `next_cursor`): only what changed since, as a delta (README "Delta sync for scanners"). */
+                changed_since?: string;
                 /** @description Sort order: comma-separated fields among `order__code`, `order__datetime`, `positionid`, `attendee_name`, `last_checked_in`, `order__email`; prefix `-` for descending. */
                 ordering?: ("order__code" | "-order__code" | "order__datetime" | "-order__datetime" | "positionid" | "-positionid" | "attendee_name" | "-attendee_name" | "last_checked_in" | "-last_checked_in" | "order__email" | "-order__email")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Ignored with `changed_since`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page; larger values are capped at 50 (with `changed_since`: default and cap 1000). */
                 page_size?: number;
             };
             header?: never;
@@ -11534,16 +11546,27 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Cursor to pass as `changed_since` later (without `changed_since`: keep the one of the first page). */
+                    "X-Delta-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description With `changed_since` only: secrets blocked or unblocked since the cursor (first page of a delta). */
+                        blocked_secrets?: components["schemas"]["DeltaBlockedSecretJson"][];
+                        /** @description Positions listed; with `changed_since`: changed (results and removed, all pages). */
                         count: number;
                         /** Format: uri */
                         next: string | null;
+                        /** @description With `changed_since` only: pass back as `changed_since`: the next page while `next` is set, else the next delta. */
+                        next_cursor?: string;
                         /** Format: uri */
                         previous: string | null;
+                        /** @description With `changed_since` only: ids of changed positions the list no longer shows: drop them. */
+                        removed?: number[];
                         results: components["schemas"]["CheckinPositionJson"][];
+                        /** @description With `changed_since` only: secrets revoked since the cursor (first page of a delta). */
+                        revoked_secrets?: string[];
                     };
                 };
             };
