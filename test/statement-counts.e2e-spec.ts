@@ -2,6 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { UsersService } from '../src/auth/users.service';
+import { encodeDeltaCursor } from '../src/checkin/delta-cursor';
 import { QUOTA_AVAILABILITY, QuotaAvailability } from '../src/catalogue/quotas/quota-availability';
 import { sampleLayout } from './seating-fixtures';
 import { GiftCardAcceptancesService } from '../src/giftcards/giftcard-acceptances.service';
@@ -508,6 +509,12 @@ describe('statements per request', () => {
         path: 'orderpositions/:id/?pdf_data=true',
         url: `${E}/orderpositions/${ids.orderpositions}/?pdf_data=true`,
         detail: true,
+      },
+      {
+        // The scanners' delta sync (test/checkin-delta.e2e-spec.ts), from the start: every position changed.
+        path: 'checkinlists/:list/positions/?changed_since=',
+        url: `${E}/checkinlists/${params.list}/positions/?changed_since=${encodeDeltaCursor({ list: Number(params.list), lo: '0', hi: null, after: 0 })}`,
+        detail: false,
       },
     ];
     expect(routes.length).toBeGreaterThan(40);

@@ -357,7 +357,7 @@ export class CheckinListsService {
 }
 
 /** The list's settings the position queries need. */
-function scopeOf(list: CheckinList): ListScope {
+export function scopeOf(list: CheckinList): ListScope {
   return {
     id: list.id,
     eventId: list.eventId,

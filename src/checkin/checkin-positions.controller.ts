@@ -1,17 +1,20 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentEvent, CurrentPrincipal } from '../auth/request-context';
 import { IdParam } from '../common/http/id-param';
 import { filter, ListFilters } from '../common/http/list-filters';
-import { ApiPaginatedResponse } from '../common/http/openapi';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
 import { CheckinPositionJson, CheckinPositions, PrintRequest } from '../orders/checkin-seam/checkin-positions';
 import { printEventOf } from '../orders/presentation/pdf-data.rules';
 import { Event } from '../organizers/event.entity';
 import { CheckinListsService } from './checkin-lists.service';
+import { ApiPositionsOrDeltaResponse, CheckinDeltaJson, toCheckinDeltaJson } from './checkin-delta.presenter';
+import { CheckinPositionsSync } from './checkin-delta.service';
+import { deltaPageSize } from './delta-cursor';
 import { ApiRedeemResponses } from './redeem.responses';
 import { RedeemDto } from './redeem.dto';
 import { RedeemOkJson } from './redeem.presenter';
@@ -79,26 +82,41 @@ export class CheckinPositionsController {
     private readonly lists: CheckinListsService,
     private readonly positions: CheckinPositions,
     private readonly redeems: RedeemService,
+    private readonly sync: CheckinPositionsSync,
   ) {}
 
+  /**
+   * The list (compat §3.21) with header `X-Delta-Cursor`; with `changed_since=<cursor>` the scanners' delta since
+   * that cursor instead (README "Delta sync for scanners", {@link CheckinPositionsSync}).
+   */
   @Get()
   @RequirePermission('event.orders:read', 'event.orders:checkin')
-  @ApiPaginatedResponse(CheckinPositionJson)
-  @ListFilters({ filters: { ...CHECKIN_POSITION_FILTERS, ...LIST_PDF_DATA }, ordering: CHECKIN_POSITION_ORDERING })
+  @ApiPositionsOrDeltaResponse()
+  @ListFilters({
+    filters: {
+      ...CHECKIN_POSITION_FILTERS,
+      ...LIST_PDF_DATA,
+      changed_since: filter.text(
+        'A cursor (`X-Delta-Cursor`, `next_cursor`): only what changed since, as a delta (README "Delta sync for scanners").',
+      ),
+    },
+    ordering: CHECKIN_POSITION_ORDERING,
+  })
   async listPositions(
     @CurrentEvent() event: Event,
     @CurrentPrincipal() principal: Principal,
     @IdParam('list') listId: number,
     @Filters() filters: QueryFilters,
     @Pagination() page: PageRequest,
-  ): Promise<Paginated<CheckinPositionJson>> {
-    const scope = await this.lists.scope(undefined, event, listId);
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Paginated<CheckinPositionJson> | CheckinDeltaJson> {
+    const size = deltaPageSize(res.req.query.page_size);
     const reader = principal.eventPermissions(event.organizerId, event.id).has('event.orders:read');
-    const search = filters.str('search');
-    if (!reader && (search === undefined || search.length < MIN_SCANNER_SEARCH)) {
-      return Paginated.of([], 0, page);
-    }
-    return this.positions.page(scope, filters, page, true, printRequest(event, filters, reader));
+    const print = printRequest(event, filters, reader);
+    const out = await this.sync.list(event, principal, listId, filters, page, size, print);
+    res.setHeader('X-Delta-Cursor', out.cursor);
+    if (out.kind === 'page') return out.page;
+    return toCheckinDeltaJson(out.delta, out.cursor, out.more ? deltaPageUrl(res.req, out.cursor) : null);
   }
 
   /**
@@ -147,4 +165,12 @@ export class CheckinPositionsController {
       filters.bool('untrusted_input') !== true,
     );
   }
+}
+
+/** Absolute URL of the current request with `changed_since` replaced by `cursor` and `page` dropped. */
+function deltaPageUrl(req: Request, cursor: string): string {
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+  url.searchParams.set('changed_since', cursor);
+  url.searchParams.delete('page');
+  return url.toString();
 }

@@ -14,6 +14,7 @@ import { CheckinList } from './checkin-list.entity';
  */
 @Entity('checkin')
 @Index('ix_checkin_position_time', ['positionId', 'datetime'])
+@Index('ix_checkin_list_changed', ['listId', 'changedXid'])
 @Index('uq_checkin_nonce_ok', { synchronize: false })
 @Index('uq_checkin_nonce_failed', { synchronize: false })
 export class Checkin {
@@ -90,6 +91,13 @@ export class Checkin {
 
   @Column({ type: 'int', nullable: true })
   rawSubeventId!: number | null;
+
+  /**
+   * The last transaction that changed what a scanner's mirror shows of this row (`pg_current_xact_id()`; kept by
+   * the triggers of migration `ScannerDeltaStamps`, never written by the application; 0 before it).
+   */
+  @Column({ name: 'changed_xid', type: 'bigint', default: '0', select: false, insert: false, update: false })
+  changedXid?: string;
 
   /**
    * pretix's `device_id` of the device that made the scan (its number inside the organizer), null for team tokens

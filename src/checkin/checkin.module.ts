@@ -9,6 +9,8 @@ import { Checkin } from './checkin.entity';
 import { CheckinList, CheckinListProduct } from './checkin-list.entity';
 import { CheckinListSingularController, CheckinListsController } from './checkin-lists.controller';
 import { CheckinListsService } from './checkin-lists.service';
+import { CheckinDeltaQueries } from './checkin-delta.queries';
+import { CheckinPositionsSync } from './checkin-delta.service';
 import { CheckinQueries } from './checkin.queries';
 import { CheckinPositionsController } from './checkin-positions.controller';
 import { CheckinsController } from './checkins.controller';
@@ -57,6 +59,8 @@ import { RedeemBatchService } from './redeem-batch.service';
     CheckinCopyQueries,
     RedeemBatchService,
     RedeemBatchQueries,
+    CheckinPositionsSync,
+    CheckinDeltaQueries,
   ],
   exports: [CheckinListsService],
 })

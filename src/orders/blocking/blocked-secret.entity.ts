@@ -10,6 +10,7 @@ import { OrderPosition } from '../entities/order-position.entity';
 @Entity('blocked_secret')
 @Index('uq_blocked_secret_event_secret', ['eventId', 'secret'], { unique: true })
 @Index('ix_blocked_secret_event_updated', ['eventId', 'updated'])
+@Index('ix_blocked_secret_event_changed', ['eventId', 'changedXid'])
 export class BlockedSecret {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -38,4 +39,11 @@ export class BlockedSecret {
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   updated!: Date;
+
+  /**
+   * The last transaction that changed what a scanner's mirror shows of this row (`pg_current_xact_id()`; kept by
+   * the triggers of migration `ScannerDeltaStamps`, never written by the application; 0 before it).
+   */
+  @Column({ name: 'changed_xid', type: 'bigint', default: '0', select: false, insert: false, update: false })
+  changedXid?: string;
 }

@@ -4,6 +4,7 @@ import { applyOrdering } from '../../common/listing/ordering';
 import { paginateRows } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
+import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
 import { OrderPosition } from '../entities/order-position.entity';
 import { RevokedSecret } from '../entities/revoked-secret.entity';
 import { BlockedSecret } from './blocked-secret.entity';
@@ -113,6 +114,23 @@ export class PositionBlockingQueries {
     if (since !== undefined) qb.andWhere('r.created >= :since', { since });
     applyOrdering(qb, filters, { id: 'r.id', created: 'r.created' }, ['-created', '-id']);
     return paginateRows(qb, page, present);
+  }
+
+  /**
+   * Fragment, scalar subquery: the event's secrets revoked or (un)blocked with a change stamp (`changed_xid`,
+   * migration `ScannerDeltaStamps`) in `[lo, hi)`, as JSON `{"revoked": [secret, …], "blocked": [{"secret",
+   * "blocked"}, …]}` by id, for the scanners' delta sync (`E/revokedsecrets/` and `E/blockedsecrets/` since a
+   * cursor). `eventId` an integer, `lo`/`hi` SQL bigint expressions of the caller; served by the indexes
+   * `ix_revoked_secret_event_changed` and `ix_blocked_secret_event_changed`. Aliases `r`, `b` inside.
+   */
+  static changedSecrets(eventId: number, lo: string, hi: string): SqlFragment {
+    const event = String(Math.trunc(eventId));
+    return sqlFragment(`jsonb_build_object(
+      'revoked', (SELECT coalesce(jsonb_agg(r.secret ORDER BY r.id), '[]'::jsonb) FROM revoked_secret r
+                   WHERE r.event_id = ${event} AND r.changed_xid >= ${lo} AND r.changed_xid < ${hi}),
+      'blocked', (SELECT coalesce(jsonb_agg(jsonb_build_object('secret', b.secret, 'blocked', b.blocked) ORDER BY b.id),
+                          '[]'::jsonb) FROM blocked_secret b
+                   WHERE b.event_id = ${event} AND b.changed_xid >= ${lo} AND b.changed_xid < ${hi}))`);
   }
 
   /** The position row (for presenting it after a change). */

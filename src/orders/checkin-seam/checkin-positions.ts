@@ -18,6 +18,7 @@ import {
 } from '../presentation/pdf-data.rules';
 import type { RelatedSpec } from '../../common/listing/page-query';
 import { nameFromParts, OrderPositionJson, toOrderPositionJson } from '../presentation/order.presenter';
+import { ChangedScans, CheckinDeltaFrameQueries, DeltaWindow } from './checkin-delta.queries';
 import {
   CheckinExportRow,
   CheckinPositionWhere,
@@ -28,6 +29,23 @@ import {
   RedeemPosition,
 } from './checkin-seam.queries';
 
+/** One page of a list's delta ({@link CheckinPositions.delta}). */
+export interface PositionsDelta {
+  /** The window's upper stamp (decimal bigint): where the next delta starts once this one is read to its end. */
+  hi: string;
+  /** How many positions changed in the window (shown or removed, all pages of the delta). */
+  count: number;
+  /** The changed positions the list shows, by id, as the list shows them. */
+  results: CheckinPositionJson[];
+  /** Ids of the changed positions the list (with its filters) does not show. */
+  removed: number[];
+  revoked: string[];
+  blocked: { secret: string; blocked: boolean }[];
+  /** The page's last position id when there is a next page (keyset), else null. */
+  lastId: number | null;
+}
+
+export type { ChangedScans, DeltaWindow } from './checkin-delta.queries';
 export type { CheckinExportRow, ListScope, ListStatusRow, RedeemPosition } from './checkin-seam.queries';
 
 /**
@@ -61,6 +79,7 @@ export class CheckinPositions {
     private readonly presentation: OrderPresentation,
     private readonly answers: AnswerQueries,
     private readonly queries: CheckinSeamQueries,
+    private readonly deltaFrames: CheckinDeltaFrameQueries,
   ) {}
 
   /**
@@ -174,6 +193,50 @@ export class CheckinPositions {
       this.presentation.listPositionRelated(list.id),
       toListPositionJson,
     );
+  }
+
+  /**
+   * One page of a list's delta (the scanners' sync, README "Delta sync for scanners"): the positions of the
+   * list's event changed in the window (the position, its order, answers or print logs: `changed_xid`, kept by
+   * triggers; its scans on the list: `changedScans`, the check-in context's fragment), split into those the list
+   * with `filters` shows (presented as {@link page} presents them) and the others (`removed`: a scanner drops
+   * them), plus the secrets revoked or (un)blocked in the window with `window.withSecrets`. Two statements (the
+   * frame, then the shown positions; one when nothing changed).
+   * @throws ValidationFailed for a malformed filter value
+   */
+  async delta(
+    list: ListScope,
+    filters: QueryFilters,
+    window: DeltaWindow,
+    changedScans: ChangedScans,
+  ): Promise<PositionsDelta> {
+    const ignoreStatus = filters.bool('ignore_status') === true;
+    const where = parseWhere(filters);
+    const frame = await this.deltaFrames.frame(this.db, list.eventId, window, changedScans);
+    const more = frame.ids.length > window.size;
+    const ids = more ? frame.ids.slice(0, window.size) : frame.ids;
+    const results =
+      ids.length === 0
+        ? []
+        : await this.queries.positionsWithIds(
+            this.db,
+            list,
+            ignoreStatus,
+            where,
+            ids,
+            this.presentation.listPositionRelated(list.id),
+            toListPositionJson,
+          );
+    const shown = new Set(results.map((r) => r.id));
+    return {
+      hi: frame.hi,
+      count: frame.count,
+      results,
+      removed: ids.filter((id) => !shown.has(id)),
+      revoked: frame.revoked,
+      blocked: frame.blocked,
+      lastId: more ? ids[ids.length - 1] : null,
+    };
   }
 
   /** Per product counts of the positions a list admits, checked in, and inside now (one statement). */

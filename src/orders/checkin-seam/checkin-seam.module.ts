@@ -3,6 +3,7 @@ import { OrderPresentationModule } from '../presentation/order-presentation.modu
 import { CheckinPositions } from './checkin-positions';
 import { AnswerQueries } from '../answers/answer.queries';
 import { CheckinSeamQueries } from './checkin-seam.queries';
+import { CheckinDeltaFrameQueries } from './checkin-delta.queries';
 import { AutoCheckinInputs } from './auto-checkin-inputs.queries';
 
 /**
@@ -13,7 +14,13 @@ import { AutoCheckinInputs } from './auto-checkin-inputs.queries';
  */
 @Module({
   imports: [OrderPresentationModule],
-  providers: [CheckinPositions, AnswerQueries, CheckinSeamQueries, AutoCheckinInputs],
+  providers: [
+    CheckinPositions,
+    AnswerQueries,
+    CheckinSeamQueries,
+    AutoCheckinInputs,
+    CheckinDeltaFrameQueries,
+  ],
   exports: [CheckinPositions, AutoCheckinInputs],
 })
 export class CheckinSeamModule {}

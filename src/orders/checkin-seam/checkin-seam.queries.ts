@@ -310,6 +310,24 @@ export class CheckinSeamQueries {
   }
 
   /**
+   * Those of the positions `ids` that `list` shows with `where` applied (the scanners' delta sync), by id, with
+   * their related values; one statement, no lock.
+   */
+  async positionsWithIds<R, T>(
+    em: EntityManager,
+    list: ListScope,
+    ignoreStatus: boolean,
+    where: CheckinPositionWhere,
+    ids: readonly number[],
+    related: RelatedSpec<R>,
+    present: (row: OrderPosition, related: R) => T,
+  ): Promise<T[]> {
+    const { qb } = this.admittedQuery(em, [list], ignoreStatus, where);
+    qb.andWhere('p.id = ANY(:deltaIds)', { deltaIds: [...ids] }).orderBy('p.id');
+    return (await paginateInOne(qb, new PageRequest(1, Math.max(ids.length, 1)), related, present)).items;
+  }
+
+  /**
    * The positions any of `lists` admits (several lists: the RPC search) with `where` applied, as a query over
    * positions `p` of orders `o`; `ids`: the lists' ids as SQL (`1` or `1, 2`).
    */

@@ -20,6 +20,7 @@ export const ORDER_POSITION_LIVE_SEAT_INDEX = 'uq_order_position_live_seat';
 @Entity('order_position')
 @Index('uq_order_position_event_secret', ['eventId', 'secret'], { unique: true })
 @Index('ix_order_position_event_product', ['eventId', 'itemId', 'variationId'])
+@Index('ix_order_position_event_changed', ['eventId', 'changedXid'])
 @Index(ORDER_POSITION_LIVE_SEAT_INDEX, { synchronize: false })
 export class OrderPosition {
   @PrimaryGeneratedColumn()
@@ -201,4 +202,11 @@ export class OrderPosition {
   @ManyToOne(() => Discount, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'discount_id' })
   discount?: Discount | null;
+
+  /**
+   * The last transaction that changed what a scanner's mirror shows of this row (`pg_current_xact_id()`; kept by
+   * the triggers of migration `ScannerDeltaStamps`, never written by the application; 0 before it).
+   */
+  @Column({ name: 'changed_xid', type: 'bigint', default: '0', select: false, insert: false, update: false })
+  changedXid?: string;
 }

@@ -8,6 +8,7 @@ import { OrderPosition } from './order-position.entity';
  */
 @Entity('revoked_secret')
 @Index('ix_revoked_secret_event_secret', ['eventId', 'secret'])
+@Index('ix_revoked_secret_event_changed', ['eventId', 'changedXid'])
 export class RevokedSecret {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -32,4 +33,11 @@ export class RevokedSecret {
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created!: Date;
+
+  /**
+   * The last transaction that changed what a scanner's mirror shows of this row (`pg_current_xact_id()`; kept by
+   * the triggers of migration `ScannerDeltaStamps`, never written by the application; 0 before it).
+   */
+  @Column({ name: 'changed_xid', type: 'bigint', default: '0', select: false, insert: false, update: false })
+  changedXid?: string;
 }
