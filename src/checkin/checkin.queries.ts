@@ -337,10 +337,13 @@ export class CheckinQueries {
     );
   }
 
-  /** Marks the scan `id` unsuccessful with reason `annulled` and the explanation. */
+  /** Marks the scan `id` unsuccessful with reason `annulled` and the explanation, numbering the annulment. */
   async annulScan(em: EntityManager, id: number, explanation: string): Promise<void> {
+    // The annulment's number in the list's live stream comes from the scans' own sequence (one order for both).
     await em.query(
-      `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2 WHERE id = $1`,
+      `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2,
+                          annul_event_id = nextval(pg_get_serial_sequence('checkin', 'id'))
+        WHERE id = $1`,
       [id, explanation],
     );
   }
@@ -357,10 +360,10 @@ export class CheckinQueries {
 
   /**
    * Inserts an automatic exit at `at` for every ticket whose last successful scan on the list up to `at` is an
-   * entry. @returns how many exits were written
+   * entry. @returns the ids of the exits written
    */
-  async insertAutomaticExits(em: EntityManager, listId: number, eventId: number, at: Date): Promise<number> {
-    const written: unknown[] = await em.query(
+  async insertAutomaticExits(em: EntityManager, listId: number, eventId: number, at: Date): Promise<number[]> {
+    const written: { id: number }[] = await em.query(
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, auto_checked_in)
            SELECT last.position_id, $2, $1, 'exit', $3, true, true
              FROM (SELECT DISTINCT ON (c.position_id) c.position_id, c.type
@@ -371,7 +374,7 @@ export class CheckinQueries {
            RETURNING id`,
       [listId, eventId, at],
     );
-    return written.length;
+    return written.map((r) => r.id);
   }
 
   /** Moves the list's `exit_all_at` one day on (its `last_modified` untouched). */

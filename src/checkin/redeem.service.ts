@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -9,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { CheckinPositions, RedeemPosition } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
+import { CHECKIN_EVENTS, type CheckinEvents } from './checkin-events.port';
 import { CheckinListsService } from './checkin-lists.service';
 import { CheckinQueries } from './checkin.queries';
 import type { RedeemDto } from './redeem.dto';
@@ -22,7 +23,7 @@ import { addonMatch, REASON_EXPLANATIONS, RedeemReason, refusal } from './redeem
 
 /** What a redeem decided inside its transaction (a refusal is answered after the commit that stored it). */
 type Decision =
-  | { ok: true; positionId: number; attention: boolean }
+  | { ok: true; positionId: number; attention: boolean; storedAfter?: number }
   | { ok: false; reason: RedeemReason; positionId: number; attention: boolean }
   | { ok: false; reason: 'incomplete'; questions: QuestionJson[]; positionId: number; attention: boolean };
 
@@ -45,6 +46,7 @@ export class RedeemService {
     private readonly config: AppConfig,
     private readonly questions: QuestionsService,
     private readonly queries: CheckinQueries,
+    @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
   ) {}
 
   /**
@@ -76,6 +78,14 @@ export class RedeemService {
         scope,
       };
     });
+    if (decision?.ok && decision.storedAfter !== undefined) {
+      this.events.committed({
+        kind: 'scans',
+        listId: list.id,
+        positionId: decision.positionId,
+        afterId: decision.storedAfter,
+      });
+    }
     const listJson = toListJson(list, event);
     if (!decision) {
       throw new CheckinRefused('unknown', {
@@ -194,7 +204,7 @@ export class RedeemService {
       }
     }
     // The check-in and its log entry in one statement (a door scanner's hot path).
-    await this.audit.recordAlong(
+    const stored = await this.audit.recordAlong(
       em,
       principal,
       {
@@ -208,7 +218,13 @@ export class RedeemService {
       this.queries.successfulScanInsert(),
       [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null],
     );
-    return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+    return {
+      ok: true,
+      positionId: ticket.id,
+      attention: ticket.orderAttention,
+      // For the live stream: the new scan is numbered above the ticket's earlier ones on the list.
+      storedAfter: stored ? Math.max(0, ...rows.map((r) => r.id)) : undefined,
+    };
   }
 
   /** What the list's rules see of this scan; reads the ticket's date only when it has one. */
