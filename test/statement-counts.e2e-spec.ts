@@ -435,6 +435,9 @@ describe('statements per request', () => {
         .filter((r) => !/\/exporters\/:identifier\/download\/:task\/:file\/$/.test(r.path))
         // Ticket downloads answer 409 until a worker rendered them (test/ticket-downloads.e2e-spec.ts).
         .filter((r) => !/\/download\/:output\/$/.test(r.path))
+        // Live event streams never end; opening one reads the list (1) and a resumption 3 more
+        // (test/checkin-stream.e2e-spec.ts).
+        .filter((r) => !/\/checkinlists\/:list\/stream\/$/.test(r.path))
         .map((r) => {
           const segments = r.path.split('/');
           const url = segments
