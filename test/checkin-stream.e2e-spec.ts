@@ -61,8 +61,8 @@ describe('live check-in stream', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await new Promise<void>((r) => (t.app.getHttpServer()).listen(0, '127.0.0.1', () => r()));
-    const address = (t.app.getHttpServer()).address() as { port: number };
+    await new Promise<void>((r) => t.app.getHttpServer().listen(0, '127.0.0.1', () => r()));
+    const address = t.app.getHttpServer().address() as { port: number };
     base = `http://127.0.0.1:${address.port}`;
     ({ token } = await bootstrapOrganizer(t, 'sse'));
     await createEvent(t, token, 'sse', { slug: 'conf' });
@@ -180,6 +180,37 @@ describe('live check-in stream', () => {
     await bad.ended;
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body)).toEqual({ last_event_id: ['A valid integer is required.'] });
+  });
+
+  it('streams to a device through its event.orders:read; a device without the event gets 403', async () => {
+    const device = async (body: object) => {
+      const created = await post(`${O}/devices/`, { name: 'Gate scanner', limit_events: [], ...body });
+      expect(created.status).toBe(201);
+      const init = await t
+        .http()
+        .post('/api/v1/device/initialize')
+        .send({
+          token: (created.body as { initialization_token: string }).initialization_token,
+          hardware_brand: 'Zebra',
+          hardware_model: 'TC25',
+          os_name: 'Android',
+          os_version: '8.1.0',
+          software_brand: 'pretixSCAN',
+          software_version: '1.5.1',
+        });
+      expect(init.status).toBe(200);
+      return `Device ${(init.body as { api_token: string }).api_token}`;
+    };
+    const scanner = await listen(listA, { Authorization: await device({ all_events: true }) });
+    expect(scanner.status).toBe(200);
+    const { positions } = await order();
+    await redeem(listA, positions[0].secret);
+    await scanner.waitFor((x) => data(x).secret === positions[0].secret);
+    const elsewhere = await listen(listA, {
+      Authorization: await device({ all_events: false, limit_events: [] }),
+    });
+    await elsewhere.ended;
+    expect(elsewhere.status).toBe(403);
   });
 
   it('replays what a client missed after Last-Event-ID, then continues live, none twice', async () => {
