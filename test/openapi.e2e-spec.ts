@@ -199,8 +199,8 @@ describe('OpenAPI document', () => {
       const binary = Object.entries(content ?? {}).some(
         ([type, c]) => type !== 'application/json' && c.schema?.format === 'binary',
       );
-      // A server-sent event stream (README "Live check-in stream") is text, its event format described.
-      const stream = content?.['text/event-stream']?.schema !== undefined && !!responses['200']?.description;
+      // A server-sent event stream (README "Live check-in stream") is text (its event format in the description).
+      const stream = content?.['text/event-stream']?.schema !== undefined;
       if (binary || stream || (!responses['200'] && responses['204'])) continue;
       const schema = deref(jsonSchema(content));
       if (!schema) {

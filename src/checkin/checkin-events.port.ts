@@ -5,13 +5,14 @@
  * so check-in never imports the stream. Mandatory.
  *
  * - `checkins`: successful scans stored with these ids (automatic check-ins, automatic exits, batches).
- * - `scans`: the successful scans of one ticket on one list numbered above `afterId` (a redeem, whose one-statement
- *   insert returns no id; its earlier scans' highest id is `afterId`).
+ * - `scans`: for each item, the successful scans of the ticket `positionId` on the list `listId` numbered above
+ *   `afterId` (a redeem, whose one-statement insert returns no id: `afterId` is the highest id of the ticket's
+ *   earlier scans on the list; a batch of redeems passes one item per stored scan).
  * - `annulment`: the successful scan `checkinId` was annulled.
  */
 export type CheckinChange =
   | { kind: 'checkins'; checkinIds: readonly number[] }
-  | { kind: 'scans'; listId: number; positionId: number; afterId: number }
+  | { kind: 'scans'; scans: readonly { listId: number; positionId: number; afterId: number }[] }
   | { kind: 'annulment'; checkinId: number };
 
 /** Port: see {@link CheckinChange}. */

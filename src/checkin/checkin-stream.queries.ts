@@ -35,12 +35,22 @@ export class CheckinStreamQueries {
     );
   }
 
-  /** The ticket's successful scans on the list numbered above `afterId` (one statement). */
-  scansAfter(em: EntityManager, listId: number, positionId: number, afterId: number): Promise<StreamEntryRow[]> {
+  /**
+   * For each `(list, position, after)`, the ticket's successful scans on the list numbered above `after` (one
+   * statement).
+   */
+  scansAfter(
+    em: EntityManager,
+    scans: readonly { listId: number; positionId: number; afterId: number }[],
+  ): Promise<StreamEntryRow[]> {
     return em.query(
-      `SELECT id AS seq, 'checkin' AS kind, id AS checkin_id, ${SCAN_COLUMNS}
-         FROM checkin WHERE list_id = $1 AND position_id = $2 AND id > $3 AND ${WAS_SUCCESSFUL} ORDER BY id`,
-      [listId, positionId, afterId],
+      `SELECT DISTINCT c.id AS seq, 'checkin' AS kind, c.id AS checkin_id, c.list_id, c.event_id, c.position_id,
+              c.type, c.datetime, c.forced, c.auto_checked_in
+         FROM unnest($1::int[], $2::int[], $3::int[]) AS x(list_id, position_id, after_id)
+         JOIN checkin c ON c.list_id = x.list_id AND c.position_id = x.position_id AND c.id > x.after_id
+        WHERE (c.successful OR c.annul_event_id IS NOT NULL)
+        ORDER BY c.id`,
+      [scans.map((x) => x.listId), scans.map((x) => x.positionId), scans.map((x) => x.afterId)],
     );
   }
 

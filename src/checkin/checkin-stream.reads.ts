@@ -53,7 +53,7 @@ export class CheckinStreamReads {
       change.kind === 'checkins'
         ? await this.queries.checkins(this.db, change.checkinIds)
         : change.kind === 'scans'
-          ? await this.queries.scansAfter(this.db, change.listId, change.positionId, change.afterId)
+          ? await this.queries.scansAfter(this.db, change.scans)
           : await this.queries.annulment(this.db, change.checkinId);
     return this.withTickets(rows);
   }

@@ -81,9 +81,7 @@ export class RedeemService {
     if (decision?.ok && decision.storedAfter !== undefined) {
       this.events.committed({
         kind: 'scans',
-        listId: list.id,
-        positionId: decision.positionId,
-        afterId: decision.storedAfter,
+        scans: [{ listId: list.id, positionId: decision.positionId, afterId: decision.storedAfter }],
       });
     }
     const listJson = toListJson(list, event);
