@@ -1,3 +1,5 @@
+import { CHECKIN_EVENTS, CheckinEvents } from '../src/checkin/checkin-events.port';
+import { ExitAll } from '../src/checkin/exit-all';
 import { AppConfig } from '../src/config/app-config';
 import { ApiProcess, startApiProcess, stopAllApis } from './api-process';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
@@ -146,6 +148,20 @@ describe('live check-in stream', () => {
     const { positions } = await order(1, auto);
     const e = await s.waitFor((x) => x.event === 'checkin' && data(x).position === positions[0].id);
     expect(data(e)).toMatchObject({ auto_checked_in: true, type: 'entry' });
+  });
+
+  it('pushes the automatic check-outs of exit_all_at (published by whichever process runs them)', async () => {
+    const { positions } = await order();
+    // Scanned (offline) before exit_all_at: the check-out applies to it.
+    await redeem(listB, positions[0].secret, { datetime: new Date(Date.now() - 600_000).toISOString() });
+    const s = await listen(listB);
+    await t.db.query("UPDATE checkin_list SET exit_all_at = now() - interval '1 minute' WHERE id = $1", [
+      listB,
+    ]);
+    const exits = await new ExitAll(t.db, t.app.get<CheckinEvents>(CHECKIN_EVENTS, { strict: false })).run();
+    expect(exits).toBeGreaterThanOrEqual(1);
+    const e = await s.waitFor((x) => data(x).secret === positions[0].secret);
+    expect(data(e)).toMatchObject({ type: 'exit', auto_checked_in: true, list: listB });
   });
 
   it("does not push another list's check-ins", async () => {
