@@ -36,13 +36,16 @@ import { TicketsModule } from './tickets/tickets.module';
 import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { CheckinStreamPublishModule } from './sync/checkin-stream-publish.module';
+import { SyncModule } from './sync/sync.module';
 
 /**
  * The API process: every bounded context with its controllers. This is the composition root of the ports: the
  * orders context answers the ports the lower contexts declare, and its port modules are handed to their `register`
  * here (SalesPortsModule: the catalogue's; SalesUsageModule: the tenancy roots' event usage; SeatHoldsModule: the
  * seating's seat holders; GiftCardLedgerModule: the orders' gift card ledger, to OrdersModule; CustomerLinksModule:
- * the orders' and media's customer references, to CustomersModule), so no lower context
+ * the orders' and media's customer references, to CustomersModule; CheckinStreamPublishModule: the sync context's
+ * live-stream publisher, the check-in context's `CHECKIN_EVENTS`), so no lower context
  * imports a higher one and no module is global.
  */
 @Module({})
@@ -73,7 +76,7 @@ export class AppModule {
         seating,
         CustomersModule.register(CustomerLinksModule),
         OrdersModule.register(GiftCardLedgerModule),
-        CheckinModule,
+        CheckinModule.register(CheckinStreamPublishModule),
         GiftCardsModule,
         InvoicesModule,
         TicketsModule,
@@ -85,6 +88,7 @@ export class AppModule {
         ShredderModule,
         WebhooksModule,
         HealthModule,
+        SyncModule,
         DevicesModule,
       ],
     };

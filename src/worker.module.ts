@@ -3,6 +3,8 @@ import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from './audit/audit.module';
 import { IdempotencyPurge } from './common/http/idempotency-purge.periodic';
 import { CheckinCoreModule } from './checkin/checkin-core.module';
+import { ExitAllModule } from './checkin/exit-all.module';
+import { CheckinStreamPublishModule } from './sync/checkin-stream-publish.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { InvoiceWorkerModule } from './invoices/invoice-worker.module';
@@ -31,7 +33,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
 /**
  * The worker process (architecture.md "Processes"): the queue processors (mail delivery, webhook delivery, invoice
  * PDFs, task runner, scheduler tick, which expires pending orders through the orders core and starts due scheduled
- * exports; the export runs) run here and only here; no HTTP.
+ * exports; the export runs) run here and only here; no HTTP. The automatic check-out publishes its exits to the
+ * lists' live streams through the sync context's publisher (the check-in context's `CHECKIN_EVENTS` port).
  */
 @Module({
   imports: [
@@ -45,6 +48,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     CartExpiryModule,
     QuotaEngineModule,
     CheckinCoreModule,
+    ExitAllModule.register(CheckinStreamPublishModule),
     OAuthCoreModule,
     SendmailRulesRunnerModule,
     WaitingListCoreModule.register(SalesPortsModule),

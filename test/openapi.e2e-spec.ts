@@ -197,12 +197,14 @@ describe('OpenAPI document', () => {
       }
       const responses = op(r)?.responses ?? {};
       const content = responses['200']?.content;
-      // A file download (`format: binary` under its media type, e.g. an invoice PDF) and a GET that answers 204
-      // have no JSON body.
+      // A file download (`format: binary` under its media type, e.g. an invoice PDF), an event stream and a GET
+      // that answers 204 have no JSON body.
       const binary = Object.entries(content ?? {}).some(
         ([type, c]) => type !== 'application/json' && c.schema?.format === 'binary',
       );
-      if (binary || (!responses['200'] && responses['204'])) continue;
+      // A server-sent event stream (README "Live check-in stream") is text (its event format in the description).
+      const stream = content?.['text/event-stream']?.schema !== undefined;
+      if (binary || stream || (!responses['200'] && responses['204'])) continue;
       const schema = deref(jsonSchema(content));
       if (!schema) {
         problems.push(`${r.label}: no 200 schema`);

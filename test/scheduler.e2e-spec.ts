@@ -9,6 +9,7 @@ import { SchedulerProcessor } from '../src/scheduler/scheduler.processor';
 import { JobQueues } from '../src/tasks/job-queues.service';
 import { StoredFiles } from '../src/tasks/stored-files.service';
 import { ExitAll } from '../src/checkin/exit-all';
+import { CHECKIN_EVENTS } from '../src/checkin/checkin-events.port';
 import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-engine/quota-count-check';
 import { QuotaCountRepair } from '../src/orders/quota-engine/quota-count-repair.periodic';
@@ -39,7 +40,7 @@ describe('scheduler tick', () => {
         new TaskHousekeeping(db, t.app.get(JobQueues), t.app.get(StoredFiles), t.app.get(AppConfig)),
         t.app.get(OrderExpiry),
         new QuotaCountRepair(t.app.get(QuotaCountCheck)),
-        new ExitAll(db),
+        new ExitAll(db, t.app.get(CHECKIN_EVENTS, { strict: false })),
         t.app.get(OAuthHousekeeping),
         new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
         new ScheduledExportRuns(db, t.app.get(TasksService)),

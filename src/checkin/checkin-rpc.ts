@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Injectable, Post } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EntityManager } from 'typeorm';
@@ -31,6 +31,7 @@ import { RedeemOkJson } from './redeem.presenter';
 import { RedeemService } from './redeem.service';
 import { NoStore } from '../common/http/no-store';
 import { scanDevice } from './scan-device';
+import { CHECKIN_EVENTS, type CheckinEvents } from './checkin-events.port';
 
 /** A list as the RPC checks and uses it (with its products). */
 type ListScopeWithItems = Awaited<ReturnType<CheckinListsService['scope']>>;
@@ -60,6 +61,7 @@ export class CheckinRpcService {
     private readonly checkins: CheckinsService,
     private readonly audit: AuditLogService,
     private readonly queries: CheckinQueries,
+    @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
   ) {}
 
   /**
@@ -171,6 +173,7 @@ export class CheckinRpcService {
       });
       return { id: row.id, event };
     });
+    this.events.committed({ kind: 'annulment', checkinId: annulled.id });
     return this.checkins.get(annulled.event, annulled.id);
   }
 

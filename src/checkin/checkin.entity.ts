@@ -17,6 +17,8 @@ import { CheckinList } from './checkin-list.entity';
 @Index('ix_checkin_list_changed', ['listId', 'changedXid'])
 @Index('uq_checkin_nonce_ok', { synchronize: false })
 @Index('uq_checkin_nonce_failed', { synchronize: false })
+@Index('ix_checkin_list_id', ['listId', 'id'])
+@Index('ix_checkin_list_annul_event', ['listId', 'annulEventId'])
 export class Checkin {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -116,6 +118,14 @@ export class Checkin {
    */
   @Column({ type: 'jsonb', nullable: true })
   conflict!: CheckinConflict | null;
+
+  /**
+   * The number of the annulment in the live stream of the list (`E/checkinlists/{list}/stream/`): drawn from the
+   * check-in id sequence when the scan is annulled, so check-ins and annulments of a list share one order for
+   * `Last-Event-ID` resumption; null for a scan never annulled (or annulled before the stream existed).
+   */
+  @Column({ type: 'int', nullable: true })
+  annulEventId!: number | null;
 }
 
 /** The entry an offline double entry lost to (see {@link Checkin.conflict}); datetime ISO UTC. */

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { QuestionsModule } from '../catalogue/questions/questions.module';
@@ -30,38 +30,44 @@ import { RedeemBatchService } from './redeem-batch.service';
  * failed scans, the history of scans and automatic check-in rules ({@link AutoCheckinModule}). It sits above orders: which positions a list admits is asked of the
  * orders core ({@link CheckinPositions}); the scans are this context's own table.
  */
-@Module({
-  imports: [
-    TypeOrmModule.forFeature([CheckinList, CheckinListProduct, Checkin]),
-    AuditModule,
-    CatalogueReadsModule,
-    QuestionsModule,
-    CheckinSeamModule,
-    CheckinCoreModule,
-    TenancyModule,
-    AutoCheckinModule,
-  ],
-  controllers: [
-    CheckinListsController,
-    CheckinListSingularController,
-    CheckinPositionsController,
-    CheckinsController,
-    CheckinRpcController,
-    RedeemBatchController,
-  ],
-  providers: [
-    CheckinQueries,
-    CheckinListsService,
-    CheckinsService,
-    RedeemService,
-    CheckinRpcService,
-    CheckinEventCopy,
-    CheckinCopyQueries,
-    RedeemBatchService,
-    RedeemBatchQueries,
-    CheckinPositionsSync,
-    CheckinDeltaQueries,
-  ],
-  exports: [CheckinListsService],
-})
-export class CheckinModule {}
+@Module({})
+export class CheckinModule {
+  /**
+   * @param events provides the `CHECKIN_EVENTS` port (`checkin-events.port.ts`): the lists' live streams, which the
+   *   redeem, the RPC's annul and automatic check-in tell after their commits (`app.module.ts` hands it the sync
+   *   context's publisher)
+   */
+  static register(events: Type): DynamicModule {
+    return {
+      module: CheckinModule,
+      imports: [
+        TypeOrmModule.forFeature([CheckinList, CheckinListProduct, Checkin]),
+        AuditModule,
+        CatalogueReadsModule,
+        QuestionsModule,
+        CheckinSeamModule,
+        CheckinCoreModule,
+        TenancyModule,
+        AutoCheckinModule.register(events),
+        events,
+      ],
+      controllers: [
+        CheckinListsController,
+        CheckinListSingularController,
+        CheckinPositionsController,
+        CheckinsController,
+        CheckinRpcController,
+      ],
+      providers: [
+        CheckinQueries,
+        CheckinListsService,
+        CheckinsService,
+        RedeemService,
+        CheckinRpcService,
+        CheckinEventCopy,
+        CheckinCopyQueries,
+      ],
+      exports: [CheckinListsService],
+    };
+  }
+}

@@ -354,8 +354,9 @@ export class CheckinQueries {
   }
 
   /**
-   * Marks the scan `id` unsuccessful with reason `annulled` and the explanation; a scan without a device takes the
-   * annulling device and gate (`deviceId`, `gateId`; a device's own scan keeps its attribution).
+   * Marks the scan `id` unsuccessful with reason `annulled` and the explanation, numbering the annulment in the
+   * list's live stream (`annul_event_id`, from the scans' own sequence: one order for both); a scan without a device
+   * takes the annulling device and gate (`deviceId`, `gateId`; a device's own scan keeps its attribution).
    */
   async annulScan(
     em: EntityManager,
@@ -367,7 +368,8 @@ export class CheckinQueries {
     await em.query(
       `UPDATE checkin SET successful = false, error_reason = 'annulled', error_explanation = $2,
               gate_id = CASE WHEN device_id IS NULL THEN $4 ELSE gate_id END,
-              device_id = coalesce(device_id, $3)
+              device_id = coalesce(device_id, $3),
+              annul_event_id = nextval(pg_get_serial_sequence('checkin', 'id'))
         WHERE id = $1`,
       [id, explanation, deviceId, gateId],
     );
@@ -426,10 +428,10 @@ export class CheckinQueries {
 
   /**
    * Inserts an automatic exit at `at` for every ticket whose last successful scan on the list up to `at` is an
-   * entry. @returns how many exits were written
+   * entry. @returns the ids of the exits written
    */
-  async insertAutomaticExits(em: EntityManager, listId: number, eventId: number, at: Date): Promise<number> {
-    const written: unknown[] = await em.query(
+  async insertAutomaticExits(em: EntityManager, listId: number, eventId: number, at: Date): Promise<number[]> {
+    const written: { id: number }[] = await em.query(
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, auto_checked_in)
            SELECT last.position_id, $2, $1, 'exit', $3, true, true
              FROM (SELECT DISTINCT ON (c.position_id) c.position_id, c.type
@@ -440,7 +442,7 @@ export class CheckinQueries {
            RETURNING id`,
       [listId, eventId, at],
     );
-    return written.length;
+    return written.map((r) => r.id);
   }
 
   /** Moves the list's `exit_all_at` one day on (its `last_modified` untouched). */

@@ -1,8 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Periodic } from '../common/contributions';
 import { CheckinQueries } from './checkin.queries';
+import { CHECKIN_EVENTS, type CheckinEvents } from './checkin-events.port';
 
 /**
  * Automatic check-out (spec "Check-in list" `exit_all_at`; compat §3.20): once a list's `exit_all_at` has passed,
@@ -10,7 +11,8 @@ import { CheckinQueries } from './checkin.queries';
  * (`auto_checked_in`), and `exit_all_at` moves exactly one day on, without touching the list's modification time
  * (the daily move is internal configuration, not a change for If-Modified-Since). Exits free places on quotas with
  * `release_after_exit` through the maintained counts. Run by the worker's scheduler tick; each list is handled in
- * its own transaction with its row locked (`SKIP LOCKED`: two workers never check out the same list twice).
+ * its own transaction with its row locked (`SKIP LOCKED`: two workers never check out the same list twice); the exits
+ * of a list are published to its live stream after that commit.
  */
 @Injectable()
 export class ExitAll {
@@ -18,6 +20,8 @@ export class ExitAll {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    /** The live stream of the lists (each list's exits published after its commit). */
+    @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
     /** Injected; the default serves callers outside Nest's container (it is stateless). */
     private readonly queries: CheckinQueries = new CheckinQueries(),
   ) {}
@@ -35,7 +39,8 @@ export class ExitAll {
         return written;
       });
       if (done === null) break;
-      exits += done;
+      if (done.length > 0) this.events.committed({ kind: 'checkins', checkinIds: done });
+      exits += done.length;
     }
     if (exits > 0) this.logger.log(`checked out ${exits} ticket(s) at exit_all_at`);
     return exits;

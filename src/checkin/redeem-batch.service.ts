@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService, AuditRecord } from '../audit/audit-log.service';
@@ -15,6 +15,7 @@ import {
 } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
+import { CHECKIN_EVENTS, type CheckinEvents } from './checkin-events.port';
 import { CheckinRpcService, REDEEM } from './checkin-rpc';
 import type { CheckinListsService } from './checkin-lists.service';
 import { conflictOf, offlineOutcome, OfflineOutcome, StoredScan } from './offline-conflict';
@@ -67,6 +68,7 @@ export class RedeemBatchService {
     private readonly audit: AuditLogService,
     private readonly config: AppConfig,
     private readonly queries: RedeemBatchQueries,
+    @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
   ) {}
 
   /**
@@ -93,6 +95,7 @@ export class RedeemBatchService {
         results[index] = failure(e);
       }
     }
+    const storedIds: number[] = [];
     const planned = await this.db.transaction(async (em) => {
       await setLockTimeout(em, this.config.lockTimeoutMs);
       const eventIds = new Set(valid.flatMap((v) => v.lists.map((l) => l.event.id)));
@@ -126,10 +129,10 @@ export class RedeemBatchService {
           results[p.index] = failure(e);
         }
       }
-      await this.decideSetWise(em, principal, out.filter(alone));
+      storedIds.push(...(await this.decideSetWise(em, principal, out.filter(alone))));
       return out;
     });
-    // STREAM-HOOK: publish the batch's successful check-ins
+    this.publish(planned, storedIds);
     await this.answer(planned, results);
     return { results };
   }
@@ -152,8 +155,8 @@ export class RedeemBatchService {
    * Decides the scans of tickets scanned once in the batch with the single redeem's rules ({@link refusal},
    * {@link offlineOutcome}) against their stored scans, and writes them in bulk; sets each `decision`.
    */
-  private async decideSetWise(em: EntityManager, principal: Principal, scans: Planned[]): Promise<void> {
-    if (scans.length === 0) return;
+  private async decideSetWise(em: EntityManager, principal: Principal, scans: Planned[]): Promise<number[]> {
+    if (scans.length === 0) return [];
     const stored = new Map<string, Awaited<ReturnType<RedeemBatchQueries['successfulScans']>>>();
     for (const row of await this.queries.successfulScans(
       em,
@@ -252,10 +255,8 @@ export class RedeemBatchService {
       p.decision = { ok: true, positionId: ticket.id, attention };
     }
     const device = scanDevice(principal);
-    const written = [
-      ...(await this.queries.insertOk(em, ok, device.deviceId, device.gateId)),
-      ...(await this.queries.insertFailed(em, failed, device.deviceId, device.gateId)),
-    ];
+    const admitted = await this.queries.insertOk(em, ok, device.deviceId, device.gateId);
+    const written = [...admitted, ...(await this.queries.insertFailed(em, failed, device.deviceId, device.gateId))];
     await this.audit.recordMany(
       em,
       principal,
@@ -268,6 +269,21 @@ export class RedeemBatchService {
         await this.redeems.demote(em, p.event, principal, p.scope.id, p.ticket, demote, { id, at: p.at });
       }
     }
+    return admitted.map((w) => w.id);
+  }
+
+  /**
+   * Tells the lists' live streams (after the commit) of the batch's successful scans: those stored set-wise by
+   * id, those the single redeem's code stored by ticket and list ({@link CheckinEvents}).
+   */
+  private publish(planned: Planned[], storedIds: number[]): void {
+    if (storedIds.length > 0) this.events.committed({ kind: 'checkins', checkinIds: storedIds });
+    const scans = planned.flatMap((p) =>
+      p.decision?.ok && p.decision.storedAfter !== undefined
+        ? [{ listId: p.scope.id, positionId: p.decision.positionId, afterId: p.decision.storedAfter }]
+        : [],
+    );
+    if (scans.length > 0) this.events.committed({ kind: 'scans', scans });
   }
 
   /** Fills the results of the decided scans with the single redeem's answers (positions read per list at once). */

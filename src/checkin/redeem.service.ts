@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -9,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { CheckinPositions, RedeemPosition } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
+import { CHECKIN_EVENTS, type CheckinEvents } from './checkin-events.port';
 import { CheckinListsService } from './checkin-lists.service';
 import { CheckinQueries } from './checkin.queries';
 import type { RedeemDto } from './redeem.dto';
@@ -24,7 +25,7 @@ import { scanDevice } from './scan-device';
 
 /** What a redeem decided inside its transaction (a refusal is answered after the commit that stored it). */
 export type Decision =
-  | { ok: true; positionId: number; attention: boolean }
+  | { ok: true; positionId: number; attention: boolean; storedAfter?: number }
   | { ok: false; reason: RedeemReason; positionId: number; attention: boolean }
   | { ok: false; reason: 'incomplete'; questions: QuestionJson[]; positionId: number; attention: boolean };
 
@@ -47,6 +48,7 @@ export class RedeemService {
     private readonly config: AppConfig,
     private readonly questions: QuestionsService,
     private readonly queries: CheckinQueries,
+    @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
   ) {}
 
   /**
@@ -78,6 +80,12 @@ export class RedeemService {
         scope,
       };
     });
+    if (decision?.ok && decision.storedAfter !== undefined) {
+      this.events.committed({
+        kind: 'scans',
+        scans: [{ listId: list.id, positionId: decision.positionId, afterId: decision.storedAfter }],
+      });
+    }
     const listJson = toListJson(list, event);
     if (!decision) {
       throw new CheckinRefused('unknown', {
@@ -221,7 +229,7 @@ export class RedeemService {
     }
     const device = scanDevice(principal);
     // The check-in and its log entry in one statement (a door scanner's hot path).
-    await this.audit.recordAlong(
+    const stored = await this.audit.recordAlong(
       em,
       principal,
       {
@@ -239,7 +247,13 @@ export class RedeemService {
       const id = await this.queries.newestSuccessfulId(em, ticket.id, list.id);
       if (id !== null) await this.demote(em, event, principal, list.id, ticket, outcome.demote, { id, at });
     }
-    return { ok: true, positionId: ticket.id, attention: ticket.orderAttention };
+    return {
+      ok: true,
+      positionId: ticket.id,
+      attention: ticket.orderAttention,
+      // For the live stream: the new scan is numbered above the ticket's earlier ones on the list.
+      storedAfter: stored ? Math.max(0, ...rows.map((r) => r.id)) : undefined,
+    };
   }
 
   /** What the list's rules see of this scan; reads the ticket's date only when it has one. */

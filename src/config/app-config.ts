@@ -268,6 +268,29 @@ export class AppConfig {
     message: 'API_URL must be an http(s) URL without a trailing slash',
   })
   apiUrl = '';
+
+  /**
+   * Seconds between the comment lines (`: keep-alive`) a live check-in stream sends while nothing happens, so
+   * proxies and load balancers keep the connection (README "Live check-in stream").
+   */
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  streamHeartbeatSeconds = 15;
+
+  /** Open live check-in streams one API process serves at most; past it a new one is answered 503. */
+  @IsInt()
+  @Min(1)
+  streamMaxClients = 1000;
+
+  /**
+   * Entries a resumption (`Last-Event-ID`) replays at most; a client further behind gets a `reset` event (it
+   * resynchronises the list's positions) and then the live entries.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  streamReplayMax = 1000;
 }
 
 const ENV_KEYS: Record<keyof AppConfig, string> = {
@@ -309,6 +332,9 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   sessionSecret: 'SESSION_SECRET',
   siteUrl: 'SITE_URL',
   apiUrl: 'API_URL',
+  streamHeartbeatSeconds: 'STREAM_HEARTBEAT_SECONDS',
+  streamMaxClients: 'STREAM_MAX_CLIENTS',
+  streamReplayMax: 'STREAM_REPLAY_MAX',
 };
 
 const DEFAULTS = new AppConfig();

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TenancyModule } from '../../organizers/tenancy.module';
 import { AuditModule } from '../../audit/audit.module';
@@ -16,16 +16,23 @@ import { AutoCheckinService } from './auto-checkin.service';
  * {@link AutoCheckinService}, which registers with the orders context's `OrderHooks` at init, so it must be loaded
  * wherever orders are placed or paid (the API).
  */
-@Module({
-  imports: [
-    TypeOrmModule.forFeature([AutoCheckinRule, AutoCheckinRuleItem, AutoCheckinRuleVariation]),
-    AuditModule,
-    CatalogueReadsModule,
-    CheckinSeamModule,
-    OrderWritingModule,
-    TenancyModule,
-  ],
-  controllers: [AutoCheckinRulesController],
-  providers: [AutoCheckinQueries, AutoCheckinRulesService, AutoCheckinService],
-})
-export class AutoCheckinModule {}
+@Module({})
+export class AutoCheckinModule {
+  /** @param events provides the `CHECKIN_EVENTS` port (the lists' live streams; the sync context's publisher) */
+  static register(events: Type): DynamicModule {
+    return {
+      module: AutoCheckinModule,
+      imports: [
+        TypeOrmModule.forFeature([AutoCheckinRule, AutoCheckinRuleItem, AutoCheckinRuleVariation]),
+        AuditModule,
+        CatalogueReadsModule,
+        CheckinSeamModule,
+        OrderWritingModule,
+        TenancyModule,
+        events,
+      ],
+      controllers: [AutoCheckinRulesController],
+      providers: [AutoCheckinQueries, AutoCheckinRulesService, AutoCheckinService],
+    };
+  }
+}

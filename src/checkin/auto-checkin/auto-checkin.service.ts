@@ -1,9 +1,10 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import { isoUtc } from '../../common/values/datetime';
 import { AutoCheckinInputs } from '../../orders/checkin-seam/auto-checkin-inputs.queries';
-import { OrderHooks, OrderTransitionContext } from '../../orders/writing/order-hooks';
+import { AfterCommit, OrderHooks, OrderTransitionContext } from '../../orders/writing/order-hooks';
+import { CHECKIN_EVENTS, type CheckinEvents } from '../checkin-events.port';
 import { AutoCheckinQueries } from './auto-checkin.queries';
 import { AutoCheckinMode, applicableRules, autoCheckinPairs, modesOf } from './auto-checkin.rules';
 
@@ -15,7 +16,8 @@ import { AutoCheckinMode, applicableRules, autoCheckinPairs, modesOf } from './a
  * `paid` rules; every matching position is checked in on the rule's list(s): a successful `entry` with
  * `auto_checked_in` true, stored once per position and list however often it fires, logged
  * `pretix.event.checkin` on the order (so webhooks of that action hear it; pretix writes no log entry here, see
- * README). One statement when the event has no rule of the mode (the common case), at most five otherwise.
+ * README). One statement when the event has no rule of the mode (the common case), at most five otherwise. The
+ * check-ins are published to the lists' live streams after the commit (the hook's after-commit work).
  */
 @Injectable()
 export class AutoCheckinService implements OnModuleInit {
@@ -24,14 +26,18 @@ export class AutoCheckinService implements OnModuleInit {
     private readonly inputs: AutoCheckinInputs,
     private readonly queries: AutoCheckinQueries,
     private readonly audit: AuditLogService,
+    @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
   ) {}
 
   onModuleInit(): void {
     this.hooks.onTransition((ctx) => this.onOrderTransition(ctx));
   }
 
-  /** The orders' hook: the rules of the transition's modes (see the class). */
-  async onOrderTransition(ctx: OrderTransitionContext): Promise<void> {
+  /**
+   * The orders' hook: the rules of the transition's modes (see the class).
+   * @returns the after-commit work that publishes the check-ins to the lists' live streams, when any were stored
+   */
+  async onOrderTransition(ctx: OrderTransitionContext): Promise<AfterCommit | void> {
     const modes = modesOf(ctx.transition, ctx.order.status);
     if (modes.length === 0) return;
     const rules = await this.queries.rulesFor(ctx.em, ctx.event.id, modes);
@@ -53,15 +59,17 @@ export class AutoCheckinService implements OnModuleInit {
       lists.filter((l) => l.ofEvent),
     );
     if (pairs.length === 0) return;
-    await this.store(ctx, pairs, positions);
+    const ids = await this.store(ctx, pairs, positions);
+    if (ids.length === 0) return;
+    return () => Promise.resolve(this.events.committed({ kind: 'checkins', checkinIds: ids }));
   }
 
-  /** Stores the check-ins and their log entries (two statements). */
+  /** Stores the check-ins and their log entries (two statements). @returns the ids of the check-ins stored */
   private async store(
     ctx: OrderTransitionContext,
     pairs: Parameters<AutoCheckinQueries['insertAutoCheckins']>[2],
     positions: { id: number; positionid: number }[],
-  ): Promise<void> {
+  ): Promise<number[]> {
     const em: EntityManager = ctx.em;
     const stored = await this.queries.insertAutoCheckins(em, ctx.event.id, pairs, new Date());
     const positionids = new Map(positions.map((p) => [p.id, p.positionid]));
@@ -86,5 +94,6 @@ export class AutoCheckinService implements OnModuleInit {
         },
       })),
     );
+    return stored.map((c) => c.id);
   }
 }

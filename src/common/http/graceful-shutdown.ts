@@ -19,7 +19,12 @@ function lastResponsePerConnection(server: Server, draining: () => boolean): () 
     res.once('close', () => inFlight.delete(res));
   });
   return () => {
-    for (const res of inFlight) if (!res.writableEnded) closeAfter(res);
+    for (const res of inFlight) {
+      if (res.writableEnded) continue;
+      closeAfter(res);
+      // An event stream never finishes by itself: end it now (its client reconnects elsewhere and resumes).
+      if (String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')) res.end();
+    }
   };
 }
 
@@ -27,7 +32,8 @@ function lastResponsePerConnection(server: Server, draining: () => boolean): () 
  * Graceful stop of the API process on SIGTERM/SIGINT (README "Security", "Faults and shutdown"): the
  * listening socket closes at once (new connections are refused) and idle keep-alive connections are closed at
  * once; a connection with a request in flight gets its answer with `Connection: close` and is closed after it, so
- * no new request is read from it and none is cut mid-flight by the stop itself. In-flight requests finish for at
+ * no new request is read from it and none is cut mid-flight by the stop itself; server-sent event streams
+ * (`text/event-stream`, which never end by themselves) are ended at once. In-flight requests finish for at
  * most `graceSeconds` (then their connections are closed), then the application closes (database pool, Redis)
  * and the process exits 0 (1 when closing fails). Call before `listen`.
  */

@@ -326,6 +326,19 @@ export class CheckinPositions {
     );
   }
 
+  /**
+   * The secret and order code of each position, by position id (the live check-in stream); one statement.
+   * Positions that are gone are absent.
+   */
+  async ticketRefs(
+    em: EntityManager,
+    positionIds: readonly number[],
+  ): Promise<Map<number, { secret: string; order: string }>> {
+    if (positionIds.length === 0) return new Map();
+    const rows = await this.queries.ticketRefs(em, positionIds);
+    return new Map(rows.map((r) => [r.id, { secret: r.secret, order: r.order }]));
+  }
+
   /** Whether `positionId` is a position of the event (failed scans naming a position); one statement. */
   async inEvent(em: EntityManager, eventId: number, positionId: number): Promise<boolean> {
     return this.queries.inEvent(em, eventId, positionId);

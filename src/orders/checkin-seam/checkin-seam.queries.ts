@@ -496,6 +496,18 @@ export class CheckinSeamQueries {
     ]);
   }
 
+  /** The secret and order code of each position (the live check-in stream's payload); one statement, no lock. */
+  async ticketRefs(
+    em: EntityManager,
+    positionIds: readonly number[],
+  ): Promise<{ id: number; secret: string; order: string }[]> {
+    return em.query(
+      `SELECT p.id, p.secret, o.code AS "order" FROM order_position p JOIN orders o ON o.id = p.order_id
+        WHERE p.id = ANY($1)`,
+      [[...new Set(positionIds)]],
+    );
+  }
+
   /** Whether `positionId` is a position of the event (one statement, no lock). */
   async inEvent(em: EntityManager, eventId: number, positionId: number): Promise<boolean> {
     const rows: unknown[] = await em.query('SELECT 1 FROM order_position WHERE id = $1 AND event_id = $2', [
