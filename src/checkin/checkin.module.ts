@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { QuestionsModule } from '../catalogue/questions/questions.module';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { CheckinSeamModule } from '../orders/checkin-seam/checkin-seam.module';
@@ -35,6 +36,7 @@ import { AutoCheckinModule } from './auto-checkin/auto-checkin.module';
     CheckinCoreModule,
     TenancyModule,
     AutoCheckinModule,
+    TasksModule,
   ],
   controllers: [
     CheckinListsController,
