@@ -370,6 +370,25 @@ describe('statements per request', () => {
       [item.id],
     );
     params.customer = customer.identifier as string;
+    // A file answer on the fixture's position (its download, `orderpositions/:id/answer/:question/`) and a keyed
+    // write (`/api/v1/idempotency_query?key=`).
+    const fileQuestion = await send(`${E}/questions/`, { question: 'Photo', type: 'F', items: [] });
+    await t.db.query(
+      `WITH f AS (
+         INSERT INTO stored_file (id, kind, filename, content_type, content, size, organizer_id)
+         SELECT gen_random_uuid(), 'answer_file', 'photo.png', 'image/png', '\\x89504e47'::bytea, 4, e.organizer_id
+           FROM event e WHERE e.slug = 'sample' RETURNING id)
+       INSERT INTO question_answer (order_position_id, question_id, answer) SELECT $1, $2, 'file://' || f.id FROM f`,
+      [position, fileQuestion.id],
+    );
+    params.question = String(fileQuestion.id);
+    await t
+      .http()
+      .post(`${E}/taxrules/`)
+      .set('Authorization', auth(token))
+      .set('X-Idempotency-Key', 'statement-counts')
+      .send({ name: 'Keyed', rate: '5.00' })
+      .expect(201);
     Object.assign(ids, {
       memberships: membershipRow.id as number,
       item_meta_properties: metaProperty.id as number,
@@ -455,7 +474,8 @@ describe('statements per request', () => {
             })
             .join('/')
             // The check-in RPC search needs its lists (`?list=`, required).
-            .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '');
+            .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '')
+            .concat(r.path.endsWith('/idempotency_query') ? '?key=statement-counts' : '');
           const last = segments[segments.length - 2];
           return {
             path: r.path,
@@ -513,7 +533,9 @@ describe('statements per request', () => {
       (c) =>
         c.limit === 4 &&
         !c.path.endsWith('/status/') &&
-        !['/api/v1/me', '/api/v1/organizers/'].includes(c.path),
+        !['/api/v1/me', '/api/v1/organizers/', '/api/v1/version', '/api/v1/idempotency_query'].includes(
+          c.path,
+        ),
     );
     // The fixture has several rows on every list, so a per-row statement would show.
     expect(lists.filter((c) => c.rows < 2).map((c) => c.path)).toEqual([]);
