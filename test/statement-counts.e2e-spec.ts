@@ -21,6 +21,8 @@ describe('statements per request', () => {
   let token: string;
   const ORG = '/api/v1/organizers/org';
   const E = `${ORG}/events/sample`;
+  /** The one GET route read with a device token (`Authorization: Device`). */
+  const DEVICE_INFO = '/api/v1/device/info';
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire bodies, checked by the assertions
   const send = async (path: string, body: unknown): Promise<Record<string, any>> => {
@@ -389,6 +391,24 @@ describe('statements per request', () => {
       .set('X-Idempotency-Key', 'statement-counts')
       .send({ name: 'Keyed', rate: '5.00' })
       .expect(201);
+    // Devices and gates (issue 26): two of each, one device on a gate and initialized (its token reads device/info).
+    const gate = await send(`${ORG}/gates/`, { name: 'North' });
+    await send(`${ORG}/gates/`, { name: 'South' });
+    const device = await send(`${ORG}/devices/`, {
+      name: 'Scanner',
+      limit_events: ['sample', 'second'],
+      gate: gate.id,
+    });
+    await send(`${ORG}/devices/`, { name: 'Box office', all_events: true, limit_events: [] });
+    const initialized = await t.http().post('/api/v1/device/initialize').send({
+      token: device.initialization_token,
+      hardware_brand: 'Zebra',
+      hardware_model: 'TC25',
+      software_brand: 'pretixSCAN',
+      software_version: '1.5.1',
+    });
+    params.deviceToken = (initialized.body as { api_token: string }).api_token;
+    Object.assign(ids, { devices: device.device_id as number, gates: gate.id as number });
     Object.assign(ids, {
       memberships: membershipRow.id as number,
       item_meta_properties: metaProperty.id as number,
@@ -480,7 +500,10 @@ describe('statements per request', () => {
           return {
             path: r.path,
             url,
-            detail: last.startsWith(':') || ['availability', 'status', 'settings'].includes(last),
+            detail:
+              last.startsWith(':') ||
+              ['availability', 'status', 'settings'].includes(last) ||
+              r.path === DEVICE_INFO,
           };
         })
     );
@@ -518,7 +541,8 @@ describe('statements per request', () => {
       let rows = 0;
       for (const url of urls) {
         engineExtra = 0;
-        const res = await countStatements(() => t.http().get(url).set('Authorization', auth(token)));
+        const authorization = r.path === DEVICE_INFO ? `Device ${params.deviceToken}` : auth(token);
+        const res = await countStatements(() => t.http().get(url).set('Authorization', authorization));
         statements = Math.max(statements, res.statements - engineExtra);
         rows = Math.max(rows, res.rows);
       }
