@@ -428,4 +428,92 @@ describe('device extras: version, upload, file answers, idempotency query, devic
       ]);
     });
   });
+
+  describe('with a real device (Authorization: Device <token>)', () => {
+    let deviceToken: string;
+    let deviceNumber: number;
+    let deviceRowId: number;
+    const asDevice = (req: ReturnType<ReturnType<TestApp['http']>['get']>) =>
+      req.set('Authorization', `Device ${deviceToken}`);
+
+    beforeAll(async () => {
+      const created = await post('/api/v1/organizers/org/devices/', {
+        name: 'Gate 1',
+        all_events: true,
+        limit_events: [],
+      });
+      expect(created.status).toBe(201);
+      deviceNumber = created.body.device_id;
+      const init = await t.http().post('/api/v1/device/initialize').send({
+        token: created.body.initialization_token,
+        hardware_brand: 'Zebra',
+        hardware_model: 'TC25',
+        software_brand: 'pretixSCAN',
+        software_version: '1.22.0',
+      });
+      expect(init.status).toBe(200);
+      deviceToken = init.body.api_token;
+      [{ id: deviceRowId }] = await t.db.query(
+        'SELECT id FROM device WHERE organizer_id = $1 AND device_id = $2',
+        [organizerId, deviceNumber],
+      );
+    });
+
+    it('reads the version, uploads, answers at the door with its upload; its scan is logged with its device_id', async () => {
+      const version = await asDevice(t.http().get('/api/v1/version'));
+      expect([version.status, version.body.pretix_numeric]).toEqual([200, 20260050005000]);
+
+      const uploaded = await asDevice(t.http().post('/api/v1/upload'))
+        .set('Content-Type', 'image/png')
+        .set('Content-Disposition', 'attachment; filename="door.png"')
+        .send(png());
+      expect(uploaded.status).toBe(201);
+      const [row] = await t.db.query('SELECT credential_kind, credential_id FROM stored_file WHERE id = $1', [
+        uploaded.body.id.slice(5),
+      ]);
+      expect(row).toEqual({ credential_kind: 'device', credential_id: deviceRowId });
+      // The device's upload is foreign to the team token.
+      const foreign = await post(`${E}/orders/`, {
+        positions: [{ item: ticket, answers: [{ question: photo, answer: uploaded.body.id }] }],
+      });
+      expect(foreign.status).toBe(400);
+
+      const l = (await post(`${E}/checkinlists/`, { name: 'Device door', all_products: true })).body
+        .id as number;
+      const o = await post(`${E}/orders/`, { status: 'p', positions: [{ item: ticket }] });
+      const { id, secret } = o.body.positions[0];
+      const ok = await asDevice(t.http().post(`${E}/checkinlists/${l}/positions/${secret}/redeem/`)).send({
+        answers: { [photo]: uploaded.body.id },
+      });
+      expect([ok.status, ok.body.status]).toEqual([201, 'ok']);
+      expect((await answersOf(id))[0].answer).toMatch(/^file:\/\//);
+      const entries = await t.db.query(
+        `SELECT action_type, device_id, api_token_id FROM log_entry
+          WHERE action_type = 'pretix.event.checkin' AND (data->>'position')::int = $1`,
+        [id],
+      );
+      expect(entries).toEqual([
+        { action_type: 'pretix.event.checkin', device_id: deviceRowId, api_token_id: null },
+      ]);
+    });
+
+    it("a device's print log shows its device_id", async () => {
+      const o = await post(`${E}/orders/`, { status: 'p', positions: [{ item: ticket }] });
+      const position = o.body.positions[0].id as number;
+      const res = await asDevice(t.http().post(`${E}/orderpositions/${position}/printlog/`)).send({
+        datetime: '2026-01-02T10:00:00Z',
+        source: 'pretixSCAN',
+        type: 'badge',
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ device_id: deviceNumber, source: 'pretixSCAN' });
+      expect((await get(`${E}/orderpositions/${position}/`)).body.print_logs).toEqual([
+        expect.objectContaining({ id: res.body.id, device_id: deviceNumber }),
+      ]);
+      const [entry] = await t.db.query(
+        `SELECT device_id FROM log_entry WHERE action_type = 'pretix.event.order.print' ORDER BY id DESC LIMIT 1`,
+      );
+      expect(entry).toEqual({ device_id: deviceRowId });
+    });
+  });
 });
