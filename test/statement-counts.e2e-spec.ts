@@ -386,11 +386,11 @@ describe('statements per request', () => {
     params.question = String(fileQuestion.id);
     await t
       .http()
-      .post(`${E}/taxrules/`)
+      .patch(`${E}/taxrules/${rule.id as number}/`)
       .set('Authorization', auth(token))
       .set('X-Idempotency-Key', 'statement-counts')
-      .send({ name: 'Keyed', rate: '5.00' })
-      .expect(201);
+      .send({ name: 'VAT' })
+      .expect(200);
     // Devices and gates (issue 26): two of each, one device on a gate and initialized (its token reads device/info).
     const gate = await send(`${ORG}/gates/`, { name: 'North' });
     await send(`${ORG}/gates/`, { name: 'South' });

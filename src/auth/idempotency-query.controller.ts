@@ -16,12 +16,21 @@ export class IdempotencyQueryController {
   @NoTrailingSlash()
   @RequireAuthentication()
   @ApiQuery({ name: 'key', required: false, description: 'The idempotency key (pretix); else the header.' })
-  @ApiHeader({ name: 'X-Idempotency-Key', required: false, description: 'The idempotency key, without `?key=`.' })
+  @ApiHeader({
+    name: 'X-Idempotency-Key',
+    required: false,
+    description: 'The idempotency key, without `?key=`.',
+  })
   @ApiOkResponse({
     description:
       'The stored answer of the write, replayed with its status (any: 201, 400, …), headers and body. 404 ' +
       '`No idempotency key given.` or `Idempotency key not seen before.`; 409 while the write runs.',
-    schema: {},
+    schema: {
+      type: 'object',
+      description: 'The body the write answered (its own shape), replayed as it was sent.',
+      properties: {},
+      additionalProperties: true,
+    },
   })
   @ApiOperation({ summary: 'The stored answer of an idempotent write' })
   retrieveIdempotentAnswer(
