@@ -383,7 +383,7 @@ describe('statements per request', () => {
        INSERT INTO question_answer (order_position_id, question_id, answer) SELECT $1, $2, 'file://' || f.id FROM f`,
       [position, fileQuestion.id],
     );
-    params.question = String(fileQuestion.id);
+    params.fileQuestion = String(fileQuestion.id);
     await t
       .http()
       .patch(`${E}/taxrules/${rule.id as number}/`)
@@ -490,6 +490,7 @@ describe('statements per request', () => {
               if (name === 'identifier' && segments[i - 1] === 'saleschannels') return 'web';
               if (name === 'identifier' && segments[i - 1] === 'customers') return params.customer;
               if (name === 'identifier' && segments[i - 1] === 'exporters') return 'orderlist';
+              if (name === 'question' && segments[i - 1] === 'answer') return params.fileQuestion;
               return params[name];
             })
             .join('/')
