@@ -1,5 +1,16 @@
 import { absoluteUrl } from '../../common/http/request-origin';
-import type { AnswerJson, PositionTicketFacts } from './order.presenter';
+
+/** What {@link presentAnswers} reads of an answer (`AnswerJson`). */
+interface AnswerLike {
+  question: number;
+  answer: string;
+}
+
+/** The slugs of a position's organizer and event (of `PositionTicketFacts`). */
+interface PositionSlugs {
+  organizer: string;
+  event: string;
+}
 
 /** The stored form of a file answer (`file://<kept file>`): shown as the URL of its download. */
 const KEPT_FILE = 'file://';
@@ -9,11 +20,11 @@ const KEPT_FILE = 'file://';
  * URL of `E/orderpositions/{id}/answer/{question}/` (empty without the position's slugs, which every read path
  * loads).
  */
-export function presentAnswers(
-  answers: AnswerJson[],
+export function presentAnswers<A extends AnswerLike>(
+  answers: A[],
   positionId: number,
-  facts: PositionTicketFacts | null | undefined,
-): AnswerJson[] {
+  facts: PositionSlugs | null | undefined,
+): A[] {
   if (!answers.some((a) => a.answer.startsWith(KEPT_FILE))) return answers;
   return answers.map((a) =>
     a.answer.startsWith(KEPT_FILE)
