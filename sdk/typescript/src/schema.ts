@@ -4,6 +4,91 @@
  */
 
 export interface paths {
+    "/api/v1/device/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a device info */
+        get: operations["retrieveDeviceInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/initialize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Initialize device */
+        post: operations["initializeDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke device */
+        post: operations["revokeDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll device token */
+        post: operations["rollDeviceToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a device info */
+        post: operations["updateDeviceInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/healthz": {
         parameters: {
             query?: never;
@@ -13,6 +98,23 @@ export interface paths {
         };
         /** Liveness probe */
         get: operations["checkLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/idempotency_query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stored answer of an idempotent write */
+        get: operations["retrieveIdempotentAnswer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -409,6 +511,45 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/devices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List devices */
+        get: operations["listDevices"];
+        put?: never;
+        /** Create a device */
+        post: operations["createDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/devices/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a device
+         * @description `id` is the device's `device_id` (its number inside the organizer).
+         */
+        get: operations["retrieveDevice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a device */
+        patch: operations["partialUpdateDevice"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/event_meta_properties/": {
@@ -1425,6 +1566,23 @@ export interface paths {
          * @description Blocks the ticket under `name` (`admin` or `api:<name>`): `blocked` lists it; check-in refuses the ticket.
          */
         post: operations["addOrderPositionBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/answer/{question}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file of a file answer */
+        get: operations["getAnswerFile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2760,6 +2918,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/gates/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List gates */
+        get: operations["listGates"];
+        put?: never;
+        /** Create a gate */
+        post: operations["createGate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/gates/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a gate */
+        get: operations["retrieveGate"];
+        put?: never;
+        post?: never;
+        /** Delete a gate */
+        delete: operations["destroyGate"];
+        options?: never;
+        head?: never;
+        /** Update fields of a gate */
+        patch: operations["partialUpdateGate"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/giftcards/": {
         parameters: {
             query?: never;
@@ -3537,6 +3732,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a file for a file answer */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server version, as pretix reports it */
+        get: operations["retrieveVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4116,6 +4345,23 @@ export interface components {
             phone?: string | null;
             send_email?: boolean | null;
         };
+        CreateDeviceDto: {
+            /** @description Access to all events of the organizer, including future ones (default false). */
+            all_events?: boolean;
+            /**
+             * Format: int32
+             * @description Extension: id of a gate of this organizer (`O/gates/`), or null (default).
+             */
+            gate?: number | null;
+            /** @description Slugs of events of this organizer (may be empty). */
+            limit_events: string[];
+            name: string;
+            /**
+             * @description `full` (default), `pretixscan`, `pretixscan_online_kiosk` or `pretixscan_online_noorders`.
+             * @enum {string}
+             */
+            security_profile?: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+        };
         CreateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -4241,6 +4487,11 @@ export interface components {
             name: string;
             /** @description Only settable with `organizer.settings.general:write` (default false). */
             protected?: boolean;
+        };
+        CreateGateDto: {
+            /** @description Unique per organizer (case-insensitive); 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ3789` when omitted. */
+            identifier?: string;
+            name: string;
         };
         CreateGiftCardAcceptanceDto: {
             /** @description Whether the acceptance is in force (default true). */
@@ -5263,6 +5514,88 @@ export interface components {
             /** @description Send the denial e-mail to the order's address; default true. */
             send_email?: boolean;
         };
+        DeviceGateJson: {
+            /** Format: int32 */
+            id: number;
+            identifier: string;
+            name: string;
+        };
+        DeviceInfoJson: {
+            device: components["schemas"]["DeviceSelfJson"];
+            medium_key_sets: Record<string, never>[];
+            server: components["schemas"]["ServerInfoJson"];
+        };
+        DeviceInitializeDto: {
+            hardware_brand: string;
+            hardware_model: string;
+            /** @description Any JSON value */
+            info?: Record<string, never> | null;
+            os_name?: string | null;
+            os_version?: string | null;
+            /** @description PEM-encoded RSA public key of the device (`Not a valid public key.` otherwise). */
+            rsa_pubkey?: string | null;
+            software_brand: string;
+            software_version: string;
+            /** @description The device's `initialization_token` from `O/devices/`. */
+            token: string;
+        };
+        DeviceJson: {
+            all_events: boolean;
+            /** Format: date-time */
+            created: string;
+            /**
+             * Format: int32
+             * @description The device's number inside its organizer (1, 2, …); the id in URLs.
+             */
+            device_id: number;
+            /** @description Extension: the device's gate, or null. */
+            gate: components["schemas"]["DeviceGateJson"] | null;
+            hardware_brand: string | null;
+            hardware_model: string | null;
+            /** @description One-time token for `device/initialize`; only for credentials with `organizer.devices:write`. */
+            initialization_token?: string;
+            /** Format: date-time */
+            initialized: string | null;
+            /** @description Event slugs, sorted. */
+            limit_events: string[];
+            name: string;
+            os_name: string | null;
+            os_version: string | null;
+            revoked: boolean;
+            /** @enum {string} */
+            security_profile: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+            software_brand: string | null;
+            software_version: string | null;
+            unique_serial: string;
+        };
+        DeviceSelfJson: {
+            /**
+             * @description The device's API token (`Authorization: Device <api_token>`): the new one after initialize and roll, else
+             *     the one the request presented (only its hash is stored).
+             */
+            api_token: string;
+            /** Format: int32 */
+            device_id: number;
+            gate: components["schemas"]["DeviceGateJson"] | null;
+            name: string;
+            /** @description Slug of the device's organizer. */
+            organizer: string;
+            /** @enum {string} */
+            security_profile: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+            unique_serial: string;
+        };
+        DeviceUpdateDto: {
+            hardware_brand: string;
+            hardware_model: string;
+            /** @description Any JSON value */
+            info?: Record<string, never> | null;
+            os_name?: string | null;
+            os_version?: string | null;
+            /** @description PEM-encoded RSA public key of the device (`Not a valid public key.` otherwise). */
+            rsa_pubkey?: string | null;
+            software_brand: string;
+            software_version: string;
+        };
         DiscountJson: {
             active: boolean;
             all_sales_channels: boolean;
@@ -5500,6 +5833,12 @@ export interface components {
         /** @description Messages per field name (`{"name": ["This field is required."]}`); a nested field has the errors of its object, or a list aligned with its entries (`{"positions": [{}, {"item": ["..."]}]}`); rules across fields are under `non_field_errors` (a list of messages). */
         FieldErrors: {
             [key: string]: string[] | components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][];
+        };
+        GateJson: {
+            /** Format: int32 */
+            id: number;
+            identifier: string;
+            name: string;
         };
         GiftCardAcceptanceJson: {
             active: boolean;
@@ -7361,6 +7700,14 @@ export interface components {
                 [key: string]: string;
             } & components["schemas"]["I18nString"];
         };
+        ServerInfoJson: {
+            version: components["schemas"]["ServerVersionJson"];
+        };
+        ServerVersionJson: {
+            pretix: string;
+            /** Format: int64 */
+            pretix_numeric: number;
+        };
         ShredStartedJson: {
             status: string;
         };
@@ -7741,6 +8088,23 @@ export interface components {
             notes?: string | null;
             phone?: string | null;
         };
+        UpdateDeviceDto: {
+            /** @description Access to all events of the organizer, including future ones (default false). */
+            all_events?: boolean;
+            /**
+             * Format: int32
+             * @description Extension: id of a gate of this organizer (`O/gates/`), or null (default).
+             */
+            gate?: number | null;
+            /** @description Slugs of events of this organizer (may be empty). */
+            limit_events?: string[];
+            name?: string;
+            /**
+             * @description `full` (default), `pretixscan`, `pretixscan_online_kiosk` or `pretixscan_online_noorders`.
+             * @enum {string}
+             */
+            security_profile?: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+        };
         UpdateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -7866,6 +8230,11 @@ export interface components {
             name?: string;
             /** @description Only settable with `organizer.settings.general:write` (default false). */
             protected?: boolean;
+        };
+        UpdateGateDto: {
+            /** @description Unique per organizer (case-insensitive); 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ3789` when omitted. */
+            identifier?: string;
+            name?: string;
         };
         UpdateGiftCardAcceptanceDto: {
             /** @description Whether the acceptance is in force (default true). */
@@ -8609,6 +8978,7 @@ export interface components {
             /** @description `http` or `https` URL receiving the POSTs; Basic-auth credentials may be part of it. */
             target_url?: string;
         };
+        UploadJson: Record<string, never>;
         ValidKeysJson: {
             /** @description Base64 public keys of `pretix_sig1` ticket signatures (none). */
             pretix_sig1: string[];
@@ -8686,6 +9056,10 @@ export interface components {
             price: (string & components["schemas"]["Money"]) | null;
             /** Format: int32 */
             variation: number;
+        };
+        VersionJson: {
+            /** Format: int32 */
+            pretix_numeric: number;
         };
         VoucherJson: {
             all_addons_included: boolean;
@@ -8985,6 +9359,150 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    retrieveDeviceInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceInfoJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    initializeDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceInitializeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    revokeDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rollDeviceToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDeviceInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceUpdateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     checkLiveness: {
         parameters: {
             query?: never;
@@ -9007,6 +9525,38 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    retrieveIdempotentAnswer: {
+        parameters: {
+            query?: {
+                /** @description The idempotency key (pretix); else the header. */
+                key?: unknown;
+            };
+            header?: {
+                /** @description The idempotency key, without `?key=`. */
+                "X-Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored answer of the write, replayed with its status (any: 201, 400, …), headers and body. 404 `No idempotency key given.` or `Idempotency key not seen before.`; 409 while the write runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveMe: {
@@ -9952,6 +10502,151 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDevices: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["DeviceJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDeviceDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateDeviceDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceJson"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14342,6 +15037,42 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAnswerFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                question: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment, with the content type it was uploaded with. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -19526,6 +20257,184 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listGates: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["GateJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createGate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveGate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyGate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateGate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateGateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listGiftCards: {
         parameters: {
             query?: {
@@ -22823,6 +23732,67 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file's bytes; `Content-Disposition: attachment; filename="photo.png"` names it. Types: PNG, JPEG, GIF (a well-formed image of at most 89,478,485 pixels) and PDF, with a matching file name extension; at most 10 MiB (413 above). */
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "image/gif": string;
+                "image/jpeg": string;
+                "image/png": string;
+            };
+        };
+        responses: {
+            /** @description The upload, usable by this credential for 24 hours. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
