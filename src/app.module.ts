@@ -27,6 +27,7 @@ import { OrdersModule } from './orders/orders.module';
 import { SalesChannelReferencesModule } from './catalogue/sales-channel-references';
 import { OrganizersModule } from './organizers/organizers.module';
 import { TasksModule } from './tasks/tasks.module';
+import { UploadsModule } from './tasks/uploads/uploads.module';
 import { WaitingListModule } from './waitinglist/waiting-list.module';
 import { SendmailRulesModule } from './sendmail-rules/sendmail-rules.module';
 import { ShredderModule } from './shredder/shredder.module';
@@ -89,6 +90,7 @@ export class AppModule {
         WebhooksModule,
         HealthModule,
         SyncModule,
+        UploadsModule,
         DevicesModule,
       ],
     };

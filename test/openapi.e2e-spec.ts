@@ -163,7 +163,13 @@ describe('OpenAPI document', () => {
         /\/shredders\/shred\/\{task\}\/\{file\}\/$/.test(r.path) ||
         // A device rolls its token or revokes itself with an empty POST (pretix `device/roll`, `device/revoke`).
         /^\/api\/v1\/device\/(roll|revoke)$/.test(r.path));
-    const writes = routes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !isBodylessAction(r));
+    // The upload (`/api/v1/upload`, pretix) takes the file's raw bytes (`format: binary` under its media types).
+    const isRawUpload = (r: Route) =>
+      r.path === '/api/v1/upload' &&
+      Object.values(op(r)?.requestBody?.content ?? {}).every((c) => deref(c.schema)?.format === 'binary');
+    const writes = routes.filter(
+      (r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !isBodylessAction(r) && !isRawUpload(r),
+    );
     expect(writes.length).toBeGreaterThan(0);
     const problems = writes
       .filter((r) => {

@@ -382,17 +382,15 @@ describe('questions', () => {
       expect(await count('question')).toBe(before);
     });
 
-    it('refuses a file question asked during check-in', async () => {
+    it('asks a file question during check-in (pretix 2026.5: every type may be asked)', async () => {
       const res = await post(`${E}/questions/`, {
         question: 'Photo',
         type: 'F',
         items: [],
         ask_during_checkin: true,
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        non_field_errors: ['This type of question cannot be asked during check-in.'],
-      });
+      expect(res.status).toBe(201);
+      expect([res.body.type, res.body.ask_during_checkin]).toEqual(['F', true]);
       const ok = await createQuestion({ type: 'F', ask_during_checkin: false, valid_file_portrait: true });
       expect(ok.valid_file_portrait).toBe(true);
     });
@@ -940,13 +938,11 @@ describe('questions', () => {
       expect(renamed.body.identifier).toBe('RENAMED');
     });
 
-    it('checks ask_during_checkin against the merged type', async () => {
+    it('lets ask_during_checkin be set on any type', async () => {
       const q = await createQuestion({ type: 'F' });
       const res = await patch(`${E}/questions/${q.id}/`, { ask_during_checkin: true });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        non_field_errors: ['This type of question cannot be asked during check-in.'],
-      });
+      expect(res.status).toBe(200);
+      expect([res.body.type, res.body.ask_during_checkin]).toEqual(['F', true]);
       const ok = await patch(`${E}/questions/${q.id}/`, { ask_during_checkin: true, type: 'S' });
       expect(ok.status).toBe(200);
       expect([ok.body.type, ok.body.ask_during_checkin]).toEqual(['S', true]);

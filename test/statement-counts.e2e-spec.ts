@@ -373,6 +373,25 @@ describe('statements per request', () => {
       [item.id],
     );
     params.customer = customer.identifier as string;
+    // A file answer on the fixture's position (its download, `orderpositions/:id/answer/:question/`) and a keyed
+    // write (`/api/v1/idempotency_query?key=`).
+    const fileQuestion = await send(`${E}/questions/`, { question: 'Photo', type: 'F', items: [] });
+    await t.db.query(
+      `WITH f AS (
+         INSERT INTO stored_file (id, kind, filename, content_type, content, size, organizer_id)
+         SELECT gen_random_uuid(), 'answer_file', 'photo.png', 'image/png', '\\x89504e47'::bytea, 4, e.organizer_id
+           FROM event e WHERE e.slug = 'sample' RETURNING id)
+       INSERT INTO question_answer (order_position_id, question_id, answer) SELECT $1, $2, 'file://' || f.id FROM f`,
+      [position, fileQuestion.id],
+    );
+    params.fileQuestion = String(fileQuestion.id);
+    await t
+      .http()
+      .patch(`${E}/taxrules/${rule.id as number}/`)
+      .set('Authorization', auth(token))
+      .set('X-Idempotency-Key', 'statement-counts')
+      .send({ name: 'VAT' })
+      .expect(200);
     // Devices and gates (issue 26): two of each, one device on a gate and initialized (its token reads device/info).
     const gate = await send(`${ORG}/gates/`, { name: 'North' });
     await send(`${ORG}/gates/`, { name: 'South' });
@@ -477,11 +496,13 @@ describe('statements per request', () => {
               if (name === 'identifier' && segments[i - 1] === 'saleschannels') return 'web';
               if (name === 'identifier' && segments[i - 1] === 'customers') return params.customer;
               if (name === 'identifier' && segments[i - 1] === 'exporters') return 'orderlist';
+              if (name === 'question' && segments[i - 1] === 'answer') return params.fileQuestion;
               return params[name];
             })
             .join('/')
             // The check-in RPC search needs its lists (`?list=`, required).
-            .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '');
+            .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '')
+            .concat(r.path.endsWith('/idempotency_query') ? '?key=statement-counts' : '');
           const last = segments[segments.length - 2];
           return {
             path: r.path,
@@ -558,7 +579,9 @@ describe('statements per request', () => {
       (c) =>
         c.limit === 4 &&
         !c.path.endsWith('/status/') &&
-        !['/api/v1/me', '/api/v1/organizers/'].includes(c.path),
+        !['/api/v1/me', '/api/v1/organizers/', '/api/v1/version', '/api/v1/idempotency_query'].includes(
+          c.path,
+        ),
     );
     // The fixture has several rows on every list, so a per-row statement would show.
     expect(lists.filter((c) => c.rows < 2).map((c) => c.path)).toEqual([]);

@@ -19,7 +19,12 @@ export interface AuditRecord {
  * Writes audit log entries inside the caller's transaction, so a change and its log entry land together or not
  * at all. The log is the single source for `Last-Modified` (compat §1.7) and webhooks.
  */
-/** The eight parameters of one `log_entry` row, in the column order of the INSERTs below. */
+/** The database id of the device acting, or null (pretix `LogEntry.device`: the audit log names the device). */
+function deviceOf(actor: Principal | null): number | null {
+  return actor?.identity.kind === 'device' ? (actor.identity.device?.id ?? null) : null;
+}
+
+/** The nine parameters of one `log_entry` row, in the column order of the INSERTs below. */
 function entryParams(actor: Principal | null, record: AuditRecord): unknown[] {
   return [
     record.organizerId,
@@ -30,6 +35,7 @@ function entryParams(actor: Principal | null, record: AuditRecord): unknown[] {
     JSON.stringify(record.data ?? {}),
     actor?.identity.userId ?? null,
     actor?.identity.tokenId ?? null,
+    deviceOf(actor),
   ];
 }
 
@@ -113,6 +119,7 @@ export class AuditLogService {
         entry.action,
         actor?.identity.userId ?? null,
         actor?.identity.tokenId ?? null,
+        deviceOf(actor),
       ],
       prepared,
     );
@@ -138,6 +145,7 @@ export class AuditLogService {
       ),
       actor?.identity.userId ?? null,
       actor?.identity.tokenId ?? null,
+      deviceOf(actor),
     );
   }
 

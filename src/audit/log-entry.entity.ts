@@ -36,6 +36,13 @@ export class LogEntry {
   @Column({ type: 'int', nullable: true })
   apiTokenId!: number | null;
 
+  /**
+   * The device that wrote the entry (its database id; pretix `LogEntry.device`), or null. No foreign key: devices
+   * sit above the audit context.
+   */
+  @Column({ type: 'int', nullable: true })
+  deviceId!: number | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   datetime!: Date;
 }

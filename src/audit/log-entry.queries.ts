@@ -13,23 +13,24 @@ export interface EachEntryColumns {
 /**
  * The SQL of the audit log (`log_entry`; compat §1.7, §5). Stateless; every method runs in the caller's `em`
  * (inside the caller's transaction, so a change and its entry land together) and takes no explicit lock.
- * The eight entry parameters are, in this order: organizer id, event id, content type, object id, action, data
- * (JSON text), user id, API token id.
+ * The nine entry parameters are, in this order: organizer id, event id, content type, object id, action, data
+ * (JSON text), user id, API token id, device id (the device's database id, pretix `LogEntry.device`).
  */
 @Injectable()
 export class LogEntryQueries {
-  /** Inserts one entry from its eight parameters. */
+  /** Inserts one entry from its nine parameters. */
   async insert(em: EntityManager, entry: readonly unknown[]): Promise<void> {
     await em.query(
-      `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
+      `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id,
+                             device_id)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9)`,
       entry as unknown[],
     );
   }
 
   /**
    * Runs `change` (INSERT, UPDATE or DELETE without RETURNING, parameters `$1..$n` of `params`) and inserts the
-   * entry (its eight parameters follow) only when the change touched a row, in ONE statement.
+   * entry (its nine parameters follow) only when the change touched a row, in ONE statement.
    * @returns whether the change touched a row
    */
   async insertAlong(
@@ -43,8 +44,10 @@ export class LogEntryQueries {
     const rows: { changed: boolean }[] = await em.query(
       `WITH change AS (${change} RETURNING 1),
             entry AS (
-              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
-              SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, ${at(4)}::int, ${at(5)}::text, ${at(6)}::jsonb, ${at(7)}::int, ${at(8)}::int
+              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id,
+                             device_id)
+              SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, ${at(4)}::int, ${at(5)}::text, ${at(6)}::jsonb, ${at(7)}::int, ${at(8)}::int,
+                     ${at(9)}::int
                WHERE EXISTS (SELECT 1 FROM change))
        SELECT EXISTS (SELECT 1 FROM change) AS changed`,
       [...params, ...entry],
@@ -54,8 +57,8 @@ export class LogEntryQueries {
 
   /**
    * Runs `change` (ending in `RETURNING ...`, parameters `$1..$n` of `params`) and inserts one entry per
-   * returned row, in ONE statement. `shared` are the six parameters common to all entries, following `params`:
-   * organizer id, event id, content type, action, user id, API token id.
+   * returned row, in ONE statement. `shared` are the seven parameters common to all entries, following `params`:
+   * organizer id, event id, content type, action, user id, API token id, device id.
    * @param prepared run as a named prepared statement (planned once per connection)
    * @returns the rows `change` returned
    */
@@ -71,9 +74,10 @@ export class LogEntryQueries {
     const at = (i: number) => `$${n + i}`;
     const sql = `WITH change AS (${change}),
             entry AS (
-              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
+              INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id,
+                             device_id)
               SELECT ${at(1)}::int, ${at(2)}::int, ${at(3)}::text, c.${columns.objectId}, ${at(4)}::text, ${columns.data},
-                     ${at(5)}::int, ${at(6)}::int
+                     ${at(5)}::int, ${at(6)}::int, ${at(7)}::int
                 FROM change c)
        SELECT * FROM change`;
     const all = [...params, ...shared];
@@ -89,13 +93,15 @@ export class LogEntryQueries {
     records: string,
     userId: number | null,
     tokenId: number | null,
+    deviceId: number | null,
   ): Promise<void> {
     await em.query(
-      `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id)
-       SELECT r.organizer_id, r.event_id, r.content_type, r.object_id, r.action, r.data, $2, $3
+      `INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id,
+                             device_id)
+       SELECT r.organizer_id, r.event_id, r.content_type, r.object_id, r.action, r.data, $2, $3, $4
          FROM jsonb_to_recordset($1::jsonb)
            AS r(organizer_id int, event_id int, content_type text, object_id bigint, action text, data jsonb)`,
-      [records, userId, tokenId],
+      [records, userId, tokenId, deviceId],
     );
   }
 

@@ -5,7 +5,11 @@ import { RateLimitModule } from '../common/rate-limit/redis-counters';
 import { CredentialsService } from './credentials.service';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 import { CredentialGuard, PermissionGuard } from './guards';
+import { IdempotencyQuery } from '../common/http/idempotency-query';
+import { IdempotencyQueries } from '../common/http/idempotency.queries';
+import { IdempotencyQueryController } from './idempotency-query.controller';
 import { MeController } from './me.controller';
+import { VersionController } from './version.controller';
 import { BearerTokenStrategy, DeviceTokenStrategy, TeamTokenStrategy } from './strategies';
 import { UsersModule } from './users.module';
 
@@ -22,7 +26,7 @@ export class AuthModule {
     return {
       module: AuthModule,
       imports: [PassportModule, UsersModule, RateLimitModule, ...resolverFrom],
-      controllers: [MeController],
+      controllers: [MeController, VersionController, IdempotencyQueryController],
       providers: [
         CredentialsService,
         FailedAuthThrottle,
@@ -31,6 +35,8 @@ export class AuthModule {
         DeviceTokenStrategy,
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
+        IdempotencyQueries,
+        IdempotencyQuery,
       ],
       exports: [CredentialsService, UsersModule],
     };

@@ -1,20 +1,23 @@
 import type { SaleQuestion, SaleQuestionOption } from '../catalogue/sales/sales-catalogue.service';
 import type { QuestionJson } from '../catalogue/questions/question.presenter';
 import type { AnswerInputDto } from '../orders/answers/answer-input.dto';
-import { checkAnswers, ValidatedAnswer } from '../orders/answers/answers.rules';
+import { checkAnswers, FileChecks, ValidatedAnswer } from '../orders/answers/answers.rules';
 
 /**
  * Answers a scanner sends with a redeem (compat §3.21 `answers`: `{"<question id>": "value"}`), read for the
  * product's check-in questions: choice questions take option ids or option identifiers, several separated by
  * commas (`"12,13"`) or as a list; other types take the text that order answers take (booleans `true`/`false`,
  * dates `YYYY-MM-DD`, ...). Each answer is validated as order answers are; an invalid answer is left out, so its
- * question still counts as unanswered (pretix ignores it the same way). Answers to other questions are ignored.
- * @returns the valid answers, ready to store
+ * question still counts as unanswered (pretix ignores it the same way). Answers to other questions are ignored. A
+ * file question takes a `file:<uuid>` upload of the scanner's credential, checked in `files` ({@link fileAnswerRefs}
+ * names them); one that names no usable upload is left out like any invalid answer.
+ * @returns the valid answers, ready to store (a file answer with its `uploadId`, to keep before storing)
  */
 export function readCheckinAnswers(
   eventId: number,
   questions: readonly QuestionJson[],
   given: Readonly<Record<string, unknown>> | undefined,
+  files: FileChecks = new Map(),
 ): ValidatedAnswer[] {
   if (!given) return [];
   const inputs: AnswerInputDto[] = [];
@@ -34,8 +37,21 @@ export function readCheckinAnswers(
     eventId,
     saleQuestions,
     saleOptions,
+    files,
   );
   return checked.answers.flat();
+}
+
+/** The `file:` references the scanner gives for the file questions among `questions` (to check them in one go). */
+export function fileAnswerRefs(
+  questions: readonly QuestionJson[],
+  given: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  if (!given) return [];
+  return questions
+    .filter((q) => q.type === 'F')
+    .map((q) => given[String(q.id)])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** The scanner's value as an order answer, or null when it cannot be one. */

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { QuestionsModule } from '../catalogue/questions/questions.module';
 import { CatalogueReadsModule } from '../catalogue/sales/catalogue-reads.module';
 import { CheckinSeamModule } from '../orders/checkin-seam/checkin-seam.module';
@@ -50,6 +51,7 @@ export class CheckinModule {
         TenancyModule,
         AutoCheckinModule.register(events),
         events,
+        TasksModule,
       ],
       controllers: [
         CheckinListsController,

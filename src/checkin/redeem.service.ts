@@ -16,7 +16,8 @@ import type { RedeemDto } from './redeem.dto';
 import { QuestionsService } from '../catalogue/questions/questions.service';
 import type { QuestionJson } from '../catalogue/questions/question.presenter';
 import { SubEventQueries } from '../organizers/subevents/subevent.queries';
-import { readCheckinAnswers } from './checkin-answers';
+import { fileAnswerRefs, readCheckinAnswers } from './checkin-answers';
+import { UploadedFiles } from '../tasks/uploads/uploaded-files.service';
 import { RuleContext, rulesAdmit, RuleScan } from './checkin-logic';
 import { RedeemOkJson, toListJson } from './redeem.presenter';
 import { addonMatch, REASON_EXPLANATIONS, RedeemReason, refusal } from './redeem.rules';
@@ -49,6 +50,7 @@ export class RedeemService {
     private readonly questions: QuestionsService,
     private readonly queries: CheckinQueries,
     @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
+    private readonly uploads: UploadedFiles,
   ) {}
 
   /**
@@ -200,7 +202,14 @@ export class RedeemService {
       ? await this.questions.checkinQuestions(em, event.id, ticket.itemId)
       : [];
     if (questions.length > 0) {
-      const given = readCheckinAnswers(event.id, questions, body.answers);
+      const refs = fileAnswerRefs(questions, body.answers);
+      const files = refs.length > 0 ? await this.uploads.check(em, principal, refs) : undefined;
+      const given = readCheckinAnswers(event.id, questions, body.answers, files);
+      for (const answer of given) {
+        if (answer.uploadId === undefined) continue;
+        answer.answer = await this.uploads.keep(em, answer.uploadId, event.organizerId);
+        delete answer.uploadId;
+      }
       await this.positions.saveAnswers(em, ticket.id, given);
       if (type === 'entry' && !force && body.questions_supported !== false) {
         const answered = await this.positions.answeredQuestions(

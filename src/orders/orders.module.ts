@@ -11,6 +11,7 @@ import { OrderTransactionsModule } from './transactions/order-transactions.modul
 import { GiftCardLedgerPorts, GiftCardPaymentsModule } from './giftcard-payments/gift-card-payments.module';
 import { ResendLinkModule } from './resend-link/resend-link.module';
 import { OrderChangesModule } from './changes/order-changes.module';
+import { AnswerFilesModule } from './answers/answer-files.module';
 
 /**
  * Sales over HTTP, one module per use case: the order resources with creation ({@link OrdersResourceModule}:
@@ -44,6 +45,7 @@ export class OrdersModule {
         ResendLinkModule,
         OrderChangesModule,
         MembershipGrantHookModule,
+        AnswerFilesModule,
       ],
     };
   }

@@ -35,6 +35,16 @@ export class StoredFile {
   @Column({ type: 'uuid', nullable: true })
   taskId!: string | null;
 
+  /**
+   * The credential that uploaded the file (`POST /api/v1/upload`: `team_token`, `user` or `device`, and its id);
+   * only it may use the file. Null for generated files.
+   */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  credentialKind!: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  credentialId!: number | null;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created!: Date;
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'crypto';
 import { Writable } from 'stream';
 import { finished } from 'stream/promises';
 import { DataSource, EntityManager } from 'typeorm';
+import type { Credential } from './principal-credential';
 import { StoredFileQueries } from './stored-file.queries';
 import { StoredFile } from './stored-file.entity';
 
@@ -15,6 +16,8 @@ export interface NewFile {
   content: Buffer;
   organizerId?: number | null;
   taskId?: string | null;
+  /** The credential that uploaded the file (`POST /api/v1/upload`), the only one that may use it. */
+  credential?: Credential | null;
   /** Null keeps the file until its owner deletes it. */
   expires: Date | null;
 }
@@ -93,6 +96,8 @@ export class StoredFiles {
           size,
           organizerId: meta.organizerId ?? null,
           taskId: meta.taskId ?? null,
+          credentialKind: meta.credential?.kind ?? null,
+          credentialId: meta.credential?.id ?? null,
           expires: meta.expires,
         });
         return;

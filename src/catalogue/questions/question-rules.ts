@@ -15,8 +15,11 @@ export const QUESTION_TYPES = ['N', 'S', 'T', 'B', 'C', 'M', 'F', 'D', 'H', 'W',
 /** Types another question may depend on: boolean and the two choice types. */
 export const DEPENDENCY_TYPES: readonly string[] = ['B', 'C', 'M'];
 
-/** Types that cannot be asked during check-in (file uploads). */
-export const CHECKIN_UNSUPPORTED_TYPES: readonly string[] = ['F'];
+/**
+ * Types that cannot be asked during check-in: none in pretix 2026.5 (`ASK_DURING_CHECKIN_UNSUPPORTED = []`; a file
+ * question takes a `file:<uuid>` upload in the redeem's `answers`).
+ */
+export const CHECKIN_UNSUPPORTED_TYPES: readonly string[] = [];
 
 /** The values a boolean dependency accepts, each on its own (`['True']` or `['False']`). */
 export const BOOLEAN_DEPENDENCY_VALUES: readonly string[] = ['True', 'False'];

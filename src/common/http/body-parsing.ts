@@ -112,8 +112,17 @@ function refuseForbiddenKeys(req: Request, _res: Response, next: NextFunction): 
   next(new BodyRefused(400, `JSON object key "${found.key}" is not allowed${at}.`));
 }
 
+/** The path of `POST /api/v1/upload`, whose body is the raw file (any content type, read as bytes). */
+export const UPLOAD_PATH = '/api/v1/upload';
 /**
- * Body parsers: JSON (spec "Conventions" 2) and form-encoded (OAuth token/revoke). A malformed body answers
+ * Largest upload in bytes (10 MiB, pretix's default `FILE_UPLOAD_MAX_SIZE_OTHER`); a larger body answers 413
+ * `{"detail": "Request body too large."}` before it is read to the end.
+ */
+export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Body parsers: the raw body of {@link UPLOAD_PATH} (at most {@link UPLOAD_MAX_BYTES}), JSON (spec "Conventions" 2)
+ * and form-encoded (OAuth token/revoke). A malformed body answers
  * 400 `{"detail": "JSON parse error - ..."}` (compat §1.5), never a 500; JSON nested deeper than
  * {@link MAX_JSON_DEPTH} levels answers 400 {@link TOO_DEEP_DETAIL} before it is parsed; an object key
  * `__proto__`, `constructor` or `prototype` anywhere in a body answers 400 naming the key and where it is; a
@@ -122,6 +131,13 @@ function refuseForbiddenKeys(req: Request, _res: Response, next: NextFunction): 
  */
 export function bodyParsers() {
   return [
+    express.raw({
+      type: (req) => (req.url ?? '').split('?')[0] === UPLOAD_PATH,
+      limit: UPLOAD_MAX_BYTES,
+      verify: (req: Request & { rawBody?: Buffer }, _res: Response, buf: Buffer) => {
+        req.rawBody = buf;
+      },
+    }),
     express.json({ limit: '5mb', type: ['application/json', 'application/*+json'], verify: verifyJson }),
     express.urlencoded({
       extended: false,

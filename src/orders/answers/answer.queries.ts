@@ -53,6 +53,25 @@ export class AnswerQueries {
     );
   }
 
+  /**
+   * The answer to `questionId` of the event's not-canceled position `positionId`, with the order's code and the
+   * position's number (one statement), or undefined.
+   */
+  async answerOfPosition(
+    em: EntityManager,
+    eventId: number,
+    positionId: number,
+    questionId: number,
+  ): Promise<{ answer: string; code: string; positionid: number } | undefined> {
+    const rows: { answer: string; code: string; positionid: number }[] = await em.query(
+      `SELECT a.answer, o.code, p.positionid
+         FROM question_answer a JOIN order_position p ON p.id = a.order_position_id JOIN orders o ON o.id = p.order_id
+        WHERE p.id = $1 AND p.event_id = $2 AND NOT p.canceled AND a.question_id = $3`,
+      [positionId, eventId, questionId],
+    );
+    return rows[0];
+  }
+
   /** Deletes the answers of an order position (their options cascade; one statement). */
   async deleteOfOrderPosition(em: EntityManager, positionId: number): Promise<void> {
     await em.query('DELETE FROM question_answer WHERE order_position_id = $1', [positionId]);

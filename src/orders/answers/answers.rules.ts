@@ -3,7 +3,11 @@ import { invalidPk } from '../../common/errors';
 import type { FieldErrors } from '../../common/errors';
 import { checkDate, checkDecimal, checkTime } from '../../common/validation/fields';
 import { isIsoDateTime, parseDateTime } from '../../common/values/datetime';
+import type { FileReferenceCheck } from '../../tasks/uploads/uploaded-files.service';
 import type { AnswerInputDto } from './answer-input.dto';
+
+/** The `file:<uuid>` references of file answers, checked (`UploadedFiles.check`), by reference text. */
+export type FileChecks = ReadonlyMap<string, FileReferenceCheck>;
 
 /**
  * Pure rules of answers to questions (compat §6 "Carts", §4.4; pretix AnswerSerializer) for order and cart
@@ -15,6 +19,8 @@ export interface ValidatedAnswer {
   questionId: number;
   answer: string;
   optionIds: number[];
+  /** For a file answer: the upload it names (kept as a copy when stored, see `loadCheckedAnswers`). */
+  uploadId?: string;
 }
 
 /** The question and option ids the answers of a request refer to (to load them in one go). */
@@ -33,7 +39,8 @@ export function answerRefs(perPosition: readonly (readonly AnswerInputDto[] | un
  * AnswerSerializer): the question must belong to the event; choice questions need options of that question (at
  * most one for single choice) and their answer text is the options' names joined by ", "; other types must not
  * have options; booleans accept true/false/1/0 and are stored as `True`/`False`; numbers, dates (`YYYY-MM-DD`),
- * times and datetimes are checked and normalised; file answers are not supported through this API. Required
+ * times and datetimes are checked and normalised; a file answer names an upload of the credential (`file:<uuid>`,
+ * checked in `files`; without `files` file answers are refused as not supported). Required
  * questions and min/max limits are not enforced for API writes (pretix trusts API clients there). A question
  * answered twice keeps the first answer.
  * @param questions the questions and options named by {@link answerRefs}, of any event
@@ -44,6 +51,7 @@ export function checkAnswers(
   eventId: number,
   questions: ReadonlyMap<number, SaleQuestion>,
   options: ReadonlyMap<number, SaleQuestionOption>,
+  files?: FileChecks,
 ): { answers: ValidatedAnswer[][]; errors: (FieldErrors[] | null)[] } {
   const answers: ValidatedAnswer[][] = [];
   const errors: (FieldErrors[] | null)[] = [];
@@ -52,7 +60,7 @@ export function checkAnswers(
     const errs: FieldErrors[] = [];
     const seen = new Set<number>();
     for (const input of list ?? []) {
-      const result = validateOne(input, eventId, questions, options);
+      const result = validateOne(input, eventId, questions, options, files);
       if ('error' in result) {
         errs.push(result.error);
         continue;
@@ -68,6 +76,11 @@ export function checkAnswers(
   return { answers, errors };
 }
 
+/** pretix's message for a file answer that names no usable upload. */
+export function fileNotFound(text: string): string {
+  return `The submitted file ID "${text}" was not found.`;
+}
+
 function optionLabel(option: SaleQuestionOption): string {
   return option.answer.en ?? Object.values(option.answer)[0] ?? '';
 }
@@ -77,6 +90,7 @@ function validateOne(
   eventId: number,
   questions: ReadonlyMap<number, SaleQuestion>,
   options: ReadonlyMap<number, SaleQuestionOption>,
+  files: FileChecks | undefined,
 ): { value: ValidatedAnswer } | { error: FieldErrors } {
   const question = questions.get(input.question);
   if (!question) return { error: { question: [invalidPk(input.question)] } };
@@ -87,8 +101,13 @@ function validateOne(
   const chosen = input.options ?? [];
   const text = input.answer ?? '';
   switch (question.type) {
-    case 'F':
-      return nonField('File answers are not supported through this API.');
+    case 'F': {
+      if (!files) return nonField('File answers are not supported through this API.');
+      // pretix `_handle_file_upload`: options are ignored, the text must name a usable upload.
+      const check = files.get(text);
+      if (!check?.ok) return nonField(check?.message ?? fileNotFound(text));
+      return { value: { questionId: question.id, answer: text, optionIds: [], uploadId: check.upload.id } };
+    }
     case 'C':
     case 'M': {
       if (chosen.length === 0)

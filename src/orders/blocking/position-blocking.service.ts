@@ -53,7 +53,8 @@ export class PositionBlocking {
 
   /**
    * Records a print of the event's not-canceled position `id` (pretix `printlog`) and logs `pretix.event.order.print`
-   * (data: `position`, `positionid` and the body's fields), in one transaction that locks the order row.
+   * (data: `position`, `positionid` and the body's fields), in one transaction that locks the order row. A device
+   * records its number (`device_id`, pretix `PrintLog.device`).
    * @returns the stored print log (201)
    * @throws NotFound for an unknown or canceled position, or one of another event
    */
@@ -68,7 +69,11 @@ export class PositionBlocking {
         type: body.type,
         info: body.info ?? {},
       };
-      const stored = await this.printLogs.insert(em, { positionId: target.id, ...log });
+      const stored = await this.printLogs.insert(em, {
+        positionId: target.id,
+        ...log,
+        deviceId: principal.identity.device?.deviceId ?? null,
+      });
       await logOrder(this.audit, em, { event, principal }, target.orderId, 'pretix.event.order.print', {
         position: target.id,
         positionid: target.positionid,

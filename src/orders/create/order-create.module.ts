@@ -12,6 +12,7 @@ import { OrderWritingModule } from '../writing/order-writing.module';
 import { OrderCreator } from './order-creator.service';
 import { OrderCreateQueries } from './order-create.queries';
 import { CustomersCoreModule } from '../../customers/customers-core.module';
+import { TasksModule } from '../../tasks/tasks.module';
 
 /**
  * Order creation (compat §4.4 "Creating orders"; {@link OrderCreator}): quota reservations and voucher
@@ -38,6 +39,7 @@ export class OrderCreateModule {
         SeatHoldsModule,
         giftCardPayments,
         CustomersCoreModule,
+        TasksModule,
       ],
       providers: [OrderCreator, OrderCreateQueries],
       exports: [OrderCreator],

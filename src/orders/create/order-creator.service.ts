@@ -26,6 +26,7 @@ import { MailOutboxService } from '../../mail/mail-outbox.service';
 import type { Event } from '../../organizers/event.entity';
 import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { AnswerJson, OrderJson, toOrderJson, toOrderPositionJson } from '../presentation/order.presenter';
+import { UploadedFiles } from '../../tasks/uploads/uploaded-files.service';
 import { loadCheckedAnswers } from '../answers/answers-check';
 import { CartWriter } from '../carts/cart-writer';
 import type { CreateOrderDto } from './order.dto';
@@ -107,6 +108,7 @@ export class OrderCreator {
     private readonly giftCards: GiftCardPayments,
     private readonly customers: CustomerReads,
     private readonly channels: SalesChannelDirectory,
+    private readonly uploads: UploadedFiles,
   ) {}
 
   /**
@@ -208,6 +210,7 @@ export class OrderCreator {
       em,
       event,
       positions.map((p) => p.answers),
+      { uploads: this.uploads, principal: actor.principal, keep: !simulate },
     );
     const resolved = resolvePositions(event, body, refs, answers.answers, answers.errors);
 

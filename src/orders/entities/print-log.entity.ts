@@ -38,6 +38,13 @@ export class PrintLog {
   @Column({ type: 'jsonb', default: {} })
   info!: Record<string, unknown>;
 
+  /**
+   * The number (`device_id`, per organizer) of the device that recorded the print (pretix `PrintLog.device`), or
+   * null. No foreign key: devices sit above the orders context.
+   */
+  @Column({ type: 'int', nullable: true })
+  deviceId!: number | null;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   created!: Date;
 }

@@ -295,8 +295,9 @@ export class OrderPresentation {
   }
 
   /**
-   * Order positions with answers, check-ins, print logs and seats (five statements at most), given the codes of
-   * their orders; `tickets` (by position id, see {@link ticketFacts}) fills their `downloads`.
+   * Order positions with answers, check-ins, print logs and seats (five statements at most; one more for the slugs
+   * of file answers' URLs when `tickets` lacks a position with one), given the codes of their orders; `tickets` (by
+   * position id, see {@link ticketFacts}) fills their `downloads`.
    */
   async positions(
     em: EntityManager,
@@ -307,6 +308,10 @@ export class OrderPresentation {
     if (positions.length === 0) return [];
     const ids = positions.map((p) => p.id);
     const answers = await this.answers(em, 'order', ids);
+    const lacking = ids.filter(
+      (id) => !tickets.has(id) && (answers.get(id) ?? []).some((a) => a.answer.startsWith('file://')),
+    );
+    if (lacking.length > 0) tickets = new Map([...tickets, ...(await this.ticketFacts(em, lacking))]);
     const checkins = await this.checkins(em, ids);
     const printLogs = await this.printLogs.byPositions(em, ids);
     return this.fillSeats(

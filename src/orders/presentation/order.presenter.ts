@@ -37,6 +37,7 @@ import {
   positionDownloadRefusal,
   TicketOrderFacts,
 } from './ticket-download.rules';
+import { presentAnswers } from './answer-files.presenter';
 
 /** An answer of a position (compat §4.4; spec "Cart position" `answers`). */
 export class AnswerJson {
@@ -364,7 +365,7 @@ export function toOrderPositionJson(p: OrderPosition, extras: PositionExtras): O
     checkins: extras.checkins,
     print_logs: extras.printLogs ?? [],
     downloads: positionDownloads(p, extras.ticket),
-    answers: extras.answers,
+    answers: presentAnswers(extras.answers, p.id, extras.ticket),
     seat: extras.seat !== undefined ? extras.seat : seatStub(p.seatId),
     canceled: p.canceled,
     valid_from: isoUtc(p.validFrom),

@@ -11,16 +11,18 @@ export interface PrintLogInsert {
   source: string;
   type: string;
   info: Record<string, unknown>;
+  /** The number (`device_id`) of the device that printed, or null (pretix `PrintLog.device`). */
+  deviceId: number | null;
 }
 
-type PrintLogTuple = [number, boolean, string, string, string, Record<string, unknown>];
+type PrintLogTuple = [number, boolean, string, string, string, Record<string, unknown>, number | null];
 
 /** One entry of a position's `print_logs` from {@link PrintLogQueries.printLogsSql}'s tuple. */
-function fromTuple([id, successful, datetime, source, type, info]: PrintLogTuple): PrintLogJson {
+function fromTuple([id, successful, datetime, source, type, info, deviceId]: PrintLogTuple): PrintLogJson {
   return {
     id,
     successful,
-    device_id: null,
+    device_id: deviceId ?? null,
     source,
     type,
     datetime: isoUtc(new Date(datetime)),
@@ -36,7 +38,8 @@ function fromTuple([id, successful, datetime, source, type, info]: PrintLogTuple
 export class PrintLogQueries {
   /** Scalar subquery: the print logs of the position whose id is the SQL expression `positionId`, by id (jsonb). */
   static printLogsSql(positionId: string): string {
-    return `(SELECT coalesce(jsonb_agg(jsonb_build_array(pl.id, pl.successful, pl.datetime, pl.source, pl.type, pl.info)
+    return `(SELECT coalesce(jsonb_agg(jsonb_build_array(pl.id, pl.successful, pl.datetime, pl.source, pl.type, pl.info,
+      pl.device_id)
       ORDER BY pl.id), '[]'::jsonb) FROM print_log pl WHERE pl.position_id = ${positionId})`;
   }
 
@@ -58,9 +61,17 @@ export class PrintLogQueries {
   /** Stores a print log; the stored row as presented (one statement). */
   async insert(em: EntityManager, log: PrintLogInsert): Promise<PrintLogJson> {
     const rows: { id: number }[] = await em.query(
-      `INSERT INTO print_log (position_id, successful, datetime, source, type, info)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING id`,
-      [log.positionId, log.successful, log.datetime, log.source, log.type, JSON.stringify(log.info)],
+      `INSERT INTO print_log (position_id, successful, datetime, source, type, info, device_id)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7) RETURNING id`,
+      [
+        log.positionId,
+        log.successful,
+        log.datetime,
+        log.source,
+        log.type,
+        JSON.stringify(log.info),
+        log.deviceId,
+      ],
     );
     return fromTuple([
       rows[0].id,
@@ -69,6 +80,7 @@ export class PrintLogQueries {
       log.source,
       log.type,
       log.info,
+      log.deviceId,
     ]);
   }
 }

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TasksModule } from '../../tasks/tasks.module';
+import { AnswerFilesController } from './answer-files.controller';
+import { AnswerFiles } from './answer-files.service';
+import { AnswerQueries } from './answer.queries';
+
+/** The downloads of file answers (`E/orderpositions/{id}/answer/{question}/`); the bytes from the tasks' file store. */
+@Module({
+  imports: [TasksModule],
+  controllers: [AnswerFilesController],
+  providers: [AnswerFiles, AnswerQueries],
+})
+export class AnswerFilesModule {}
