@@ -197,16 +197,14 @@ export function routeKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${bare.replace(/:[A-Za-z0-9_]+/g, ':_')}`;
 }
 
-const ALLOWED: Record<RestrictedDeviceProfile, ReadonlySet<string>> = Object.fromEntries(
-  RESTRICTED_DEVICE_PROFILES.map((profile) => [
-    profile,
-    new Set(
-      allowListOf(profile).flatMap(([method, name]) =>
-        PRETIX_URL_NAMES[name].paths.map((p) => routeKey(method, p)),
-      ),
+const ALLOWED = {} as Record<RestrictedDeviceProfile, ReadonlySet<string>>;
+for (const profile of RESTRICTED_DEVICE_PROFILES) {
+  ALLOWED[profile] = new Set(
+    allowListOf(profile).flatMap(([method, name]) =>
+      PRETIX_URL_NAMES[name].paths.map((p) => routeKey(method, p)),
     ),
-  ]),
-) as Record<RestrictedDeviceProfile, ReadonlySet<string>>;
+  );
+}
 
 function isRestricted(profile: string): profile is RestrictedDeviceProfile {
   return (RESTRICTED_DEVICE_PROFILES as readonly string[]).includes(profile);
