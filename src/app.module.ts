@@ -10,6 +10,7 @@ import { RequestLoggingModule } from './common/http/request-logging';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DevicesModule } from './devices/devices.module';
 import { ExportsModule } from './exports/exports.module';
 import { HealthModule } from './health/health.module';
 import { GiftCardLedgerModule } from './giftcards/giftcard-ledger.module';
@@ -59,7 +60,7 @@ export class AppModule {
         CommonModule,
         RequestLoggingModule,
         AuditModule,
-        AuthModule.forRoot([TeamsModule, OAuthCoreModule]),
+        AuthModule.forRoot([TeamsModule, OAuthCoreModule, DevicesModule]),
         OrganizersModule.register(
           SalesUsageModule,
           seating,
@@ -86,6 +87,7 @@ export class AppModule {
         ShredderModule,
         WebhooksModule,
         HealthModule,
+        DevicesModule,
       ],
     };
   }

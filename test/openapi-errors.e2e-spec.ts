@@ -193,7 +193,7 @@ describe('OpenAPI error responses', () => {
         if (isPublic(r)) expect([r.label, op(r).security]).toEqual([r.label, []]);
         else expect([r.label, op(r).security]).toEqual([r.label, undefined]);
       }
-      expect(doc.security).toEqual([{ token: [] }, { oauth2: ['read', 'write'] }]);
+      expect(doc.security).toEqual([{ token: [] }, { oauth2: ['read', 'write'] }, { device: [] }]);
       // 400: a body that is not JSON is refused before routing, whatever the method.
       expect(Object.keys(op(routes.find((r) => r.path === '/api/v1/healthz')!).responses)).toEqual([
         '200',

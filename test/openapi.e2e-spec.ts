@@ -72,7 +72,7 @@ describe('OpenAPI document', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
     expect(doc.info.title).toBe('Event ticketing management API');
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['oauth2', 'token']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['device', 'oauth2', 'token']);
     expect(doc.components.securitySchemes.token).toMatchObject({
       type: 'apiKey',
       in: 'header',

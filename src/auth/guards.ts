@@ -34,12 +34,13 @@ function routeOf(req: Request): string {
 const CREDENTIAL_REFUSED = Symbol('credentialRefused');
 
 /**
- * Global guard 1: authentication. `Token <t>` first, then `Bearer <t>` (architecture.md "Request path" 1).
+ * Global guard 1: authentication. `Token <t>` first, then `Bearer <t>`, then `Device <t>` (architecture.md
+ * "Request path" 1).
  * No credentials: 401 "Authentication credentials were not provided."; bad ones: the strategy's 401, or 429 with
  * `Retry-After` once the client address is past its failed-authentication limit ({@link FailedAuthThrottle}).
  */
 @Injectable()
-export class CredentialGuard extends AuthGuard(['token', 'bearer']) {
+export class CredentialGuard extends AuthGuard(['token', 'bearer', 'device']) {
   constructor(
     private readonly reflector: Reflector,
     private readonly throttle: FailedAuthThrottle,

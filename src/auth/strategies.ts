@@ -16,6 +16,9 @@ type Verify = (req: Request, token: string, done: (err: unknown, user?: unknown)
  * strategy is tried) when the header uses another scheme.
  */
 export class TokenSchemeStrategy extends PassportBaseStrategy {
+  /** The scheme keyword of the `Authorization` header this strategy reads (case-insensitive). */
+  protected readonly keyword: string = 'Token';
+
   constructor(private readonly verify: Verify) {
     super();
   }
@@ -23,16 +26,21 @@ export class TokenSchemeStrategy extends PassportBaseStrategy {
   override authenticate(req: Request): void {
     const header = req.headers.authorization;
     const parts = header ? header.trim().split(/\s+/) : [];
-    if (parts.length !== 2 || parts[0].toLowerCase() !== 'token') {
-      this.fail('Token', 401);
+    if (parts.length !== 2 || parts[0].toLowerCase() !== this.keyword.toLowerCase()) {
+      this.fail(this.keyword, 401);
       return;
     }
     this.verify(req, parts[1], (err, user) => {
       if (err) this.error(err as Error);
-      else if (!user) this.fail('Token', 401);
+      else if (!user) this.fail(this.keyword, 401);
       else this.success(user);
     });
   }
+}
+
+/** Passport strategy for `Authorization: Device <api_token>` (pretix's device scheme); fails on other schemes. */
+export class DeviceSchemeStrategy extends TokenSchemeStrategy {
+  protected override readonly keyword: string = 'Device';
 }
 
 /** The organizer and event slugs of the route (resolved in the credential's statement). */
@@ -73,5 +81,20 @@ export class BearerTokenStrategy extends PassportStrategy(HttpBearerStrategy, 'b
 
   async validate(req: Request, token: string): Promise<Principal> {
     return remember(req, await this.credentials.fromBearer(token, scopeOf(req)));
+  }
+}
+
+/**
+ * `Authorization: Device <device API token>` (pretix `DeviceTokenAuthentication`): the device's principal with its
+ * one grant (its organizer, its events, pretix's device permissions).
+ */
+@Injectable()
+export class DeviceTokenStrategy extends PassportStrategy(DeviceSchemeStrategy, 'device') {
+  constructor(private readonly credentials: CredentialsService) {
+    super();
+  }
+
+  async validate(req: Request, token: string): Promise<Principal> {
+    return remember(req, await this.credentials.fromDeviceToken(token, scopeOf(req)));
   }
 }

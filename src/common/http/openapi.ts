@@ -76,7 +76,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Event ticketing management API')
     .setDescription(
       'pretix-compatible management API. Authenticate with `Authorization: Token <team token>` or ' +
-        '`Authorization: Bearer <access token>`. Lists are paginated (`page`, `page_size` up to 50).',
+        '`Authorization: Bearer <access token>` (devices: `Authorization: Device <api token>`). Lists are paginated (`page`, `page_size` up to 50).',
     )
     .setVersion(API_VERSION)
     // Relative to the host serving the document; the paths carry the `/api/v1` prefix.
@@ -86,6 +86,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       in: 'header',
       name: 'Authorization',
       description: 'A team API token, sent as `Authorization: Token <token>`.',
+    })
+    .addSecurity('device', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description:
+        'A device API token (from `POST /api/v1/device/initialize` or `device/roll`), sent as ' +
+        '`Authorization: Device <api_token>`. It acts on its organizer and its events (all events or its ' +
+        '`limit_events`) with the fixed device permissions only: event `event.orders:read`, `event.orders:write`, ' +
+        '`event.vouchers:read`; organizer `organizer.giftcards:read/write`, `organizer.reusablemedia:read/write`.',
     })
     .addSecurity('oauth2', {
       type: 'oauth2',
@@ -105,6 +115,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     })
     .addSecurityRequirements('token')
     .addSecurityRequirements('oauth2', ['read', 'write'])
+    .addSecurityRequirements('device')
     .build();
   // No public licence: the package is UNLICENSED (package.json); the URL says what that means.
   config.info.license = {

@@ -46,14 +46,14 @@ type LoggedRequest = IncomingMessage & {
   route?: { path?: string };
   baseUrl?: string;
   originalUrl?: string;
-  user?: { identity?: { kind?: string; tokenId?: number; userId?: number } };
+  user?: { identity?: { kind?: string; tokenId?: number; userId?: number; device?: { id: number } } };
 };
 
-/** `team_token:5` or `user:3` for an authenticated request, else null. Never the secret itself. */
+/** `team_token:5`, `user:3` or `device:7` (the device's database id) for an authenticated request, else null. Never the secret itself. */
 function credentialOf(req: LoggedRequest): string | null {
   const identity = req.user?.identity;
   if (!identity?.kind) return null;
-  const id = identity.tokenId ?? identity.userId;
+  const id = identity.tokenId ?? identity.userId ?? identity.device?.id;
   return id === undefined ? identity.kind : `${identity.kind}:${id}`;
 }
 

@@ -1,0 +1,47 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DeviceSelfJson } from './device.presenter';
+
+/** The version of pretix whose API this server answers (pretix `__version__` as devices see it). */
+export const PRETIX_COMPAT_VERSION = '2026.5.0';
+
+/**
+ * pretix's `numeric_version` of a final release `major.minor.patch`: each part times 1000^(position) times 10000,
+ * plus 5000 for the release stage (e.g. `2026.5.0` → 20260050005000).
+ */
+export function numericVersion(version: string): number {
+  const parts = version.split('.').map(Number);
+  let n = 50 * 100;
+  parts.reverse().forEach((part, i) => (n += part * 1000 ** i * 10000));
+  return n;
+}
+
+/** `server.version` of `device/info`. */
+export class ServerVersionJson {
+  pretix!: string;
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  pretix_numeric!: number;
+}
+
+/** `server` of `device/info`. */
+export class ServerInfoJson {
+  version!: ServerVersionJson;
+}
+
+/** Answer of `GET device/info` (pretix `InfoView`). This server has no medium key sets: always `[]`. */
+export class DeviceInfoJson {
+  device!: DeviceSelfJson;
+  server!: ServerInfoJson;
+  @ApiProperty({ type: 'array', items: { type: 'object' }, maxItems: 0 })
+  medium_key_sets!: never[];
+}
+
+/** {@link DeviceInfoJson} of a device. */
+export function toDeviceInfoJson(device: DeviceSelfJson): DeviceInfoJson {
+  return {
+    device,
+    server: {
+      version: { pretix: PRETIX_COMPAT_VERSION, pretix_numeric: numericVersion(PRETIX_COMPAT_VERSION) },
+    },
+    medium_key_sets: [],
+  };
+}
