@@ -165,15 +165,11 @@ describe('default deny at boot', () => {
  * issue 26 are still building (listed here so that the integrator removes them as they land).
  */
 describe('device security profile routes', () => {
-  /** Mapped, not served yet: built by other helpers (version, idempotency query, upload, device API, pdf_image). */
+  /** Mapped, not served yet: built by other helpers (version, idempotency query, upload, pdf_image, batch, stream). */
   const EXPECTED_FROM_OTHER_HELPERS = [
     'GET /api/v1/version',
     'GET /api/v1/idempotency_query',
     'POST /api/v1/upload',
-    'GET /api/v1/device/info',
-    'POST /api/v1/device/update',
-    'POST /api/v1/device/revoke',
-    'POST /api/v1/device/roll',
     'GET /api/v1/organizers/:organizer/events/:event/orderpositions/:id/pdf_image/:key/',
     'POST /api/v1/organizers/:organizer/checkinrpc/redeem_batch/',
     'GET /api/v1/organizers/:organizer/events/:event/checkinlists/:list/stream/',
