@@ -5,7 +5,7 @@ import { UsersService } from '../src/auth/users.service';
 import { QUOTA_AVAILABILITY, QuotaAvailability } from '../src/catalogue/quotas/quota-availability';
 import { sampleLayout } from './seating-fixtures';
 import { GiftCardAcceptancesService } from '../src/giftcards/giftcard-acceptances.service';
-import { auth, bootstrapOrganizer, createEvent } from './factories';
+import { auth, bootstrapOrganizer, createDevice, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { countStatements } from './sql-count';
 
@@ -38,6 +38,8 @@ describe('statements per request', () => {
   /** The series date and one of its seats, for the routes under `:subevent`. */
   const onDate: Record<string, string> = {};
   const ids: Record<string, number | string> = {};
+  /** API token of a device (full profile, all events) for the `device/*` routes, which only devices call. */
+  let deviceToken = '';
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -413,12 +415,22 @@ describe('statements per request', () => {
       subevents: dates[0].id,
       webhooks: webhook.id as number,
     });
+    const device = await createDevice(t, token, 'org');
+    deviceToken = device.apiToken;
+    await createDevice(t, token, 'org', { name: 'Second scanner' });
+    ids.devices = device.deviceId;
+    ids.gates = (await send(`${ORG}/gates/`, { name: 'Main gate' })).id as number;
+    await send(`${ORG}/gates/`, { name: 'Side gate' });
+    // A live event for the device's event selection (it weighs live events only).
+    await t.db.query(
+      "UPDATE event SET live = true WHERE slug = 'second' AND organizer_id = (SELECT id FROM organizer WHERE slug = 'org')",
+    );
   });
 
   afterAll(() => t?.close());
 
   /** Every GET route but the public OpenAPI document, with its URL for the fixture. */
-  function getRoutes(): { path: string; url: string; detail: boolean }[] {
+  function getRoutes(): { path: string; url: string; detail: boolean; device?: boolean }[] {
     const table = JSON.parse(readFileSync(join(__dirname, 'route-table.json'), 'utf8')) as {
       method: string;
       path: string;
@@ -457,6 +469,8 @@ describe('statements per request', () => {
             // The check-in RPC search needs its lists (`?list=`, required).
             .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '');
           const last = segments[segments.length - 2];
+          // The device's own routes (`device/info`, `device/eventselection`): one answer, for a device only.
+          if (r.path.startsWith('/api/v1/device/')) return { path: r.path, url, detail: true, device: true };
           return {
             path: r.path,
             url,
@@ -498,7 +512,8 @@ describe('statements per request', () => {
       let rows = 0;
       for (const url of urls) {
         engineExtra = 0;
-        const res = await countStatements(() => t.http().get(url).set('Authorization', auth(token)));
+        const credential = 'device' in r && r.device ? `Device ${deviceToken}` : auth(token);
+        const res = await countStatements(() => t.http().get(url).set('Authorization', credential));
         statements = Math.max(statements, res.statements - engineExtra);
         rows = Math.max(rows, res.rows);
       }
