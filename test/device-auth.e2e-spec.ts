@@ -207,17 +207,6 @@ describe('device credentials and device/* (pretix api/views/device.py, api/auth/
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ detail: 'Invalid token.' });
     });
-
-    it('logs the request with the credential device:<id>', async () => {
-      const { apiToken, device_id } = await initializedDevice();
-      const res = await t.http().get('/api/v1/device/info').set('Authorization', dev(apiToken));
-      expect(res.status).toBe(200);
-      const rows: { id: number }[] = await t.db.query(
-        "SELECT id FROM device WHERE device_id = $1 AND organizer_id = (SELECT id FROM organizer WHERE slug = 'org')",
-        [device_id],
-      );
-      expect(rows).toHaveLength(1);
-    });
   });
 
   describe('device/update, device/info', () => {
@@ -281,11 +270,55 @@ describe('device credentials and device/* (pretix api/views/device.py, api/auth/
       });
     });
 
-    it('device/* refuse team tokens (403) and answer 401 without credentials', async () => {
-      const res = await t.http().get('/api/v1/device/info').set('Authorization', auth(token));
-      expect(res.status).toBe(403);
-      const none = await t.http().post('/api/v1/device/roll');
-      expect(none.status).toBe(401);
+    it('device/* answer 401 to team tokens (as pretix: only Device tokens count there) and without credentials', async () => {
+      for (const [method, path] of [
+        ['get', 'info'],
+        ['post', 'update'],
+        ['post', 'roll'],
+        ['post', 'revoke'],
+      ] as const) {
+        const res = await t
+          .http()
+          [method](`/api/v1/device/${path}`)
+          .set('Authorization', auth(token))
+          .send(REPORT);
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+        const none = await t.http()[method](`/api/v1/device/${path}`).send(REPORT);
+        expect(none.status).toBe(401);
+      }
+    });
+
+    it('update: required fields, an invalid key, and optional fields absent', async () => {
+      const { apiToken, device_id } = await initializedDevice();
+      const empty = await t.http().post('/api/v1/device/update').set('Authorization', dev(apiToken)).send({});
+      expect(empty.status).toBe(400);
+      expect(empty.body).toEqual({
+        hardware_brand: ['This field is required.'],
+        hardware_model: ['This field is required.'],
+        software_brand: ['This field is required.'],
+        software_version: ['This field is required.'],
+      });
+      const bad = await t
+        .http()
+        .post('/api/v1/device/update')
+        .set('Authorization', dev(apiToken))
+        .send({ ...REPORT, rsa_pubkey: 'notakey' });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ rsa_pubkey: ['Not a valid public key.'] });
+      const minimal = await t.http().post('/api/v1/device/update').set('Authorization', dev(apiToken)).send({
+        hardware_brand: 'Samsung',
+        hardware_model: 'S',
+        software_brand: 'x',
+        software_version: '5.0.0',
+      });
+      expect(minimal.status).toBe(200);
+      const detail = await t.http().get(`${O}/devices/${device_id}/`).set('Authorization', auth(token));
+      expect(detail.body).toMatchObject({
+        hardware_brand: 'Samsung',
+        os_name: null,
+        software_version: '5.0.0',
+      });
     });
   });
 
@@ -339,5 +372,37 @@ describe('device credentials and device/* (pretix api/views/device.py, api/auth/
       .set('Authorization', auth(weak))
       .send({ name: 'X', limit_events: [] });
     expect(res.status).toBe(403);
+  });
+  // Last: it starts and closes a second app, after which this file's app is not used again.
+  it('refused device credentials count in the failed-authentication throttle like bad tokens', async () => {
+    const fresh = await startTestApp({ authFailureLimit: 3, authFailureWindowS: 60 });
+    try {
+      const { token: admin } = await bootstrapOrganizer(fresh, 'org');
+      const created = await fresh
+        .http()
+        .post(`${O}/devices/`)
+        .set('Authorization', auth(admin))
+        .send({ name: 'S', all_events: true, limit_events: [] });
+      const init = await fresh
+        .http()
+        .post('/api/v1/device/initialize')
+        .send({
+          token: (created.body as { initialization_token: string }).initialization_token,
+          ...REPORT,
+        });
+      const apiToken = (init.body as { api_token: string }).api_token;
+      const get = (authorization: string) => fresh.http().get(`${O}/`).set('Authorization', authorization);
+      expect((await get(dev(apiToken))).status).toBe(200);
+      await fresh.db.query('UPDATE device SET revoked = true');
+      const statuses: number[] = [];
+      statuses.push((await get(dev(apiToken))).status);
+      statuses.push((await get(dev('unknown-device-token'))).status);
+      statuses.push((await get(dev(apiToken))).status);
+      statuses.push((await get(dev(apiToken))).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      expect((await get(auth(admin))).status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
   });
 });

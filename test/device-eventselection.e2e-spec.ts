@@ -226,8 +226,10 @@ describe('device event selection (pretix EventSelectionView)', () => {
   it('is for devices only, and every scanner profile may call it', async () => {
     const f = await fixture();
     await f.event('e', HOUR, 2 * HOUR);
+    // pretix authenticates only Device tokens here: a team token counts as none.
     const res = await t.http().get('/api/v1/device/eventselection').set('Authorization', auth(f.token));
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.' });
     expect((await t.http().get('/api/v1/device/eventselection')).status).toBe(401);
     for (const profile of ['pretixscan', 'pretixscan_online_kiosk', 'pretixscan_online_noorders']) {
       const device = await createDevice(t, f.token, f.org, { security_profile: profile });

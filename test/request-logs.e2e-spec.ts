@@ -58,6 +58,35 @@ describe('Request logs', () => {
     expect(api.output().toLowerCase()).not.toContain('authorization');
   });
 
+  it('names a device credential as device:<id>', async () => {
+    const created = await t
+      .http()
+      .post('/api/v1/organizers/logs/devices/')
+      .set('Authorization', auth(token))
+      .send({ name: 'Scanner', limit_events: [] });
+    const init = await t
+      .http()
+      .post('/api/v1/device/initialize')
+      .send({
+        token: (created.body as { initialization_token: string }).initialization_token,
+        hardware_brand: 'Zebra',
+        hardware_model: 'TC25',
+        software_brand: 'pretixSCAN',
+        software_version: '1.5.1',
+      });
+    const apiToken = (init.body as { api_token: string }).api_token;
+    const rows: { id: number }[] = await t.db.query('SELECT id FROM device WHERE unique_serial = $1', [
+      (init.body as { unique_serial: string }).unique_serial,
+    ]);
+    const res = await fetch(`${api.baseUrl}/api/v1/device/info`, {
+      headers: { Authorization: `Device ${apiToken}`, 'X-Request-Id': 'device-req-1' },
+    });
+    expect(res.status).toBe(200);
+    const line = await waitForLine('device-req-1', 'request completed');
+    expect(line).toMatchObject({ status: 200, credential_id: `device:${rows[0].id}` });
+    expect(api.output()).not.toContain(apiToken);
+  });
+
   it('replaces an insane incoming request id and logs refused requests too', async () => {
     const res = await fetch(`${api.baseUrl}/api/v1/organizers/logs/`, {
       headers: { Authorization: 'Token not-a-valid-token', 'X-Request-Id': 'bad id with spaces!' },

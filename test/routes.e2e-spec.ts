@@ -84,6 +84,8 @@ describe('route -> access rule table', () => {
 
   it('keeps the public routes to the OpenAPI document, the health probes and OAuth (own client/session auth)', () => {
     expect(actual.filter((r) => r.access!.kind === 'public').map((r) => `${r.method} ${r.path}`)).toEqual([
+      // The one-time initialization token is the credential (pretix `device/initialize`).
+      'POST /api/v1/device/initialize',
       'GET /api/v1/healthz',
       'GET /api/v1/oauth/applications/',
       'POST /api/v1/oauth/applications/',

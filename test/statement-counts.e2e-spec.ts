@@ -5,7 +5,7 @@ import { UsersService } from '../src/auth/users.service';
 import { QUOTA_AVAILABILITY, QuotaAvailability } from '../src/catalogue/quotas/quota-availability';
 import { sampleLayout } from './seating-fixtures';
 import { GiftCardAcceptancesService } from '../src/giftcards/giftcard-acceptances.service';
-import { auth, bootstrapOrganizer, createDevice, createEvent } from './factories';
+import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { countStatements } from './sql-count';
 
@@ -21,6 +21,8 @@ describe('statements per request', () => {
   let token: string;
   const ORG = '/api/v1/organizers/org';
   const E = `${ORG}/events/sample`;
+  /** The one GET route read with a device token (`Authorization: Device`). */
+  const DEVICE_INFO = '/api/v1/device/info';
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire bodies, checked by the assertions
   const send = async (path: string, body: unknown): Promise<Record<string, any>> => {
@@ -38,8 +40,6 @@ describe('statements per request', () => {
   /** The series date and one of its seats, for the routes under `:subevent`. */
   const onDate: Record<string, string> = {};
   const ids: Record<string, number | string> = {};
-  /** API token of a device (full profile, all events) for the `device/*` routes, which only devices call. */
-  let deviceToken = '';
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -372,6 +372,24 @@ describe('statements per request', () => {
       [item.id],
     );
     params.customer = customer.identifier as string;
+    // Devices and gates (issue 26): two of each, one device on a gate and initialized (its token reads device/info).
+    const gate = await send(`${ORG}/gates/`, { name: 'North' });
+    await send(`${ORG}/gates/`, { name: 'South' });
+    const device = await send(`${ORG}/devices/`, {
+      name: 'Scanner',
+      limit_events: ['sample', 'second'],
+      gate: gate.id,
+    });
+    await send(`${ORG}/devices/`, { name: 'Box office', all_events: true, limit_events: [] });
+    const initialized = await t.http().post('/api/v1/device/initialize').send({
+      token: device.initialization_token,
+      hardware_brand: 'Zebra',
+      hardware_model: 'TC25',
+      software_brand: 'pretixSCAN',
+      software_version: '1.5.1',
+    });
+    params.deviceToken = (initialized.body as { api_token: string }).api_token;
+    Object.assign(ids, { devices: device.device_id as number, gates: gate.id as number });
     Object.assign(ids, {
       memberships: membershipRow.id as number,
       item_meta_properties: metaProperty.id as number,
@@ -415,12 +433,6 @@ describe('statements per request', () => {
       subevents: dates[0].id,
       webhooks: webhook.id as number,
     });
-    const device = await createDevice(t, token, 'org');
-    deviceToken = device.apiToken;
-    await createDevice(t, token, 'org', { name: 'Second scanner' });
-    ids.devices = device.deviceId;
-    ids.gates = (await send(`${ORG}/gates/`, { name: 'Main gate' })).id as number;
-    await send(`${ORG}/gates/`, { name: 'Side gate' });
     // A live event for the device's event selection (it weighs live events only).
     await t.db.query(
       "UPDATE event SET live = true WHERE slug = 'second' AND organizer_id = (SELECT id FROM organizer WHERE slug = 'org')",
@@ -430,7 +442,7 @@ describe('statements per request', () => {
   afterAll(() => t?.close());
 
   /** Every GET route but the public OpenAPI document, with its URL for the fixture. */
-  function getRoutes(): { path: string; url: string; detail: boolean; device?: boolean }[] {
+  function getRoutes(): { path: string; url: string; detail: boolean }[] {
     const table = JSON.parse(readFileSync(join(__dirname, 'route-table.json'), 'utf8')) as {
       method: string;
       path: string;
@@ -470,11 +482,14 @@ describe('statements per request', () => {
             .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '');
           const last = segments[segments.length - 2];
           // The device's own routes (`device/info`, `device/eventselection`): one answer, for a device only.
-          if (r.path.startsWith('/api/v1/device/')) return { path: r.path, url, detail: true, device: true };
+          if (r.path.startsWith('/api/v1/device/')) return { path: r.path, url, detail: true };
           return {
             path: r.path,
             url,
-            detail: last.startsWith(':') || ['availability', 'status', 'settings'].includes(last),
+            detail:
+              last.startsWith(':') ||
+              ['availability', 'status', 'settings'].includes(last) ||
+              r.path === DEVICE_INFO,
           };
         })
     );
@@ -512,8 +527,11 @@ describe('statements per request', () => {
       let rows = 0;
       for (const url of urls) {
         engineExtra = 0;
-        const credential = 'device' in r && r.device ? `Device ${deviceToken}` : auth(token);
-        const res = await countStatements(() => t.http().get(url).set('Authorization', credential));
+        // The device's own routes answer a device credential only.
+        const authorization = r.path.startsWith('/api/v1/device/')
+          ? `Device ${params.deviceToken}`
+          : auth(token);
+        const res = await countStatements(() => t.http().get(url).set('Authorization', authorization));
         statements = Math.max(statements, res.statements - engineExtra);
         rows = Math.max(rows, res.rows);
       }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { NoTrailingSlash, Public, RequireAuthentication } from '../auth/access.decorators';
 import { Principal } from '../auth/principal';
 import { CurrentPrincipal } from '../auth/request-context';
@@ -12,7 +12,7 @@ import { PresentedDeviceToken } from './presented-token';
 /**
  * `/api/v1/device/…` (pretix `api/views/device.py`), without trailing slash: `initialize` is public (the
  * one-time token is the credential); `update`, `info`, `roll` and `revoke` need `Authorization: Device <token>`
- * (any other credential: 403).
+ * (any other credential: 401, as pretix, whose device views know no other scheme).
  */
 @ApiTags('devices')
 @Controller('device')
@@ -31,6 +31,7 @@ export class DeviceSelfController {
   @HttpCode(200)
   @NoTrailingSlash()
   @RequireAuthentication()
+  @ApiSecurity('device')
   updateDeviceInfo(
     @CurrentPrincipal() principal: Principal,
     @PresentedDeviceToken() token: string,
@@ -42,6 +43,7 @@ export class DeviceSelfController {
   @Get('info')
   @NoTrailingSlash()
   @RequireAuthentication()
+  @ApiSecurity('device')
   retrieveDeviceInfo(
     @CurrentPrincipal() principal: Principal,
     @PresentedDeviceToken() token: string,
@@ -53,6 +55,7 @@ export class DeviceSelfController {
   @HttpCode(200)
   @NoTrailingSlash()
   @RequireAuthentication()
+  @ApiSecurity('device')
   rollDeviceToken(@CurrentPrincipal() principal: Principal): Promise<DeviceSelfJson> {
     return this.devices.roll(principal);
   }
@@ -61,6 +64,7 @@ export class DeviceSelfController {
   @HttpCode(200)
   @NoTrailingSlash()
   @RequireAuthentication()
+  @ApiSecurity('device')
   revokeDevice(
     @CurrentPrincipal() principal: Principal,
     @PresentedDeviceToken() token: string,

@@ -1,10 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsStr, Nullable, Required, rule } from '../common/validation/fields';
-
-/** Any JSON value (pretix `JSONField`). */
-function IsAnyJson(): PropertyDecorator {
-  return rule('isAnyJson', () => null);
-}
+import { IsJsonObject, IsStr, Nullable, Required } from '../common/validation/fields';
 
 /**
  * Body of `POST device/update` (pretix `UpdateRequestSerializer`): what the device reports about itself. Absent
@@ -35,11 +30,11 @@ export class DeviceUpdateDto {
   @IsStr({ max: 190, blank: false })
   software_version!: string;
 
-  /** Free-form information about the device (any JSON). */
+  /** Free-form information about the device: a JSON object (what pretixSCAN sends), or null. */
   @Nullable()
-  @IsAnyJson()
-  @ApiPropertyOptional({ description: 'Any JSON value', nullable: true })
-  info?: unknown;
+  @IsJsonObject()
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
+  info?: Record<string, unknown> | null;
 
   /** PEM-encoded RSA public key of the device (`Not a valid public key.` otherwise). */
   @Nullable()

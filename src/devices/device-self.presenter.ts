@@ -27,12 +27,26 @@ export class ServerInfoJson {
   version!: ServerVersionJson;
 }
 
+/**
+ * A medium key set as pretix shows it to a device with an RSA key (pretix `MediumKeySetSerializer`; keys RSA
+ * encrypted, base64). Documented for clients; this server has none.
+ */
+export class MediumKeySetJson {
+  public_id!: string;
+  /** Organizer slug. */
+  organizer!: string;
+  active!: boolean;
+  media_type!: string;
+  uid_key!: string;
+  diversification_key!: string;
+}
+
 /** Answer of `GET device/info` (pretix `InfoView`). This server has no medium key sets: always `[]`. */
 export class DeviceInfoJson {
   device!: DeviceSelfJson;
   server!: ServerInfoJson;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, maxItems: 0 })
-  medium_key_sets!: never[];
+  @ApiProperty({ type: MediumKeySetJson, isArray: true, maxItems: 0 })
+  medium_key_sets!: MediumKeySetJson[];
 }
 
 /** {@link DeviceInfoJson} of a device. */

@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { generateToken, hashToken } from '../auth/credentials.service';
 import { Principal, type DeviceIdentity } from '../auth/principal';
-import { PermissionDenied, ValidationFailed } from '../common/errors';
+import { NotAuthenticated, ValidationFailed } from '../common/errors';
 import type { DeviceInitializeDto, DeviceUpdateDto } from './device-self.dto';
 import { DeviceInfoJson, toDeviceInfoJson } from './device-self.presenter';
 import { Device } from './device.entity';
@@ -29,10 +29,14 @@ function checkPubkey(pem: string | null | undefined): void {
   }
 }
 
-/** The device identity of a principal. @throws PermissionDenied for any other credential */
+/**
+ * The device identity of a principal.
+ * @throws NotAuthenticated for any other credential: pretix's device views authenticate only `Device` tokens, so
+ *   a team token counts as no credential (401 "Authentication credentials were not provided.")
+ */
 function deviceOf(principal: Principal): DeviceIdentity {
   const device = principal.kind === 'device' ? principal.identity.device : undefined;
-  if (!device) throw new PermissionDenied();
+  if (!device) throw new NotAuthenticated();
   return device;
 }
 
@@ -79,7 +83,7 @@ export class DeviceSelfService {
    * Stores what the device reports about itself (absent optional fields become null); `rsa_pubkey` can be set
    * once.
    * @throws ValidationFailed naming `rsa_pubkey` (invalid, or another key than the one set)
-   * @throws PermissionDenied for a credential that is not a device
+   * @throws NotAuthenticated for a credential that is not a device
    */
   async update(principal: Principal, presentedToken: string, body: DeviceUpdateDto): Promise<DeviceSelfJson> {
     const identity = deviceOf(principal);
@@ -97,13 +101,13 @@ export class DeviceSelfService {
     });
   }
 
-  /** The device, the server version and (always empty here) medium key sets. @throws PermissionDenied */
+  /** The device, the server version and (always empty here) medium key sets. @throws NotAuthenticated */
   async info(principal: Principal, presentedToken: string): Promise<DeviceInfoJson> {
     const identity = deviceOf(principal);
     return toDeviceInfoJson(await this.present(this.db, identity.id, presentedToken));
   }
 
-  /** Replaces the device's API token; the old one is refused at once. Answers the new one. @throws PermissionDenied */
+  /** Replaces the device's API token; the old one is refused at once. Answers the new one. @throws NotAuthenticated */
   async roll(principal: Principal): Promise<DeviceSelfJson> {
     const identity = deviceOf(principal);
     return this.db.transaction(async (em) => {
@@ -116,7 +120,7 @@ export class DeviceSelfService {
     });
   }
 
-  /** Revokes the device: its token is refused from the next request on. @throws PermissionDenied */
+  /** Revokes the device: its token is refused from the next request on. @throws NotAuthenticated */
   async revoke(principal: Principal, presentedToken: string): Promise<DeviceSelfJson> {
     const identity = deviceOf(principal);
     return this.db.transaction(async (em) => {

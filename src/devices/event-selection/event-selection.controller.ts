@@ -1,5 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import { NoTrailingSlash, RequireAuthentication } from '../../auth/access.decorators';
 import { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/request-context';
@@ -17,6 +24,7 @@ export class DeviceEventSelectionController {
   @Get('eventselection')
   @NoTrailingSlash()
   @RequireAuthentication()
+  @ApiSecurity('device')
   @ListFilters({
     filters: {
       current_event: { schema: { type: 'string' }, description: 'Slug of the event the device shows.' },

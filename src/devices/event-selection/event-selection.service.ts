@@ -3,7 +3,7 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { CheckinListsService } from '../../checkin/checkin-lists.service';
-import { NotFound, NotModified, PermissionDenied } from '../../common/errors';
+import { NotAuthenticated, NotFound, NotModified } from '../../common/errors';
 import type { QueryFilters } from '../../common/listing/query-filters';
 import { i18nText } from '../../common/values/i18n';
 import { EventSelectionQueries } from '../../organizers/event-selection.queries';
@@ -26,14 +26,15 @@ export class DeviceEventSelectionService {
   /**
    * The suggestion ({@link decideSelection} picks the event or date, then the list of the same name or id as the
    * device's current one, else the first).
-   * @throws PermissionDenied (403) for a credential that is not a device (like the other `device/*` routes)
+   * @throws NotAuthenticated (401) for a credential that is not a device (pretix authenticates only `Device` tokens
+   *   here, like the other `device/*` routes)
    * @throws ValidationFailed (400) for a non-integer `current_subevent` or `current_checkinlist`
    * @throws NotModified (304) when the device should stay where it is
    * @throws NotFound (404) when the device reaches no live event or date at all
    */
   async select(principal: Principal, filters: QueryFilters): Promise<EventSelectionJson> {
     const device = principal.kind === 'device' ? principal.identity.device : undefined;
-    if (!device) throw new PermissionDenied();
+    if (!device) throw new NotAuthenticated();
     const currentEventSlug = filters.str('current_event') ?? null;
     const currentSubeventId = filters.int('current_subevent') ?? null;
     const currentListId = filters.int('current_checkinlist') ?? null;
