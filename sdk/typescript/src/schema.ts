@@ -4,6 +4,108 @@
  */
 
 export interface paths {
+    "/api/v1/device/eventselection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event, date and check-in list a device should use now */
+        get: operations["retrieveDeviceEventSelection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a device info */
+        get: operations["retrieveDeviceInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/initialize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Initialize device */
+        post: operations["initializeDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke device */
+        post: operations["revokeDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll device token */
+        post: operations["rollDeviceToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a device info */
+        post: operations["updateDeviceInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/healthz": {
         parameters: {
             query?: never;
@@ -409,6 +511,45 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/devices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List devices */
+        get: operations["listDevices"];
+        put?: never;
+        /** Create a device */
+        post: operations["createDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/devices/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a device
+         * @description `id` is the device's `device_id` (its number inside the organizer).
+         */
+        get: operations["retrieveDevice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update fields of a device */
+        patch: operations["partialUpdateDevice"];
         trace?: never;
     };
     "/api/v1/organizers/{organizer}/event_meta_properties/": {
@@ -2760,6 +2901,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/gates/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List gates */
+        get: operations["listGates"];
+        put?: never;
+        /** Create a gate */
+        post: operations["createGate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/gates/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a gate */
+        get: operations["retrieveGate"];
+        put?: never;
+        post?: never;
+        /** Delete a gate */
+        delete: operations["destroyGate"];
+        options?: never;
+        head?: never;
+        /** Update fields of a gate */
+        patch: operations["partialUpdateGate"];
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/giftcards/": {
         parameters: {
             query?: never;
@@ -4116,6 +4294,23 @@ export interface components {
             phone?: string | null;
             send_email?: boolean | null;
         };
+        CreateDeviceDto: {
+            /** @description Access to all events of the organizer, including future ones (default false). */
+            all_events?: boolean;
+            /**
+             * Format: int32
+             * @description Extension: id of a gate of this organizer (`O/gates/`), or null (default).
+             */
+            gate?: number | null;
+            /** @description Slugs of events of this organizer (may be empty). */
+            limit_events: string[];
+            name: string;
+            /**
+             * @description `full` (default), `pretixscan`, `pretixscan_online_kiosk` or `pretixscan_online_noorders`.
+             * @enum {string}
+             */
+            security_profile?: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+        };
         CreateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -4241,6 +4436,11 @@ export interface components {
             name: string;
             /** @description Only settable with `organizer.settings.general:write` (default false). */
             protected?: boolean;
+        };
+        CreateGateDto: {
+            /** @description Unique per organizer (case-insensitive); 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ3789` when omitted. */
+            identifier?: string;
+            name: string;
         };
         CreateGiftCardAcceptanceDto: {
             /** @description Whether the acceptance is in force (default true). */
@@ -5263,6 +5463,92 @@ export interface components {
             /** @description Send the denial e-mail to the order's address; default true. */
             send_email?: boolean;
         };
+        DeviceGateJson: {
+            /** Format: int32 */
+            id: number;
+            identifier: string;
+            name: string;
+        };
+        DeviceInfoJson: {
+            device: components["schemas"]["DeviceSelfJson"];
+            medium_key_sets: components["schemas"]["MediumKeySetJson"][];
+            server: components["schemas"]["ServerInfoJson"];
+        };
+        DeviceInitializeDto: {
+            hardware_brand: string;
+            hardware_model: string;
+            /** @description Free-form information about the device: a JSON object (what pretixSCAN sends), or null. */
+            info?: {
+                [key: string]: unknown;
+            } | null;
+            os_name?: string | null;
+            os_version?: string | null;
+            /** @description PEM-encoded RSA public key of the device (`Not a valid public key.` otherwise). */
+            rsa_pubkey?: string | null;
+            software_brand: string;
+            software_version: string;
+            /** @description The device's `initialization_token` from `O/devices/`. */
+            token: string;
+        };
+        DeviceJson: {
+            all_events: boolean;
+            /** Format: date-time */
+            created: string;
+            /**
+             * Format: int32
+             * @description The device's number inside its organizer (1, 2, …); the id in URLs.
+             */
+            device_id: number;
+            /** @description Extension: the device's gate, or null. */
+            gate: components["schemas"]["DeviceGateJson"] | null;
+            hardware_brand: string | null;
+            hardware_model: string | null;
+            /** @description One-time token for `device/initialize`; only for credentials with `organizer.devices:write`. */
+            initialization_token?: string;
+            /** Format: date-time */
+            initialized: string | null;
+            /** @description Event slugs, sorted. */
+            limit_events: string[];
+            name: string;
+            os_name: string | null;
+            os_version: string | null;
+            revoked: boolean;
+            /** @enum {string} */
+            security_profile: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+            software_brand: string | null;
+            software_version: string | null;
+            unique_serial: string;
+        };
+        DeviceSelfJson: {
+            /**
+             * @description The device's API token (`Authorization: Device <api_token>`): the new one after initialize and roll, else
+             *     the one the request presented (only its hash is stored).
+             */
+            api_token: string;
+            /** Format: int32 */
+            device_id: number;
+            gate: components["schemas"]["DeviceGateJson"] | null;
+            name: string;
+            /** @description Slug of the device's organizer. */
+            organizer: string;
+            /** @enum {string} */
+            security_profile: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+            unique_serial: string;
+        };
+        DeviceUpdateDto: {
+            hardware_brand: string;
+            hardware_model: string;
+            /** @description Free-form information about the device: a JSON object (what pretixSCAN sends), or null. */
+            info?: {
+                [key: string]: unknown;
+            } | null;
+            os_name?: string | null;
+            os_version?: string | null;
+            /** @description PEM-encoded RSA public key of the device (`Not a valid public key.` otherwise). */
+            rsa_pubkey?: string | null;
+            software_brand: string;
+            software_version: string;
+        };
         DiscountJson: {
             active: boolean;
             all_sales_channels: boolean;
@@ -5374,6 +5660,24 @@ export interface components {
             id: number;
             name: string;
             protected: boolean;
+        };
+        EventSelectionEventJson: {
+            /** @description The event's name as one text (default language first). */
+            name: string;
+            slug: string;
+        };
+        EventSelectionJson: {
+            /**
+             * Format: int32
+             * @description Suggested check-in list id, or null when the event has none.
+             */
+            checkinlist: number | null;
+            event: components["schemas"]["EventSelectionEventJson"];
+            /**
+             * Format: int32
+             * @description Sub-event id, or null for an event without dates.
+             */
+            subevent: number | null;
         };
         EventSettingsDto: {
             invoice_additional_text?: string;
@@ -5500,6 +5804,12 @@ export interface components {
         /** @description Messages per field name (`{"name": ["This field is required."]}`); a nested field has the errors of its object, or a list aligned with its entries (`{"positions": [{}, {"item": ["..."]}]}`); rules across fields are under `non_field_errors` (a list of messages). */
         FieldErrors: {
             [key: string]: string[] | components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][];
+        };
+        GateJson: {
+            /** Format: int32 */
+            id: number;
+            identifier: string;
+            name: string;
         };
         GiftCardAcceptanceJson: {
             active: boolean;
@@ -5930,6 +6240,15 @@ export interface components {
             name: string;
             /** @description Slug of the team's organizer. */
             organizer: string;
+        };
+        MediumKeySetJson: {
+            active: boolean;
+            diversification_key: string;
+            media_type: string;
+            /** @description Organizer slug. */
+            organizer: string;
+            public_id: string;
+            uid_key: string;
         };
         MembershipJson: {
             attendee_name_parts: {
@@ -7361,6 +7680,14 @@ export interface components {
                 [key: string]: string;
             } & components["schemas"]["I18nString"];
         };
+        ServerInfoJson: {
+            version: components["schemas"]["ServerVersionJson"];
+        };
+        ServerVersionJson: {
+            pretix: string;
+            /** Format: int64 */
+            pretix_numeric: number;
+        };
         ShredStartedJson: {
             status: string;
         };
@@ -7741,6 +8068,23 @@ export interface components {
             notes?: string | null;
             phone?: string | null;
         };
+        UpdateDeviceDto: {
+            /** @description Access to all events of the organizer, including future ones (default false). */
+            all_events?: boolean;
+            /**
+             * Format: int32
+             * @description Extension: id of a gate of this organizer (`O/gates/`), or null (default).
+             */
+            gate?: number | null;
+            /** @description Slugs of events of this organizer (may be empty). */
+            limit_events?: string[];
+            name?: string;
+            /**
+             * @description `full` (default), `pretixscan`, `pretixscan_online_kiosk` or `pretixscan_online_noorders`.
+             * @enum {string}
+             */
+            security_profile?: "full" | "pretixscan" | "pretixscan_online_kiosk" | "pretixscan_online_noorders";
+        };
         UpdateDiscountDto: {
             /** @description Inactive discounts are ignored (default true). */
             active?: boolean;
@@ -7866,6 +8210,11 @@ export interface components {
             name?: string;
             /** @description Only settable with `organizer.settings.general:write` (default false). */
             protected?: boolean;
+        };
+        UpdateGateDto: {
+            /** @description Unique per organizer (case-insensitive); 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ3789` when omitted. */
+            identifier?: string;
+            name?: string;
         };
         UpdateGiftCardAcceptanceDto: {
             /** @description Whether the acceptance is in force (default true). */
@@ -8894,7 +9243,7 @@ export interface components {
                 "application/json": components["schemas"]["ConflictError"];
             };
         };
-        /** @description No permission, or no such organizer or event in reach, or a refused change. */
+        /** @description No permission, or no such organizer or event in reach, or a refused change, or a route outside the device security profile. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -8985,6 +9334,202 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    retrieveDeviceEventSelection: {
+        parameters: {
+            query?: {
+                /** @description Slug of the event the device shows. */
+                current_event?: string;
+                /** @description Id of the date (sub-event) the device shows. */
+                current_subevent?: number;
+                /** @description Id of the check-in list the device uses. */
+                current_checkinlist?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switch to this event, date and check-in list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSelectionJson"];
+                };
+            };
+            /** @description Stay with the current event, date and list (no body). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The device reaches no live event or date. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveDeviceInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceInfoJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    initializeDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceInitializeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    revokeDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rollDeviceToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDeviceInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceUpdateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSelfJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     checkLiveness: {
         parameters: {
             query?: never;
@@ -9028,6 +9573,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9514,6 +10060,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9952,6 +10499,151 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDevices: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["DeviceJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDeviceDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateDeviceDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceJson"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19519,6 +20211,184 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listGates: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["GateJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createGate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveGate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    destroyGate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    partialUpdateGate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateGateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
