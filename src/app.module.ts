@@ -18,6 +18,7 @@ import { GiftCardsModule } from './giftcards/giftcards.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { OutgoingMailsModule } from './mail/outgoing-mails.module';
 import { MediaModule } from './media/media.module';
+import { DeviceEventSelectionModule } from './devices/event-selection/event-selection.module';
 import { CustomerLinksModule } from './media/customer-links.module';
 import { CustomersModule } from './customers/customers.module';
 import { SalesPortsModule } from './orders/sales-ports.module';
@@ -83,6 +84,7 @@ export class AppModule {
         TicketsModule,
         ExportsModule,
         MediaModule,
+        DeviceEventSelectionModule,
         OutgoingMailsModule,
         SendmailRulesModule,
         WaitingListModule.register(SalesPortsModule),

@@ -91,3 +91,35 @@ export async function createSeries(
 ): Promise<Record<string, unknown>> {
   return createEvent(t, token, organizer, { has_subevents: true, ...body });
 }
+
+/**
+ * A device of `organizer` created and initialized through the API (`O/devices/`, `device/initialize`); returns its
+ * `device_id` and API token (send it as `Authorization: Device <token>`).
+ */
+export async function createDevice(
+  t: TestApp,
+  token: string,
+  organizer: string,
+  body: Record<string, unknown> = {},
+): Promise<{ deviceId: number; apiToken: string }> {
+  const created = await t
+    .http()
+    .post(`/api/v1/organizers/${organizer}/devices/`)
+    .set('Authorization', auth(token))
+    .send({ name: 'Scanner', all_events: true, limit_events: [], ...body });
+  if (created.status !== 201)
+    throw new Error(`createDevice: ${created.status} ${JSON.stringify(created.body)}`);
+  const { device_id: deviceId, initialization_token: setup } = created.body as {
+    device_id: number;
+    initialization_token: string;
+  };
+  const init = await t.http().post('/api/v1/device/initialize').send({
+    token: setup,
+    hardware_brand: 'Zebra',
+    hardware_model: 'TC25',
+    software_brand: 'pretixSCAN',
+    software_version: '1.21.0',
+  });
+  if (init.status !== 200) throw new Error(`device/initialize: ${init.status} ${JSON.stringify(init.body)}`);
+  return { deviceId, apiToken: (init.body as { api_token: string }).api_token };
+}

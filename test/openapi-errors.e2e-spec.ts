@@ -138,8 +138,8 @@ describe('OpenAPI error responses', () => {
       });
     });
 
-    it('documents 403 on every operation that needs a scope or permission', () => {
-      const scoped = routes.filter((r) => !isPublic(r) && r.access?.kind !== 'authenticated');
+    it('documents 403 on every authenticated operation (a scope or permission, or the device security profile)', () => {
+      const scoped = routes.filter((r) => !isPublic(r));
       expect(lacking(scoped, [403])).toEqual([]);
     });
 

@@ -17,13 +17,19 @@ import { writeFileSync } from 'fs';
 import { join } from 'path';
 import type { AccessRule } from '../src/common/http/access-rule';
 import { AppModule } from '../src/app.module';
+import { RESTRICTED_DEVICE_PROFILES, restrictedProfilesAllowing } from '../src/auth/device-security';
 import { RouteInfo, RouteRegistry } from '../src/common/http/route-registry';
 
-/** One row of the table: the URL as clients call it (trailing slash included) and its access rule. */
+/**
+ * One row of the table: the URL as clients call it (trailing slash included), its access rule, and the restricted
+ * device security profiles that allow it (`full` allows every route; public routes take no credential, so every
+ * profile reaches them).
+ */
 export interface RouteTableRow {
   method: string;
   path: string;
   access: AccessRule | null;
+  deviceProfiles: string[];
 }
 
 export const ROUTE_TABLE_FILE = join(__dirname, 'route-table.json');
@@ -31,11 +37,18 @@ export const ROUTE_TABLE_FILE = join(__dirname, 'route-table.json');
 /** Rows of a registry in a stable order (path, then method). */
 export function routeTableOf(routes: readonly RouteInfo[]): RouteTableRow[] {
   return routes
-    .map((r) => ({
-      method: r.method,
-      path: r.trailingSlash ? `${r.path}/` : r.path,
-      access: r.access ? normalizeRule(r.access) : null,
-    }))
+    .map((r) => {
+      const path = r.trailingSlash ? `${r.path}/` : r.path;
+      return {
+        method: r.method,
+        path,
+        access: r.access ? normalizeRule(r.access) : null,
+        deviceProfiles:
+          r.access?.kind === 'public'
+            ? [...RESTRICTED_DEVICE_PROFILES]
+            : restrictedProfilesAllowing(r.method, path),
+      };
+    })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.method < b.method ? -1 : 1));
 }
 

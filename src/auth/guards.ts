@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ACCESS_RULE, AccessRule, PROFILE_SCOPE } from './access.decorators';
+import { DEVICE_PROFILE_DENIED, deviceProfileAllows } from './device-security';
 import { scopeNeeded } from './permissions';
 import { Principal } from './principal';
 import type { Request } from 'express';
@@ -21,6 +22,12 @@ export const missingScope = (scope: string): string =>
 
 function ruleOf(reflector: Reflector, ctx: ExecutionContext): AccessRule | undefined {
   return reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [ctx.getHandler(), ctx.getClass()]);
+}
+
+/** The matched route template (`/api/v1/organizers/:organizer/events/`), the raw path when none matched. */
+function routeOf(req: Request): string {
+  const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof pattern === 'string' ? `${req.baseUrl ?? ''}${pattern}` : req.path;
 }
 
 /** Set on a request whose presented credential was refused (not on one that presented none). */
@@ -82,7 +89,9 @@ export class CredentialGuard extends AuthGuard(['token', 'bearer', 'device']) {
  * permission (compat §2.2). OAuth credentials also need the scope {@link scopeNeeded} derives from the route's
  * permission and the method: `write` for writes and for routes that need a write permission even on GET, else
  * `read` (`profile` instead of `read` where the route accepts it, `/api/v1/me`): else 403 naming the scope
- * (README "Security", "Scopes and writes").
+ * (README "Security", "Scopes and writes"). A device must first pass its security profile (pretix
+ * `devicesecurity.py`, {@link deviceProfileAllows}) on the matched route template: else 403 "Request denied by device
+ * security profile.", before any permission check.
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
@@ -96,6 +105,14 @@ export class PermissionGuard implements CanActivate {
     const principal = req.user;
     if (!(principal instanceof Principal)) throw new NotAuthenticated(NOT_AUTHENTICATED);
     req.access = { principal };
+    const device = principal.identity.device;
+    if (
+      principal.kind === 'device' &&
+      device &&
+      !deviceProfileAllows(device.securityProfile, req.method, routeOf(req))
+    ) {
+      throw new Refused(DEVICE_PROFILE_DENIED);
+    }
 
     const deny = () => new PermissionDenied();
     const needed = scopeNeeded(req.method, rule.kind === 'permission' ? rule.anyOf : null);

@@ -148,6 +148,18 @@ export class CheckinListsService {
     );
   }
 
+  /**
+   * The id of the list a device's event selection suggests for event `eventId` (date `subeventId`), preferring the
+   * name or id of the device's current list; null when the event has no list ({@link CheckinQueries.selectionList}).
+   */
+  selectionList(
+    eventId: number,
+    subeventId: number | null,
+    current: { listId: number; eventId: number } | null,
+  ): Promise<number | null> {
+    return this.queries.selectionList(this.db, eventId, subeventId, current);
+  }
+
   /** @throws NotFound for an id that is not a list of this event */
   async get(event: Event, id: number, filters?: QueryFilters): Promise<CheckinListJson> {
     const json = await this.present(this.db, await this.load(this.db, event, id, false));

@@ -137,6 +137,30 @@ export class CheckinQueries {
     );
   }
 
+  /**
+   * The list a device's event selection suggests (pretix `EventSelectionView._suggest_event`): of the lists of
+   * event `eventId` (all of them, or for a date `subeventId` those of that date and of no date), the first with the
+   * name or id of the device's current list (`currentListId` of event `currentEventId`), else the first; in pretix's
+   * list order (date start, no date last; name; id). One statement, no lock; null when the event has no list.
+   */
+  async selectionList(
+    em: EntityManager,
+    eventId: number,
+    subeventId: number | null,
+    current: { listId: number; eventId: number } | null,
+  ): Promise<number | null> {
+    const rows = await em.query<{ id: number }[]>(
+      `WITH cur AS (SELECT c.id, c.name FROM checkin_list c WHERE c.id = $3 AND c.event_id = $4)
+       SELECT l.id FROM checkin_list l
+        WHERE l.event_id = $1 AND ($2::int IS NULL OR l.subevent_id IS NULL OR l.subevent_id = $2::int)
+        ORDER BY EXISTS (SELECT 1 FROM cur WHERE cur.name = l.name OR cur.id = l.id) DESC,
+                 ${new SubEventQueries().dateFromOf('l.subevent_id')} ASC, l.name, l.id
+        LIMIT 1`,
+      [eventId, subeventId, current?.listId ?? null, current?.eventId ?? null],
+    );
+    return rows[0]?.id ?? null;
+  }
+
   /** Lists by id (any event) with their product ids in id order; one statement, no lock. */
   async listsWithItems(em: EntityManager, ids: readonly number[]): Promise<ListWithItems[]> {
     const { entities, raw } = await em

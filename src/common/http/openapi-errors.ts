@@ -97,7 +97,9 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   Unauthorized: detail('No credential, or one that is unknown or inactive.', {
     'WWW-Authenticate': headerRef('WWWAuthenticate'),
   }),
-  Forbidden: detail('No permission, or no such organizer or event in reach, or a refused change.'),
+  Forbidden: detail(
+    'No permission, or no such organizer or event in reach, or a refused change, or a route outside the device security profile.',
+  ),
   NotFound: detail('No such object in reach, or a page past the last one.'),
   PreconditionFailed: detail(PRECONDITION_FAILED_DESCRIPTION),
   PayloadTooLarge: detail('The request body is too large.'),
@@ -175,7 +177,8 @@ const ITEM_WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
  *   writes refuse a too long idempotency key, operations with a body or filters invalid values);
  * - 401, 429 (failed-authentication throttle), 503 (the credential is looked up in the database): every
  *   operation that is not public;
- * - 403: operations that need a scope or permission (not those open to any valid credential);
+ * - 403: every operation that is not public (a scope or permission it needs, or a device whose security profile does
+ *   not allow the route, src/auth/device-security.ts);
  * - 404: a path parameter naming an object (`{id}`, `{code}`, not `{organizer}`/`{event}`), a PUT, PATCH or
  *   DELETE of an item (`events/{event}/`, deleted concurrently), or paginated (`page` past the last one); a
  *   controller declares the other 404s (`@ApiNotFoundResponse`);
@@ -191,7 +194,7 @@ export function errorStatuses(facts: OperationFacts): number[] {
   const statuses: number[] = [];
   statuses.push(400);
   if (authenticated) statuses.push(401);
-  if (authenticated && kind !== 'authenticated') statuses.push(403);
+  if (authenticated) statuses.push(403);
   const itemWrite = ITEM_WRITES.has(method) && /\}\/?$/.test(facts.path);
   if (objectParams || itemWrite || facts.query.includes('page')) statuses.push(404);
   if (write) statuses.push(409, 413);
