@@ -240,7 +240,7 @@ describe('device credentials and device/* (pretix api/views/device.py, api/auth/
       expect(info.status).toBe(200);
       expect(info.body).toEqual({
         device: upd.body,
-        server: { version: { pretix: '2026.5.0', pretix_numeric: 20260050005000 } },
+        server: { version: { pretix: expect.stringMatching(/^2026\.5\.0\+ticketing-api\./) as string, pretix_numeric: 20260050005000 } },
         medium_key_sets: [],
       });
     });

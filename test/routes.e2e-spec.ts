@@ -163,21 +163,10 @@ describe('default deny at boot', () => {
 
 /**
  * Device security profiles (src/auth/device-security.ts): every route template a pretix URL name of the
- * allow-lists maps to is served, except pretix's plugin routes (404 for everyone) and the routes other helpers of
- * issue 26 are still building (listed here so that the integrator removes them as they land).
+ * allow-lists maps to is served, except pretix's plugin routes (404 for everyone).
  */
 describe('device security profile routes', () => {
-  /** Mapped, not served yet: built by other helpers (version, idempotency query, upload, pdf_image, batch, stream). */
-  const EXPECTED_FROM_OTHER_HELPERS = [
-    'GET /api/v1/version',
-    'GET /api/v1/idempotency_query',
-    'POST /api/v1/upload',
-    'GET /api/v1/organizers/:organizer/events/:event/orderpositions/:id/pdf_image/:key/',
-    'POST /api/v1/organizers/:organizer/checkinrpc/redeem_batch/',
-    'GET /api/v1/organizers/:organizer/events/:event/checkinlists/:list/stream/',
-  ];
-
-  it('serves every mapped route but the plugin routes and those expected from other helpers', async () => {
+  it('serves every mapped route but the plugin routes', async () => {
     const served = new Set((await computeRouteTable()).map((r) => routeKey(r.method, r.path)));
     const mapped = RESTRICTED_DEVICE_PROFILES.flatMap((p) =>
       allowListOf(p).flatMap(([method, name]) =>
@@ -192,12 +181,7 @@ describe('device security profile routes', () => {
           .map((m) => m.key),
       ),
     ];
-    expect(missing.sort()).toEqual([...EXPECTED_FROM_OTHER_HELPERS].sort());
-    // Entries marked `expected` are exactly those (a landed route must lose the mark, and the exception here).
-    const markedExpected = [
-      ...new Set(mapped.filter((m) => PRETIX_URL_NAMES[m.name].status === 'expected').map((m) => m.key)),
-    ];
-    expect(markedExpected.sort()).toEqual([...missing].sort());
+    expect(missing).toEqual([]);
     // Plugin routes are not served.
     const plugins = mapped.filter((m) => PRETIX_URL_NAMES[m.name].status === 'plugin');
     expect(plugins.map((m) => m.name).sort()).toEqual(
@@ -210,11 +194,11 @@ describe('device security profile routes', () => {
     const table = await computeRouteTable();
     const protectedRows = table.filter((r) => r.access?.kind !== 'public');
     const count = (p: string) => protectedRows.filter((r) => r.deviceProfiles.includes(p)).length;
-    // pretixscan: 31 URL names, two of them plugin routes, two of them two routes each, minus those not served yet.
-    const notYet = EXPECTED_FROM_OTHER_HELPERS.length;
-    expect(count('pretixscan')).toBe(31 - 2 + 2 + 2 - notYet);
-    expect(count('pretixscan_online_noorders')).toBe(29 - 2 + 1 + 2 - notYet);
-    expect(count('pretixscan_online_kiosk')).toBe(28 - 2 + 1 + 2 - notYet);
+    // pretixscan: 31 URL names, two of them plugin routes, two of them two routes each, plus our batch redeem and
+    // stream.
+    expect(count('pretixscan')).toBe(31 - 2 + 2 + 2);
+    expect(count('pretixscan_online_noorders')).toBe(29 - 2 + 1 + 2);
+    expect(count('pretixscan_online_kiosk')).toBe(28 - 2 + 1 + 2);
     expect(table.find((r) => r.path.endsWith('/giftcards/') && r.method === 'GET')?.deviceProfiles).toEqual(
       [],
     );

@@ -54,8 +54,6 @@ const E = `${O}/events/:event`;
 export type UrlNameStatus =
   /** Served by this API today. */
   | 'served'
-  /** Being built by another helper of issue 26; the integrator removes this state once it lands. */
-  | 'expected'
   /** A pretix plugin route we do not have: 404 for every credential. */
   | 'plugin';
 
@@ -71,9 +69,9 @@ export interface UrlNameRoutes {
  * `E/subevents/`, `order-list` both `O/orders/` and `E/orders/` (pretix `api/urls.py`).
  */
 export const PRETIX_URL_NAMES: Record<string, UrlNameRoutes> = {
-  version: { paths: ['/api/v1/version'], status: 'expected' },
+  version: { paths: ['/api/v1/version'], status: 'served' },
   'device.eventselection': { paths: ['/api/v1/device/eventselection'], status: 'served' },
-  'idempotency.query': { paths: ['/api/v1/idempotency_query'], status: 'expected' },
+  'idempotency.query': { paths: ['/api/v1/idempotency_query'], status: 'served' },
   'device.info': { paths: ['/api/v1/device/info'], status: 'served' },
   'device.update': { paths: ['/api/v1/device/update'], status: 'served' },
   'device.revoke': { paths: ['/api/v1/device/revoke'], status: 'served' },
@@ -98,16 +96,16 @@ export const PRETIX_URL_NAMES: Record<string, UrlNameRoutes> = {
   'revokedsecrets-list': { paths: [`${E}/revokedsecrets/`], status: 'served' },
   'blockedsecrets-list': { paths: [`${E}/blockedsecrets/`], status: 'served' },
   'order-list': { paths: [`${O}/orders/`, `${E}/orders/`], status: 'served' },
-  'orderposition-pdf_image': { paths: [`${E}/orderpositions/:id/pdf_image/:key/`], status: 'expected' },
+  'orderposition-pdf_image': { paths: [`${E}/orderpositions/:id/pdf_image/:key/`], status: 'served' },
   'orderposition-printlog': { paths: [`${E}/orderpositions/:id/printlog/`], status: 'served' },
   'event.settings': { paths: [`${E}/settings/`], status: 'served' },
-  upload: { paths: ['/api/v1/upload'], status: 'expected' },
+  upload: { paths: ['/api/v1/upload'], status: 'served' },
   'checkinrpc.redeem': { paths: [`${O}/checkinrpc/redeem/`], status: 'served' },
   'checkinrpc.search': { paths: [`${O}/checkinrpc/search/`], status: 'served' },
   'reusablemedium-list': { paths: [`${O}/reusablemedia/`], status: 'served' },
   // Our extensions (see the file comment), named like pretix would.
-  'checkinrpc.redeem_batch': { paths: [`${O}/checkinrpc/redeem_batch/`], status: 'expected' },
-  'checkinlist-stream': { paths: [`${E}/checkinlists/:list/stream/`], status: 'expected' },
+  'checkinrpc.redeem_batch': { paths: [`${O}/checkinrpc/redeem_batch/`], status: 'served' },
+  'checkinlist-stream': { paths: [`${E}/checkinlists/:list/stream/`], status: 'served' },
 };
 
 type Entry = readonly [method: string, urlName: string];

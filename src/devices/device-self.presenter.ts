@@ -1,21 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { serverVersion } from '../common/http/server-version';
 import { DeviceSelfJson } from './device.presenter';
 
-/** The version of pretix whose API this server answers (pretix `__version__` as devices see it). */
-export const PRETIX_COMPAT_VERSION = '2026.5.0';
-
-/**
- * pretix's `numeric_version` of a final release `major.minor.patch`: each part times 1000^(position) times 10000,
- * plus 5000 for the release stage (e.g. `2026.5.0` → 20260050005000).
- */
-export function numericVersion(version: string): number {
-  const parts = version.split('.').map(Number);
-  let n = 50 * 100;
-  parts.reverse().forEach((part, i) => (n += part * 1000 ** i * 10000));
-  return n;
-}
-
-/** `server.version` of `device/info`. */
+/** `server.version` of `device/info`: the same as `GET /api/v1/version` (`serverVersion()`). */
 export class ServerVersionJson {
   pretix!: string;
   @ApiProperty({ type: 'integer', format: 'int64' })
@@ -53,9 +40,7 @@ export class DeviceInfoJson {
 export function toDeviceInfoJson(device: DeviceSelfJson): DeviceInfoJson {
   return {
     device,
-    server: {
-      version: { pretix: PRETIX_COMPAT_VERSION, pretix_numeric: numericVersion(PRETIX_COMPAT_VERSION) },
-    },
+    server: { version: serverVersion() },
     medium_key_sets: [],
   };
 }
