@@ -55,6 +55,7 @@ export class AppModule {
   static forRoot(overrides: Partial<AppConfig> = {}): DynamicModule {
     // One instance for both places that import it (its routes once).
     const seating = SeatingModule.register(SeatHoldsModule);
+    const checkin = CheckinModule.register(CheckinStreamPublishModule);
     return {
       module: AppModule,
       imports: [
@@ -78,13 +79,13 @@ export class AppModule {
         seating,
         CustomersModule.register(CustomerLinksModule),
         OrdersModule.register(GiftCardLedgerModule),
-        CheckinModule.register(CheckinStreamPublishModule),
+        checkin,
         GiftCardsModule,
         InvoicesModule,
         TicketsModule,
         ExportsModule,
         MediaModule,
-        DeviceEventSelectionModule,
+        DeviceEventSelectionModule.register(checkin),
         OutgoingMailsModule,
         SendmailRulesModule,
         WaitingListModule.register(SalesPortsModule),

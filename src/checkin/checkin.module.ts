@@ -59,6 +59,7 @@ export class CheckinModule {
         CheckinPositionsController,
         CheckinsController,
         CheckinRpcController,
+        RedeemBatchController,
       ],
       providers: [
         CheckinQueries,
@@ -68,6 +69,10 @@ export class CheckinModule {
         CheckinRpcService,
         CheckinEventCopy,
         CheckinCopyQueries,
+        RedeemBatchService,
+        RedeemBatchQueries,
+        CheckinPositionsSync,
+        CheckinDeltaQueries,
       ],
       exports: [CheckinListsService],
     };

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/v1/device/eventselection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event, date and check-in list a device should use now */
+        get: operations["retrieveDeviceEventSelection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/device/info": {
         parameters: {
             query?: never;
@@ -98,6 +115,23 @@ export interface paths {
         };
         /** Liveness probe */
         get: operations["checkLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/idempotency_query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stored answer of an idempotent write */
+        get: operations["retrieveIdempotentAnswer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -419,6 +453,23 @@ export interface paths {
         put?: never;
         /** Redeem a ticket on one of several check-in lists */
         post: operations["redeemCheckinRpc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/checkinrpc/redeem_batch/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeem many scans at once (offline upload) */
+        post: operations["redeemBatchCheckinRpc"];
         delete?: never;
         options?: never;
         head?: never;
@@ -875,7 +926,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List positions */
+        /**
+         * List positions
+         * @description The list (compat §3.21) with header `X-Delta-Cursor`; with `changed_since=<cursor>` the scanners' delta since
+         *     that cursor instead (README "Delta sync for scanners", {@link CheckinPositionsSync}).
+         */
         get: operations["listPositions"];
         put?: never;
         post?: never;
@@ -921,6 +976,23 @@ export interface paths {
          * @description Redeems a ticket (201 `ok`; 400 `error`/`incomplete`; 404 `invalid`). `untrusted_input=true`: secrets only.
          */
         post: operations["redeemPosition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/checkinlists/{list}/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live check-ins and annulments of a check-in list (server-sent events) */
+        get: operations["streamCheckinList"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1549,6 +1621,23 @@ export interface paths {
          * @description Blocks the ticket under `name` (`admin` or `api:<name>`): `blocked` lists it; check-in refuses the ticket.
          */
         post: operations["addOrderPositionBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orderpositions/{id}/answer/{question}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file of a file answer */
+        get: operations["getAnswerFile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3724,6 +3813,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a file for a file answer */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server version, as pretix reports it */
+        get: operations["retrieveVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3929,6 +4052,22 @@ export interface components {
             send_email?: boolean;
             split_positions?: components["schemas"]["SelectPositionDto"][];
         };
+        CheckinConflictJson: {
+            /** Format: int32 */
+            checkin_id: number;
+            /**
+             * Format: date-time
+             * @description The entry's time (ISO 8601 UTC).
+             */
+            datetime: string;
+            /**
+             * Format: int32
+             * @description pretix device number of the entry's device, null when not made by a device.
+             */
+            device_id: number | null;
+            /** Format: int32 */
+            gate: number | null;
+        };
         CheckinJson: {
             auto_checked_in: boolean;
             /** Format: date-time */
@@ -3937,7 +4076,7 @@ export interface components {
             device: number | null;
             /**
              * Format: int32
-             * @description The device's id (pretix 2024+); null: devices are not served yet, so no scan is made by one.
+             * @description pretix's `device_id` (the device's number in its organizer) of the scanning device; null for other credentials.
              */
             device_id: number | null;
             /** Format: int32 */
@@ -4058,6 +4197,11 @@ export interface components {
         };
         CheckinRecordJson: {
             auto_checked_in: boolean;
+            /**
+             * @description Offline double entry (README "Check-in"): on a scan stored as failed `already_redeemed` because the same ticket
+             *     had an earlier-dated entry on the list, that entry: device number, gate, time and id; else null.
+             */
+            conflict: components["schemas"]["CheckinConflictJson"] | null;
             /** Format: date-time */
             created: string;
             /** Format: date-time */
@@ -5473,6 +5617,12 @@ export interface components {
              */
             response_status: number | null;
         };
+        DeltaBlockedSecretJson: {
+            /** @description Blocked now (`false`: unblocked since). */
+            blocked: boolean;
+            /** @description The ticket secret. */
+            secret: string;
+        };
         DenyOrderDto: {
             /** @description The reason, used in the e-mail and the log entry. */
             comment?: string | null;
@@ -5676,6 +5826,24 @@ export interface components {
             id: number;
             name: string;
             protected: boolean;
+        };
+        EventSelectionEventJson: {
+            /** @description The event's name as one text (default language first). */
+            name: string;
+            slug: string;
+        };
+        EventSelectionJson: {
+            /**
+             * Format: int32
+             * @description Suggested check-in list id, or null when the event has none.
+             */
+            checkinlist: number | null;
+            event: components["schemas"]["EventSelectionEventJson"];
+            /**
+             * Format: int32
+             * @description Sub-event id, or null for an event without dates.
+             */
+            subevent: number | null;
         };
         EventSettingsDto: {
             invoice_additional_text?: string;
@@ -7173,6 +7341,54 @@ export interface components {
             subevent: number | null;
             /** @description Variation ids, ascending. */
             variations: number[];
+        };
+        RedeemBatchDto: {
+            /** @description The scans, each exactly the body of `checkinrpc/redeem/`. A scan that is not valid does not fail the batch: its result is that scan's 400 (`{"status_code": 400, "<field>": ["message"]}`). */
+            scans: components["schemas"]["RpcRedeemDto"][];
+        };
+        RedeemBatchErrorJson: {
+            list: components["schemas"]["RedeemListJson"];
+            /** @description The ticket scanned (absent for an unknown secret). */
+            position?: components["schemas"]["CheckinPositionJson"];
+            /** @enum {string} */
+            reason: "invalid" | "already_redeemed" | "unpaid" | "canceled" | "product" | "revoked" | "rules" | "invalid_time" | "blocked" | "ambiguous" | "incomplete" | "error" | "annulled";
+            reason_explanation: string | null;
+            require_attention: boolean;
+            /** @enum {string} */
+            status: "error";
+            /** @enum {integer} */
+            status_code: 400 | 404;
+        };
+        RedeemBatchFailureJson: {
+            /** @description Message of a 403 or 404. */
+            detail?: string;
+            /** @description Field errors of a 400, `{"<field>": ["message"]}`. */
+            non_field_errors?: string[];
+            /** Format: int32 */
+            status_code: number;
+        };
+        RedeemBatchIncompleteJson: {
+            list: components["schemas"]["RedeemListJson"];
+            position: components["schemas"]["CheckinPositionJson"];
+            questions: components["schemas"]["QuestionJson"][];
+            require_attention: boolean;
+            /** @enum {string} */
+            status: "incomplete";
+            /** @enum {integer} */
+            status_code: 400;
+        };
+        RedeemBatchJson: {
+            /** @description One result per scan, in the order of `scans`. */
+            results: (components["schemas"]["RedeemBatchOkJson"] | components["schemas"]["RedeemBatchErrorJson"] | components["schemas"]["RedeemBatchIncompleteJson"] | components["schemas"]["RedeemBatchFailureJson"])[];
+        };
+        RedeemBatchOkJson: {
+            list: components["schemas"]["RedeemListJson"];
+            position: components["schemas"]["CheckinPositionJson"];
+            require_attention: boolean;
+            /** @enum {string} */
+            status: "ok";
+            /** @enum {integer} */
+            status_code: 201;
         };
         RedeemDto: {
             /** @description Answers to check-in questions, `{question id: value}`. */
@@ -8977,6 +9193,7 @@ export interface components {
             /** @description `http` or `https` URL receiving the POSTs; Basic-auth credentials may be part of it. */
             target_url?: string;
         };
+        UploadJson: Record<string, never>;
         ValidKeysJson: {
             /** @description Base64 public keys of `pretix_sig1` ticket signatures (none). */
             pretix_sig1: string[];
@@ -9054,6 +9271,10 @@ export interface components {
             price: (string & components["schemas"]["Money"]) | null;
             /** Format: int32 */
             variation: number;
+        };
+        VersionJson: {
+            /** Format: int32 */
+            pretix_numeric: number;
         };
         VoucherJson: {
             all_addons_included: boolean;
@@ -9262,7 +9483,7 @@ export interface components {
                 "application/json": components["schemas"]["ConflictError"];
             };
         };
-        /** @description No permission, or no such organizer or event in reach, or a refused change. */
+        /** @description No permission, or no such organizer or event in reach, or a refused change, or a route outside the device security profile. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -9353,6 +9574,54 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    retrieveDeviceEventSelection: {
+        parameters: {
+            query?: {
+                /** @description Slug of the event the device shows. */
+                current_event?: string;
+                /** @description Id of the date (sub-event) the device shows. */
+                current_subevent?: number;
+                /** @description Id of the check-in list the device uses. */
+                current_checkinlist?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switch to this event, date and check-in list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSelectionJson"];
+                };
+            };
+            /** @description Stay with the current event, date and list (no body). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The device reaches no live event or date. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     retrieveDeviceInfo: {
         parameters: {
             query?: never;
@@ -9372,6 +9641,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9428,6 +9698,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -9457,6 +9728,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -9490,6 +9762,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -9521,6 +9794,39 @@ export interface operations {
             400: components["responses"]["BadRequest"];
         };
     };
+    retrieveIdempotentAnswer: {
+        parameters: {
+            query?: {
+                /** @description The idempotency key (pretix); else the header. */
+                key?: unknown;
+            };
+            header?: {
+                /** @description The idempotency key, without `?key=`. */
+                "X-Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored answer of the write, replayed with its status (any: 201, 400, …), headers and body. 404 `No idempotency key given.` or `Idempotency key not seen before.`; 409 while the write runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     retrieveMe: {
         parameters: {
             query?: never;
@@ -9540,6 +9846,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10026,6 +10333,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10181,6 +10489,44 @@ export interface operations {
                     "application/json": components["schemas"]["RedeemErrorJson"] | components["schemas"]["ErrorDetail"];
                 };
             };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeemBatchCheckinRpc: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemBatchDto"];
+            };
+        };
+        responses: {
+            /** @description One result per scan, in order: `status_code` is what `checkinrpc/redeem/` answers for that scan (201 ok; 400 refused, incomplete or invalid scan; 403 lists out of reach; 404 unknown ticket), the other fields its body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeemBatchJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
@@ -12172,11 +12518,13 @@ export interface operations {
                 order__status__in?: string;
                 /** @description `true`: each position carries `pdf_data` (the ticket layout's variables, as on `orderpositions/`) when the credential holds `event.orders:read`; otherwise ignored. */
                 pdf_data?: boolean;
+                /** @description A cursor (`X-Delta-Cursor`, `next_cursor`): only what changed since, as a delta (README "Delta sync for scanners"). */
+                changed_since?: string;
                 /** @description Sort order: comma-separated fields among `order__code`, `order__datetime`, `positionid`, `attendee_name`, `last_checked_in`, `order__email`; prefix `-` for descending. */
                 ordering?: ("order__code" | "-order__code" | "order__datetime" | "-order__datetime" | "positionid" | "-positionid" | "attendee_name" | "-attendee_name" | "last_checked_in" | "-last_checked_in" | "order__email" | "-order__email")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Ignored with `changed_since`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page; larger values are capped at 50 (with `changed_since`: default and cap 1000). */
                 page_size?: number;
             };
             header?: never;
@@ -12193,16 +12541,27 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Cursor to pass as `changed_since` later (without `changed_since`: keep the one of the first page). */
+                    "X-Delta-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description With `changed_since` only: secrets blocked or unblocked since the cursor (first page of a delta). */
+                        blocked_secrets?: components["schemas"]["DeltaBlockedSecretJson"][];
+                        /** @description Positions listed; with `changed_since`: changed (results and removed, all pages). */
                         count: number;
                         /** Format: uri */
                         next: string | null;
+                        /** @description With `changed_since` only: pass back as `changed_since`: the next page while `next` is set, else the next delta. */
+                        next_cursor?: string;
                         /** Format: uri */
                         previous: string | null;
+                        /** @description With `changed_since` only: ids of changed positions the list no longer shows: drop them. */
+                        removed?: number[];
                         results: components["schemas"]["CheckinPositionJson"][];
+                        /** @description With `changed_since` only: secrets revoked since the cursor (first page of a delta). */
+                        revoked_secrets?: string[];
                     };
                 };
             };
@@ -12335,6 +12694,58 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamCheckinList: {
+        parameters: {
+            query?: {
+                /** @description As the `Last-Event-ID` header, for clients that cannot set headers. */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description The `id:` of the last event received: resume after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                list: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events (`text/event-stream`) of the list: `event: checkin` for each successful scan (entry or exit, redeem, RPC redeem, automatic check-in or check-out, forced), `event: annulment` for each annulled scan (`data.checkin` is the annulled scan). `data:` is one line of JSON: `checkin`, `list`, `position`, `secret`, `order`, `type`, `datetime` (ISO UTC), `forced`, `auto_checked_in`, `device_id`, `gate`. `id:` is the entry's number (increasing per list); send the last one as `Last-Event-ID` (or `?last_event_id=`) to resume: the entries after it are replayed, then the live ones follow, none twice. A resumption point more than `STREAM_REPLAY_MAX` entries behind, or above every number handed out, gets `event: reset` (`{"reason": "too_old"}` or `"unknown"`): resynchronise the positions, then follow the stream. Comment lines (`: keep-alive`) come every `STREAM_HEARTBEAT_SECONDS`. The stream ends when the server stops (reconnect with `Last-Event-ID`). 503 past `STREAM_MAX_CLIENTS` open streams per server or while Redis is unreachable. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *     : stream of check-in list 7
+                     *
+                     *     id: 1042
+                     *     event: checkin
+                     *     data: {"checkin":1042,"list":7,"position":311,"secret":"az8u3jd8ss7dlksj","order":"ABC12","type":"entry","datetime":"2026-12-07T18:02:11Z","forced":false,"auto_checked_in":false,"device_id":null,"gate":null}
+                     *
+                     *     id: 1045
+                     *     event: annulment
+                     *     data: {"checkin":1042,"list":7,"position":311,"secret":"az8u3jd8ss7dlksj","order":"ABC12","type":"entry","datetime":"2026-12-07T18:02:11Z","forced":false,"auto_checked_in":false,"device_id":null,"gate":null}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -15007,6 +15418,42 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAnswerFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                question: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment, with the content type it was uploaded with. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -23741,6 +24188,69 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
+                "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file's bytes; `Content-Disposition: attachment; filename="photo.png"` names it. Types: PNG, JPEG, GIF (a well-formed image of at most 89,478,485 pixels) and PDF, with a matching file name extension; at most 10 MiB (413 above). */
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "image/gif": string;
+                "image/jpeg": string;
+                "image/png": string;
+            };
+        };
+        responses: {
+            /** @description The upload, usable by this credential for 24 hours. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
