@@ -23,14 +23,26 @@ describe('scanner flow (pretixSCAN against this server)', () => {
   const admin = {
     get: (path: string) => t.http().get(path).set('Authorization', auth(token)),
     post: (path: string, body: unknown = {}) =>
-      t.http().post(path).set('Authorization', auth(token)).send(body as object),
+      t
+        .http()
+        .post(path)
+        .set('Authorization', auth(token))
+        .send(body as object),
     patch: (path: string, body: unknown) =>
-      t.http().patch(path).set('Authorization', auth(token)).send(body as object),
+      t
+        .http()
+        .patch(path)
+        .set('Authorization', auth(token))
+        .send(body as object),
   };
   const device = (apiToken: string) => ({
     get: (path: string) => t.http().get(path).set('Authorization', `Device ${apiToken}`),
     post: (path: string, body: unknown = {}) =>
-      t.http().post(path).set('Authorization', `Device ${apiToken}`).send(body as object),
+      t
+        .http()
+        .post(path)
+        .set('Authorization', `Device ${apiToken}`)
+        .send(body as object),
   });
   const REPORT = {
     hardware_brand: 'Zebra',
@@ -42,7 +54,10 @@ describe('scanner flow (pretixSCAN against this server)', () => {
   };
 
   /** Creates a device through `O/devices/` and initializes it; returns its number and API token. */
-  async function setUpDevice(name: string, gate: number | null): Promise<{ number: number; apiToken: string }> {
+  async function setUpDevice(
+    name: string,
+    gate: number | null,
+  ): Promise<{ number: number; apiToken: string }> {
     const created = await admin.post(`${O}/devices/`, {
       name,
       all_events: false,
@@ -92,7 +107,8 @@ describe('scanner flow (pretixSCAN against this server)', () => {
       date_from: new Date(now - 3_600_000).toISOString(),
       date_to: new Date(now + 6 * 3_600_000).toISOString(),
     });
-    const item = (await admin.post(`${E}/items/`, { name: 'Ticket', default_price: '20.00' })).body.id as number;
+    const item = (await admin.post(`${E}/items/`, { name: 'Ticket', default_price: '20.00' })).body
+      .id as number;
     expect((await admin.post(`${E}/quotas/`, { name: 'All', size: 100, items: [item] })).status).toBe(201);
     expect((await admin.patch(`${E}/`, { live: true })).status).toBe(200);
     list = (await admin.post(`${E}/checkinlists/`, { name: 'Main entrance', all_products: true })).body
@@ -104,7 +120,11 @@ describe('scanner flow (pretixSCAN against this server)', () => {
         positions: [{ item, attendee_name: `Guest ${i}` }],
       });
       expect(res.status).toBe(201);
-      tickets.push({ code: res.body.code, secret: res.body.positions[0].secret, id: res.body.positions[0].id });
+      tickets.push({
+        code: res.body.code,
+        secret: res.body.positions[0].secret,
+        id: res.body.positions[0].id,
+      });
     }
   });
   afterAll(async () => {
@@ -134,7 +154,13 @@ describe('scanner flow (pretixSCAN against this server)', () => {
     expect(selection.body).toMatchObject({ event: { slug: 'gig' }, subevent: null, checkinlist: list });
 
     // --- Mirror the catalogue (everything the pretixscan profile lets a scanner read).
-    for (const path of [`${E}/`, `${E}/items/`, `${E}/categories/`, `${E}/questions/`, `${E}/checkinlists/`]) {
+    for (const path of [
+      `${E}/`,
+      `${E}/items/`,
+      `${E}/categories/`,
+      `${E}/questions/`,
+      `${E}/checkinlists/`,
+    ]) {
       const res = await dn.get(path);
       expect([path, res.status]).toEqual([path, 200]);
     }
@@ -152,7 +178,7 @@ describe('scanner flow (pretixSCAN against this server)', () => {
     expect(first).not.toHaveProperty('payment_provider');
     expect(first.positions[0]).not.toHaveProperty('downloads');
     expect(first.positions[0].pdf_data).toMatchObject({ event_name: 'Sample Conference' });
-    const generated = sync.headers['x-page-generated'] as string;
+    const generated = sync.headers['x-page-generated'];
     expect(generated).toMatch(/Z$/);
     // The next run asks for what changed since: nothing yet.
     const later = await dn.get(
@@ -165,7 +191,7 @@ describe('scanner flow (pretixSCAN against this server)', () => {
     const mirror = await dn.get(`${E}/checkinlists/${list}/positions/`);
     expect(mirror.status).toBe(200);
     expect(mirror.body.count).toBe(4);
-    const cursor = mirror.headers['x-delta-cursor'] as string;
+    const cursor = mirror.headers['x-delta-cursor'];
     expect(cursor).toBeTruthy();
 
     // --- The south door follows the list live.
@@ -204,13 +230,13 @@ describe('scanner flow (pretixSCAN against this server)', () => {
     }));
     const up = await dn.post(`${O}/checkinrpc/redeem_batch/`, { scans: northBatch });
     expect(up.status).toBe(200);
-    expect(up.body.results.map((r: { status_code: number; status: string }) => [r.status_code, r.status])).toEqual(
-      [
-        [201, 'ok'],
-        [201, 'ok'],
-        [201, 'ok'],
-      ],
-    );
+    expect(
+      up.body.results.map((r: { status_code: number; status: string }) => [r.status_code, r.status]),
+    ).toEqual([
+      [201, 'ok'],
+      [201, 'ok'],
+      [201, 'ok'],
+    ]);
     const down = await ds.post(`${O}/checkinrpc/redeem_batch/`, {
       scans: [{ secret: tickets[1].secret, lists: [list], force: true, datetime: southAt, nonce: 'south-1' }],
     });
@@ -243,9 +269,9 @@ describe('scanner flow (pretixSCAN against this server)', () => {
     // --- Resync: a secret revoked and one ticket blocked by the box office, then the delta since the mirror.
     const old = tickets[3].secret;
     expect((await admin.post(`${E}/orders/${tickets[3].code}/regenerate_secrets/`)).status).toBe(200);
-    expect((await admin.post(`${E}/orderpositions/${tickets[2].id}/add_block/`, { name: 'admin' })).status).toBe(
-      200,
-    );
+    expect(
+      (await admin.post(`${E}/orderpositions/${tickets[2].id}/add_block/`, { name: 'admin' })).status,
+    ).toBe(200);
     const revoked = await dn.get(`${E}/revokedsecrets/`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.results.map((r: { secret: string }) => r.secret)).toContain(old);
@@ -263,7 +289,9 @@ describe('scanner flow (pretixSCAN against this server)', () => {
     }
     expect(delta.status).toBe(200);
     expect(delta.body.revoked_secrets).toContain(old);
-    expect(delta.body.results.map((p: { id: number }) => p.id).sort()).toEqual(tickets.map((x) => x.id).sort());
+    expect(delta.body.results.map((p: { id: number }) => p.id).sort()).toEqual(
+      tickets.map((x) => x.id).sort(),
+    );
 
     // --- The profile keeps the scanner to its routes.
     const outside = await dn.get(`${E}/orders/${tickets[0].code}/`);
