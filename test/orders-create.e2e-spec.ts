@@ -1057,8 +1057,9 @@ describe('order creation', () => {
           },
         ],
         [
+          // Not an upload of this credential (README "Uploads and file answers").
           answer('F', { answer: 'file:abc' }),
-          { non_field_errors: ['File answers are not supported through this API.'] },
+          { non_field_errors: ['The submitted file ID "file:abc" was not found.'] },
         ],
         [
           answer('C', { options: questions.C.options.map((o) => o.id) }),
