@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import type { Response } from 'supertest';
 import { auth, bootstrapOrganizer, createEvent, createSeries, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
@@ -22,15 +23,21 @@ describe('orders as libpretixsync reads them', () => {
   const S = `${ORG}/events/series`;
   let itemId: number;
   let textQuestion: number;
+  let photoQuestion: number;
   let seriesItem: number;
   const dates: number[] = [];
 
   const get = (path: string, as = token) => t.http().get(path).set('Authorization', auth(as));
   const send = (method: 'post' | 'patch', path: string, body: unknown, as = token) =>
-    t.http()[method](path).set('Authorization', auth(as)).send(body as object);
+    t
+      .http()
+      [method](path)
+      .set('Authorization', auth(as))
+      .send(body as object);
 
   async function ok(res: Response, status = 201): Promise<Json> {
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== status)
+      throw new Error(`expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Json;
   }
 
@@ -71,10 +78,15 @@ describe('orders as libpretixsync reads them', () => {
     await ok(await send('post', `${E}/quotas/`, { name: 'Q', size: null, items: [itemId] }));
     textQuestion = (
       await ok(
-        await send('post', `${E}/questions/`, { question: 'Diet', type: 'S', identifier: 'DIET', items: [itemId] }),
+        await send('post', `${E}/questions/`, {
+          question: 'Diet',
+          type: 'S',
+          identifier: 'DIET',
+          items: [itemId],
+        }),
       )
     ).id as number;
-    await ok(
+    photoQuestion = await ok(
       await send('post', `${E}/questions/`, {
         question: 'Photo',
         type: 'F',
@@ -82,7 +94,7 @@ describe('orders as libpretixsync reads them', () => {
         items: [itemId],
         required: false,
       }),
-    );
+    ).then((q) => q.id as number);
     await createSeries(t, token, 'org', { slug: 'series' });
     seriesItem = (await ok(await send('post', `${S}/items/`, { name: 'Day pass', default_price: '5.00' })))
       .id as number;
@@ -103,9 +115,15 @@ describe('orders as libpretixsync reads them', () => {
       );
       dates.push(d.id as number);
     }
-    await ok(await send('post', `${S}/quotas/`, { name: 'Q', size: null, items: [seriesItem], subevent: dates[0] }));
-    await ok(await send('post', `${S}/quotas/`, { name: 'Q', size: null, items: [seriesItem], subevent: dates[1] }));
-    await ok(await send('post', `${S}/quotas/`, { name: 'Q', size: null, items: [seriesItem], subevent: dates[2] }));
+    await ok(
+      await send('post', `${S}/quotas/`, { name: 'Q', size: null, items: [seriesItem], subevent: dates[0] }),
+    );
+    await ok(
+      await send('post', `${S}/quotas/`, { name: 'Q', size: null, items: [seriesItem], subevent: dates[1] }),
+    );
+    await ok(
+      await send('post', `${S}/quotas/`, { name: 'Q', size: null, items: [seriesItem], subevent: dates[2] }),
+    );
     reader = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.orders:read'] });
     vouchersOnly = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.vouchers:read'] });
   });
@@ -121,7 +139,11 @@ describe('orders as libpretixsync reads them', () => {
         email: 'ann@example.org',
         phone: '+491701234567',
         locale: 'de',
-        invoice_address: { name_parts: { given_name: 'Ann', family_name: 'Lee' }, city: 'Berlin', country: 'DE' },
+        invoice_address: {
+          name_parts: { given_name: 'Ann', family_name: 'Lee' },
+          city: 'Berlin',
+          country: 'DE',
+        },
         positions: [
           {
             item: itemId,
@@ -208,7 +230,10 @@ describe('orders as libpretixsync reads them', () => {
 
     it('puts pdf_data on E/orderpositions/ list and detail; exclude does not apply there (as pretix)', async () => {
       const id = live.positions[0].id as number;
-      const list = await get(`${E}/orderpositions/?order=${live.code as string}&pdf_data=true&exclude=secret`, reader);
+      const list = await get(
+        `${E}/orderpositions/?order=${live.code as string}&pdf_data=true&exclude=secret`,
+        reader,
+      );
       expect(list.status).toBe(200);
       expect(list.body.results[0].secret).toBe(live.positions[0].secret);
       expect(list.body.results[0].pdf_data).toMatchObject({ order: live.code, question_DIET: 'vegan' });
@@ -222,31 +247,48 @@ describe('orders as libpretixsync reads them', () => {
     });
 
     it('puts pdf_data on check-in list positions for readers of orders only (pretix)', async () => {
-      const list = await ok(await send('post', `${E}/checkinlists/`, { name: 'Entry', all_products: true, include_pending: true }));
-      const scanner = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.orders:checkin'] });
+      const list = await ok(
+        await send('post', `${E}/checkinlists/`, {
+          name: 'Entry',
+          all_products: true,
+          include_pending: true,
+        }),
+      );
+      const scanner = await teamToken(t, 'org', {
+        allEvents: true,
+        eventPermissions: ['event.orders:checkin'],
+      });
       const base = `${E}/checkinlists/${list.id as number}/positions/`;
-      const asReader = await get(`${base}?pdf_data=true&ignore_status=true&order=${live.code as string}`, reader);
+      const asReader = await get(
+        `${base}?pdf_data=true&ignore_status=true&order=${live.code as string}`,
+        reader,
+      );
       expect(asReader.status).toBe(200);
       expect(asReader.body.results[0].pdf_data).toMatchObject({ order: live.code, question_DIET: 'vegan' });
       const id = live.positions[0].id as number;
       const one = await get(`${base}${id}/?pdf_data=true&ignore_status=true`, reader);
       expect(one.body.pdf_data.order).toBe(live.code);
-      const asScanner = await get(`${base}?pdf_data=true&ignore_status=true&search=${live.code as string}`, scanner);
+      const asScanner = await get(
+        `${base}?pdf_data=true&ignore_status=true&search=${live.code as string}`,
+        scanner,
+      );
       expect(asScanner.status).toBe(200);
       expect(asScanner.body.results[0].secret).toBe(live.positions[0].secret);
       expect(asScanner.body.results[0]).not.toHaveProperty('pdf_data');
       expect((await get(`${base}${id}/?pdf_data=true&ignore_status=true`, scanner)).body).not.toHaveProperty(
         'pdf_data',
       );
-      expect((await get(`${base}?ignore_status=true&order=${live.code as string}`, reader)).body.results[0]).not.toHaveProperty(
-        'pdf_data',
-      );
+      expect(
+        (await get(`${base}?ignore_status=true&order=${live.code as string}`, reader)).body.results[0],
+      ).not.toHaveProperty('pdf_data');
     });
 
     it('refuses credentials without event.orders:read', async () => {
       expect((await get(`${E}/orders/?${SYNC}`, vouchersOnly)).status).toBe(403);
       const id = live.positions[0].id as number;
-      expect((await get(`${E}/orderpositions/${id}/pdf_image/question_PHOTO/`, vouchersOnly)).status).toBe(403);
+      expect((await get(`${E}/orderpositions/${id}/pdf_image/question_PHOTO/`, vouchersOnly)).status).toBe(
+        403,
+      );
     });
 
     it('answers pdf_image/{key}/ as pretix: unknown key, no image, unknown position', async () => {
@@ -259,6 +301,64 @@ describe('orders as libpretixsync reads them', () => {
       expect([text.status, text.body]).toEqual([404, { detail: 'Unknown key' }]);
       const missing = await get(`${E}/orderpositions/999999/pdf_image/question_PHOTO/`, reader);
       expect([missing.status, missing.body]).toEqual([404, { detail: 'Not found.' }]);
+    });
+
+    it('serves the image of a file answer at pdf_image/question_<identifier>/ and names it in pdf_data images', async () => {
+      const image = new PNG({ width: 3, height: 2 });
+      image.data.fill(200);
+      const bytes = PNG.sync.write(image);
+      const upload = async (body: Buffer, type: string, name: string) =>
+        (
+          await ok(
+            await t
+              .http()
+              .post('/api/v1/upload')
+              .set('Authorization', auth(token))
+              .set('Content-Type', type)
+              .set('Content-Disposition', `attachment; filename="${name}"`)
+              .send(body),
+          )
+        ).id as string;
+      const withImage = await order({
+        positions: [
+          {
+            item: itemId,
+            answers: [{ question: photoQuestion, answer: await upload(bytes, 'image/png', 'me.png') }],
+          },
+        ],
+      });
+      const pid = (withImage.positions as Json[])[0].id as number;
+      const detail = await get(`${E}/orders/${withImage.code as string}/?pdf_data=true`, reader);
+      const url = (detail.body.positions as Json[])[0].pdf_data as { images: Record<string, string | null> };
+      expect(url.images.question_PHOTO).toMatch(
+        new RegExp(`/orderpositions/${pid}/pdf_image/question_PHOTO/$`),
+      );
+      const served = await t
+        .http()
+        .get(new URL(url.images.question_PHOTO!).pathname)
+        .set('Authorization', auth(reader))
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
+      expect(served.status).toBe(200);
+      expect(served.headers['content-type']).toBe('image/png');
+      expect(Buffer.compare(served.body as Buffer, bytes)).toBe(0);
+      // A file answer that is no image (a PDF) has no image.
+      const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+      const withPdf = await order({
+        positions: [
+          {
+            item: itemId,
+            answers: [{ question: photoQuestion, answer: await upload(pdf, 'application/pdf', 'a.pdf') }],
+          },
+        ],
+      });
+      const pdfPosition = (withPdf.positions as Json[])[0].id as number;
+      const none = await get(`${E}/orderpositions/${pdfPosition}/pdf_image/question_PHOTO/`, reader);
+      expect([none.status, none.body]).toEqual([404, { detail: 'No image available' }]);
     });
 
     it('keeps the statement count of pdf_data pages fixed (list ≤ 4 whatever the size, detail ≤ 3)', async () => {
@@ -284,7 +384,9 @@ describe('orders as libpretixsync reads them', () => {
     });
 
     it('include keeps only the named fields, one level into nested ones', async () => {
-      const res = await get(`${E}/orders/${o.code}/?include=code&include=positions.secret&include=invoice_address.city`);
+      const res = await get(
+        `${E}/orders/${o.code}/?include=code&include=positions.secret&include=invoice_address.city`,
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         code: o.code,
@@ -297,13 +399,17 @@ describe('orders as libpretixsync reads them', () => {
     });
 
     it('unknown include names select nothing; a nested field without a known child is dropped', async () => {
-      const res = await get(`${E}/orders/${o.code}/?include=code&include=nonsense&include=positions.nonsense`);
+      const res = await get(
+        `${E}/orders/${o.code}/?include=code&include=nonsense&include=positions.nonsense`,
+      );
       expect(res.body).toEqual({ code: o.code });
     });
 
     it('exclude drops fields and children; unknown names are ignored; applied after include', async () => {
       const full = (await get(`${E}/orders/${o.code}/`)).body as Json;
-      const res = await get(`${E}/orders/${o.code}/?exclude=nonsense&exclude=positions.nonsense&exclude=a.b.c`);
+      const res = await get(
+        `${E}/orders/${o.code}/?exclude=nonsense&exclude=positions.nonsense&exclude=a.b.c`,
+      );
       expect(res.body).toEqual(full);
       const some = await get(`${E}/orders/${o.code}/?exclude=positions.answers&exclude=email&exclude=fees`);
       expect(some.body).not.toHaveProperty('email');
@@ -342,7 +448,9 @@ describe('orders as libpretixsync reads them', () => {
     it('subevent_after: a date ending strictly after the time (or starting after it without an end)', async () => {
       // January ends 12:00: exactly then is not after.
       expect(await list(`subevent_after=2031-01-10T12:00:00Z`)).toEqual([feb.code, mar.code].sort());
-      expect(await list(`subevent_after=2031-01-10T11:59:59Z`)).toEqual([jan.code, feb.code, mar.code].sort());
+      expect(await list(`subevent_after=2031-01-10T11:59:59Z`)).toEqual(
+        [jan.code, feb.code, mar.code].sort(),
+      );
       // February has no end: its start counts.
       expect(await list(`subevent_after=2031-02-10T10:00:00Z`)).toEqual([mar.code]);
       expect(await list(`subevent_after=2031-02-10T09:59:00%2B0000`)).toEqual([feb.code, mar.code].sort());
@@ -377,7 +485,9 @@ describe('orders as libpretixsync reads them', () => {
     });
 
     it('created_since is inclusive, created_before exclusive', async () => {
-      const rows: { datetime: Date }[] = await t.db.query('SELECT datetime FROM orders WHERE code = $1', [feb.code]);
+      const rows: { datetime: Date }[] = await t.db.query('SELECT datetime FROM orders WHERE code = $1', [
+        feb.code,
+      ]);
       const at = rows[0].datetime.toISOString();
       expect(await list(`created_since=${encodeURIComponent(at)}`)).toContain(feb.code);
       expect(await list(`created_before=${encodeURIComponent(at)}`)).not.toContain(feb.code);
@@ -397,7 +507,9 @@ describe('orders as libpretixsync reads them', () => {
     it('breaks last_modified ties by id, so paging neither skips nor repeats', async () => {
       const made = [await order(), await order(), await order(), await order(), await order()];
       const ids = made.map((m) => m.code as string);
-      await t.db.query(`UPDATE orders SET last_modified = '2040-01-01T00:00:00Z' WHERE code = ANY($1)`, [ids]);
+      await t.db.query(`UPDATE orders SET last_modified = '2040-01-01T00:00:00Z' WHERE code = ANY($1)`, [
+        ids,
+      ]);
       const seen: string[] = [];
       for (let page = 1; page <= 3; page += 1) {
         const res = await get(
@@ -405,9 +517,10 @@ describe('orders as libpretixsync reads them', () => {
         );
         seen.push(...codes(res));
       }
-      const byId: { code: string }[] = await t.db.query('SELECT code FROM orders WHERE code = ANY($1) ORDER BY id', [
-        ids,
-      ]);
+      const byId: { code: string }[] = await t.db.query(
+        'SELECT code FROM orders WHERE code = ANY($1) ORDER BY id',
+        [ids],
+      );
       expect(seen).toEqual(byId.map((r) => r.code));
       await t.db.query(`UPDATE orders SET last_modified = now() WHERE code = ANY($1)`, [ids]);
     });
@@ -421,7 +534,10 @@ describe('orders as libpretixsync reads them', () => {
       await ok(await send('patch', `${E}/orders/${target.code}/`, { comment: 'changed while paging' }), 200);
       const second = await get(`${E}/orders/?${SYNC}&page_size=1&page=2`, reader);
       expect(second.status).toBe(200);
-      const next = await get(`${E}/orders/?${SYNC}&ordering=-last_modified&modified_since=${syncDate(since)}`, reader);
+      const next = await get(
+        `${E}/orders/?${SYNC}&ordering=-last_modified&modified_since=${syncDate(since)}`,
+        reader,
+      );
       expect(codes(next)[0]).toBe(target.code);
     });
 
@@ -432,16 +548,18 @@ describe('orders as libpretixsync reads them', () => {
       try {
         await runner.startTransaction();
         // A writer inside its transaction takes last_modified now, then commits only after the scanner's list.
-        await runner.query(`UPDATE orders SET comment = 'slow writer', last_modified = clock_timestamp() WHERE code = $1`, [
-          victim.code,
-        ]);
+        await runner.query(
+          `UPDATE orders SET comment = 'slow writer', last_modified = clock_timestamp() WHERE code = $1`,
+          [victim.code],
+        );
         const list = await get(`${E}/orders/?${SYNC}&ordering=-last_modified`, reader);
         expect(list.status).toBe(200);
         const generated = list.headers['x-page-generated'];
         await runner.commitTransaction();
-        const rows: { last_modified: Date }[] = await t.db.query('SELECT last_modified FROM orders WHERE code = $1', [
-          victim.code,
-        ]);
+        const rows: { last_modified: Date }[] = await t.db.query(
+          'SELECT last_modified FROM orders WHERE code = $1',
+          [victim.code],
+        );
         expect(new Date(generated).getTime()).toBeLessThanOrEqual(rows[0].last_modified.getTime());
         const next = await get(
           `${E}/orders/?${SYNC}&ordering=-last_modified&modified_since=${encodeURIComponent(generated)}`,
@@ -459,7 +577,9 @@ describe('orders as libpretixsync reads them', () => {
     it('continues an interrupted first sync by ordering=datetime&created_since', async () => {
       const a = await order();
       const b = await order();
-      const rows: { datetime: Date }[] = await t.db.query('SELECT datetime FROM orders WHERE code = $1', [a.code]);
+      const rows: { datetime: Date }[] = await t.db.query('SELECT datetime FROM orders WHERE code = $1', [
+        a.code,
+      ]);
       const res = await get(
         `${E}/orders/?${SYNC}&ordering=datetime&created_since=${encodeURIComponent(rows[0].datetime.toISOString())}`,
         reader,

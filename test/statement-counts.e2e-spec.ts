@@ -479,7 +479,7 @@ describe('statements per request', () => {
         .filter((r) => !/\/exporters\/:identifier\/download\/:task\/:file\/$/.test(r.path))
         // Ticket downloads answer 409 until a worker rendered them (test/ticket-downloads.e2e-spec.ts).
         .filter((r) => !/\/download\/:output\/$/.test(r.path))
-        // Ticket layout images answer 404 (no file answer is stored; test/orders-libpretixsync.e2e-spec.ts).
+        // Ticket layout images: the fixture has no file answer, so 404 (test/orders-libpretixsync.e2e-spec.ts).
         .filter((r) => !/\/pdf_image\/:key\/$/.test(r.path))
         // Live event streams never end; opening one reads the list (1) and a resumption 3 more
         // (test/checkin-stream.e2e-spec.ts).

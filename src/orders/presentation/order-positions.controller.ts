@@ -1,4 +1,4 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/access.decorators';
 import { CurrentEvent } from '../../auth/request-context';
@@ -52,26 +52,30 @@ export class OrderPositionsController {
 
   /**
    * The image of a ticket layout's image variable `key` for the position (pretix `pdf_image`): the keys are
-   * `question_<identifier>` of the event's file questions. File answers are not stored here, so this answers 404
-   * `{"detail": "No image available"}` for a known key and `{"detail": "Unknown key"}` for another.
+   * `question_<identifier>` of the event's file questions, the image the position's file answer holds. 404
+   * `{"detail": "No image available"}` for a known key without an image answer and `{"detail": "Unknown key"}` for
+   * another key.
    */
+  @NoStore()
   @Get(':id/pdf_image/:key')
   @RequirePermission('event.orders:read')
   @ListFilters({ filters: POSITION_CANCELED_FILTERS })
   @ApiOkResponse({
-    description: 'The image file (never sent here: no image is stored).',
+    description: 'The image (inline), with the content type it was uploaded with.',
     content: {
       'image/png': { schema: { type: 'string', format: 'binary' } },
       'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+      'image/gif': { schema: { type: 'string', format: 'binary' } },
     },
   })
   @ApiNotFoundResponse({ description: 'Unknown position, `Unknown key`, or `No image available`.' })
-  retrievePdfImage(
+  async retrievePdfImage(
     @CurrentEvent() event: Event,
     @IdParam('id') id: number,
     @Param('key') key: string,
     @Filters() filters: QueryFilters,
-  ): Promise<never> {
-    return this.positions.pdfImage(event, id, key, filters);
+  ): Promise<StreamableFile> {
+    const image = await this.positions.pdfImage(event, id, key, filters);
+    return new StreamableFile(image.content, { type: image.contentType, length: image.content.length });
   }
 }

@@ -21,6 +21,7 @@ import {
 import { PdfDataQueries } from './pdf-data.queries';
 import { pdfDataOf, printEventOf, PrintQuestion, wantsPdfData, withPdfData } from './pdf-data.rules';
 import { NotFound } from '../../common/errors';
+import { AnswerFile, AnswerFiles } from '../answers/answer-files.service';
 
 /**
  * Order positions of an event, read-only (`E/orderpositions/`, compat §4.4 "Position fields"). Canceled
@@ -35,6 +36,7 @@ export class OrderPositionsService {
     @InjectRepository(OrderPosition) private readonly positions: Repository<OrderPosition>,
     private readonly presentation: OrderPresentation,
     private readonly queries: OrderListQueries,
+    private readonly answerFiles: AnswerFiles,
   ) {}
 
   /**
@@ -100,21 +102,30 @@ export class OrderPositionsService {
   /**
    * `GET E/orderpositions/{id}/pdf_image/{key}/` (pretix): the image a ticket layout's image variable `key` shows
    * for the position. The image variables are pretix's core ones, `question_<identifier>` of the event's file
-   * questions; file answers are not stored here, so a known key has no image. One statement.
+   * questions: the position's file answer when it is an image (PNG, JPEG, GIF). Two to four statements.
    * @throws NotFound `Not found.` for an unknown position (canceled ones unless `include_canceled_positions=true`),
-   *   `Unknown key` for a key that is no image variable, `No image available` otherwise
+   *   `Unknown key` for a key that is no image variable, `No image available` for one without an image answer
    */
-  async pdfImage(event: Event, id: number, key: string, filters: QueryFilters): Promise<never> {
+  async pdfImage(event: Event, id: number, key: string, filters: QueryFilters): Promise<AnswerFile> {
     const qb = this.queries.positionById(this.positions.manager, event.id, id, canceledFilter(filters));
     const questions = await findOneInOne(
       qb,
       { questions: { sql: PdfDataQueries.eventQuestions(event.id), read: (v) => v as PrintQuestion[] } },
       (_p, r) => r.questions,
     );
-    const keys = questions.filter(([, , type]) => type === 'F').map(([, identifier]) => `question_${identifier}`);
-    throw new NotFound(keys.includes(key) ? NO_IMAGE : UNKNOWN_IMAGE_KEY);
+    const question = questions.find(([, identifier, type]) => type === 'F' && `question_${identifier}` === key);
+    if (!question) throw new NotFound(UNKNOWN_IMAGE_KEY);
+    const file = await this.answerFiles.get(event, id, question[0]).catch((e: unknown) => {
+      if (e instanceof NotFound) return null;
+      throw e;
+    });
+    if (!file || !IMAGE_TYPES.has(file.contentType)) throw new NotFound(NO_IMAGE);
+    return file;
   }
 }
+
+/** Content types `pdf_image/` serves (the image types an upload may have). */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif']);
 
 /** pretix's answers of `pdf_image/{key}/` for a key that is no image variable, and for one without an image. */
 export const UNKNOWN_IMAGE_KEY = 'Unknown key';

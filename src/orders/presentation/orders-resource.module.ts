@@ -10,6 +10,7 @@ import { SalesPortsModule } from '../sales-ports.module';
 import { OrderWritingModule } from '../writing/order-writing.module';
 import { OrderPositionsController } from './order-positions.controller';
 import { OrderPositionsService } from './order-positions.service';
+import { AnswerFilesModule } from '../answers/answer-files.module';
 import { OrderPresentationModule } from './order-presentation.module';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
@@ -37,6 +38,7 @@ export class OrdersResourceModule {
         OrderCreateModule.register(giftCardPayments),
         OrderWritingModule,
         OrderPresentationModule,
+        AnswerFilesModule,
         TypeOrmModule.forFeature([Order, OrderPosition]),
       ],
       controllers: [

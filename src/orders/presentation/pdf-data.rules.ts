@@ -293,7 +293,7 @@ export function pdfDataOf(
   const images: Record<string, string | null> = {};
   for (const [id, identifier, type] of questions) {
     if (type === 'F') {
-      images[`question_${identifier}`] = null;
+      images[`question_${identifier}`] = imageUrl(answers.get(id), identifier);
       continue;
     }
     const value = answers.has(id) ? answerText(answers.get(id)!, type) : '';
@@ -303,6 +303,16 @@ export function pdfDataOf(
   for (const [k, v] of Object.entries({ ...event.metaData, ...(se?.m ?? {}) })) out[`meta:${k}`] = v;
   out.images = images;
   return out;
+}
+
+/**
+ * The URL of `pdf_image/question_<identifier>/` for a position whose file answer is shown as its download URL
+ * (`…/orderpositions/{id}/answer/{question}/`, `presentAnswers`); null without a file answer (pretix: `images` maps
+ * a layout's image variable to the URL of its image, or null).
+ */
+function imageUrl(answer: string | undefined, identifier: string): string | null {
+  const download = /\/answer\/\d+\/$/;
+  return answer && download.test(answer) ? answer.replace(download, `/pdf_image/question_${identifier}/`) : null;
 }
 
 /** Whether the request asked for `pdf_data` (pretix: the last `pdf_data` value, case-insensitive, is `true`). */
