@@ -48,7 +48,8 @@ export class RowMapper<E extends ObjectLiteral> {
     const seen = new Set<string>();
     this.columns = [];
     for (const c of metadata.columns) {
-      if (c.isVirtual || seen.has(c.databaseName)) continue;
+      // Columns the entity does not select (`select: false`, e.g. trigger-kept change stamps) are not read either.
+      if (c.isVirtual || !c.isSelect || seen.has(c.databaseName)) continue;
       seen.add(c.databaseName);
       const type = String(c.type);
       this.columns.push({

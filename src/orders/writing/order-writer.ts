@@ -279,7 +279,10 @@ export class OrderWriter {
     try {
       // With an explicit column list TypeORM writes the preassigned ids (it leaves serial ids out otherwise).
       // Chunked below PostgreSQL's 65,535 bind parameters per statement (every column of every row is one).
-      const columns = em.connection.getMetadata(OrderPosition).columns.map((c) => c.propertyPath);
+      const columns = em.connection
+        .getMetadata(OrderPosition)
+        .columns.filter((c) => c.isInsert)
+        .map((c) => c.propertyPath);
       await insertInChunks(positions, columns.length, (chunk) =>
         this.queries.insertPositions(em, columns, chunk),
       );
