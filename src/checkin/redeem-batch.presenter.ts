@@ -1,49 +1,26 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiEnum, ApiInt } from '../common/http/api-schemas';
-import { QuestionJson } from '../catalogue/questions/question.presenter';
-import { CheckinPositionJson } from '../orders/checkin-seam/checkin-positions';
-import { RedeemListJson } from './redeem.presenter';
-import { REDEEM_REASONS } from './redeem.rules';
+import { ApiInt } from '../common/http/api-schemas';
+import { RedeemErrorJson, RedeemIncompleteJson, RedeemOkJson } from './redeem.presenter';
 
 /**
  * One result of a batch redeem (README "Batch redeem"): `status_code` is the HTTP status the single
  * `checkinrpc/redeem/` would answer for the scan; the other fields are that answer's body, unchanged.
  */
-export class RedeemBatchOkJson {
+export class RedeemBatchOkJson extends RedeemOkJson {
   @ApiProperty({ type: 'integer', enum: [201] })
   status_code!: 201;
-  @ApiEnum(['ok'])
-  status!: 'ok';
-  require_attention!: boolean;
-  position!: CheckinPositionJson;
-  list!: RedeemListJson;
 }
 
 /** A refused scan (`status_code` 400) or an unknown ticket (404, reason `invalid`, no `position`). */
-export class RedeemBatchErrorJson {
+export class RedeemBatchErrorJson extends RedeemErrorJson {
   @ApiProperty({ type: 'integer', enum: [400, 404] })
   status_code!: 400 | 404;
-  @ApiEnum(['error'])
-  status!: 'error';
-  @ApiEnum(REDEEM_REASONS)
-  reason!: string;
-  reason_explanation!: string | null;
-  require_attention!: boolean;
-  /** The ticket scanned (absent for an unknown secret). */
-  position?: CheckinPositionJson;
-  list!: RedeemListJson;
 }
 
 /** Check-in questions still to answer (`status_code` 400, `status` `incomplete`). */
-export class RedeemBatchIncompleteJson {
+export class RedeemBatchIncompleteJson extends RedeemIncompleteJson {
   @ApiProperty({ type: 'integer', enum: [400] })
   status_code!: 400;
-  @ApiEnum(['incomplete'])
-  status!: 'incomplete';
-  require_attention!: boolean;
-  position!: CheckinPositionJson;
-  questions!: QuestionJson[];
-  list!: RedeemListJson;
 }
 
 /**
