@@ -336,6 +336,67 @@ export async function insertEvent(db: DataSource, organizerId: number, slug: str
   return events[0].id;
 }
 
+/** The columns of `table` a copy by SQL writes: all but `id` and the trigger-kept `changed_xid`. */
+async function copiedColumns(db: DataSource, table: string): Promise<string[]> {
+  const rows = await db.query<{ column_name: string }[]>(
+    `SELECT column_name FROM information_schema.columns
+      WHERE table_schema = 'public' AND table_name = $1 AND column_name NOT IN ('id', 'changed_xid')
+      ORDER BY ordinal_position`,
+    [table],
+  );
+  return rows.map((r) => r.column_name);
+}
+
+/**
+ * Event `E` (a path) gets a product `Ticket` (10.00) with a quota of 1,000,000 and one paid order through the API,
+ * then `copies` more paid one-ticket orders copied from it by SQL (codes `C0000001`…, secrets `S` + code), and the
+ * tables are analysed. Resolves to the product's id and the first order's id.
+ */
+export async function loadPaidTickets(
+  ctx: Pick<BenchContext, 'db' | 'post'>,
+  E: string,
+  copies: number,
+): Promise<{ item: number; template: number }> {
+  const { db, post } = ctx;
+  const item = (
+    JSON.parse(
+      expectStatus(await post(`${E}/items/`, { name: { en: 'Ticket' }, default_price: '10.00' }), 201, 'item')
+        .body,
+    ) as { id: number }
+  ).id;
+  expectStatus(await post(`${E}/quotas/`, { name: 'Q', size: 1_000_000, items: [item] }), 201, 'quota');
+  const order = JSON.parse(
+    expectStatus(await post(`${E}/orders/`, { status: 'p', positions: [{ item }] }), 201, 'order').body,
+  ) as { code: string };
+  const template = (
+    await db.query<{ id: number }[]>('SELECT id FROM orders WHERE code = $1', [order.code])
+  )[0].id;
+  const pick = (cols: string[], overrides: Record<string, string>) =>
+    cols.map((c) => overrides[c] ?? `t.${c}`).join(', ');
+  process.stdout.write(`Loading ${copies} tickets by SQL...\n`);
+  const orderCols = await copiedColumns(db, 'orders');
+  await db.query(
+    `INSERT INTO orders (${orderCols.join(', ')})
+     SELECT ${pick(orderCols, { code: `'C' || lpad(g::text, 7, '0')`, secret: 'md5(g::text)' })}
+       FROM orders t, generate_series(1, $2::int) g WHERE t.id = $1`,
+    [template, copies],
+  );
+  const positionCols = (await copiedColumns(db, 'order_position')).filter((c) => c !== 'exited');
+  await db.query(
+    `INSERT INTO order_position (${positionCols.join(', ')})
+     SELECT ${pick(positionCols, {
+       order_id: 'o.id',
+       secret: `'S' || o.code`,
+       pseudonymization_id: 'substr(md5(o.code), 1, 10)',
+     })}
+       FROM order_position t, orders o
+      WHERE t.order_id = $1 AND o.code LIKE 'C%' AND o.id <> t.order_id AND o.event_id = t.event_id`,
+    [template],
+  );
+  await db.query('ANALYZE');
+  return { item, template };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Report
 

@@ -9,7 +9,6 @@
  *
  * Run: `npx ts-node --transpile-only bench/checkin.bench.ts` (needs PostgreSQL and Redis as for the tests).
  */
-import type { DataSource } from 'typeorm';
 import * as bench from './bench-harness';
 
 const TICKETS = 10_000;
@@ -17,65 +16,12 @@ const PAGES = 300;
 const REDEEMS = 3_000;
 const CONCURRENCY = 8;
 
-async function columns(db: DataSource, table: string): Promise<string[]> {
-  const rows = await db.query<{ column_name: string }[]>(
-    `SELECT column_name FROM information_schema.columns
-      WHERE table_schema = 'public' AND table_name = $1 AND column_name <> 'id' ORDER BY ordinal_position`,
-    [table],
-  );
-  return rows.map((r) => r.column_name);
-}
-
 bench.runBenchmark(
   { database: `ticketing_bench_checkin_${process.pid}`, deadlineMs: 15 * 60_000, maxSockets: CONCURRENCY },
   async ({ db, organizer, get, post }) => {
     const eventId = await bench.insertEvent(db, organizer.id, 'checkin');
     const E = '/api/v1/organizers/bench/events/checkin';
-    const item = JSON.parse(
-      bench.expectStatus(
-        await post(`${E}/items/`, { name: { en: 'Ticket' }, default_price: '10.00' }),
-        201,
-        'item',
-      ).body,
-    ) as { id: number };
-    bench.expectStatus(
-      await post(`${E}/quotas/`, { name: 'Q', size: 1_000_000, items: [item.id] }),
-      201,
-      'quota',
-    );
-    const order = JSON.parse(
-      bench.expectStatus(
-        await post(`${E}/orders/`, { status: 'p', positions: [{ item: item.id }] }),
-        201,
-        'order',
-      ).body,
-    ) as { code: string };
-    const template = (
-      await db.query<{ id: number }[]>('SELECT id FROM orders WHERE code = $1', [order.code])
-    )[0].id;
-    const orderCols = await columns(db, 'orders');
-    const pick = (cols: string[], overrides: Record<string, string>) =>
-      cols.map((c) => overrides[c] ?? `t.${c}`).join(', ');
-    process.stdout.write(`Loading ${TICKETS} tickets by SQL...\n`);
-    await db.query(
-      `INSERT INTO orders (${orderCols.join(', ')})
-       SELECT ${pick(orderCols, { code: `'C' || lpad(g::text, 7, '0')`, secret: 'md5(g::text)' })}
-         FROM orders t, generate_series(1, $2::int) g WHERE t.id = $1`,
-      [template, TICKETS],
-    );
-    const positionCols = (await columns(db, 'order_position')).filter((c) => c !== 'exited');
-    await db.query(
-      `INSERT INTO order_position (${positionCols.join(', ')})
-       SELECT ${pick(positionCols, {
-         order_id: 'o.id',
-         secret: `'S' || o.code`,
-         pseudonymization_id: 'substr(md5(o.code), 1, 10)',
-       })}
-         FROM order_position t, orders o
-        WHERE t.order_id = $1 AND o.code LIKE 'C%' AND o.id <> t.order_id AND o.event_id = t.event_id`,
-      [template],
-    );
-    await db.query('ANALYZE');
+    await bench.loadPaidTickets({ db, post }, E, TICKETS);
     const list = JSON.parse(
       bench.expectStatus(await post(`${E}/checkinlists/`, { name: 'Main', all_products: true }), 201, 'list')
         .body,
