@@ -9,7 +9,7 @@ import { toStreamFrame } from './checkin-stream.presenter';
 
 /**
  * The `CHECKIN_EVENTS` port of the check-in context (`checkin-events.port.ts`): after a check-in writer's commit,
- * reads the entries the change made (two statements) and publishes each to its list's Redis channel, from which
+ * reads the entries the change made (two statements; none for a redeem on a list nobody follows) and publishes each to its list's Redis channel, from which
  * every API replica's `CheckinStreamHub` pushes it to its clients. One Redis connection per process (each publish
  * waits at most `QUEUE_TIMEOUT_MS` for it). The work runs in the
  * background; a failure is logged and counted ({@link failures}), never answered (the check-in is committed and
@@ -60,7 +60,9 @@ export class CheckinStreamPublisher implements CheckinEvents, BeforeApplicationS
   }
 
   private async publish(change: CheckinChange): Promise<void> {
-    const entries = await this.reads.ofChange(change);
+    const heard = await this.heard(change);
+    if (heard === null) return;
+    const entries = await this.reads.ofChange(heard);
     if (entries.length === 0) return;
     const pipeline = this.redis.pipeline();
     for (const entry of entries) {
@@ -73,5 +75,25 @@ export class CheckinStreamPublisher implements CheckinEvents, BeforeApplicationS
     const failed = (results ?? []).find(([err]) => err !== null);
     if (failed) throw failed[0]!;
     this.published += entries.length;
+  }
+
+  /**
+   * The part of a redeem's change (`scans`, whose lists are known) that some replica has a client for: one Redis
+   * `PUBSUB NUMSUB` instead of the two statements that read the entries, so a door scanner's redeem costs no SQL
+   * for the stream while nobody listens to its list. Null when nobody does. A client that connects meanwhile
+   * subscribes before it replays from PostgreSQL, so it still gets the (committed) scan by `Last-Event-ID`.
+   * Other changes (their lists are known only once read) are passed on as they are.
+   */
+  private async heard(change: CheckinChange): Promise<CheckinChange | null> {
+    if (change.kind !== 'scans') return change;
+    const lists = [...new Set(change.scans.map((x) => x.listId))];
+    const counts = (await within(
+      this.redis.pubsub('NUMSUB', ...lists.map((l) => streamChannel(this.config.queuePrefix, l))),
+      this.config.queueTimeoutMs,
+      'numsub',
+    )) as (string | number)[];
+    const listened = new Set(lists.filter((_, i) => Number(counts[2 * i + 1]) > 0));
+    const scans = change.scans.filter((x) => listened.has(x.listId));
+    return scans.length === 0 ? null : { kind: 'scans', scans };
   }
 }
