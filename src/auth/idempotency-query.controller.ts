@@ -15,7 +15,12 @@ export class IdempotencyQueryController {
   @Get()
   @NoTrailingSlash()
   @RequireAuthentication()
-  @ApiQuery({ name: 'key', required: false, description: 'The idempotency key (pretix); else the header.' })
+  @ApiQuery({
+    name: 'key',
+    required: false,
+    type: String,
+    description: 'The idempotency key (pretix); else the header.',
+  })
   @ApiHeader({
     name: 'X-Idempotency-Key',
     required: false,
