@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { NoTrailingSlash, Public, RequireAuthentication } from '../auth/access.decorators';
+import { DeviceOnlyGuard } from '../auth/device-only.guard';
 import { Principal } from '../auth/principal';
 import { CurrentPrincipal } from '../auth/request-context';
 import { DeviceInitializeDto, DeviceUpdateDto } from './device-self.dto';
@@ -31,6 +32,7 @@ export class DeviceSelfController {
   @HttpCode(200)
   @NoTrailingSlash()
   @RequireAuthentication()
+  @UseGuards(DeviceOnlyGuard)
   @ApiSecurity('device')
   updateDeviceInfo(
     @CurrentPrincipal() principal: Principal,
@@ -43,6 +45,7 @@ export class DeviceSelfController {
   @Get('info')
   @NoTrailingSlash()
   @RequireAuthentication()
+  @UseGuards(DeviceOnlyGuard)
   @ApiSecurity('device')
   retrieveDeviceInfo(
     @CurrentPrincipal() principal: Principal,
@@ -55,6 +58,7 @@ export class DeviceSelfController {
   @HttpCode(200)
   @NoTrailingSlash()
   @RequireAuthentication()
+  @UseGuards(DeviceOnlyGuard)
   @ApiSecurity('device')
   rollDeviceToken(@CurrentPrincipal() principal: Principal): Promise<DeviceSelfJson> {
     return this.devices.roll(principal);
@@ -64,6 +68,7 @@ export class DeviceSelfController {
   @HttpCode(200)
   @NoTrailingSlash()
   @RequireAuthentication()
+  @UseGuards(DeviceOnlyGuard)
   @ApiSecurity('device')
   revokeDevice(
     @CurrentPrincipal() principal: Principal,

@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -8,6 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { NoTrailingSlash, RequireAuthentication } from '../../auth/access.decorators';
+import { DeviceOnlyGuard } from '../../auth/device-only.guard';
 import { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/request-context';
 import { ListFilters } from '../../common/http/list-filters';
@@ -24,6 +25,7 @@ export class DeviceEventSelectionController {
   @Get('eventselection')
   @NoTrailingSlash()
   @RequireAuthentication()
+  @UseGuards(DeviceOnlyGuard)
   @ApiSecurity('device')
   @ListFilters({
     filters: {
