@@ -43,8 +43,9 @@ describe('API page in a browser', () => {
       if (authorization) {
         await page.click('.auth-wrapper .authorize');
         const modal = page.locator('.modal-ux');
-        // The team-token scheme (`token`, apiKey in the Authorization header); the OAuth scheme has its own block.
-        const block = modal.locator('.auth-container').filter({ has: page.locator('input#api_key_value') });
+        // The team-token scheme (`token`, apiKey in the Authorization header); the device scheme and OAuth have their
+        // own forms.
+        const block = modal.locator('form').filter({ hasText: /^\s*token\s*\(apiKey\)/ });
         await block.locator('input[type=text]').fill(authorization);
         await block.locator('button.authorize').click();
         // Once authorized the block shows "Logout" instead of the input; the header's close button ends the dialog.
