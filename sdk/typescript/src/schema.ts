@@ -1671,8 +1671,9 @@ export interface paths {
         /**
          * Retrieve a pdf image
          * @description The image of a ticket layout's image variable `key` for the position (pretix `pdf_image`): the keys are
-         *     `question_<identifier>` of the event's file questions. File answers are not stored here, so this answers 404
-         *     `{"detail": "No image available"}` for a known key and `{"detail": "Unknown key"}` for another.
+         *     `question_<identifier>` of the event's file questions, the image the position's file answer holds. 404
+         *     `{"detail": "No image available"}` for a known key without an image answer and `{"detail": "Unknown key"}` for
+         *     another key.
          */
         get: operations["retrievePdfImage"];
         put?: never;
@@ -7352,6 +7353,7 @@ export interface components {
             position?: components["schemas"]["CheckinPositionJson"];
             /** @enum {string} */
             reason: "invalid" | "already_redeemed" | "unpaid" | "canceled" | "product" | "revoked" | "rules" | "invalid_time" | "blocked" | "ambiguous" | "incomplete" | "error" | "annulled";
+            /** @description Human explanation (what a scanner shows). */
             reason_explanation: string | null;
             require_attention: boolean;
             /** @enum {string} */
@@ -7370,6 +7372,7 @@ export interface components {
         RedeemBatchIncompleteJson: {
             list: components["schemas"]["RedeemListJson"];
             position: components["schemas"]["CheckinPositionJson"];
+            /** @description The product's check-in questions still without a (valid) answer. */
             questions: components["schemas"]["QuestionJson"][];
             require_attention: boolean;
             /** @enum {string} */
@@ -9798,7 +9801,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The idempotency key (pretix); else the header. */
-                key?: unknown;
+                key?: string;
             };
             header?: {
                 /** @description The idempotency key, without `?key=`. */
@@ -15539,12 +15542,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The image file (never sent here: no image is stored). */
+            /** @description The image (inline), with the content type it was uploaded with. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "image/gif": string;
                     "image/jpeg": string;
                     "image/png": string;
                 };
