@@ -147,9 +147,11 @@ describe('check-in batch redeem', () => {
     const first = scans[0] as { secret: string };
     const history = await get(`${E}/checkins/?list=${list}&successful=true`);
     expect(history.status).toBe(200);
-    const admitted = (res.body.results[0] as { position: { id: number } }).position.id;
-    expect(history.body.results.filter((c: { position: number }) => c.position === admitted)).toHaveLength(1);
-    expect(first.secret).toBeDefined();
+    const admitted = res.body.results[0] as { position: { id: number; secret: string } };
+    expect(admitted.position.secret).toBe(first.secret);
+    expect(
+      history.body.results.filter((c: { position: number }) => c.position === admitted.position.id),
+    ).toHaveLength(1);
   });
 
   it('decides a ticket scanned twice in one batch one scan after the other', async () => {

@@ -26,8 +26,8 @@ import {
   ListCountsFragments,
   ListScope,
   ListStatusRow,
-  RedeemPosition,
 } from './checkin-seam.queries';
+import { RedeemLookupQueries, RedeemPosition } from './redeem-lookup.queries';
 
 /** One page of a list's delta ({@link CheckinPositions.delta}). */
 export interface PositionsDelta {
@@ -46,7 +46,8 @@ export interface PositionsDelta {
 }
 
 export type { ChangedScans, DeltaWindow } from './checkin-delta.queries';
-export type { CheckinExportRow, ListScope, ListStatusRow, RedeemPosition } from './checkin-seam.queries';
+export type { CheckinExportRow, ListScope, ListStatusRow } from './checkin-seam.queries';
+export type { RedeemPosition } from './redeem-lookup.queries';
 
 /**
  * SEAM between orders and check-in: which order positions a check-in list admits, their counts and their redeem
@@ -79,6 +80,7 @@ export class CheckinPositions {
     private readonly presentation: OrderPresentation,
     private readonly answers: AnswerQueries,
     private readonly queries: CheckinSeamQueries,
+    private readonly redeems: RedeemLookupQueries,
     private readonly deltaFrames: CheckinDeltaFrameQueries,
   ) {}
 
@@ -257,7 +259,7 @@ export class CheckinPositions {
     byId: boolean,
   ): Promise<RedeemPosition | null> {
     const id = byId && /^\d{1,9}$/.test(identifier) ? Number(identifier) : null;
-    return this.queries.forRedeem(em, eventId, identifier, id);
+    return this.redeems.forRedeem(em, eventId, identifier, id);
   }
 
   /**
@@ -273,7 +275,7 @@ export class CheckinPositions {
     const out = new Map<number, Map<string, RedeemPosition>>();
     if (eventIds.length === 0 || secrets.length === 0) return out;
     const best = new Map<string, number>();
-    for (const { scanned, rank, ...row } of await this.queries.forRedeemMany(em, eventIds, secrets)) {
+    for (const { scanned, rank, ...row } of await this.redeems.forRedeemMany(em, eventIds, secrets)) {
       const key = `${row.eventId} ${scanned}`;
       if ((best.get(key) ?? Infinity) <= rank) continue;
       best.set(key, rank);
@@ -302,7 +304,7 @@ export class CheckinPositions {
     positionId: number,
     questionIds: readonly number[],
   ): Promise<Set<number>> {
-    return new Set(await this.queries.answeredQuestionIds(em, positionId, questionIds));
+    return new Set(await this.redeems.answeredQuestionIds(em, positionId, questionIds));
   }
 
   /**
@@ -315,7 +317,7 @@ export class CheckinPositions {
     answers: readonly ValidatedAnswer[],
   ): Promise<void> {
     if (answers.length === 0) return;
-    await this.queries.deleteAnswers(
+    await this.redeems.deleteAnswers(
       em,
       positionId,
       answers.map((a) => a.questionId),

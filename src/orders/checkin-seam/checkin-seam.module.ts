@@ -3,6 +3,7 @@ import { OrderPresentationModule } from '../presentation/order-presentation.modu
 import { CheckinPositions } from './checkin-positions';
 import { AnswerQueries } from '../answers/answer.queries';
 import { CheckinSeamQueries } from './checkin-seam.queries';
+import { RedeemLookupQueries } from './redeem-lookup.queries';
 import { CheckinDeltaFrameQueries } from './checkin-delta.queries';
 import { AutoCheckinInputs } from './auto-checkin-inputs.queries';
 
@@ -18,6 +19,7 @@ import { AutoCheckinInputs } from './auto-checkin-inputs.queries';
     CheckinPositions,
     AnswerQueries,
     CheckinSeamQueries,
+    RedeemLookupQueries,
     AutoCheckinInputs,
     CheckinDeltaFrameQueries,
   ],

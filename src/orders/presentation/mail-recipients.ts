@@ -1,9 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { nameFromParts } from './order.presenter';
-import { type MailRecipientQuery, OrderListQueries, ORDER_STATUS_SQL } from './order-list.queries';
+import { type MailRecipientQuery, OrderBulkReadQueries } from './order-bulk-reads.queries';
+import { ORDER_STATUS_SQL } from './order-list.queries';
 
-export type { MailRecipientQuery } from './order-list.queries';
+export type { MailRecipientQuery } from './order-bulk-reads.queries';
 
 /** One matching position with its order (uncanceled positions only). */
 export interface MailRecipient {
@@ -22,7 +23,7 @@ export interface MailRecipient {
 }
 
 /** The queries are stateless; this read is a free function (the mail rules call it with their `em`). */
-const queries = new OrderListQueries();
+const queries = new OrderBulkReadQueries();
 const checkinSeam = new CheckinSeamQueries();
 
 /**

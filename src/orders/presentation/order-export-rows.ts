@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OrderListQueries, type OrderExportQuery, type OrderExportRow } from './order-list.queries';
+import { OrderBulkReadQueries, type OrderExportQuery, type OrderExportRow } from './order-bulk-reads.queries';
 
-export type { OrderExportQuery, OrderExportRow } from './order-list.queries';
+export type { OrderExportQuery, OrderExportRow } from './order-bulk-reads.queries';
 
 /**
  * The orders context's read for exports (compat §3.7; `orderlist`, `checkinlist`): order positions with their
@@ -14,7 +14,7 @@ export type { OrderExportQuery, OrderExportRow } from './order-list.queries';
 export class OrderExportRows {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly queries: OrderListQueries,
+    private readonly queries: OrderBulkReadQueries,
   ) {}
 
   /** Batches of rows in position id order. */

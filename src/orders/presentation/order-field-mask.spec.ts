@@ -35,22 +35,28 @@ describe('maskOrder', () => {
   });
 
   it('exclude drops fields and children, ignores unknown and deeper names, runs after include', () => {
-    expect(maskOrder(order, { include: [], exclude: ['email', 'positions.downloads', 'x', 'positions.x', 'a.b.c'] }))
-      .toEqual({
-        code: 'ABC12',
-        downloads: order.downloads,
-        positions: [
-          { id: 1, secret: 's1' },
-          { id: 2, secret: 's2' },
-        ],
-        fees: [],
-        invoice_address: null,
-      });
+    expect(
+      maskOrder(order, {
+        include: [],
+        exclude: ['email', 'positions.downloads', 'x', 'positions.x', 'a.b.c'],
+      }),
+    ).toEqual({
+      code: 'ABC12',
+      downloads: order.downloads,
+      positions: [
+        { id: 1, secret: 's1' },
+        { id: 2, secret: 's2' },
+      ],
+      fees: [],
+      invoice_address: null,
+    });
     expect(maskOrder(order, { include: ['code', 'email'], exclude: ['email'] })).toEqual({ code: 'ABC12' });
   });
 
   it('reads the repeatable parameters', () => {
-    const filters = { all: (n: string) => (n === 'include' ? ['code'] : ['fees']) } as unknown as QueryFilters;
+    const filters = {
+      all: (n: string) => (n === 'include' ? ['code'] : ['fees']),
+    } as unknown as QueryFilters;
     expect(orderFieldMask(filters)).toEqual({ include: ['code'], exclude: ['fees'] });
   });
 });

@@ -56,7 +56,9 @@ export function maskOrder<T extends object>(order: T, mask: OrderFieldMask): Par
         kept[name] = value;
       } else if (NESTED.has(name)) {
         const known = childKeys(value);
-        const named = [...includes].filter((i) => i.startsWith(`${name}.`)).map((i) => i.slice(name.length + 1));
+        const named = [...includes]
+          .filter((i) => i.startsWith(`${name}.`))
+          .map((i) => i.slice(name.length + 1));
         const found = known === null ? named.length > 0 : named.some((c) => known.includes(c));
         if (found) kept[name] = pick(value, (child) => includes.has(`${name}.${child}`));
       }

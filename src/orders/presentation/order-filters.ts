@@ -14,7 +14,11 @@ const SHOW_CANCELED: Record<string, QueryParamDoc> = {
 /** Repeatable text parameters (`?exclude=a&exclude=b`). */
 function texts(description: string): QueryParamDoc {
   return {
-    schema: { type: 'array', items: { type: 'string', maxLength: MAX_FILTER_LENGTH }, maxItems: LIMITS.filterValues },
+    schema: {
+      type: 'array',
+      items: { type: 'string', maxLength: MAX_FILTER_LENGTH },
+      maxItems: LIMITS.filterValues,
+    },
     style: 'form',
     explode: true,
     description,

@@ -113,7 +113,9 @@ export class OrderPositionsService {
       { questions: { sql: PdfDataQueries.eventQuestions(event.id), read: (v) => v as PrintQuestion[] } },
       (_p, r) => r.questions,
     );
-    const question = questions.find(([, identifier, type]) => type === 'F' && `question_${identifier}` === key);
+    const question = questions.find(
+      ([, identifier, type]) => type === 'F' && `question_${identifier}` === key,
+    );
     if (!question) throw new NotFound(UNKNOWN_IMAGE_KEY);
     const file = await this.answerFiles.get(event, id, question[0]).catch((e: unknown) => {
       if (e instanceof NotFound) return null;

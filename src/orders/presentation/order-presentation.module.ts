@@ -7,6 +7,7 @@ import { OrderPositionReads } from './order-position-reads.service';
 import { OrderPresentation } from './order-presentation.service';
 import { OrderReads } from './order-reads.service';
 import { OrderListQueries } from './order-list.queries';
+import { OrderBulkReadQueries } from './order-bulk-reads.queries';
 import { OrderListExporter } from './order-list.exporter';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { PrintLogQueries } from './print-log.queries';
@@ -27,6 +28,7 @@ import { OrderRefQueries } from './order-refs.queries';
     OrderPositionReads,
     OrderExportRows,
     OrderListQueries,
+    OrderBulkReadQueries,
     OrderListExporter,
     CheckinSeamQueries,
     PrintLogQueries,

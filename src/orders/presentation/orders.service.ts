@@ -107,12 +107,7 @@ export class OrdersService {
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
     const where = orderWhere(filters);
     const generated = await this.queries.syncHorizon(this.orders.manager);
-    const qb = this.queries.ordersOfOrganizer(
-      this.orders.manager,
-      organizer.id,
-      allowed,
-      where,
-    );
+    const qb = this.queries.ordersOfOrganizer(this.orders.manager, organizer.id, allowed, where);
     applyOrdering(qb, filters, ORDERING, ['datetime']);
     return { page: await this.page(qb, page, filters), generated };
   }
@@ -148,10 +143,8 @@ export class OrdersService {
       const facts = new Map<number, PositionPrintFacts>();
       const print = printEventOf(event);
       const now = new Date();
-      json = await findOneInOne(
-        qb,
-        this.presentation.orderRelatedWithPrintFacts(event.id, facts),
-        (o, r) => withPositionPdfData(toOrderJson(o, r), facts, print, r.questions, now),
+      json = await findOneInOne(qb, this.presentation.orderRelatedWithPrintFacts(event.id, facts), (o, r) =>
+        withPositionPdfData(toOrderJson(o, r), facts, print, r.questions, now),
       );
     } else {
       json = await findOneInOne(qb, this.presentation.orderRelated(), toOrderJson);

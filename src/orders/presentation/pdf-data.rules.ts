@@ -217,11 +217,7 @@ export function pdfDataOf(
       event.currency,
       locale,
     ),
-    price_with_addons: money(
-      price + facts.ad.reduce((s, a) => s + Number(a.pr), 0),
-      event.currency,
-      locale,
-    ),
+    price_with_addons: money(price + facts.ad.reduce((s, a) => s + Number(a.pr), 0), event.currency, locale),
     attendee_name: p.attendee_name || nameFromParts(par?.np) || '',
     attendee_company: own('company', par?.co),
     attendee_address: addressLines.join('\n'),
@@ -312,7 +308,9 @@ export function pdfDataOf(
  */
 function imageUrl(answer: string | undefined, identifier: string): string | null {
   const download = /\/answer\/\d+\/$/;
-  return answer && download.test(answer) ? answer.replace(download, `/pdf_image/question_${identifier}/`) : null;
+  return answer && download.test(answer)
+    ? answer.replace(download, `/pdf_image/question_${identifier}/`)
+    : null;
 }
 
 /** Whether the request asked for `pdf_data` (pretix: the last `pdf_data` value, case-insensitive, is `true`). */
