@@ -13,11 +13,8 @@ import {
 } from '../orders/checkin-seam/checkin-positions';
 import type { Event } from '../organizers/event.entity';
 import { CheckinDeltaQueries } from './checkin-delta.queries';
-import { CheckinListsService, scopeOf } from './checkin-lists.service';
+import { CheckinListsService, MIN_SCANNER_SEARCH, scopeOf } from './checkin-lists.service';
 import { decodeDeltaCursor, DeltaCursor, encodeDeltaCursor } from './delta-cursor';
-
-/** Shortest `search` that shows positions to a credential with only the check-in permission (compat §3.21). */
-const MIN_SCANNER_SEARCH = 3;
 
 /** A list's positions page or delta page, and the cursor to pass back (header `X-Delta-Cursor`). */
 export type PositionsOrDelta =

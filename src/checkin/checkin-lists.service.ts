@@ -44,6 +44,9 @@ const DEFAULTS: Omit<ListInput, 'name'> = {
 const CONTENT_TYPE = 'checkinlist';
 const ITEMS_OF_OTHER_EVENT = 'One or more items do not belong to this event.';
 /** Fields `?exclude=` may drop from the output (the two expensive counters above all). */
+/** Shortest `search` that shows positions to a credential with only the check-in permission (compat §3.21). */
+export const MIN_SCANNER_SEARCH = 3;
+
 export const EXCLUDABLE = ['position_count', 'checkin_count'] as const;
 
 /** The event (or, for a list of one date, the date) of a list's `status/`. */

@@ -8,7 +8,11 @@ import { IdParam } from '../common/http/id-param';
 import { filter, ListFilters } from '../common/http/list-filters';
 import { PageRequest, Paginated, Pagination } from '../common/listing/pagination';
 import { Filters, QueryFilters } from '../common/listing/query-filters';
-import { CheckinPositionJson, CheckinPositions, PrintRequest } from '../orders/checkin-seam/checkin-positions';
+import {
+  CheckinPositionJson,
+  CheckinPositions,
+  PrintRequest,
+} from '../orders/checkin-seam/checkin-positions';
 import { printEventOf } from '../orders/presentation/pdf-data.rules';
 import { Event } from '../organizers/event.entity';
 import { CheckinListsService } from './checkin-lists.service';
@@ -64,9 +68,6 @@ export const CHECKIN_POSITION_ORDERING = [
   'last_checked_in',
   'order__email',
 ];
-
-/** Shortest `search` that shows positions to a credential with only the check-in permission (compat §3.21). */
-export const MIN_SCANNER_SEARCH = 3;
 
 /**
  * `E/checkinlists/{list}/positions/`, `…/{id}/` and `…/{id or secret}/redeem/` (compat §3.21). Listing and

@@ -14,12 +14,8 @@ import { CheckinPositionJson, CheckinPositions } from '../orders/checkin-seam/ch
 import type { Event } from '../organizers/event.entity';
 import type { Organizer } from '../organizers/organizer.entity';
 import { TenancyQueries } from '../organizers/tenancy.queries';
-import { CheckinListsService } from './checkin-lists.service';
-import {
-  CHECKIN_POSITION_FILTERS,
-  CHECKIN_POSITION_ORDERING,
-  MIN_SCANNER_SEARCH,
-} from './checkin-positions.controller';
+import { CheckinListsService, MIN_SCANNER_SEARCH } from './checkin-lists.service';
+import { CHECKIN_POSITION_FILTERS, CHECKIN_POSITION_ORDERING } from './checkin-positions.controller';
 import { ApiRedeemResponses } from './redeem.responses';
 import { RpcAnnulDto, RpcRedeemDto } from './redeem.dto';
 import { CheckinRecordJson } from './checkin.presenter';

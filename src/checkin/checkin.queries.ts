@@ -454,7 +454,12 @@ export class CheckinQueries {
    * Inserts an automatic exit at `at` for every ticket whose last successful scan on the list up to `at` is an
    * entry. @returns the ids of the exits written
    */
-  async insertAutomaticExits(em: EntityManager, listId: number, eventId: number, at: Date): Promise<number[]> {
+  async insertAutomaticExits(
+    em: EntityManager,
+    listId: number,
+    eventId: number,
+    at: Date,
+  ): Promise<number[]> {
     const written: { id: number }[] = await em.query(
       `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, auto_checked_in)
            SELECT last.position_id, $2, $1, 'exit', $3, true, true

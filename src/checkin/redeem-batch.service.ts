@@ -256,7 +256,10 @@ export class RedeemBatchService {
     }
     const device = scanDevice(principal);
     const admitted = await this.queries.insertOk(em, ok, device.deviceId, device.gateId);
-    const written = [...admitted, ...(await this.queries.insertFailed(em, failed, device.deviceId, device.gateId))];
+    const written = [
+      ...admitted,
+      ...(await this.queries.insertFailed(em, failed, device.deviceId, device.gateId)),
+    ];
     await this.audit.recordMany(
       em,
       principal,
