@@ -13,6 +13,14 @@ import { Seat } from '../../seating/seat.entity';
 export const ORDER_POSITION_LIVE_SEAT_INDEX = 'uq_order_position_live_seat';
 
 /**
+ * Expression indexes of the exact filters (migration `OrderExactFilters`, README "Exact filters"):
+ * `lower(attendee_email)`, and `lower(attendee_name_of(attendee_name_parts))`, the attendee name as the API shows
+ * it (`nameFromParts`), computed by the SQL function `attendee_name_of` of that migration.
+ */
+export const ORDER_POSITION_ATTENDEE_EMAIL_CI_INDEX = 'ix_order_position_attendee_email_ci';
+export const ORDER_POSITION_ATTENDEE_NAME_CI_INDEX = 'ix_order_position_attendee_name_ci';
+
+/**
  * A ticket or product line of an order (compat §4.4 "Position fields"). `event_id` is denormalised so that quota
  * counting and event-scoped lists need no join. Items and variations that have been ordered cannot be deleted
  * (the service refuses first; the keys are the backstop).
@@ -22,6 +30,10 @@ export const ORDER_POSITION_LIVE_SEAT_INDEX = 'uq_order_position_live_seat';
 @Index('ix_order_position_event_product', ['eventId', 'itemId', 'variationId'])
 @Index('ix_order_position_event_changed', ['eventId', 'changedXid'])
 @Index(ORDER_POSITION_LIVE_SEAT_INDEX, { synchronize: false })
+/** Ticket secret across events: `secret` on organizer-wide lists and on order lists (orders with that ticket). */
+@Index('ix_order_position_secret', ['secret'])
+@Index(ORDER_POSITION_ATTENDEE_EMAIL_CI_INDEX, { synchronize: false })
+@Index(ORDER_POSITION_ATTENDEE_NAME_CI_INDEX, { synchronize: false })
 export class OrderPosition {
   @PrimaryGeneratedColumn()
   id!: number;

@@ -1,6 +1,9 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Event } from '../../organizers/event.entity';
 
+/** Expression index `lower(email)` (migration `OrderExactFilters`): the case-insensitive `email` filter. */
+export const ORDERS_EMAIL_CI_INDEX = 'ix_orders_email_ci';
+
 /** Order states (compat §4.4): pending, paid, expired, canceled. */
 export type OrderStatus = 'n' | 'p' | 'e' | 'c';
 
@@ -14,6 +17,16 @@ export type OrderStatus = 'n' | 'p' | 'e' | 'c';
 @Index('ix_orders_organizer_customer', ['organizerId', 'customer'], { where: 'customer IS NOT NULL' })
 /** The scheduler's search for pending orders past their deadline (README "Selling without overselling"). */
 @Index('ix_orders_pending_expires', ['expires', 'id'], { where: `status = 'n'` })
+/**
+ * The exact filters of the order lists (README "Exact filters"): `datetime_since`/`datetime_until` and the default
+ * ordering, `status`/`status__in`, per event and per organizer; `email` case-insensitively (`lower(email)`, an
+ * expression index from migration `OrderExactFilters`).
+ */
+@Index('ix_orders_event_datetime', ['eventId', 'datetime'])
+@Index('ix_orders_organizer_datetime', ['organizerId', 'datetime'])
+@Index('ix_orders_event_status_datetime', ['eventId', 'status', 'datetime'])
+@Index('ix_orders_organizer_status_datetime', ['organizerId', 'status', 'datetime'])
+@Index(ORDERS_EMAIL_CI_INDEX, { synchronize: false })
 export class Order {
   @PrimaryGeneratedColumn()
   id!: number;

@@ -2,6 +2,7 @@ import { filter, ListFiltersSpec, QueryParamDoc } from '../../common/http/list-f
 import { MAX_FILTER_LENGTH } from '../../common/listing/query-filters';
 import { LIMITS } from '../../config/limits';
 import type { OrderStatus } from '../entities/order.entity';
+import { ORDER_EXACT_FILTER_DOCS, POSITION_EXACT_FILTER_DOCS } from './order-exact-filters';
 
 /** Order statuses as filters take them: pending, paid, expired, canceled. */
 export const ORDER_STATUSES: readonly OrderStatus[] = ['n', 'p', 'e', 'c'];
@@ -65,6 +66,7 @@ export const ORGANIZER_ORDER_LIST_FILTERS: ListFiltersSpec = {
     subevent_before: filter.datetime(
       'Orders with a position (canceled ones too) on a date of the series that starts before this time.',
     ),
+    ...ORDER_EXACT_FILTER_DOCS,
     ...SHOW_CANCELED,
     ...FIELD_MASK,
   },
@@ -100,6 +102,7 @@ export const POSITION_LIST_FILTERS: ListFiltersSpec = {
     attendee_email: filter.text('Attendee email address (case-insensitive exact match).'),
     secret: filter.text('Ticket secret (exact match).'),
     pseudonymization_id: filter.text('Pseudonymization id (exact match).'),
+    ...POSITION_EXACT_FILTER_DOCS,
     ...POSITION_CANCELED_FILTERS,
   },
   ordering: ['id', 'positionid'],

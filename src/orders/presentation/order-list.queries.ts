@@ -9,6 +9,12 @@ import { TenancyQueries } from '../../organizers/tenancy.queries';
 import { SeatQueries } from '../../seating/seat.queries';
 import { CheckinSeamQueries } from '../checkin-seam/checkin-seam.queries';
 import { PrintLogQueries } from './print-log.queries';
+import {
+  applyOrderExactWhere,
+  applyPositionExactWhere,
+  OrderExactWhere,
+  PositionExactWhere,
+} from './order-exact-filters.queries';
 import { OrderPosition } from '../entities/order-position.entity';
 import { Order } from '../entities/order.entity';
 
@@ -284,8 +290,11 @@ export class OrderListQueries {
   }
 }
 
-/** The order list filters of compat §4.4, parsed (status lower-cased); absent ones are `undefined`. */
-export interface OrderListWhere {
+/**
+ * The order list filters of compat §4.4 and the exact filters of issue 27 §6, parsed (status lower-cased); absent
+ * ones are `undefined`.
+ */
+export interface OrderListWhere extends OrderExactWhere {
   status?: string;
   code?: string;
   email?: string;
@@ -332,6 +341,7 @@ function applyOrderWhere(qb: SelectQueryBuilder<Order>, where: OrderListWhere): 
       { subeventBefore: where.subeventBefore },
     );
   }
+  applyOrderExactWhere(qb, where);
   return qb;
 }
 
@@ -339,7 +349,7 @@ function applyOrderWhere(qb: SelectQueryBuilder<Order>, where: OrderListWhere): 
 export type CanceledFilter = { canceled: boolean } | { include: boolean };
 
 /** The order position list filters (see `OrderPositionsService.list`), parsed; absent ones are `undefined`. */
-export interface PositionListWhere {
+export interface PositionListWhere extends PositionExactWhere {
   canceled: CanceledFilter;
   order?: string;
   /** Lower-cased. */
@@ -397,6 +407,7 @@ function applyPositionWhere(
     const value = where[param];
     if (value !== undefined) qb.andWhere(`p.${column} = :${param}`, { [param]: value });
   }
+  applyPositionExactWhere(qb, where, orderScope);
   return qb;
 }
 

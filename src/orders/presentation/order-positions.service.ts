@@ -19,6 +19,7 @@ import {
   PositionListWhere,
 } from './order-list.queries';
 import { PdfDataQueries } from './pdf-data.queries';
+import { positionExactWhere } from './order-exact-filters';
 import { pdfDataOf, printEventOf, PrintQuestion, wantsPdfData, withPdfData } from './pdf-data.rules';
 import { NotFound } from '../../common/errors';
 import { AnswerFile, AnswerFiles } from '../answers/answer-files.service';
@@ -47,7 +48,8 @@ export class OrderPositionsService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {
-    const qb = this.queries.positionsOfEvent(this.positions.manager, event.id, positionWhere(filters));
+    const where = positionWhere(filters, event.organizerId);
+    const qb = this.queries.positionsOfEvent(this.positions.manager, event.id, where);
     applyOrdering(qb, filters, ORDERING, ['id']);
     if (wantsPdfData(filters.raw('pdf_data'))) {
       const print = printEventOf(event);
@@ -72,7 +74,7 @@ export class OrderPositionsService {
     filters: QueryFilters,
     page: PageRequest,
   ): Promise<Paginated<OrganizerOrderPositionJson>> {
-    const where = { ...positionWhere(filters), eventSlug: filters.str('event') };
+    const where = { ...positionWhere(filters, organizer.id), eventSlug: filters.str('event') };
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
     const qb = this.queries.positionsOfOrganizer(this.positions.manager, organizer.id, allowed, where);
     applyOrdering(qb, filters, ORDERING, ['id']);
@@ -136,8 +138,11 @@ export const NO_IMAGE = 'No image available';
 /** Ordering fields of the position lists: wire name → SQL. */
 const ORDERING = { id: 'p.id', positionid: 'p.positionid' };
 
-/** The position list filters, parsed in this order (the first malformed one answers 400). */
-function positionWhere(filters: QueryFilters): PositionListWhere {
+/**
+ * The position list filters, then the exact filters of issue 27 §6 (customers of `organizerId`), parsed in this
+ * order (the first malformed one answers 400).
+ */
+function positionWhere(filters: QueryFilters, organizerId: number): PositionListWhere {
   const where: PositionListWhere = {
     canceled: canceledFilter(filters),
     order: filters.str('order'),
@@ -146,7 +151,7 @@ function positionWhere(filters: QueryFilters): PositionListWhere {
   for (const [param] of POSITION_ID_FILTERS) where[param] = filters.int(param);
   where.attendeeEmail = filters.str('attendee_email');
   for (const [param] of POSITION_TEXT_FILTERS) where[param] = filters.str(param);
-  return where;
+  return { ...where, ...positionExactWhere(filters, organizerId) };
 }
 
 /** `canceled=<bool>` filters on it; otherwise canceled positions only with `include_canceled_positions=true`. */

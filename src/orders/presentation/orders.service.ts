@@ -26,6 +26,7 @@ import { Order } from '../entities/order.entity';
 import { OrderJson, toOrderJson } from './order.presenter';
 import { OrderListQueries, OrderListWhere } from './order-list.queries';
 import { maskOrder, orderFieldMask } from './order-field-mask';
+import { orderExactWhere } from './order-exact-filters';
 import {
   pdfDataOf,
   PositionPrintFacts,
@@ -75,7 +76,7 @@ export class OrdersService {
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<SyncPage<OrderJson>> {
-    const where = orderWhere(filters);
+    const where = orderWhere(filters, event.organizerId);
     const generated = await this.queries.syncHorizon(this.orders.manager);
     const qb = this.queries.ordersOfEvent(this.orders.manager, event.id, where);
     applyOrdering(qb, filters, ORDERING, ['datetime']);
@@ -105,7 +106,7 @@ export class OrdersService {
     page: PageRequest,
   ): Promise<SyncPage<OrderJson>> {
     const allowed = principal.eventsWithPermission(organizer.id, 'event.orders:read');
-    const where = orderWhere(filters);
+    const where = orderWhere(filters, organizer.id);
     const generated = await this.queries.syncHorizon(this.orders.manager);
     const qb = this.queries.ordersOfOrganizer(this.orders.manager, organizer.id, allowed, where);
     applyOrdering(qb, filters, ORDERING, ['datetime']);
@@ -261,8 +262,11 @@ export class OrdersService {
   }
 }
 
-/** The list filters of compat §4.4, parsed in this order (the first malformed one answers 400). */
-function orderWhere(filters: QueryFilters): OrderListWhere {
+/**
+ * The list filters of compat §4.4, then the exact filters of issue 27 §6 (customers of `organizerId`), parsed in
+ * this order (the first malformed one answers 400).
+ */
+function orderWhere(filters: QueryFilters, organizerId: number): OrderListWhere {
   return {
     status: filters.str('status')?.toLowerCase(),
     code: filters.str('code'),
@@ -275,6 +279,7 @@ function orderWhere(filters: QueryFilters): OrderListWhere {
     createdBefore: filters.datetime('created_before'),
     subeventAfter: filters.datetime('subevent_after'),
     subeventBefore: filters.datetime('subevent_before'),
+    ...orderExactWhere(filters, organizerId),
   };
 }
 
