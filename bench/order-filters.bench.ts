@@ -41,7 +41,12 @@ function cases(itemB: number): FilterCase[] {
 }
 
 /** The ten target orders (pending, customer, 2030) and their positions of product `itemB`. */
-async function loadTargets(db: DataSource, eventId: number, organizerId: number, itemB: number): Promise<void> {
+async function loadTargets(
+  db: DataSource,
+  eventId: number,
+  organizerId: number,
+  itemB: number,
+): Promise<void> {
   await db.query(
     `INSERT INTO orders (event_id, organizer_id, code, status, secret, email, datetime, expires, total, customer)
      SELECT $1, $2, 'T' || lpad(g::text, 8, '0'), 'n', md5('t' || g), 'Target@Example.org',

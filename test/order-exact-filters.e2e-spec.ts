@@ -18,7 +18,8 @@ describe('exact filters on order and position lists', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire bodies, checked where used
   const post = async (path: string, body: object): Promise<any> => {
     const res = await t.http().post(path).set('Authorization', auth(token)).send(body);
-    if (![200, 201].includes(res.status)) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (![200, 201].includes(res.status))
+      throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
   const codes = async (path: string, tok = token): Promise<string[]> => {
@@ -52,7 +53,8 @@ describe('exact filters on order and position lists', () => {
       ['c', 'two'],
     ]) {
       const path = `${ORG}/events/${slug}`;
-      item[name] = (await post(`${path}/items/`, { name: `Ticket ${name}`, default_price: '10.00' })).id as number;
+      item[name] = (await post(`${path}/items/`, { name: `Ticket ${name}`, default_price: '10.00' }))
+        .id as number;
       await post(`${path}/quotas/`, { name: `Q ${name}`, size: null, items: [item[name]] });
     }
     customer = (await post(`${ORG}/customers/`, { email: 'cust@example.org' })).identifier as string;
@@ -150,9 +152,9 @@ describe('exact filters on order and position lists', () => {
 
     it('combines filters (all must hold) and with the older ones', async () => {
       expect(await codes(`${ORG}/orders/?email=buyer@example.org&status__in=p`)).toEqual([order.o1]);
-      expect(await codes(`${ORG}/orders/?attendee_name=ann%20lee&datetime_since=2026-01-15T00:00:00Z`)).toEqual([
-        order.o4,
-      ]);
+      expect(
+        await codes(`${ORG}/orders/?attendee_name=ann%20lee&datetime_since=2026-01-15T00:00:00Z`),
+      ).toEqual([order.o4]);
       expect(await codes(`${E}/orders/?item__in=${item.a}&status__in=n,p&customer=${customer}`)).toEqual([
         order.o1,
       ]);
@@ -230,7 +232,12 @@ describe('exact filters on order and position lists', () => {
     for (const list of [`${E}/orders/`, `${ORG}/orders/`, `${E}/orderpositions/`, `${ORG}/orderpositions/`]) {
       for (const [query, field] of cases) {
         const res = await get(`${list}?${query}`);
-        expect([list, query, res.status, Object.keys(res.body as object)]).toEqual([list, query, 400, [field]]);
+        expect([list, query, res.status, Object.keys(res.body as object)]).toEqual([
+          list,
+          query,
+          400,
+          [field],
+        ]);
       }
     }
     const res = await get(`${E}/orderpositions/?order__status__in=z`);
@@ -246,7 +253,10 @@ describe('exact filters on order and position lists', () => {
     expect(await codes(`${ORG}/orders/?email=buyer@example.org`, two)).toEqual([order.o4]);
     expect(await positionIds(`${ORG}/orderpositions/?attendee_name=ann%20lee`, two)).toEqual([pos['o4.1']]);
     expect((await get(`${E}/orders/?email=buyer@example.org`, two)).status).toBe(403);
-    const noOrders = await teamToken(t, 'org', { allEvents: true, eventPermissions: ['event.vouchers:read'] });
+    const noOrders = await teamToken(t, 'org', {
+      allEvents: true,
+      eventPermissions: ['event.vouchers:read'],
+    });
     expect((await get(`${E}/orderpositions/?customer=${customer}`, noOrders)).status).toBe(403);
     expect(await codes(`${ORG}/orders/?customer=${customer}`, noOrders)).toEqual([]);
     const other = await bootstrapOrganizer(t, 'org2');
@@ -254,7 +264,12 @@ describe('exact filters on order and position lists', () => {
   });
 
   describe('query plans over 20,000 orders', () => {
-    type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+    type PlanNode = {
+      'Node Type': string;
+      'Relation Name'?: string;
+      'Index Name'?: string;
+      Plans?: PlanNode[];
+    };
     const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
     /** The page statement (rows with their count) the list ran for `path`, with its parameters. */

@@ -59,7 +59,9 @@ export function applyOrderExactWhere(qb: SelectQueryBuilder<Order>, where: Order
   const withPosition = (condition: string, params: Record<string, unknown>) =>
     qb.andWhere(`o.id IN (SELECT xp.order_id FROM order_position xp WHERE ${condition})`, params);
   if (where.attendeeEmail !== undefined) {
-    withPosition('lower(xp.attendee_email) = lower(:xAttendeeEmail)', { xAttendeeEmail: where.attendeeEmail });
+    withPosition('lower(xp.attendee_email) = lower(:xAttendeeEmail)', {
+      xAttendeeEmail: where.attendeeEmail,
+    });
   }
   if (where.attendeeName !== undefined) {
     withPosition(`${attendeeNameCi('xp')} = lower(:xAttendeeName)`, { xAttendeeName: where.attendeeName });
@@ -94,7 +96,10 @@ export function applyPositionExactWhere(
   orderScope: string,
 ): void {
   const ofOrders = (condition: string, params: Record<string, unknown>) =>
-    qb.andWhere(`p.order_id IN (SELECT xo.id FROM orders xo WHERE xo.${orderScope} AND ${condition})`, params);
+    qb.andWhere(
+      `p.order_id IN (SELECT xo.id FROM orders xo WHERE xo.${orderScope} AND ${condition})`,
+      params,
+    );
   if (where.attendeeName !== undefined) {
     // Two index lookups (the name, then the add-ons of the named positions by `addon_to_id`), joined on `p.id`.
     qb.andWhere(

@@ -60,8 +60,8 @@ export const POSITION_EXACT_FILTER_DOCS: Record<string, QueryParamDoc> = {
   customer: filter.text("Identifier of the customer account the position's order belongs to (exact match)."),
   order__status__in: statusCodes(`${STATUS_IN_TEXT} Of the position's order (pretix).`),
   status__in: statusCodes(`${STATUS_IN_TEXT} Of the position's order: the same as \`order__status__in\`.`),
-  datetime_since: filter.datetime("Positions of orders placed (`datetime`) at or after this time."),
-  datetime_until: filter.datetime("Positions of orders placed (`datetime`) at or before this time."),
+  datetime_since: filter.datetime('Positions of orders placed (`datetime`) at or after this time.'),
+  datetime_until: filter.datetime('Positions of orders placed (`datetime`) at or before this time.'),
 };
 
 /**

@@ -43,8 +43,9 @@ export class OrderPositionsService {
   /**
    * One page of positions. Filters: `order` (order code, case-insensitive), `order__status`, `item`,
    * `variation`, `addon_to`, `voucher` (integers), `attendee_email` (case-insensitive exact), `secret`,
-   * `pseudonymization_id` (exact), `canceled` (boolean), `include_canceled_positions`. Ordering `id` (default),
-   * `positionid`.
+   * `pseudonymization_id` (exact), `canceled` (boolean), `include_canceled_positions`; the exact filters of issue
+   * 27 §6 (`order-exact-filters.ts`: `email`, `attendee_name`, `customer`, `item__in`, `order__status__in` /
+   * `status__in`, `datetime_since`, `datetime_until`, each on an index). Ordering `id` (default), `positionid`.
    * @throws ValidationFailed (400) for a malformed filter value
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<OrderPositionJson>> {

@@ -71,7 +71,9 @@ export class OrdersService {
   /**
    * One page of the event's orders. Filters: `status`, `code` (case-insensitive), `email` (case-insensitive
    * exact), `locale`, `testmode`, `require_approval` (booleans), `modified_since` (`last_modified` ≥, ISO
-   * datetime), `created_since` (`datetime` ≥); `include_canceled_positions=true` / `include_canceled_fees=true`
+   * datetime), `created_since` (`datetime` ≥); the exact filters of issue 27 §6 (`order-exact-filters.ts`:
+   * `attendee_email`, `attendee_name`, `secret`, `customer`, `item__in`, `status__in`, `datetime_since`,
+   * `datetime_until`, each on an index); `include_canceled_positions=true` / `include_canceled_fees=true`
    * show canceled positions and fees. Ordering `datetime` (default), `code`, `status`, `last_modified`.
    * @throws ValidationFailed (400) for a malformed filter value
    */
