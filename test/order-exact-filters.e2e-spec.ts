@@ -1,4 +1,5 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { nameFromParts } from '../src/orders/presentation/order.presenter';
 import { auth, bootstrapOrganizer, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -215,6 +216,38 @@ describe('exact filters on order and position lists', () => {
         await positionIds(`${E}/orderpositions/?datetime_until=2026-01-01T10:00:00Z&item__in=${item.a}`),
       ).toEqual([pos['o1.1']]);
     });
+  });
+
+  it('the indexed name (SQL attendee_name_of) is the attendee_name the API shows (nameFromParts)', async () => {
+    const samples: Record<string, string>[] = [
+      {},
+      { _legacy: 'Bob Ross' },
+      { _legacy: '', given_name: 'Ann' },
+      { _scheme: 'given_family', family_name: 'Lee', given_name: 'Ann' },
+      {
+        calling_name: 'Al',
+        title: 'Dr',
+        middle_name: 'M',
+        salutation: 'Mr',
+        given_name: 'Alan',
+        family_name: 'T',
+      },
+      { zz: 'Z', full_name: 'Peter P', a: 'A' },
+      { given_name: '', family_name: '' },
+      { given_name: '  Ann ', family_name: 'Lee\t' },
+    ];
+    for (const parts of samples) {
+      const [{ name }] = await t.db.query<{ name: string | null }[]>(
+        'SELECT attendee_name_of($1::jsonb) AS name',
+        [JSON.stringify(parts)],
+      );
+      // Read back as stored (jsonb orders keys), as the API reads it.
+      const [{ stored }] = await t.db.query<{ stored: Record<string, string> }[]>(
+        'SELECT $1::jsonb AS stored',
+        [JSON.stringify(parts)],
+      );
+      expect({ parts, name }).toEqual({ parts, name: nameFromParts(stored) });
+    }
   });
 
   it('bad values answer 400 naming the parameter', async () => {
