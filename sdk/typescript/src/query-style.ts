@@ -4,7 +4,9 @@
 export const COMMA_SEPARATED_QUERY: ReadonlySet<string> = new Set([
   'item__in',
   'items__in',
+  'order__status__in',
   'ordering',
+  'status__in',
   'subevent__in',
   'tax_rule__in',
   'variation__in',

@@ -15181,6 +15181,22 @@ export interface operations {
                 secret?: string;
                 /** @description Pseudonymization id (exact match). */
                 pseudonymization_id?: string;
+                /** @description E-mail address of the position's order (case-insensitive exact match). */
+                email?: string;
+                /** @description Attendee name as `attendee_name` shows it (case-insensitive exact match); add-ons of a position with that name too (pretix). */
+                attendee_name?: string;
+                /** @description Identifier of the customer account the position's order belongs to (exact match). */
+                customer?: string;
+                /** @description Comma-separated product ids, any of them. */
+                item__in?: number[];
+                /** @description Positions of orders placed (`datetime`) at or after this time. */
+                datetime_since?: string;
+                /** @description Positions of orders placed (`datetime`) at or before this time. */
+                datetime_until?: string;
+                /** @description Comma-separated order statuses, any of them: `n` pending, `p` paid, `e` expired, `c` canceled (case-insensitive). Of the position's order (pretix). */
+                order__status__in?: ("n" | "p" | "e" | "c")[];
+                /** @description Comma-separated order statuses, any of them: `n` pending, `p` paid, `e` expired, `c` canceled (case-insensitive). Of the position's order: the same as `order__status__in`. */
+                status__in?: ("n" | "p" | "e" | "c")[];
                 /** @description Only canceled (`true`) or only not canceled (`false`) positions. */
                 canceled?: boolean;
                 /** @description `true` also shows canceled positions (when `canceled` is absent). */
@@ -15713,6 +15729,22 @@ export interface operations {
                 subevent_after?: string;
                 /** @description Orders with a position (canceled ones too) on a date of the series that starts before this time. */
                 subevent_before?: string;
+                /** @description Orders with a position (canceled ones too) with this attendee e-mail address (case-insensitive exact match). */
+                attendee_email?: string;
+                /** @description Orders with a position (canceled ones too) whose attendee name, as `attendee_name` shows it, is this (case-insensitive exact match). */
+                attendee_name?: string;
+                /** @description Identifier of the customer account the order belongs to (exact match). */
+                customer?: string;
+                /** @description Comma-separated product ids: orders with a position (canceled ones too) of any of them. */
+                item__in?: number[];
+                /** @description Orders placed (the order's `datetime`) at or after this time. */
+                datetime_since?: string;
+                /** @description Orders placed (the order's `datetime`) at or before this time. */
+                datetime_until?: string;
+                /** @description Orders with a position (canceled ones too) with this ticket secret (exact match). */
+                secret?: string;
+                /** @description Comma-separated order statuses, any of them: `n` pending, `p` paid, `e` expired, `c` canceled (case-insensitive). */
+                status__in?: ("n" | "p" | "e" | "c")[];
                 /** @description `true` also shows canceled positions. */
                 include_canceled_positions?: boolean;
                 /** @description `true` also shows canceled fees. */
@@ -21847,6 +21879,22 @@ export interface operations {
                 secret?: string;
                 /** @description Pseudonymization id (exact match). */
                 pseudonymization_id?: string;
+                /** @description E-mail address of the position's order (case-insensitive exact match). */
+                email?: string;
+                /** @description Attendee name as `attendee_name` shows it (case-insensitive exact match); add-ons of a position with that name too (pretix). */
+                attendee_name?: string;
+                /** @description Identifier of the customer account the position's order belongs to (exact match). */
+                customer?: string;
+                /** @description Comma-separated product ids, any of them. */
+                item__in?: number[];
+                /** @description Positions of orders placed (`datetime`) at or after this time. */
+                datetime_since?: string;
+                /** @description Positions of orders placed (`datetime`) at or before this time. */
+                datetime_until?: string;
+                /** @description Comma-separated order statuses, any of them: `n` pending, `p` paid, `e` expired, `c` canceled (case-insensitive). Of the position's order (pretix). */
+                order__status__in?: ("n" | "p" | "e" | "c")[];
+                /** @description Comma-separated order statuses, any of them: `n` pending, `p` paid, `e` expired, `c` canceled (case-insensitive). Of the position's order: the same as `order__status__in`. */
+                status__in?: ("n" | "p" | "e" | "c")[];
                 /** @description Only canceled (`true`) or only not canceled (`false`) positions. */
                 canceled?: boolean;
                 /** @description `true` also shows canceled positions (when `canceled` is absent). */
@@ -21915,6 +21963,22 @@ export interface operations {
                 subevent_after?: string;
                 /** @description Orders with a position (canceled ones too) on a date of the series that starts before this time. */
                 subevent_before?: string;
+                /** @description Orders with a position (canceled ones too) with this attendee e-mail address (case-insensitive exact match). */
+                attendee_email?: string;
+                /** @description Orders with a position (canceled ones too) whose attendee name, as `attendee_name` shows it, is this (case-insensitive exact match). */
+                attendee_name?: string;
+                /** @description Identifier of the customer account the order belongs to (exact match). */
+                customer?: string;
+                /** @description Comma-separated product ids: orders with a position (canceled ones too) of any of them. */
+                item__in?: number[];
+                /** @description Orders placed (the order's `datetime`) at or after this time. */
+                datetime_since?: string;
+                /** @description Orders placed (the order's `datetime`) at or before this time. */
+                datetime_until?: string;
+                /** @description Orders with a position (canceled ones too) with this ticket secret (exact match). */
+                secret?: string;
+                /** @description Comma-separated order statuses, any of them: `n` pending, `p` paid, `e` expired, `c` canceled (case-insensitive). */
+                status__in?: ("n" | "p" | "e" | "c")[];
                 /** @description `true` also shows canceled positions. */
                 include_canceled_positions?: boolean;
                 /** @description `true` also shows canceled fees. */
