@@ -63,7 +63,7 @@ export class CheckinPositionsSync {
       if (!found || found.list.eventId !== event.id) throw new ParentNotFound();
       const cursor = encodeDeltaCursor({ list: listId, lo: found.watermark, hi: null, after: 0 });
       const result = blind
-        ? Paginated.of<CheckinPositionJson>([], 0, page)
+        ? Paginated.empty<CheckinPositionJson>(page)
         : await this.positions.page(scopeOf(found.list), filters, page, true, print);
       return { kind: 'page', page: result, cursor };
     }

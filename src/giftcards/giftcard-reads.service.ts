@@ -67,11 +67,7 @@ export class GiftCardReads {
       this.organizerSlugOf,
       (row, slug) => ({ row, slug }),
     );
-    return new Paginated(
-      await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner),
-      result.total,
-      result.page,
-    );
+    return result.withItems(await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner));
   }
 
   /**
