@@ -1,3 +1,4 @@
+import { ValidationFailed } from '../common/errors';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
@@ -67,6 +68,7 @@ export class CheckinPositionsSync {
         : await this.positions.page(scopeOf(found.list), filters, page, true, print);
       return { kind: 'page', page: result, cursor };
     }
+    if (page.cursor) throw ValidationFailed.field('cursor', 'Use either cursor or changed_since, not both.');
     const from = decodeDeltaCursor(raw, listId);
     const scope = await this.lists.scope(undefined, event, listId);
     if (blind) {
