@@ -141,7 +141,10 @@ describe('cursor pagination', () => {
         const paged = await walk(`${E}/vouchers/?ordering=${ordering}&page_size=50`, auth(token));
         expect(paged.rows).toHaveLength(60);
         for (const size of [1, 7]) {
-          const cursor = await walk(`${E}/vouchers/?ordering=${ordering}&cursor=&page_size=${size}`, auth(token));
+          const cursor = await walk(
+            `${E}/vouchers/?ordering=${ordering}&cursor=&page_size=${size}`,
+            auth(token),
+          );
           expect({ ordering, size, rows: cursor.rows }).toEqual({ ordering, size, rows: paged.rows });
           // Back from the end, page by page.
           const back: unknown[] = [];
@@ -167,7 +170,10 @@ describe('cursor pagination', () => {
         Buffer.from(JSON.stringify(change(structuredClone(decoded))), 'utf8').toString('base64url');
       const cases: [string, string][] = [
         ['garbage', `${E}/vouchers/?ordering=code&cursor=!!notacursor`],
-        ['not base64 json', `${E}/vouchers/?ordering=code&cursor=${Buffer.from('hello').toString('base64url')}`],
+        [
+          'not base64 json',
+          `${E}/vouchers/?ordering=code&cursor=${Buffer.from('hello').toString('base64url')}`,
+        ],
         ['other ordering', `${E}/vouchers/?ordering=-code&cursor=${next}`],
         ['other filter', `${E}/vouchers/?ordering=code&max_usages=2&cursor=${next}`],
         ['other list', `${E}/items/?ordering=code&cursor=${next}`],
@@ -272,11 +278,16 @@ describe('cursor pagination', () => {
           inserted.add((res.body as { id: number }).id);
         }
       };
-      const writers = Promise.all([deleter(), deleter(), deleter(), inserter(), inserter(), inserter()]).finally(
-        () => {
-          writing = false;
-        },
-      );
+      const writers = Promise.all([
+        deleter(),
+        deleter(),
+        deleter(),
+        inserter(),
+        inserter(),
+        inserter(),
+      ]).finally(() => {
+        writing = false;
+      });
       const seen: number[] = [];
       let pagesWhileWriting = 0;
       let next: string | null = `${E}/vouchers/?ordering=code&cursor=&page_size=20`;

@@ -52,7 +52,6 @@ export async function seedRouteFixture(t: TestApp): Promise<RouteFixture> {
   const onDate: Record<string, string> = {};
   const ids: Record<string, number | string> = {};
 
-  
   ({ token } = await bootstrapOrganizer(t, 'org'));
   await createEvent(t, token, 'org', { slug: 'sample' });
   await createEvent(t, token, 'org', { slug: 'second' });
@@ -228,9 +227,7 @@ export async function seedRouteFixture(t: TestApp): Promise<RouteFixture> {
   await send(`${ORG}/reusablemedia/`, { type: 'nfc_uid', identifier: '04AA' });
   for (const issuer of ['issuer1', 'issuer2']) {
     await bootstrapOrganizer(t, issuer);
-    await t.app
-      .get(GiftCardAcceptancesService)
-      .ensure('org', issuer, { active: true, reusableMedia: true });
+    await t.app.get(GiftCardAcceptancesService).ensure('org', issuer, { active: true, reusableMedia: true });
   }
   // Check-in: two lists, two scans on the first (one refused), so every check-in list has several rows.
   const checkinList = await send(`${E}/checkinlists/`, { name: 'Main', all_products: true });
@@ -467,66 +464,66 @@ export async function seedRouteFixture(t: TestApp): Promise<RouteFixture> {
     "UPDATE event SET live = true WHERE slug = 'second' AND organizer_id = (SELECT id FROM organizer WHERE slug = 'org')",
   );
 
-/** Every GET route but the public OpenAPI document, with its URL for the fixture. */
-function getRoutes(): { path: string; url: string; detail: boolean }[] {
-  const table = JSON.parse(readFileSync(join(__dirname, 'route-table.json'), 'utf8')) as {
-    method: string;
-    path: string;
-    access: { kind: string };
-  }[];
-  return (
-    table
-      // Invoice PDFs (409 until a worker renders them) and the GET forms of invoice actions (writes) are no reads.
-      .filter((r) => r.method === 'GET' && r.access.kind !== 'public')
-      .filter((r) => !/\/invoices\/:number\/(download|reissue|regenerate)\/$/.test(r.path))
-      // Shredder downloads and statuses poll tasks started by a POST (test/shredders.e2e-spec.ts).
-      .filter((r) => !/\/shredders\/(download|status)\/:task\/:file\/$/.test(r.path))
-      // Exporter downloads poll tasks started by a POST (test/exporters.e2e-spec.ts).
-      .filter((r) => !/\/exporters\/:identifier\/download\/:task\/:file\/$/.test(r.path))
-      // Ticket downloads answer 409 until a worker rendered them (test/ticket-downloads.e2e-spec.ts).
-      .filter((r) => !/\/download\/:output\/$/.test(r.path))
-      // Ticket layout images: the fixture has no file answer, so 404 (test/orders-libpretixsync.e2e-spec.ts).
-      .filter((r) => !/\/pdf_image\/:key\/$/.test(r.path))
-      // Live event streams never end; opening one reads the list (1) and a resumption 3 more
-      // (test/checkin-stream.e2e-spec.ts).
-      .filter((r) => !/\/checkinlists\/:list\/stream\/$/.test(r.path))
-      .map((r) => {
-        const segments = r.path.split('/');
-        const url = segments
-          .map((s, i) => {
-            if (!s.startsWith(':')) return s;
-            const name = s.slice(1);
-            const onSeries = r.path.includes(':subevent');
-            if (onSeries && name === 'event') return 'series';
-            if (onSeries && name === 'subevent') return onDate.subevent;
-            if (onSeries && name === 'id') return onDate.seat;
-            if (name === 'id' && segments[i - 1] === 'scheduled_exports' && r.path.includes('/:event/'))
-              return String(ids.scheduled_exports_event);
-            if (name === 'id' || name === 'code') return String(ids[segments[i - 1]]);
-            if (name === 'identifier' && segments[i - 1] === 'saleschannels') return 'web';
-            if (name === 'identifier' && segments[i - 1] === 'customers') return params.customer;
-            if (name === 'identifier' && segments[i - 1] === 'exporters') return 'orderlist';
-            if (name === 'question' && segments[i - 1] === 'answer') return params.fileQuestion;
-            return params[name];
-          })
-          .join('/')
-          // The check-in RPC search needs its lists (`?list=`, required).
-          .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '')
-          .concat(r.path.endsWith('/idempotency_query') ? '?key=statement-counts' : '');
-        const last = segments[segments.length - 2];
-        // The device's own routes (`device/info`, `device/eventselection`): one answer, for a device only.
-        if (r.path.startsWith('/api/v1/device/')) return { path: r.path, url, detail: true };
-        return {
-          path: r.path,
-          url,
-          detail:
-            last.startsWith(':') ||
-            ['availability', 'status', 'settings'].includes(last) ||
-            r.path === DEVICE_INFO,
-        };
-      })
-  );
-}
+  /** Every GET route but the public OpenAPI document, with its URL for the fixture. */
+  function getRoutes(): { path: string; url: string; detail: boolean }[] {
+    const table = JSON.parse(readFileSync(join(__dirname, 'route-table.json'), 'utf8')) as {
+      method: string;
+      path: string;
+      access: { kind: string };
+    }[];
+    return (
+      table
+        // Invoice PDFs (409 until a worker renders them) and the GET forms of invoice actions (writes) are no reads.
+        .filter((r) => r.method === 'GET' && r.access.kind !== 'public')
+        .filter((r) => !/\/invoices\/:number\/(download|reissue|regenerate)\/$/.test(r.path))
+        // Shredder downloads and statuses poll tasks started by a POST (test/shredders.e2e-spec.ts).
+        .filter((r) => !/\/shredders\/(download|status)\/:task\/:file\/$/.test(r.path))
+        // Exporter downloads poll tasks started by a POST (test/exporters.e2e-spec.ts).
+        .filter((r) => !/\/exporters\/:identifier\/download\/:task\/:file\/$/.test(r.path))
+        // Ticket downloads answer 409 until a worker rendered them (test/ticket-downloads.e2e-spec.ts).
+        .filter((r) => !/\/download\/:output\/$/.test(r.path))
+        // Ticket layout images: the fixture has no file answer, so 404 (test/orders-libpretixsync.e2e-spec.ts).
+        .filter((r) => !/\/pdf_image\/:key\/$/.test(r.path))
+        // Live event streams never end; opening one reads the list (1) and a resumption 3 more
+        // (test/checkin-stream.e2e-spec.ts).
+        .filter((r) => !/\/checkinlists\/:list\/stream\/$/.test(r.path))
+        .map((r) => {
+          const segments = r.path.split('/');
+          const url = segments
+            .map((s, i) => {
+              if (!s.startsWith(':')) return s;
+              const name = s.slice(1);
+              const onSeries = r.path.includes(':subevent');
+              if (onSeries && name === 'event') return 'series';
+              if (onSeries && name === 'subevent') return onDate.subevent;
+              if (onSeries && name === 'id') return onDate.seat;
+              if (name === 'id' && segments[i - 1] === 'scheduled_exports' && r.path.includes('/:event/'))
+                return String(ids.scheduled_exports_event);
+              if (name === 'id' || name === 'code') return String(ids[segments[i - 1]]);
+              if (name === 'identifier' && segments[i - 1] === 'saleschannels') return 'web';
+              if (name === 'identifier' && segments[i - 1] === 'customers') return params.customer;
+              if (name === 'identifier' && segments[i - 1] === 'exporters') return 'orderlist';
+              if (name === 'question' && segments[i - 1] === 'answer') return params.fileQuestion;
+              return params[name];
+            })
+            .join('/')
+            // The check-in RPC search needs its lists (`?list=`, required).
+            .concat(r.path.endsWith('/checkinrpc/search/') ? `?list=${params.list}` : '')
+            .concat(r.path.endsWith('/idempotency_query') ? '?key=statement-counts' : '');
+          const last = segments[segments.length - 2];
+          // The device's own routes (`device/info`, `device/eventselection`): one answer, for a device only.
+          if (r.path.startsWith('/api/v1/device/')) return { path: r.path, url, detail: true };
+          return {
+            path: r.path,
+            url,
+            detail:
+              last.startsWith(':') ||
+              ['availability', 'status', 'settings'].includes(last) ||
+              r.path === DEVICE_INFO,
+          };
+        })
+    );
+  }
 
   return { token, params, onDate, ids, routes: getRoutes };
 }

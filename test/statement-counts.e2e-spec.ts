@@ -77,12 +77,15 @@ describe('statements per request', () => {
       const sep = r.url.includes('?') ? '&' : '?';
       const urls = r.detail ? [r.url] : [r.url, `${r.url}${sep}page_size=1`];
       // The device's own routes answer a device credential only.
-      const authorization = r.path.startsWith('/api/v1/device/') ? `Device ${params.deviceToken}` : auth(token);
+      const authorization = r.path.startsWith('/api/v1/device/')
+        ? `Device ${params.deviceToken}`
+        : auth(token);
       if (!r.detail && !r.url.includes('changed_since=')) {
         const first = `${r.url}${sep}cursor=&page_size=1`;
         urls.push(first);
         const next = (await t.http().get(first).set('Authorization', authorization)).body?.next as unknown;
-        if (typeof next === 'string' && next.includes('cursor=')) urls.push(next.replace(/^https?:\/\/[^/]+/, ''));
+        if (typeof next === 'string' && next.includes('cursor='))
+          urls.push(next.replace(/^https?:\/\/[^/]+/, ''));
       }
       let statements = 0;
       let rows = 0;

@@ -67,7 +67,9 @@ export class GiftCardReads {
       this.organizerSlugOf,
       (row, slug) => ({ row, slug }),
     );
-    return result.withItems(await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner));
+    return result.withItems(
+      await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner),
+    );
   }
 
   /**

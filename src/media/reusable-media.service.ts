@@ -86,7 +86,9 @@ export class ReusableMediaService {
     const list = this.queries.mediaList(this.db.manager, organizer.id, filters);
     const expand = filters.expand(MEDIUM_EXPANDS);
     const result = await this.queries.page(list, page);
-    return result.withItems(await this.presentation.present(this.db.manager, result.items, organizer, expand));
+    return result.withItems(
+      await this.presentation.present(this.db.manager, result.items, organizer, expand),
+    );
   }
 
   /** @throws NotFound for an id that is not a medium of this organizer */

@@ -149,7 +149,9 @@ export class EventsService {
       this.db,
       rows.items.map((e) => e.id),
     );
-    return rows.withItems(rows.items.map((e) => this.presentWith(organizer, e, channels, false, itemMeta.get(e.id) ?? {})));
+    return rows.withItems(
+      rows.items.map((e) => this.presentWith(organizer, e, channels, false, itemMeta.get(e.id) ?? {})),
+    );
   }
 
   /** The guard-resolved event with `valid_keys` (one statement for the organizer's channels, one for item meta). */

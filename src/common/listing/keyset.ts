@@ -21,8 +21,7 @@ function nonNullColumn<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, expr:
   if (!m || m[1] !== qb.alias) return false;
   const metadata = qb.expressionMap.mainAlias?.metadata;
   const column =
-    metadata?.findColumnWithPropertyName(m[2]) ??
-    metadata?.columns.find((c) => c.databaseName === m[2]);
+    metadata?.findColumnWithPropertyName(m[2]) ?? metadata?.columns.find((c) => c.databaseName === m[2]);
   return column !== undefined && !column.isNullable;
 }
 
@@ -87,12 +86,11 @@ function afterCondition(terms: KeysetTerm[], values: (string | null)[], inclusiv
     const right = terms.map((_, i) => `:${PARAM(i)}`).join(', ');
     return `(${left}) ${op} (${right})`;
   }
-  let condition = inclusive
-    ? terms.map((t, i) => equal(t, PARAM(i), values[i])).join(' AND ')
-    : 'FALSE';
+  let condition = inclusive ? terms.map((t, i) => equal(t, PARAM(i), values[i])).join(' AND ') : 'FALSE';
   for (let i = terms.length - 1; i >= 0; i--) {
     const here = after(terms[i], PARAM(i), values[i]);
-    const tail = condition === 'FALSE' ? '' : ` OR (${equal(terms[i], PARAM(i), values[i])} AND (${condition}))`;
+    const tail =
+      condition === 'FALSE' ? '' : ` OR (${equal(terms[i], PARAM(i), values[i])} AND (${condition}))`;
     condition = `${here}${tail}`;
   }
   return `(${condition})`;

@@ -33,7 +33,9 @@ export class OrderRefundQueries {
       .orderBy('r.local_id', 'ASC')
       .addOrderBy('r.id', 'ASC');
     const related = {
-      payment: relatedValue<number | null>('SELECT p.local_id FROM order_payment p WHERE p.id = r.payment_id'),
+      payment: relatedValue<number | null>(
+        'SELECT p.local_id FROM order_payment p WHERE p.id = r.payment_id',
+      ),
     };
     return paginateInOne(qb, page, related, (refund, r) => present(refund, r.payment));
   }
