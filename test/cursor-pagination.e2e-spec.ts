@@ -55,6 +55,13 @@ describe('cursor pagination', () => {
     it('pages with a cursor to the rows of page mode, and back with previous links', async () => {
       const fixture = await seedRouteFixture(t);
       const checked: string[] = [];
+      let orderings = 0;
+      const doc = (await t.http().get('/api/v1/openapi.json')).body as {
+        paths: Record<
+          string,
+          { get?: { parameters?: { name: string; schema?: { items?: { enum?: string[] } } }[] } }
+        >;
+      };
       const notLists: string[] = [];
       for (const r of fixture.routes()) {
         if (r.detail || UNPAGINATED.some((p) => p.test(r.path))) continue;
@@ -86,7 +93,24 @@ describe('cursor pagination', () => {
           expect(back.body.previous === null).toBe(i - 1 === 0);
         }
         checked.push(r.path);
+        // Every ordering the list documents, ascending and descending (ties, NULLs, joined and computed terms).
+        const openapiPath = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+        const orderingParam = (doc.paths[openapiPath]?.get?.parameters ?? []).find(
+          (p) => p.name === 'ordering',
+        );
+        for (const ordering of orderingParam?.schema?.items?.enum ?? []) {
+          const url = withParam(r.url, `ordering=${ordering}`);
+          const byPage = await walk(withParam(url, 'page_size=50'), authorization);
+          const byCursor = await walk(withParam(url, 'cursor=&page_size=2'), authorization);
+          expect({ path: r.path, ordering, rows: byCursor.rows }).toEqual({
+            path: r.path,
+            ordering,
+            rows: byPage.rows,
+          });
+          orderings++;
+        }
       }
+      expect(orderings).toBeGreaterThan(100);
       // The route table's lists: all of them page with a cursor (the fixture has rows on each); the other GET
       // routes that are no details answer no list envelope.
       expect(checked.length).toBeGreaterThanOrEqual(60);
