@@ -1,4 +1,5 @@
 import { allResults, createTicketingClient } from '../sdk/typescript/src';
+import { encodeDeltaCursor } from '../src/checkin/delta-cursor';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { seedRouteFixture } from './route-fixture';
@@ -114,6 +115,17 @@ describe('cursor pagination', () => {
       // The route table's lists: all of them page with a cursor (the fixture has rows on each); the other GET
       // routes that are no details answer no list envelope.
       expect(checked.length).toBeGreaterThanOrEqual(60);
+      // The scanners' delta has its own cursor: not both.
+      const list = Number(fixture.params.list);
+      const delta = encodeDeltaCursor({ list, lo: '0', hi: null, after: 0 });
+      const both = await get(
+        `/api/v1/organizers/org/events/sample/checkinlists/${list}/positions/?changed_since=${delta}&cursor=`,
+        auth(fixture.token),
+      );
+      expect(both).toEqual({
+        status: 400,
+        body: { cursor: ['Use either cursor or changed_since, not both.'] },
+      });
       expect(notLists).toEqual(['/api/v1/idempotency_query', '/api/v1/me', '/api/v1/version']);
     });
   });
