@@ -10308,10 +10308,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `name`, `slug`; prefix `-` for descending. */
                 ordering?: ("name" | "-name" | "slug" | "-slug")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -10325,7 +10327,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10568,10 +10571,12 @@ export interface operations {
                 order__status__in?: string;
                 /** @description Sort order: comma-separated fields among `order__code`, `order__datetime`, `positionid`, `attendee_name`, `last_checked_in`, `order__email`; prefix `-` for descending. */
                 ordering?: ("order__code" | "-order__code" | "order__datetime" | "-order__datetime" | "positionid" | "-positionid" | "attendee_name" | "-attendee_name" | "last_checked_in" | "-last_checked_in" | "order__email" | "-order__email")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10588,7 +10593,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10610,10 +10616,12 @@ export interface operations {
             query?: {
                 /** @description E-mail address of the customer (case-insensitive exact match). */
                 email?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10630,7 +10638,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10829,10 +10838,12 @@ export interface operations {
     listDevices: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10849,7 +10860,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10976,10 +10988,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "name" | "-name")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10996,7 +11010,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11211,10 +11226,12 @@ export interface operations {
                 sales_channel?: string;
                 /** @description Sort order: comma-separated fields among `date_from`, `slug`; prefix `-` for descending. */
                 ordering?: ("date_from" | "-date_from" | "slug" | "-slug")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11231,7 +11248,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11436,10 +11454,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11458,7 +11478,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11671,10 +11692,12 @@ export interface operations {
                 blocked?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `updated`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "updated" | "-updated")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11693,7 +11716,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11715,10 +11739,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `datetime`, `expires`, `cart_id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "datetime" | "-datetime" | "expires" | "-expires" | "cart_id" | "-cart_id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11737,7 +11763,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11905,10 +11932,12 @@ export interface operations {
                 is_addon?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -11932,7 +11961,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -12194,10 +12224,12 @@ export interface operations {
                 ordering?: ("id" | "-id" | "name" | "-name" | "subevent__date_from" | "-subevent__date_from")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: "subevent"[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -12216,7 +12248,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -12525,9 +12558,11 @@ export interface operations {
                 changed_since?: string;
                 /** @description Sort order: comma-separated fields among `order__code`, `order__datetime`, `positionid`, `attendee_name`, `last_checked_in`, `order__email`; prefix `-` for descending. */
                 ordering?: ("order__code" | "-order__code" | "order__datetime" | "-order__datetime" | "positionid" | "-positionid" | "attendee_name" | "-attendee_name" | "last_checked_in" | "-last_checked_in" | "order__email" | "-order__email")[];
-                /** @description Page number, from 1; past the last page answers 404. Ignored with `changed_since`. */
+                /** @description Page number, from 1; past the last page answers 404. Ignored with `changed_since`; not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50 (with `changed_since`: default and cap 1000). */
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
+                /** @description Results per page; larger values are capped at 50 (with `cursor`: at 1000; with `changed_since`: default and cap 1000). */
                 page_size?: number;
             };
             header?: never;
@@ -12552,8 +12587,8 @@ export interface operations {
                     "application/json": {
                         /** @description With `changed_since` only: secrets blocked or unblocked since the cursor (first page of a delta). */
                         blocked_secrets?: components["schemas"]["DeltaBlockedSecretJson"][];
-                        /** @description Positions listed; with `changed_since`: changed (results and removed, all pages). */
-                        count: number;
+                        /** @description Positions listed (null on cursor pages); with `changed_since`: changed (results and removed, all pages). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** @description With `changed_since` only: pass back as `changed_since`: the next page while `next` is set, else the next delta. */
@@ -12774,10 +12809,12 @@ export interface operations {
                 datetime_before?: string;
                 /** @description Sort order: comma-separated fields among `id`, `created`, `datetime`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "created" | "-created" | "datetime" | "-datetime")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -12796,7 +12833,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -12925,10 +12963,12 @@ export interface operations {
                 active?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -12947,7 +12987,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -13358,10 +13399,12 @@ export interface operations {
                 number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -13380,7 +13423,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -13638,10 +13682,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "name" | "-name")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -13660,7 +13706,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -13881,10 +13928,12 @@ export interface operations {
                 search?: string;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -13908,7 +13957,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14209,10 +14259,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14232,7 +14284,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14447,10 +14500,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14470,7 +14525,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14685,10 +14741,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14708,7 +14766,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14927,10 +14986,12 @@ export interface operations {
                 search?: string;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14950,7 +15011,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -15189,10 +15251,12 @@ export interface operations {
                 pdf_data?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `positionid`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "positionid" | "-positionid")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -15211,7 +15275,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -15725,10 +15790,12 @@ export interface operations {
                 pdf_data?: boolean;
                 /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`, `cancellation_date`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified" | "cancellation_date" | "-cancellation_date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -15747,7 +15814,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -16352,10 +16420,12 @@ export interface operations {
     listOrderPayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -16375,7 +16445,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -16627,10 +16698,12 @@ export interface operations {
     listOrderRefunds: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -16650,7 +16723,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -16950,10 +17024,12 @@ export interface operations {
                 required?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -16977,7 +17053,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17196,10 +17273,12 @@ export interface operations {
                 active?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -17219,7 +17298,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17477,10 +17557,12 @@ export interface operations {
                 items__in?: number[];
                 /** @description Sort order: comma-separated fields among `id`, `position`, `size`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position" | "size" | "-size")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -17504,7 +17586,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17757,10 +17840,12 @@ export interface operations {
                 created_since?: string;
                 /** @description Sort order: comma-separated fields among `id`, `created`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "created" | "-created")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -17779,7 +17864,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17801,10 +17887,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `export_identifier`, `schedule_next_run`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "export_identifier" | "-export_identifier" | "schedule_next_run" | "-schedule_next_run")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -17823,7 +17911,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -18050,10 +18139,12 @@ export interface operations {
                 ordering?: ("id" | "-id")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -18072,7 +18163,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -18399,10 +18491,12 @@ export interface operations {
                 enabled?: boolean;
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -18421,7 +18515,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19001,10 +19096,12 @@ export interface operations {
                 };
                 /** @description Sort order: comma-separated fields among `id`, `date_from`, `last_modified`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "date_from" | "-date_from" | "last_modified" | "-last_modified")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -19023,7 +19120,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19250,10 +19348,12 @@ export interface operations {
                 ordering?: ("id" | "-id")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -19273,7 +19373,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19592,10 +19693,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -19619,7 +19722,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19876,10 +19980,12 @@ export interface operations {
                 fee_type__in?: string;
                 /** @description Sort order: comma-separated fields among `datetime`, `created`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "created" | "-created" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -19898,7 +20004,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19979,10 +20086,12 @@ export interface operations {
                 search?: string;
                 /** @description Sort order: comma-separated fields among `id`, `code`, `max_usages`, `valid_until`, `value`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "code" | "-code" | "max_usages" | "-max_usages" | "valid_until" | "-valid_until" | "value" | "-value")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20001,7 +20110,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20261,10 +20371,12 @@ export interface operations {
                 has_voucher?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `created`, `email`, `item`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "created" | "-created" | "email" | "-email" | "item" | "-item")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20283,7 +20395,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20710,10 +20823,12 @@ export interface operations {
     listGates: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20730,7 +20845,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20902,10 +21018,12 @@ export interface operations {
                 ordering?: ("id" | "-id" | "issuance" | "-issuance" | "secret" | "-secret" | "value" | "-value" | "expires" | "-expires")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: "owner_ticket"[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20922,7 +21040,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20983,10 +21102,12 @@ export interface operations {
                 active?: boolean;
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21003,7 +21124,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21325,10 +21447,12 @@ export interface operations {
                 include_accepted?: boolean;
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21346,7 +21470,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21378,10 +21503,12 @@ export interface operations {
                 number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21398,7 +21525,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21424,10 +21552,12 @@ export interface operations {
                 membership_type?: number;
                 /** @description Only test mode (`true`) or only live (`false`) memberships. */
                 testmode?: boolean;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21444,7 +21574,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21610,10 +21741,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21630,7 +21763,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21853,10 +21987,12 @@ export interface operations {
                 include_canceled_positions?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `positionid`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "positionid" | "-positionid")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21873,7 +22009,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21925,10 +22062,12 @@ export interface operations {
                 exclude?: string[];
                 /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`, `cancellation_date`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified" | "cancellation_date" | "-cancellation_date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21945,7 +22084,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21971,10 +22111,12 @@ export interface operations {
                 to?: string;
                 /** @description Mails created at or after this time. */
                 created_since?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21991,7 +22133,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22060,10 +22203,12 @@ export interface operations {
                 ordering?: ("created" | "-created" | "updated" | "-updated" | "identifier" | "-identifier" | "type" | "-type" | "id" | "-id")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("linked_giftcard" | "linked_giftcard.owner_ticket" | "linked_orderposition" | "customer")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22080,7 +22225,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22300,10 +22446,12 @@ export interface operations {
                 type?: string;
                 /** @description Only the channel with this identifier. */
                 identifier?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22320,7 +22468,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22519,10 +22668,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `export_identifier`, `schedule_next_run`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "export_identifier" | "-export_identifier" | "schedule_next_run" | "-schedule_next_run")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22539,7 +22690,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22738,10 +22890,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `name`, `id`; prefix `-` for descending. */
                 ordering?: ("name" | "-name" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22758,7 +22912,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23041,10 +23196,12 @@ export interface operations {
                 event__live?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `date_from`, `last_modified`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "date_from" | "-date_from" | "last_modified" | "-last_modified")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23061,7 +23218,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23083,10 +23241,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "name" | "-name")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23103,7 +23263,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23300,10 +23461,12 @@ export interface operations {
     listInvites: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23321,7 +23484,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23444,10 +23608,12 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23465,7 +23631,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23549,10 +23716,12 @@ export interface operations {
     listTokens: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23570,7 +23739,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23737,10 +23907,12 @@ export interface operations {
                 fee_type__in?: string;
                 /** @description Sort order: comma-separated fields among `datetime`, `created`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "created" | "-created" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23757,7 +23929,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23806,10 +23979,12 @@ export interface operations {
     getOrganizerWebhooks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23826,7 +24001,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -24064,10 +24240,12 @@ export interface operations {
                 action?: string;
                 /** @description Deliveries created at or after this time. */
                 created_since?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -24085,7 +24263,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
