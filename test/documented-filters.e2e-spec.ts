@@ -9,7 +9,8 @@ import { ROUTE_TABLE_FILE, RouteTableRow } from './print-route-table';
  * Every query parameter a route reads through `QueryFilters` is in the OpenAPI document (README "API
  * conventions"): with a {@link FilterReadLog} installed, every GET route of test/route-table.json is called, and
  * the names each one read (filters, `ordering` fields, `expand` names) are compared with the query parameters of
- * its operation. The reverse holds for lists: what a list documents (besides `page`, `page_size`) it reads.
+ * its operation. The reverse holds for lists: what a list documents (besides `page`, `page_size`, `cursor`) it
+ * reads; every list documents `cursor` (README "Cursor pagination") and a nullable `count`.
  */
 
 type Schema = { type?: string; enum?: string[]; items?: Schema; format?: string };
@@ -18,7 +19,7 @@ type Document = { paths: Record<string, Record<string, { parameters?: Parameter[
 
 const ORG = '/api/v1/organizers/org';
 const E = `${ORG}/events/sample`;
-const PAGINATION = new Set(['page', 'page_size']);
+const PAGINATION = new Set(['page', 'page_size', 'cursor']);
 
 describe('documented query parameters', () => {
   let t: TestApp;
@@ -162,6 +163,23 @@ describe('documented query parameters', () => {
       }
     }
     expect(unread).toEqual([]);
+  });
+
+  it('documents cursor pages on every list: the cursor parameter and a nullable count', () => {
+    const wrong: string[] = [];
+    const raw = doc as unknown as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    };
+    for (const r of lists()) {
+      if (!queryParams(r.openapi).some((p) => p.name === 'cursor' && p.schema?.type === 'string'))
+        wrong.push(`GET ${r.openapi}: no cursor`);
+      const ok = raw.paths[r.openapi].get.responses?.['200'] as
+        | { content?: Record<string, { schema?: { properties?: { count?: { nullable?: boolean } } } }> }
+        | undefined;
+      if (ok?.content?.['application/json']?.schema?.properties?.count?.nullable !== true)
+        wrong.push(`GET ${r.openapi}: count not nullable`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('gives every query parameter a typed schema and a description', () => {

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiQuery, getSchemaPath } from '@nestjs/swagger';
 import { CheckinPositionJson, type PositionsDelta } from '../orders/checkin-seam/checkin-positions';
 import { MAX_DELTA_PAGE_SIZE } from './delta-cursor';
+import { ApiCursorQuery } from '../common/http/openapi';
 
 /** A secret blocked or unblocked since the cursor (as `E/blockedsecrets/` lists it). */
 export class DeltaBlockedSecretJson {
@@ -113,13 +114,15 @@ export function ApiPositionsOrDeltaResponse() {
       name: 'page',
       required: false,
       schema: { type: 'integer', minimum: 1, default: 1 },
-      description: 'Page number, from 1; past the last page answers 404. Ignored with `changed_since`.',
+      description:
+        'Page number, from 1; past the last page answers 404. Ignored with `changed_since`; not together with `cursor`.',
     }),
+    ApiCursorQuery(),
     ApiQuery({
       name: 'page_size',
       required: false,
       schema: { type: 'integer', minimum: 1, maximum: MAX_DELTA_PAGE_SIZE, default: 50 },
-      description: `Results per page; larger values are capped at 50 (with \`changed_since\`: default and cap ${MAX_DELTA_PAGE_SIZE}).`,
+      description: `Results per page; larger values are capped at 50 (with \`cursor\`: at 1000; with \`changed_since\`: default and cap ${MAX_DELTA_PAGE_SIZE}).`,
     }),
     ApiOkResponse({
       headers: {
@@ -135,7 +138,9 @@ export function ApiPositionsOrDeltaResponse() {
         properties: {
           count: {
             type: 'integer',
-            description: 'Positions listed; with `changed_since`: changed (results and removed, all pages).',
+            nullable: true,
+            description:
+              'Positions listed (null on cursor pages); with `changed_since`: changed (results and removed, all pages).',
           },
           next: { type: 'string', format: 'uri', nullable: true },
           previous: { type: 'string', format: 'uri', nullable: true },

@@ -1,3 +1,4 @@
+import { ValidationFailed } from '../common/errors';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
@@ -63,10 +64,11 @@ export class CheckinPositionsSync {
       if (!found || found.list.eventId !== event.id) throw new ParentNotFound();
       const cursor = encodeDeltaCursor({ list: listId, lo: found.watermark, hi: null, after: 0 });
       const result = blind
-        ? Paginated.of<CheckinPositionJson>([], 0, page)
+        ? Paginated.empty<CheckinPositionJson>(page)
         : await this.positions.page(scopeOf(found.list), filters, page, true, print);
       return { kind: 'page', page: result, cursor };
     }
+    if (page.cursor) throw ValidationFailed.field('cursor', 'Use either cursor or changed_since, not both.');
     const from = decodeDeltaCursor(raw, listId);
     const scope = await this.lists.scope(undefined, event, listId);
     if (blind) {

@@ -144,11 +144,7 @@ export class CheckinListsService {
       (row, rel) => toCheckinListJson(row, rel.items, { positions: rel.positions, checkins: rel.checkins }),
     );
     if (exclude.size === 0) return result;
-    return new Paginated(
-      result.items.map((json) => dropFields(json, exclude)),
-      result.total,
-      result.page,
-    );
+    return result.withItems(result.items.map((json) => dropFields(json, exclude)));
   }
 
   /**

@@ -41,11 +41,7 @@ export class DevicesService {
   async list(organizer: Organizer, principal: Principal, page: PageRequest): Promise<Paginated<DeviceJson>> {
     const found = await this.queries.page(this.db, organizer.id, page);
     const show = canSeeTokens(principal, organizer);
-    return new Paginated(
-      found.items.map((r) => toDeviceJson(r, show)),
-      found.total,
-      found.page,
-    );
+    return found.withItems(found.items.map((r) => toDeviceJson(r, show)));
   }
 
   /** @throws NotFound for a number no device of this organizer has */

@@ -32,7 +32,7 @@ export class GatesService {
   /** A page of the organizer's gates by name. One statement. */
   async list(organizer: Organizer, page: PageRequest): Promise<Paginated<GateJson>> {
     const found = await this.queries.page(this.db, organizer.id, page);
-    return new Paginated(found.items.map(toGateJson), found.total, found.page);
+    return found.withItems(found.items.map(toGateJson));
   }
 
   /** @throws NotFound */

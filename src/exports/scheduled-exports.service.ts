@@ -71,11 +71,7 @@ export class ScheduledExportsService {
     );
     const result = await paginateRows(qb, page, (rows) => rows);
     const emails = await this.users.emailsByIds(result.items.map((r) => r.ownerId));
-    return new Paginated(
-      result.items.map((r) => toScheduledExportJson(r, emails.get(r.ownerId) ?? '')),
-      result.total,
-      result.page,
-    );
+    return result.withItems(result.items.map((r) => toScheduledExportJson(r, emails.get(r.ownerId) ?? '')));
   }
 
   /** @throws NotFound for an id that is not a visible export of this place */

@@ -67,10 +67,8 @@ export class GiftCardReads {
       this.organizerSlugOf,
       (row, slug) => ({ row, slug }),
     );
-    return new Paginated(
+    return result.withItems(
       await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner),
-      result.total,
-      result.page,
     );
   }
 

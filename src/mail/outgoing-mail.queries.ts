@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { PageRequest, Paginated, paginate } from '../common/listing/pagination';
+import { paginate } from '../common/listing/page-query';
+import { PageRequest, Paginated } from '../common/listing/pagination';
 import { returning } from '../tasks/sql';
 import { OutgoingMail } from './outgoing-mail.entity';
 

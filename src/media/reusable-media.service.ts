@@ -86,10 +86,8 @@ export class ReusableMediaService {
     const list = this.queries.mediaList(this.db.manager, organizer.id, filters);
     const expand = filters.expand(MEDIUM_EXPANDS);
     const result = await this.queries.page(list, page);
-    return new Paginated(
+    return result.withItems(
       await this.presentation.present(this.db.manager, result.items, organizer, expand),
-      result.total,
-      result.page,
     );
   }
 

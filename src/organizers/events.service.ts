@@ -149,10 +149,8 @@ export class EventsService {
       this.db,
       rows.items.map((e) => e.id),
     );
-    return new Paginated(
+    return rows.withItems(
       rows.items.map((e) => this.presentWith(organizer, e, channels, false, itemMeta.get(e.id) ?? {})),
-      rows.total,
-      rows.page,
     );
   }
 

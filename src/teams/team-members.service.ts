@@ -30,7 +30,7 @@ export class TeamMembersService {
   async list(organizer: Organizer, teamId: number, page: PageRequest): Promise<Paginated<TeamMemberJson>> {
     const team = await this.teams.findTeam(this.db, organizer, teamId);
     const users = await this.users.pageWhere(this.db, this.queries.memberOf(), { team: team.id }, page);
-    return new Paginated(users.items.map(toTeamMemberJson), users.total, users.page);
+    return users.withItems(users.items.map(toTeamMemberJson));
   }
 
   /** @throws NotFound for an unknown team, or a user who is not a member of it */

@@ -80,11 +80,7 @@ export class TeamsService {
   /** Lists the organizer's teams; ordering `id` (default) or `name`. One SQL statement whatever the page size. */
   async list(organizer: Organizer, filters: QueryFilters, page: PageRequest): Promise<Paginated<TeamJson>> {
     const teams = await this.queries.page(this.db, organizer.id, filters, page);
-    return new Paginated(
-      teams.items.map((r) => toTeamJson(r.team, r.limitEvents)),
-      teams.total,
-      teams.page,
-    );
+    return teams.withItems(teams.items.map((r) => toTeamJson(r.team, r.limitEvents)));
   }
 
   /** @throws NotFound for an unknown id or a team of another organizer */

@@ -61,7 +61,7 @@ export class WaitingListService {
     page: PageRequest,
   ): Promise<Paginated<WaitingListEntryJson>> {
     const result = await this.queries.page(this.em, event.id, filters, page);
-    return new Paginated(result.items.map(toWaitingListEntryJson), result.total, result.page);
+    return result.withItems(result.items.map(toWaitingListEntryJson));
   }
 
   /** @throws NotFound for an id that is not an entry of this event */

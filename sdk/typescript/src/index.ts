@@ -60,3 +60,35 @@ export function serializeQuery(query: Record<string, unknown>): string {
   }
   return params.toString();
 }
+
+/**
+ * The `cursor` of a list's `next` or `previous` link (README "Cursor pagination"), to pass as the `cursor` query
+ * parameter of the following call; null when there is no such link (or it is a `page=` link).
+ */
+export function cursorOf(link: string | null | undefined): string | null {
+  if (!link) return null;
+  return new URL(link).searchParams.get('cursor');
+}
+
+/**
+ * Every result of a list in cursor mode: calls `page('')` for the first page, then `page(cursor)` with the cursor
+ * of each `next` link until there is none. Rows inserted or deleted meanwhile are never skipped or repeated.
+ * `page` is one typed call, e.g.
+ * `(cursor) => client.GET('/api/v1/organizers/{organizer}/events/{event}/vouchers/', {params: {path, query: {cursor, page_size: 1000}}})`.
+ * @throws Error with the status and error body when a call fails
+ */
+export async function* allResults<T>(
+  page: (cursor: string) => Promise<{
+    data?: { next: string | null; results: T[] };
+    error?: unknown;
+    response: Response;
+  }>,
+): AsyncGenerator<T> {
+  let cursor: string | null = '';
+  while (cursor !== null) {
+    const { data, error, response } = await page(cursor);
+    if (data === undefined) throw new Error(`${response.status}: ${JSON.stringify(error ?? null)}`);
+    yield* data.results;
+    cursor = cursorOf(data.next);
+  }
+}

@@ -10308,10 +10308,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `name`, `slug`; prefix `-` for descending. */
                 ordering?: ("name" | "-name" | "slug" | "-slug")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -10325,7 +10327,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10568,10 +10571,12 @@ export interface operations {
                 order__status__in?: string;
                 /** @description Sort order: comma-separated fields among `order__code`, `order__datetime`, `positionid`, `attendee_name`, `last_checked_in`, `order__email`; prefix `-` for descending. */
                 ordering?: ("order__code" | "-order__code" | "order__datetime" | "-order__datetime" | "positionid" | "-positionid" | "attendee_name" | "-attendee_name" | "last_checked_in" | "-last_checked_in" | "order__email" | "-order__email")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10588,7 +10593,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10610,10 +10616,12 @@ export interface operations {
             query?: {
                 /** @description E-mail address of the customer (case-insensitive exact match). */
                 email?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10630,7 +10638,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10829,10 +10838,12 @@ export interface operations {
     listDevices: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10849,7 +10860,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -10976,10 +10988,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "name" | "-name")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10996,7 +11010,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11211,10 +11226,12 @@ export interface operations {
                 sales_channel?: string;
                 /** @description Sort order: comma-separated fields among `date_from`, `slug`; prefix `-` for descending. */
                 ordering?: ("date_from" | "-date_from" | "slug" | "-slug")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11231,7 +11248,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11436,10 +11454,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11458,7 +11478,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11671,10 +11692,12 @@ export interface operations {
                 blocked?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `updated`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "updated" | "-updated")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11693,7 +11716,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11715,10 +11739,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `datetime`, `expires`, `cart_id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "datetime" | "-datetime" | "expires" | "-expires" | "cart_id" | "-cart_id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11737,7 +11763,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -11905,10 +11932,12 @@ export interface operations {
                 is_addon?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -11932,7 +11961,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -12194,10 +12224,12 @@ export interface operations {
                 ordering?: ("id" | "-id" | "name" | "-name" | "subevent__date_from" | "-subevent__date_from")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: "subevent"[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -12216,7 +12248,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -12525,9 +12558,11 @@ export interface operations {
                 changed_since?: string;
                 /** @description Sort order: comma-separated fields among `order__code`, `order__datetime`, `positionid`, `attendee_name`, `last_checked_in`, `order__email`; prefix `-` for descending. */
                 ordering?: ("order__code" | "-order__code" | "order__datetime" | "-order__datetime" | "positionid" | "-positionid" | "attendee_name" | "-attendee_name" | "last_checked_in" | "-last_checked_in" | "order__email" | "-order__email")[];
-                /** @description Page number, from 1; past the last page answers 404. Ignored with `changed_since`. */
+                /** @description Page number, from 1; past the last page answers 404. Ignored with `changed_since`; not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50 (with `changed_since`: default and cap 1000). */
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
+                /** @description Results per page; larger values are capped at 50 (with `cursor`: at 1000; with `changed_since`: default and cap 1000). */
                 page_size?: number;
             };
             header?: never;
@@ -12552,8 +12587,8 @@ export interface operations {
                     "application/json": {
                         /** @description With `changed_since` only: secrets blocked or unblocked since the cursor (first page of a delta). */
                         blocked_secrets?: components["schemas"]["DeltaBlockedSecretJson"][];
-                        /** @description Positions listed; with `changed_since`: changed (results and removed, all pages). */
-                        count: number;
+                        /** @description Positions listed (null on cursor pages); with `changed_since`: changed (results and removed, all pages). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** @description With `changed_since` only: pass back as `changed_since`: the next page while `next` is set, else the next delta. */
@@ -12774,10 +12809,12 @@ export interface operations {
                 datetime_before?: string;
                 /** @description Sort order: comma-separated fields among `id`, `created`, `datetime`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "created" | "-created" | "datetime" | "-datetime")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -12796,7 +12833,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -12925,10 +12963,12 @@ export interface operations {
                 active?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -12947,7 +12987,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -13358,10 +13399,12 @@ export interface operations {
                 number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -13380,7 +13423,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -13638,10 +13682,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "name" | "-name")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -13660,7 +13706,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -13881,10 +13928,12 @@ export interface operations {
                 search?: string;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -13908,7 +13957,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14209,10 +14259,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14232,7 +14284,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14447,10 +14500,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14470,7 +14525,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14685,10 +14741,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14708,7 +14766,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -14927,10 +14986,12 @@ export interface operations {
                 search?: string;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -14950,7 +15011,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -15205,10 +15267,12 @@ export interface operations {
                 pdf_data?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `positionid`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "positionid" | "-positionid")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -15227,7 +15291,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -15757,10 +15822,12 @@ export interface operations {
                 pdf_data?: boolean;
                 /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`, `cancellation_date`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified" | "cancellation_date" | "-cancellation_date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -15779,7 +15846,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -16384,10 +16452,12 @@ export interface operations {
     listOrderPayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -16407,7 +16477,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -16659,10 +16730,12 @@ export interface operations {
     listOrderRefunds: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -16682,7 +16755,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -16982,10 +17056,12 @@ export interface operations {
                 required?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -17009,7 +17085,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17228,10 +17305,12 @@ export interface operations {
                 active?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `position`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -17251,7 +17330,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17509,10 +17589,12 @@ export interface operations {
                 items__in?: number[];
                 /** @description Sort order: comma-separated fields among `id`, `position`, `size`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "position" | "-position" | "size" | "-size")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -17536,7 +17618,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17789,10 +17872,12 @@ export interface operations {
                 created_since?: string;
                 /** @description Sort order: comma-separated fields among `id`, `created`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "created" | "-created")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -17811,7 +17896,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17833,10 +17919,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `export_identifier`, `schedule_next_run`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "export_identifier" | "-export_identifier" | "schedule_next_run" | "-schedule_next_run")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -17855,7 +17943,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -18082,10 +18171,12 @@ export interface operations {
                 ordering?: ("id" | "-id")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -18104,7 +18195,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -18431,10 +18523,12 @@ export interface operations {
                 enabled?: boolean;
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -18453,7 +18547,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19033,10 +19128,12 @@ export interface operations {
                 };
                 /** @description Sort order: comma-separated fields among `id`, `date_from`, `last_modified`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "date_from" | "-date_from" | "last_modified" | "-last_modified")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -19055,7 +19152,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19282,10 +19380,12 @@ export interface operations {
                 ordering?: ("id" | "-id")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -19305,7 +19405,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19624,10 +19725,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: {
                 /** @description An HTTP date: 304 without a body when the list has not changed since. */
@@ -19651,7 +19754,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -19908,10 +20012,12 @@ export interface operations {
                 fee_type__in?: string;
                 /** @description Sort order: comma-separated fields among `datetime`, `created`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "created" | "-created" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -19930,7 +20036,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20011,10 +20118,12 @@ export interface operations {
                 search?: string;
                 /** @description Sort order: comma-separated fields among `id`, `code`, `max_usages`, `valid_until`, `value`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "code" | "-code" | "max_usages" | "-max_usages" | "valid_until" | "-valid_until" | "value" | "-value")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20033,7 +20142,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20293,10 +20403,12 @@ export interface operations {
                 has_voucher?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `created`, `email`, `item`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "created" | "-created" | "email" | "-email" | "item" | "-item")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20315,7 +20427,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20742,10 +20855,12 @@ export interface operations {
     listGates: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20762,7 +20877,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -20934,10 +21050,12 @@ export interface operations {
                 ordering?: ("id" | "-id" | "issuance" | "-issuance" | "secret" | "-secret" | "value" | "-value" | "expires" | "-expires")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: "owner_ticket"[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -20954,7 +21072,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21015,10 +21134,12 @@ export interface operations {
                 active?: boolean;
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21035,7 +21156,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21357,10 +21479,12 @@ export interface operations {
                 include_accepted?: boolean;
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21378,7 +21502,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21410,10 +21535,12 @@ export interface operations {
                 number?: string[];
                 /** @description Sort order: comma-separated fields among `nr`, `number`, `date`; prefix `-` for descending. */
                 ordering?: ("nr" | "-nr" | "number" | "-number" | "date" | "-date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21430,7 +21557,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21456,10 +21584,12 @@ export interface operations {
                 membership_type?: number;
                 /** @description Only test mode (`true`) or only live (`false`) memberships. */
                 testmode?: boolean;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21476,7 +21606,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21642,10 +21773,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`; prefix `-` for descending. */
                 ordering?: ("id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21662,7 +21795,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21901,10 +22035,12 @@ export interface operations {
                 include_canceled_positions?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `positionid`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "positionid" | "-positionid")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -21921,7 +22057,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -21989,10 +22126,12 @@ export interface operations {
                 exclude?: string[];
                 /** @description Sort order: comma-separated fields among `datetime`, `code`, `status`, `last_modified`, `cancellation_date`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "code" | "-code" | "status" | "-status" | "last_modified" | "-last_modified" | "cancellation_date" | "-cancellation_date")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22009,7 +22148,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22035,10 +22175,12 @@ export interface operations {
                 to?: string;
                 /** @description Mails created at or after this time. */
                 created_since?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22055,7 +22197,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22124,10 +22267,12 @@ export interface operations {
                 ordering?: ("created" | "-created" | "updated" | "-updated" | "identifier" | "-identifier" | "type" | "-type" | "id" | "-id")[];
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("linked_giftcard" | "linked_giftcard.owner_ticket" | "linked_orderposition" | "customer")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22144,7 +22289,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22364,10 +22510,12 @@ export interface operations {
                 type?: string;
                 /** @description Only the channel with this identifier. */
                 identifier?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22384,7 +22532,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22583,10 +22732,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `export_identifier`, `schedule_next_run`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "export_identifier" | "-export_identifier" | "schedule_next_run" | "-schedule_next_run")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22603,7 +22754,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -22802,10 +22954,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `name`, `id`; prefix `-` for descending. */
                 ordering?: ("name" | "-name" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -22822,7 +22976,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23105,10 +23260,12 @@ export interface operations {
                 event__live?: boolean;
                 /** @description Sort order: comma-separated fields among `id`, `date_from`, `last_modified`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "date_from" | "-date_from" | "last_modified" | "-last_modified")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23125,7 +23282,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23147,10 +23305,12 @@ export interface operations {
             query?: {
                 /** @description Sort order: comma-separated fields among `id`, `name`; prefix `-` for descending. */
                 ordering?: ("id" | "-id" | "name" | "-name")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23167,7 +23327,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23364,10 +23525,12 @@ export interface operations {
     listInvites: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23385,7 +23548,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23508,10 +23672,12 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23529,7 +23695,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23613,10 +23780,12 @@ export interface operations {
     listTokens: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23634,7 +23803,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23801,10 +23971,12 @@ export interface operations {
                 fee_type__in?: string;
                 /** @description Sort order: comma-separated fields among `datetime`, `created`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "created" | "-created" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23821,7 +23993,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23870,10 +24043,12 @@ export interface operations {
     getOrganizerWebhooks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -23890,7 +24065,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -24128,10 +24304,12 @@ export interface operations {
                 action?: string;
                 /** @description Deliveries created at or after this time. */
                 created_since?: string;
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -24149,7 +24327,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */

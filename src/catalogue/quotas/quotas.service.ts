@@ -85,7 +85,7 @@ export class QuotasService {
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuotaJson>> {
     const withAvailability = wantsAvailability(filters);
     const result = await this.queries.page(this.em, event.id, filters, page);
-    return new Paginated(await this.present(result.items, withAvailability), result.total, result.page);
+    return result.withItems(await this.present(result.items, withAvailability));
   }
 
   /**

@@ -74,7 +74,7 @@ export class VouchersService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<VoucherJson>> {
     const result = await this.queries.page(this.em, event.id, filters, page);
-    return new Paginated(await this.seats.present(this.em, result.items), result.total, result.page);
+    return result.withItems(await this.seats.present(this.em, result.items));
   }
 
   /** @throws NotFound for an id that is not a voucher of this event */

@@ -61,11 +61,7 @@ export class AutoCheckinRulesService {
     page: PageRequest,
   ): Promise<Paginated<AutoCheckinRuleJson>> {
     const result = await this.queries.page(this.db, event.id, filters, page);
-    return new Paginated(
-      result.items.map(({ rule, refs }) => toAutoCheckinRuleJson(rule, refs)),
-      result.total,
-      result.page,
-    );
+    return result.withItems(result.items.map(({ rule, refs }) => toAutoCheckinRuleJson(rule, refs)));
   }
 
   /** @throws NotFound for an id that is not a rule of this event */

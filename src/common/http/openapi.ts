@@ -20,9 +20,30 @@ import { normalizeSchemas, optionalBodies } from './openapi-normalize';
 import { methodNameOperationIds, nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
 
+/** The `cursor` query parameter of every list (README "Cursor pagination"). */
+export const ApiCursorQuery = () =>
+  ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description:
+      'Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or ' +
+      '`previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or ' +
+      'deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A ' +
+      'cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); ' +
+      'with `page` it answers 400.',
+  });
+
+/** The `count` of a list envelope: null on cursor pages. */
+export const LIST_COUNT_SCHEMA = {
+  type: 'integer',
+  nullable: true,
+  description: 'Matching rows; null on cursor pages (`cursor`).',
+} as const;
+
 /**
  * Documents a list endpoint's envelope `{count, next, previous, results: [model]}` (spec "Conventions" 4) and its
- * `page` and `page_size`; its filters, `ordering` and `expand` are documented with `@ListFilters`.
+ * `page`, `page_size` and `cursor`; its filters, `ordering` and `expand` are documented with `@ListFilters`.
  */
 export function ApiPaginatedResponse(model: Type<unknown>) {
   return applyDecorators(
@@ -31,20 +52,23 @@ export function ApiPaginatedResponse(model: Type<unknown>) {
       name: 'page',
       required: false,
       schema: { type: 'integer', minimum: 1, default: 1 },
-      description: 'Page number, from 1; past the last page answers 404.',
+      description: 'Page number, from 1; past the last page answers 404. Not together with `cursor`.',
     }),
     ApiQuery({
       name: 'page_size',
       required: false,
-      schema: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
-      description: 'Results per page; larger values are capped at 50.',
+      schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
+      description:
+        'Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` ' +
+        '(capped at 1000).',
     }),
+    ApiCursorQuery(),
     ApiOkResponse({
       schema: {
         type: 'object',
         required: ['count', 'next', 'previous', 'results'],
         properties: {
-          count: { type: 'integer' },
+          count: LIST_COUNT_SCHEMA,
           next: { type: 'string', format: 'uri', nullable: true },
           previous: { type: 'string', format: 'uri', nullable: true },
           results: { type: 'array', items: { $ref: getSchemaPath(model) } },
@@ -76,7 +100,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Event ticketing management API')
     .setDescription(
       'pretix-compatible management API. Authenticate with `Authorization: Token <team token>` or ' +
-        '`Authorization: Bearer <access token>` (devices: `Authorization: Device <api token>`). Lists are paginated (`page`, `page_size` up to 50).',
+        '`Authorization: Bearer <access token>` (devices: `Authorization: Device <api token>`). Lists are paginated (`page`, `page_size` up to 50; or keyset pages with `cursor`, `page_size` up to 1000).',
     )
     .setVersion(API_VERSION)
     // Relative to the host serving the document; the paths carry the `/api/v1` prefix.

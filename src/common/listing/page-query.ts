@@ -2,7 +2,9 @@ import type { EntityMetadata, ObjectLiteral, QueryRunner, SelectQueryBuilder } f
 import { NotFound } from '../errors';
 import { preparedQuery } from '../persistence/prepared';
 import { RowMapper } from '../persistence/row-mapper';
-import { PageRequest, Paginated } from './pagination';
+import { CursorPosition, encodeCursor, invalidCursor } from './cursor';
+import { applyKeyset, keysetSelect, KeysetTerm, keysetTerms } from './keyset';
+import { CursorLinks, PageRequest, Paginated } from './pagination';
 
 /**
  * Something read together with each row of a page, in the page's own statement: a SQL expression correlated with
@@ -55,19 +57,30 @@ export function relatedValue<V>(sql: string): Related<V> {
 
 const TOTAL = '__total';
 const relKey = (k: string) => `__rel_${k}`;
+const sortKey = (i: number) => `__key_${i}`;
 
-/** Selects the entity's columns, the related values and optionally the total, and runs the query. */
+interface Ran<E, R> {
+  rows: { row: E; related: R; keys: (string | null)[] }[];
+  total: number;
+}
+
+/**
+ * Selects the entity's columns, the related values, optionally the total and the values of the ordering `terms`
+ * (a cursor page's keys), and runs the query.
+ */
 async function run<E extends ObjectLiteral, R>(
   qb: SelectQueryBuilder<E>,
   related: RelatedSpec<R>,
   withTotal: boolean,
-): Promise<{ rows: { row: E; related: R }[]; total: number }> {
+  terms: KeysetTerm[] = [],
+): Promise<Ran<E, R>> {
   const alias = qb.alias;
   const mapper = RowMapper.of<E>(qb.expressionMap.mainAlias!.metadata);
   qb.select(mapper.selectSql(alias));
   if (withTotal) qb.addSelect('COUNT(*) OVER ()', TOTAL);
   const keys = Object.keys(related) as (keyof R & string)[];
   for (const key of keys) qb.addSelect(related[key].sql, relKey(key));
+  terms.forEach((t, i) => qb.addSelect(keysetSelect(t), sortKey(i)));
   const [sql, params] = qb.getQueryAndParameters();
   // A builder made from a transaction's manager carries its query runner (TypeORM keeps the field protected).
   const runner = (qb as unknown as { queryRunner?: QueryRunner }).queryRunner;
@@ -76,9 +89,71 @@ async function run<E extends ObjectLiteral, R>(
   const rows = raw.map((r) => {
     const rel = {} as R;
     for (const key of keys) rel[key] = related[key].read(r[relKey(key)]);
-    return { row: mapper.fromRow(r), related: rel };
+    const sortKeys = terms.map((_, i) => r[sortKey(i)] as string | null);
+    return { row: mapper.fromRow(r), related: rel, keys: sortKeys };
   });
   return { rows, total: raw.length > 0 ? Number(raw[0][TOTAL] ?? raw.length) : 0 };
+}
+
+/** Whether a query failed on a value PostgreSQL could not read (SQLSTATE class 22: a forged cursor's values). */
+function isDataException(err: unknown): boolean {
+  const e = err as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e?.code ?? e?.driverError?.code;
+  return typeof code === 'string' && code.startsWith('22');
+}
+
+/**
+ * One cursor page (README "Cursor pagination"): the rows of `qb` after (or before) the cursor's row in the
+ * builder's ordering, id last, with no offset and no count, read in one statement; `pageSize + 1` rows are read
+ * to know whether there are more. With `idsFirst`, the page's ids are found on the bare rows first (see
+ * {@link paginateWithSeparateCount}).
+ * @throws ValidationFailed `{"cursor": ["Invalid cursor."]}` for a cursor that does not fit the ordering or
+ * whose values PostgreSQL cannot read
+ */
+async function cursorPage<E extends ObjectLiteral, R>(
+  qb: SelectQueryBuilder<E>,
+  page: PageRequest,
+  related: RelatedSpec<R>,
+  idsFirst: boolean,
+): Promise<{ rows: { row: E; related: R }[]; links: CursorLinks }> {
+  const { fingerprint, position } = page.cursor!;
+  const terms = keysetTerms(qb);
+  if (!applyKeyset(qb, terms, position)) throw invalidCursor();
+  qb.offset(undefined).limit(page.pageSize + 1);
+  let rowsQb = qb;
+  if (idsFirst) {
+    const ids = qb.clone().select(`${qb.alias}.id`);
+    rowsQb = qb.clone().where(`${qb.alias}.id = ANY(ARRAY(${ids.getQuery()}))`).limit(undefined);
+  }
+  let ran: Ran<E, R>;
+  try {
+    ran = await run(rowsQb, related, false, terms);
+  } catch (err) {
+    if (position !== null && isDataException(err)) throw invalidCursor();
+    throw err;
+  }
+  const more = ran.rows.length > page.pageSize;
+  const rows = ran.rows.slice(0, page.pageSize);
+  const backwards = position?.direction === 'previous';
+  if (backwards) rows.reverse();
+  const at = (direction: CursorPosition['direction'], values: (string | null)[], inclusive = false) =>
+    encodeCursor(fingerprint, { direction, values, inclusive });
+  const first = rows[0]?.keys;
+  const last = rows[rows.length - 1]?.keys;
+  let links: CursorLinks;
+  if (!backwards) {
+    links = {
+      next: more ? at('next', last) : null,
+      previous:
+        position === null ? null : at('previous', first ?? position.values, !first && !position.inclusive),
+    };
+  } else {
+    links = {
+      previous: more ? at('previous', first) : null,
+      next: at('next', last ?? position.values, !last && !position.inclusive),
+    };
+  }
+  return { rows, links };
 }
 
 /**
@@ -93,6 +168,15 @@ export async function paginateInOne<E extends ObjectLiteral, R, T>(
   related: RelatedSpec<R>,
   present: (row: E, related: R) => T,
 ): Promise<Paginated<T>> {
+  if (page.cursor) {
+    const { rows, links } = await cursorPage(qb, page, related, false);
+    return new Paginated(
+      rows.map((r) => present(r.row, r.related)),
+      null,
+      page,
+      links,
+    );
+  }
   qb.offset(page.offset).limit(page.pageSize);
   const { rows, total } = await run(qb, related, true);
   if (page.page > 1 && rows.length === 0) throw new NotFound('Invalid page.');
@@ -117,6 +201,15 @@ export async function paginateWithSeparateCount<E extends ObjectLiteral, R, T>(
   related: RelatedSpec<R>,
   present: (row: E, related: R) => T,
 ): Promise<Paginated<T>> {
+  if (page.cursor) {
+    const { rows, links } = await cursorPage(qb, page, related, true);
+    return new Paginated(
+      rows.map((r) => present(r.row, r.related)),
+      null,
+      page,
+      links,
+    );
+  }
   const [countSql, countParams] = qb.clone().orderBy().select('1').getQueryAndParameters();
   // The page's ids first (sorted and cut on the bare rows), then those rows with their related values.
   const ids = qb.clone().select(`${qb.alias}.id`).offset(page.offset).limit(page.pageSize);
@@ -163,7 +256,27 @@ export async function paginateRows<E extends ObjectLiteral, T>(
   present: (rows: E[]) => T[],
 ): Promise<Paginated<T>> {
   const result = await paginateInOne(qb, page, {}, (row) => row);
-  return new Paginated(present(result.items), result.total, result.page);
+  return result.withItems(present(result.items));
+}
+
+/**
+ * Runs a list query for one page: one statement for the rows and one for the count (one statement, no count, on
+ * a cursor page), whatever the page size. `present` turns the rows into wire objects and may load relations in
+ * bulk (a fixed number of statements).
+ * @throws NotFound "Invalid page." for a page past the last one
+ */
+export async function paginate<E extends ObjectLiteral, T>(
+  qb: SelectQueryBuilder<E>,
+  page: PageRequest,
+  present: (rows: E[]) => T[] | Promise<T[]>,
+): Promise<Paginated<T>> {
+  if (page.cursor) {
+    const result = await paginateInOne(qb, page, {}, (row) => row);
+    return result.withItems(await present(result.items));
+  }
+  const [rows, total] = await qb.skip(page.offset).take(page.pageSize).getManyAndCount();
+  if (page.page > 1 && page.offset >= total) throw new NotFound('Invalid page.');
+  return Paginated.of(await present(rows), total, page);
 }
 
 /** Every row of `qb` (scoped, and bounded, by the caller) with its related values, in one statement. */

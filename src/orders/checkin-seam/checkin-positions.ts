@@ -110,7 +110,7 @@ export class CheckinPositions {
     print?: PrintRequest,
   ): Promise<Paginated<CheckinPositionJson>> {
     const lists: readonly ListScope[] = 'id' in listOrLists ? [listOrLists] : listOrLists;
-    if (lists.length === 0) return Paginated.of([], 0, page);
+    if (lists.length === 0) return Paginated.empty(page);
     const ignoreStatus = filters.bool('ignore_status') === true;
     const where = parseWhere(filters);
     const related = this.presentation.listPositionRelated(lists.map((l) => l.id));

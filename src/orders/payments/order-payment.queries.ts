@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { paginateRows } from '../../common/listing/page-query';
+import type { PageRequest, Paginated } from '../../common/listing/pagination';
 import { Order } from '../entities/order.entity';
 import { OrderPayment } from '../entities/order-payment.entity';
 
@@ -18,14 +20,20 @@ export class OrderPaymentQueries {
     });
   }
 
-  /** One page of the order's payments by `local_id`, and their count. */
-  page(em: EntityManager, orderId: number, offset: number, size: number): Promise<[OrderPayment[], number]> {
-    return em.findAndCount(OrderPayment, {
-      where: { orderId },
-      order: { localId: 'ASC' },
-      skip: offset,
-      take: size,
-    });
+  /** One page of the order's payments by `local_id` (offset or cursor, README "Cursor pagination"); one statement. */
+  page<T>(
+    em: EntityManager,
+    orderId: number,
+    page: PageRequest,
+    present: (rows: OrderPayment[]) => T[],
+  ): Promise<Paginated<T>> {
+    const qb = em
+      .getRepository(OrderPayment)
+      .createQueryBuilder('p')
+      .where('p.order_id = :orderId', { orderId })
+      .orderBy('p.local_id', 'ASC')
+      .addOrderBy('p.id', 'ASC');
+    return paginateRows(qb, page, present);
   }
 
   /** The payment `localId` of the order, or null. */

@@ -25,8 +25,7 @@ export class OrderPaymentsApi {
   async list(event: Event, code: string, page: PageRequest): Promise<Paginated<OrderPaymentJson>> {
     const order = await this.queries.order(this.em, event.id, code);
     if (!order) throw new NotFound();
-    const [rows, total] = await this.queries.page(this.em, order.id, page.offset, page.pageSize);
-    return Paginated.of(rows.map(toOrderPaymentJson), total, page);
+    return this.queries.page(this.em, order.id, page, (rows) => rows.map(toOrderPaymentJson));
   }
 
   /**

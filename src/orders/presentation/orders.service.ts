@@ -128,11 +128,7 @@ export class OrdersService {
   /** Canceled positions and fees hidden (unless asked for), then `include` / `exclude` applied. */
   private shaped(result: Paginated<OrderJson>, filters: QueryFilters): Paginated<OrderJson> {
     const mask = orderFieldMask(filters);
-    return new Paginated(
-      visible(result.items, filters).map((o) => maskOrder(o, mask) as OrderJson),
-      result.total,
-      result.page,
-    );
+    return result.withItems(visible(result.items, filters).map((o) => maskOrder(o, mask) as OrderJson));
   }
 
   /**

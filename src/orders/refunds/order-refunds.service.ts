@@ -48,13 +48,7 @@ export class OrderRefunds {
   async list(event: Event, code: string, page: PageRequest): Promise<Paginated<OrderRefundJson>> {
     const order = await this.orders.order(this.em, event.id, code);
     if (!order) throw new NotFound();
-    const all = await this.refunds.withPayments(this.em, order.id);
-    const rows = all.slice(page.offset, page.offset + page.pageSize);
-    return Paginated.of(
-      rows.map((r) => toOrderRefundJson(r, r.payment?.localId ?? null)),
-      all.length,
-      page,
-    );
+    return this.refunds.page(this.em, order.id, page, toOrderRefundJson);
   }
 
   /**

@@ -69,10 +69,6 @@ export class SubEventReads {
       this.manager,
       rows.items.map((r) => r.row.id),
     );
-    return new Paginated(
-      rows.items.map((r) => toSubEventJson(r.row, r.slug, prices.get(r.row.id)!)),
-      rows.total,
-      rows.page,
-    );
+    return rows.withItems(rows.items.map((r) => toSubEventJson(r.row, r.slug, prices.get(r.row.id)!)));
   }
 }
