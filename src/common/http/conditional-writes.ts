@@ -33,7 +33,9 @@ const LOCK_CONNECTIONS = 8;
 export function resourceRouteOf(routes: readonly RouteInfo[], write: RouteInfo): RouteInfo | null {
   if (!WRITES.has(write.method) || !write.trailingSlash) return null;
   const gets = routes.filter((r) => r.method === 'GET' && r.trailingSlash);
-  if (write.method !== 'POST') return gets.find((g) => g.path === write.path) ?? null;
+  const same = gets.find((g) => g.path === write.path) ?? null;
+  if (write.method !== 'POST') return same;
+  if (same) return null; // a create on a list
   const segments = write.path.split('/');
   const action = segments[segments.length - 1];
   const parent = segments.slice(0, -1);

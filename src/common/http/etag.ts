@@ -56,14 +56,17 @@ export function ifMatchHolds(header: string | string[] | undefined, current: str
   return tags.some((t) => !t.weak && t.tag === current);
 }
 
+/** Whether an answer's `Content-Type` is JSON (`application/json`, with or without parameters). */
+const isJson = (contentType: unknown): boolean => /^application\/json\b/i.test(String(contentType ?? ''));
+
 /**
  * Global interceptor (README "Sync and concurrency", "ETags"): every GET/HEAD that answers 200 with a JSON body
- * (`res.json`, detail or list) gets the strong `ETag` of that body ({@link entityTag}); when `If-None-Match` lists
- * it (or is `*`), the answer is 304 with no body, with the `ETag` and the other headers already set
- * (`Last-Modified`, `Cache-Control`). The JSON text is serialised once and sent as is (what Express's `res.json`
- * does, without its replacer/spaces settings, which this API does not use). Answers that are not `res.json` (PDFs,
- * files, `…/stream/` server-sent events, redirects) are not touched, not buffered; error answers neither.
- * No SQL: the cost is one SHA-256 of the body.
+ * (detail or list, rendered by `res.json` or sent as ready JSON text by the rendered-list cache) gets the strong
+ * `ETag` of the exact bytes sent ({@link entityTag}); when `If-None-Match` lists it (or is `*`), the answer is 304
+ * with no body, with the `ETag` and the other headers already set (`Last-Modified`, `Cache-Control`). It hooks
+ * `res.send`, which sees the final text: answers of another type (PDFs, files, images), streams (`…/stream/`
+ * server-sent events, piped files) and error answers are not touched, not buffered. No SQL: the cost is one
+ * SHA-256 of the body.
  */
 @Injectable()
 export class EntityTagInterceptor implements NestInterceptor {
@@ -72,20 +75,18 @@ export class EntityTagInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request>();
     if (req.method !== 'GET' && req.method !== 'HEAD') return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
-    const json = res.json.bind(res);
-    res.json = ((body: unknown) => {
-      if (res.statusCode !== 200) return json(body);
-      const text = JSON.stringify(body);
-      if (text === undefined) return json(body);
+    const send = res.send.bind(res);
+    res.send = ((body?: unknown) => {
+      const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : undefined;
+      if (text === undefined || res.statusCode !== 200 || !isJson(res.getHeader('Content-Type'))) {
+        return send(body);
+      }
       const tag = entityTag(text);
       res.setHeader('ETag', tag);
-      if (noneMatchHits(req.headers['if-none-match'], tag)) {
-        res.removeHeader('Content-Type');
-        return res.status(304).end();
-      }
-      if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      return res.send(text);
-    }) as Response['json'];
+      // Express drops the body and its headers of a 304 itself.
+      if (noneMatchHits(req.headers['if-none-match'], tag)) res.status(304);
+      return send(text);
+    }) as Response['send'];
     return next.handle();
   }
 }
