@@ -5,6 +5,7 @@ import { resourceRouteOf } from '../src/common/http/conditional-writes';
 import { RouteRegistry } from '../src/common/http/route-registry';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
+import { sampleLayout } from './seating-fixtures';
 
 /**
  * ETags and conditional requests (issue 27 §2; README "Sync and concurrency"): every JSON GET answers a strong
@@ -87,12 +88,14 @@ describe('ETags and conditional requests', () => {
       orders.push(
         await send(`${E}/orders/`, {
           email: `buyer${i}@example.com`,
+          status: i === 2 ? 'p' : 'n',
           payment_provider: 'banktransfer',
           positions: [{ item: other.id }],
         }),
       );
     }
     const position = (orders[0].positions as { id: number }[])[0].id;
+    const paidPosition = (orders[2].positions as { id: number }[])[0].id;
     const giftcard = await send(`${ORG}/giftcards/`, { currency: 'EUR', value: '50.00' });
     const checkinList = await send(`${E}/checkinlists/`, { name: 'Main', all_products: true });
     const webhook = await send(`${ORG}/webhooks/`, {
@@ -113,6 +116,68 @@ describe('ETags and conditional requests', () => {
       state: 'created',
       amount: '1.00',
       provider: 'manual',
+    });
+    // Further kinds: item parts, check-ins, money, organizer resources (bodies as in test/statement-counts).
+    const addonCategory = await send(`${E}/categories/`, { name: 'Extras', is_addon: true });
+    const bundled = await send(`${E}/items/`, { name: 'Included', default_price: '5.00' });
+    const addon = await send(`${E}/items/${item.id}/addons/`, { addon_category: addonCategory.id, max_count: 1 });
+    const bundle = await send(`${E}/items/${item.id}/bundles/`, { bundled_item: bundled.id, count: 1 });
+    const programTime = await send(`${E}/items/${item.id}/program_times/`, {
+      start: '2030-01-01T10:00:00Z',
+      end: '2030-01-01T12:00:00Z',
+    });
+    const metaProperty = await send(`${E}/item_meta_properties/`, { name: 'color', default: 'red', allowed_values: ['red', 'blue'] });
+    const autoRule = await send(`${E}/auto_checkin_rules/`, { list: checkinList.id });
+    const refund = await send(`${E}/orders/${orders[0].code as string}/refunds/`, {
+      state: 'created',
+      source: 'admin',
+      amount: '1.00',
+      provider: 'manual',
+    });
+    const cart = await send(`${E}/cartpositions/`, { item: other.id, price: '10.00' });
+    await t
+      .http()
+      .post(`${E}/checkinlists/${checkinList.id}/positions/${paidPosition}/redeem/`)
+      .set('Authorization', auth(token))
+      .send({ ignore_unpaid: true });
+    const [checkin] = await t.db.query<{ id: number }[]>('SELECT id FROM checkin ORDER BY id LIMIT 1');
+    const [transaction] = await t.db.query<{ id: number }[]>('SELECT id FROM order_transaction ORDER BY id LIMIT 1');
+    const [waiting] = await t.db.query<{ id: number }[]>(
+      `INSERT INTO waiting_list_entry (event_id, email, item_id)
+       SELECT e.id, 'waiting@example.org', $1 FROM event e WHERE e.slug = 'sample' RETURNING id`,
+      [item.id],
+    );
+    const membershipRow = await send(`${ORG}/memberships/`, {
+      customer: customer.identifier,
+      membership_type: membership.id,
+      date_start: '2030-01-01T00:00:00Z',
+      date_end: '2030-12-31T00:00:00Z',
+    });
+    const medium = await send(`${ORG}/reusablemedia/`, { type: 'barcode', identifier: 'CARD-1' });
+    const plan = await send(`${ORG}/seatingplans/`, { name: 'Hall', layout: sampleLayout() });
+    const invite = await send(`${ORG}/teams/${team.id}/invites/`, { email: 'carol@example.com' });
+    const teamToken = await send(`${ORG}/teams/${team.id}/tokens/`, { name: 'one' });
+    const device = await send(`${ORG}/devices/`, { name: 'Scanner', all_events: true, limit_events: [] });
+    Object.assign(ids, {
+      addons: String(addon.id),
+      bundles: String(bundle.id),
+      program_times: String(programTime.id),
+      item_meta_properties: String(metaProperty.id),
+      auto_checkin_rules: String(autoRule.id),
+      refunds: String(refund.local_id),
+      cartpositions: String(cart.id),
+      ...(checkin ? { checkins: String(checkin.id) } : {}),
+      transactions: String(transaction.id),
+      waitinglistentries: String(waiting.id),
+      memberships: String(membershipRow.id),
+      reusablemedia: String(medium.id),
+      seatingplans: String(plan.id),
+      invites: String(invite.id),
+      tokens: String(teamToken.id),
+      devices: String(device.device_id),
+      saleschannels: 'web',
+      exporters: 'orderlist',
+      positions: String(paidPosition),
     });
     Object.assign(params, {
       item: String(item.id),
@@ -178,7 +243,7 @@ describe('ETags and conditional requests', () => {
 
   it('answers a strong ETag on every detail GET, the same until a change, and 304 for If-None-Match', async () => {
     const details = routes((r) => r.method === 'GET' && isDetail(r.path));
-    expect(details.length).toBeGreaterThan(25);
+    expect(details.length).toBeGreaterThan(40);
     const failures: string[] = [];
     for (const { path, url } of details) {
       const first = await get(url);
