@@ -26,7 +26,11 @@ describe('ETags and conditional requests', () => {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire bodies, checked by the assertions
   const send = async (path: string, body: unknown): Promise<Record<string, any>> => {
-    const res = await t.http().post(path).set('Authorization', auth(token)).send(body as object);
+    const res = await t
+      .http()
+      .post(path)
+      .set('Authorization', auth(token))
+      .send(body as object);
     if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Record<string, unknown>;
   };
@@ -120,13 +124,20 @@ describe('ETags and conditional requests', () => {
     // Further kinds: item parts, check-ins, money, organizer resources (bodies as in test/statement-counts).
     const addonCategory = await send(`${E}/categories/`, { name: 'Extras', is_addon: true });
     const bundled = await send(`${E}/items/`, { name: 'Included', default_price: '5.00' });
-    const addon = await send(`${E}/items/${item.id}/addons/`, { addon_category: addonCategory.id, max_count: 1 });
+    const addon = await send(`${E}/items/${item.id}/addons/`, {
+      addon_category: addonCategory.id,
+      max_count: 1,
+    });
     const bundle = await send(`${E}/items/${item.id}/bundles/`, { bundled_item: bundled.id, count: 1 });
     const programTime = await send(`${E}/items/${item.id}/program_times/`, {
       start: '2030-01-01T10:00:00Z',
       end: '2030-01-01T12:00:00Z',
     });
-    const metaProperty = await send(`${E}/item_meta_properties/`, { name: 'color', default: 'red', allowed_values: ['red', 'blue'] });
+    const metaProperty = await send(`${E}/item_meta_properties/`, {
+      name: 'color',
+      default: 'red',
+      allowed_values: ['red', 'blue'],
+    });
     const autoRule = await send(`${E}/auto_checkin_rules/`, { list: checkinList.id });
     const refund = await send(`${E}/orders/${orders[0].code as string}/refunds/`, {
       state: 'created',
@@ -141,7 +152,9 @@ describe('ETags and conditional requests', () => {
       .set('Authorization', auth(token))
       .send({ ignore_unpaid: true });
     const [checkin] = await t.db.query<{ id: number }[]>('SELECT id FROM checkin ORDER BY id LIMIT 1');
-    const [transaction] = await t.db.query<{ id: number }[]>('SELECT id FROM order_transaction ORDER BY id LIMIT 1');
+    const [transaction] = await t.db.query<{ id: number }[]>(
+      'SELECT id FROM order_transaction ORDER BY id LIMIT 1',
+    );
     const [waiting] = await t.db.query<{ id: number }[]>(
       `INSERT INTO waiting_list_entry (event_id, email, item_id)
        SELECT e.id, 'waiting@example.org', $1 FROM event e WHERE e.slug = 'sample' RETURNING id`,
@@ -294,7 +307,9 @@ describe('ETags and conditional requests', () => {
     const changed = await etagOf(url);
     expect(changed).not.toBe(tag);
     // A field of an embedded row (a variation) is a field of the answer.
-    await write('PATCH', `${E}/items/${ids.items}/variations/${ids.variations}/`, {}, { position: 9 }).expect(200);
+    await write('PATCH', `${E}/items/${ids.items}/variations/${ids.variations}/`, {}, { position: 9 }).expect(
+      200,
+    );
     expect(await etagOf(url)).not.toBe(changed);
   });
 
@@ -306,7 +321,9 @@ describe('ETags and conditional requests', () => {
       const resource = resourceRouteOf(registry.routes, route);
       if (!resource) continue;
       const [url] = routes((r) => r.method === route.method && r.path === `${route.path}/`).map((r) => r.url);
-      const [resourceUrl] = routes((r) => r.method === 'GET' && r.path === `${resource.path}/`).map((r) => r.url);
+      const [resourceUrl] = routes((r) => r.method === 'GET' && r.path === `${resource.path}/`).map(
+        (r) => r.url,
+      );
       if (!url || !resourceUrl) continue;
       const before = await get(resourceUrl);
       if (before.status !== 200) continue;
@@ -388,7 +405,9 @@ describe('ETags and conditional requests', () => {
     const tag = await etagOf(url);
     const value = async () => ((await get(url)).body as { value: string }).value;
     const before = await value();
-    expect((await write('POST', `${url}transact/`, { 'If-Match': STALE }, { value: '-1.00' })).status).toBe(412);
+    expect((await write('POST', `${url}transact/`, { 'If-Match': STALE }, { value: '-1.00' })).status).toBe(
+      412,
+    );
     expect(await value()).toBe(before);
     const done = await write('POST', `${url}transact/`, { 'If-Match': tag }, { value: '-1.00' });
     expect(done.status).toBe(200);

@@ -14,7 +14,9 @@ const origins = new AsyncLocalStorage<string>();
 export function requestOrigin(apiUrl: string): (req: Request, res: Response, next: NextFunction) => void {
   return (req, _res, next) =>
     origins.run(
-      apiUrl || probeOrigin(req.headers[PROBE_HEADER]) || `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      apiUrl ||
+        probeOrigin(req.headers[PROBE_HEADER]) ||
+        `${req.protocol}://${req.get('host') ?? 'localhost'}`,
       next,
     );
 }

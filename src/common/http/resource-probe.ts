@@ -2,7 +2,14 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { AsyncResource } from 'async_hooks';
 import { randomBytes } from 'crypto';
-import { Agent, createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'http';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type Server,
+} from 'http';
 import type { AddressInfo } from 'net';
 import type { Request } from 'express';
 
@@ -60,7 +67,15 @@ export class ResourceProbe implements OnApplicationShutdown {
     try {
       return await new Promise<ProbeAnswer>((resolve, reject) => {
         const probe = request(
-          { host: '127.0.0.1', port, path, method: 'GET', headers, agent: this.agent, timeout: PROBE_TIMEOUT_MS },
+          {
+            host: '127.0.0.1',
+            port,
+            path,
+            method: 'GET',
+            headers,
+            agent: this.agent,
+            timeout: PROBE_TIMEOUT_MS,
+          },
           (res) => {
             res.resume();
             res.on('error', reject);
