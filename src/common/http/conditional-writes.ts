@@ -17,8 +17,6 @@ import { ResourceProbe } from './resource-probe';
 import { RouteInfo, RouteRegistry } from './route-registry';
 
 const WRITES = new Set(['PATCH', 'PUT', 'DELETE', 'POST']);
-/** Connections of the lock pool: conditional writes of different resources waiting at the same time. */
-const LOCK_CONNECTIONS = 8;
 
 /**
  * The GET route whose answer is the resource a write changes, or null when the write has none (README "Sync and
@@ -188,7 +186,8 @@ export class ConditionalWriteInterceptor implements NestInterceptor, OnApplicati
       this.pool = new Pool({
         connectionString: this.config.databaseUrl,
         application_name: 'conditional-writes',
-        max: LOCK_CONNECTIONS,
+        // Conditional writes of different resources held or waiting at the same time: half the main pool.
+        max: Math.max(2, Math.ceil(this.config.databasePoolSize / 2)),
         connectionTimeoutMillis: this.config.lockTimeoutMs,
         idleTimeoutMillis: 30_000,
       });
