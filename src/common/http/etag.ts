@@ -57,7 +57,8 @@ export function ifMatchHolds(header: string | string[] | undefined, current: str
 }
 
 /** Whether an answer's `Content-Type` is JSON (`application/json`, with or without parameters). */
-const isJson = (contentType: unknown): boolean => /^application\/json\b/i.test(String(contentType ?? ''));
+const isJson = (contentType: number | string | string[] | undefined): boolean =>
+  typeof contentType === 'string' && /^application\/json\b/i.test(contentType);
 
 /**
  * Global interceptor (README "Sync and concurrency", "ETags"): every GET/HEAD that answers 200 with a JSON body
