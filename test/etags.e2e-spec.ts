@@ -279,6 +279,29 @@ describe('ETags and conditional requests', () => {
     expect(failures).toEqual([]);
   });
 
+  it('leaves answers that are not JSON alone: a file download has no ETag and its bytes are intact', async () => {
+    const fileQuestion = await send(`${E}/questions/`, { question: 'Photo', type: 'F', items: [] });
+    await t.db.query(
+      `WITH f AS (
+         INSERT INTO stored_file (id, kind, filename, content_type, content, size, organizer_id)
+         SELECT gen_random_uuid(), 'answer_file', 'photo.png', 'image/png', '\\x89504e47'::bytea, 4, e.organizer_id
+           FROM event e WHERE e.slug = 'sample' RETURNING id)
+       INSERT INTO question_answer (order_position_id, question_id, answer) SELECT $1, $2, 'file://' || f.id FROM f`,
+      [ids.orderpositions, fileQuestion.id],
+    );
+    const file = await get(`${E}/orderpositions/${ids.orderpositions}/answer/${fileQuestion.id}/`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toMatch(/^image\/png/);
+    expect(file.headers.etag).toBeUndefined();
+    expect((file.body as Buffer).toString('hex')).toBe('89504e47');
+  });
+
   it('answers an ETag on list GETs and 304 until the list changes', async () => {
     const first = await get(`${E}/items/`);
     expect(first.headers.etag).toMatch(TAG);
