@@ -142,10 +142,18 @@ export class ConditionalWriteInterceptor implements NestInterceptor, OnApplicati
     }
   }
 
-  /** Step 4: the resource's new `ETag` on the answer (when it still answers 200). */
+  /**
+   * Step 4: the resource's new `ETag` on the answer (when it still answers 200). The write has committed: a read
+   * that fails leaves the answer without the header rather than failing it.
+   */
   private async tagAnswer(req: Request, res: Response, resource: string): Promise<void> {
-    const answer = await this.probe.get(req, resource);
-    if (answer.status === 200 && answer.etag !== null && !res.headersSent) res.setHeader('ETag', answer.etag);
+    try {
+      const answer = await this.probe.get(req, resource);
+      if (answer.status === 200 && answer.etag !== null && !res.headersSent)
+        res.setHeader('ETag', answer.etag);
+    } catch (err) {
+      this.logger.warn(`reading the new ETag of ${resource} failed: ${String(err)}`);
+    }
   }
 
   /** Takes the write lock of `resource` (see the class comment) on a connection of the lock pool. */
