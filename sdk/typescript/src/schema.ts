@@ -9504,6 +9504,14 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /** @description Not modified: `If-None-Match` names the current `ETag` (or the list has not changed since `If-Modified-Since`). No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request body is too large. */
         PayloadTooLarge: {
             headers: {
@@ -9513,9 +9521,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
-        /** @description The list has changed since `If-Unmodified-Since`. */
+        /** @description A precondition failed: `If-Match` names no current tag of the resource (its current `ETag` is in the header; none when it does not exist or cannot be read), or the list has changed since `If-Unmodified-Since`. Nothing was changed. */
         PreconditionFailed: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
             content: {
@@ -9565,9 +9574,15 @@ export interface components {
     parameters: {
         /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
         IdempotencyKey: string;
+        /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+        IfMatch: string;
+        /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
+        /** @description The strong entity tag of the resource's current representation (`"` + base64url of the SHA-256 of its JSON + `"`): send it in `If-None-Match` (304 while unchanged) or `If-Match` (412 when it changed). */
+        ETag: string;
         /** @description Seconds to wait before trying again. */
         RetryAfter: number;
         /** @description The authentication scheme expected. */
@@ -9587,7 +9602,10 @@ export interface operations {
                 /** @description Id of the check-in list the device uses. */
                 current_checkinlist?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9596,6 +9614,7 @@ export interface operations {
             /** @description Switch to this event, date and check-in list. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9605,6 +9624,7 @@ export interface operations {
             /** @description Stay with the current event, date and list (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9628,7 +9648,10 @@ export interface operations {
     retrieveDeviceInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9636,12 +9659,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeviceInfoJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9776,7 +9801,10 @@ export interface operations {
     checkLiveness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9785,6 +9813,7 @@ export interface operations {
             /** @description The process is alive. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9794,6 +9823,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
         };
     };
@@ -9806,6 +9836,8 @@ export interface operations {
             header?: {
                 /** @description The idempotency key, without `?key=`. */
                 "X-Idempotency-Key"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
             cookie?: never;
@@ -9815,6 +9847,7 @@ export interface operations {
             /** @description The stored answer of the write, replayed with its status (any: 201, 400, …), headers and body. 404 `No idempotency key given.` or `Idempotency key not seen before.`; 409 while the write runs. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9823,6 +9856,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9833,7 +9867,10 @@ export interface operations {
     retrieveMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9841,12 +9878,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MeJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10285,7 +10324,10 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10294,12 +10336,14 @@ export interface operations {
             /** @description This OpenAPI 3 document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
         };
     };
@@ -10313,7 +10357,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10321,6 +10368,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10334,6 +10382,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10345,7 +10394,10 @@ export interface operations {
     retrieveOrganizer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10356,12 +10408,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizerJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10375,6 +10429,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10390,6 +10446,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10401,6 +10458,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10573,7 +10631,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10584,6 +10645,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10597,6 +10659,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10615,7 +10678,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10626,6 +10692,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10639,6 +10706,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10687,7 +10755,10 @@ export interface operations {
     retrieveCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10699,12 +10770,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10719,6 +10792,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10735,6 +10810,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10746,6 +10822,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10758,6 +10835,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10774,6 +10853,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10785,6 +10865,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10797,6 +10878,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10809,6 +10892,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10820,6 +10904,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10834,7 +10919,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10845,6 +10933,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10858,6 +10947,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10906,7 +10996,10 @@ export interface operations {
     retrieveDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10918,12 +11011,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeviceJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10938,6 +11033,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10954,6 +11051,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10965,6 +11063,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10981,7 +11080,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10992,6 +11094,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11005,6 +11108,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11053,7 +11157,10 @@ export interface operations {
     retrieveEventMetaProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11065,12 +11172,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventMetaPropertyJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11085,6 +11194,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11101,6 +11212,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11112,6 +11224,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11124,6 +11237,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11145,6 +11260,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11157,6 +11273,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11173,6 +11291,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11184,6 +11303,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11216,7 +11336,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11227,6 +11350,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11240,6 +11364,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11291,7 +11416,10 @@ export interface operations {
     retrieveEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11304,12 +11432,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11323,6 +11453,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11340,6 +11472,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11351,6 +11484,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11363,6 +11497,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11385,6 +11521,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11397,6 +11534,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11414,6 +11553,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11425,6 +11565,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11441,7 +11582,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11454,6 +11598,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11467,6 +11612,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11517,7 +11663,10 @@ export interface operations {
     retrieveAutoCheckinRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11531,12 +11680,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutoCheckinRuleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11551,6 +11702,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11569,6 +11722,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11580,6 +11734,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11592,6 +11747,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11615,6 +11772,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11627,6 +11785,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11645,6 +11805,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11656,6 +11817,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11676,7 +11838,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11689,6 +11854,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11702,6 +11868,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11720,7 +11887,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11733,6 +11903,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11746,6 +11917,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11835,7 +12007,10 @@ export interface operations {
     retrieveCartPosition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11849,12 +12024,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CartPositionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11869,6 +12046,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11892,6 +12071,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11915,6 +12095,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11928,6 +12110,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11944,6 +12127,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11999,7 +12183,10 @@ export interface operations {
     retrieveCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12013,12 +12200,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CategoryJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12033,6 +12222,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12051,6 +12242,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12062,6 +12254,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12074,6 +12267,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12097,6 +12292,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12109,6 +12305,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12127,6 +12325,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12138,6 +12337,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12199,7 +12399,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12212,6 +12415,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12225,6 +12429,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12275,7 +12480,10 @@ export interface operations {
     retrieveCheckinList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12289,12 +12497,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12309,6 +12519,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12327,6 +12539,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12338,6 +12551,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12350,6 +12564,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12373,6 +12589,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12385,6 +12602,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12403,6 +12622,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12414,6 +12634,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12426,6 +12647,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12444,6 +12667,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12455,6 +12679,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12464,7 +12689,10 @@ export interface operations {
     getCheckinListStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12478,12 +12706,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinListStatus"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12530,7 +12760,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50 (with `changed_since`: default and cap 1000). */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12544,6 +12777,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     /** @description Cursor to pass as `changed_since` later (without `changed_since`: keep the one of the first page). */
                     "X-Delta-Cursor"?: string;
                     [name: string]: unknown;
@@ -12568,6 +12802,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12606,7 +12841,10 @@ export interface operations {
                 /** @description `true`: each position carries `pdf_data` (the ticket layout's variables, as on `orderpositions/`) when the credential holds `event.orders:read`; otherwise ignored. */
                 pdf_data?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12621,12 +12859,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinPositionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12779,7 +13019,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12792,6 +13035,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12805,6 +13049,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12816,7 +13061,10 @@ export interface operations {
     retrieveCheckin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12830,12 +13078,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinRecordJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12850,6 +13100,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12867,6 +13119,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12877,6 +13130,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12930,7 +13184,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12943,6 +13200,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12956,6 +13214,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13006,7 +13265,10 @@ export interface operations {
     retrieveDiscount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13020,12 +13282,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DiscountJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13040,6 +13304,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13058,6 +13324,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13069,6 +13336,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13081,6 +13349,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13104,6 +13374,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13116,6 +13387,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13134,6 +13407,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13145,6 +13419,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13154,7 +13429,10 @@ export interface operations {
     getEventExporters: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13167,12 +13445,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13183,7 +13463,10 @@ export interface operations {
     retrieveEventExporter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13197,12 +13480,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13286,6 +13571,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13310,6 +13597,7 @@ export interface operations {
         responses: {
             202: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13337,6 +13625,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13363,7 +13652,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13376,6 +13668,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13389,6 +13682,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13400,7 +13694,10 @@ export interface operations {
     retrieveInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13414,12 +13711,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13477,6 +13776,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13501,6 +13802,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13513,6 +13815,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13537,6 +13841,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13549,6 +13854,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13583,6 +13890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13595,6 +13903,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13627,6 +13937,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13643,7 +13954,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13656,6 +13970,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13669,6 +13984,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13719,7 +14035,10 @@ export interface operations {
     retrieveItemMetaProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13733,12 +14052,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ItemMetaPropertyJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13753,6 +14074,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13771,6 +14094,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13782,6 +14106,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13794,6 +14119,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13817,6 +14144,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13829,6 +14157,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13847,6 +14177,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13858,6 +14189,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13891,6 +14223,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13904,6 +14238,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13920,6 +14255,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13975,7 +14311,10 @@ export interface operations {
     retrieveItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13989,12 +14328,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ItemJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14009,6 +14350,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14027,6 +14370,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14038,6 +14382,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14050,6 +14395,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14073,6 +14420,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14085,6 +14433,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14103,6 +14453,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14114,6 +14465,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14214,7 +14566,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14228,6 +14583,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14241,6 +14597,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14293,7 +14650,10 @@ export interface operations {
     retrieveAddon: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14308,12 +14668,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AddonJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14328,6 +14690,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14347,6 +14711,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14358,6 +14723,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14370,6 +14736,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14394,6 +14762,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14406,6 +14775,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14425,6 +14796,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14436,6 +14808,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14452,7 +14825,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14466,6 +14842,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14479,6 +14856,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14531,7 +14909,10 @@ export interface operations {
     retrieveBundle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14546,12 +14927,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BundleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14566,6 +14949,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14585,6 +14970,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14596,6 +14982,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14608,6 +14995,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14632,6 +15021,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14644,6 +15034,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14663,6 +15055,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14674,6 +15067,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14690,7 +15084,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14704,6 +15101,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14717,6 +15115,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14769,7 +15168,10 @@ export interface operations {
     retrieveProgramTime: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14784,12 +15186,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProgramTimeJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14804,6 +15208,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14823,6 +15229,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14834,6 +15241,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14846,6 +15254,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14870,6 +15280,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14882,6 +15293,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14901,6 +15314,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14912,6 +15326,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14932,7 +15347,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14946,6 +15364,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14959,6 +15378,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15011,7 +15431,10 @@ export interface operations {
     retrieveVariation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15026,12 +15449,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VariationJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15046,6 +15471,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15065,6 +15492,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15076,6 +15504,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15088,6 +15517,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15112,6 +15543,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15124,6 +15556,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15143,6 +15577,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15154,6 +15589,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15194,7 +15630,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15207,6 +15646,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15220,6 +15660,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15280,7 +15721,10 @@ export interface operations {
                 /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
                 pdf_data?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15294,12 +15738,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderPositionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15314,6 +15760,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15337,6 +15785,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15349,6 +15798,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15367,6 +15818,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15378,6 +15830,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15390,6 +15843,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15408,6 +15863,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15419,6 +15875,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15575,6 +16032,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15593,6 +16052,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15604,6 +16064,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15616,6 +16077,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15630,6 +16093,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15641,6 +16105,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15653,6 +16118,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15671,6 +16138,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15682,6 +16150,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15730,7 +16199,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15743,6 +16215,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15756,6 +16229,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15817,7 +16291,10 @@ export interface operations {
                 /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
                 pdf_data?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15831,12 +16308,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15851,6 +16330,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15874,6 +16355,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15886,6 +16368,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15904,6 +16388,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15915,6 +16400,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15927,6 +16413,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15945,6 +16433,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15956,6 +16445,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15971,6 +16461,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15989,6 +16481,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16000,6 +16493,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16012,6 +16506,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16026,6 +16522,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16045,6 +16542,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16057,6 +16555,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16075,6 +16575,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16086,6 +16587,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16158,6 +16660,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16176,6 +16680,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16187,6 +16692,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16199,6 +16705,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16217,6 +16725,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,6 +16737,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16240,6 +16750,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16254,6 +16766,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16265,6 +16778,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16277,6 +16791,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16295,6 +16811,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16306,6 +16823,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16318,6 +16836,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16332,6 +16852,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16343,6 +16864,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16357,7 +16879,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16371,6 +16896,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16384,6 +16910,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16436,7 +16963,10 @@ export interface operations {
     retrieveOrderPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16451,12 +16981,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderPaymentJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16471,6 +17003,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16486,6 +17020,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16497,6 +17032,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16509,6 +17045,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16528,6 +17066,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16539,6 +17078,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16551,6 +17091,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16570,6 +17112,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16581,6 +17124,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16593,6 +17137,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16607,6 +17153,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16618,6 +17165,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16632,7 +17180,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16646,6 +17197,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16659,6 +17211,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16711,7 +17264,10 @@ export interface operations {
     retrieveOrderRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16726,12 +17282,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderRefundJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16746,6 +17304,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16761,6 +17321,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16772,6 +17333,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16784,6 +17346,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16799,6 +17363,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16810,6 +17375,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16822,6 +17388,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16841,6 +17409,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16852,6 +17421,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16864,6 +17434,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16878,6 +17450,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16889,6 +17462,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16901,6 +17475,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16933,6 +17509,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16960,6 +17537,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16973,6 +17552,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16989,6 +17569,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17044,7 +17625,10 @@ export interface operations {
     retrieveQuestion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17058,12 +17642,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuestionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17078,6 +17664,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17096,6 +17684,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17107,6 +17696,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17119,6 +17709,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17142,6 +17734,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17154,6 +17747,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17172,6 +17767,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17183,6 +17779,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17201,7 +17798,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17215,6 +17815,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17228,6 +17829,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17280,7 +17882,10 @@ export interface operations {
     retrieveOption: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17295,12 +17900,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuestionOptionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17315,6 +17922,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17334,6 +17943,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17345,6 +17955,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17357,6 +17968,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17381,6 +17994,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17393,6 +18007,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17412,6 +18028,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17423,6 +18040,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17487,6 +18105,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17500,6 +18120,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17516,6 +18137,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17574,7 +18196,10 @@ export interface operations {
                 /** @description `true` adds `available` and `available_number` to each quota (slower). */
                 with_availability?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17588,12 +18213,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuotaJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17608,6 +18235,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17626,6 +18255,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17637,6 +18267,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17649,6 +18280,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17672,6 +18305,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17684,6 +18318,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17702,6 +18338,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17713,6 +18350,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17722,7 +18360,10 @@ export interface operations {
     getQuotaAvailability: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17736,12 +18377,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuotaAvailabilityJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17762,7 +18405,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17775,6 +18421,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17788,6 +18435,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17806,7 +18454,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17819,6 +18470,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17832,6 +18484,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17882,7 +18535,10 @@ export interface operations {
     retrieveScheduledExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17896,12 +18552,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScheduledExportJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17916,6 +18574,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17934,6 +18594,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17945,6 +18606,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17957,6 +18619,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17980,6 +18644,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17992,6 +18657,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18010,6 +18677,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18021,6 +18689,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18055,7 +18724,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18068,6 +18740,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18081,6 +18754,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18295,7 +18969,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18309,12 +18986,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeatJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18337,6 +19016,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18355,6 +19036,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18374,6 +19056,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18404,7 +19087,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18417,6 +19103,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18430,6 +19117,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18480,7 +19168,10 @@ export interface operations {
     retrieveSendmailRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18494,12 +19185,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SendmailRuleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18514,6 +19207,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18532,6 +19227,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18543,6 +19239,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18555,6 +19252,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18578,6 +19277,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18590,6 +19290,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18608,6 +19310,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18619,6 +19322,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18628,7 +19332,10 @@ export interface operations {
     getEventSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18641,12 +19348,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventSettingsDto"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18660,6 +19369,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18677,6 +19388,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18687,6 +19399,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18696,7 +19409,10 @@ export interface operations {
     getEventShredders: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18709,12 +19425,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShredderListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18886,7 +19604,10 @@ export interface operations {
     retrieveStatu: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18901,12 +19622,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShredStatusJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18946,7 +19669,10 @@ export interface operations {
     retrieveShredder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18960,12 +19686,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShredderJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19006,7 +19734,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19019,6 +19750,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19032,6 +19764,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19082,7 +19815,10 @@ export interface operations {
     retrieveSubEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19096,12 +19832,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SubEventJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19116,6 +19854,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19134,6 +19874,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19145,6 +19886,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19157,6 +19899,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19180,6 +19924,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19192,6 +19937,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19210,6 +19957,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19221,6 +19969,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19255,7 +20004,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19269,6 +20021,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19282,6 +20035,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19500,7 +20254,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19515,12 +20272,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeatJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19543,6 +20302,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19562,6 +20323,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19581,6 +20343,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19602,6 +20365,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19615,6 +20380,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19631,6 +20397,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19686,7 +20453,10 @@ export interface operations {
     retrieveTaxRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19700,12 +20470,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TaxRuleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19720,6 +20492,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19738,6 +20512,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19749,6 +20524,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19761,6 +20537,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19784,6 +20562,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19796,6 +20575,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19814,6 +20595,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19825,6 +20607,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19881,7 +20664,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19894,6 +20680,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19907,6 +20694,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19918,7 +20706,10 @@ export interface operations {
     retrieveOrderTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19932,12 +20723,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19984,7 +20777,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19997,6 +20793,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20010,6 +20807,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20099,7 +20897,10 @@ export interface operations {
     retrieveVoucher: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20113,12 +20914,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VoucherJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20133,6 +20936,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20151,6 +20956,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20162,6 +20968,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20174,6 +20981,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20197,6 +21006,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20209,6 +21019,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20227,6 +21039,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20238,6 +21051,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20266,7 +21080,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20279,6 +21096,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20292,6 +21110,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20342,7 +21161,10 @@ export interface operations {
     retrieveWaitingListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20356,12 +21178,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WaitingListEntryJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20376,6 +21200,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20394,6 +21220,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20405,6 +21232,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20417,6 +21245,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20440,6 +21270,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20452,6 +21283,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20470,6 +21303,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20481,6 +21315,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20493,6 +21328,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20517,6 +21354,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20526,7 +21364,10 @@ export interface operations {
     getOrganizerExporters: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20537,12 +21378,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20553,7 +21396,10 @@ export interface operations {
     retrieveOrganizerExporter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20565,12 +21411,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20652,6 +21500,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20674,6 +21524,7 @@ export interface operations {
         responses: {
             202: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20701,6 +21552,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20715,7 +21567,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20726,6 +21581,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20739,6 +21595,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20787,7 +21644,10 @@ export interface operations {
     retrieveGate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20799,12 +21659,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GateJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20819,6 +21681,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20840,6 +21704,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20852,6 +21717,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20868,6 +21735,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20879,6 +21747,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20907,7 +21776,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20918,6 +21790,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20931,6 +21804,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20988,7 +21862,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20999,6 +21876,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21012,6 +21890,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21060,7 +21939,10 @@ export interface operations {
     retrieveAcceptance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21072,12 +21954,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftCardAcceptanceJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21092,6 +21976,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21113,6 +21999,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21125,6 +22012,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21141,6 +22030,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21152,6 +22042,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21166,7 +22057,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: "owner_ticket"[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21178,12 +22072,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftCardJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21201,6 +22097,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21217,6 +22115,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21228,6 +22127,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21243,6 +22143,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21259,6 +22161,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21270,6 +22173,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21285,6 +22189,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21301,6 +22207,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21312,6 +22219,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21330,7 +22238,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21342,6 +22253,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21355,6 +22267,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21383,7 +22296,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21394,6 +22310,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21407,6 +22324,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21429,7 +22347,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21440,6 +22361,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21453,6 +22375,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21501,7 +22424,10 @@ export interface operations {
     retrieveMembership: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21513,12 +22439,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MembershipJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21533,6 +22461,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21549,6 +22479,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21560,6 +22491,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21572,6 +22504,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21588,6 +22522,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21599,6 +22534,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21615,7 +22551,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21626,6 +22565,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21639,6 +22579,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21687,7 +22628,10 @@ export interface operations {
     retrieveMembershipType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21699,12 +22643,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MembershipTypeJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21719,6 +22665,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21735,6 +22683,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21746,6 +22695,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21758,6 +22708,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21779,6 +22731,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21791,6 +22744,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21807,6 +22762,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21818,6 +22774,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21858,7 +22815,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21869,6 +22829,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21882,6 +22843,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21930,7 +22892,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21941,6 +22906,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21954,6 +22920,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21976,7 +22943,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21987,6 +22957,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22000,6 +22971,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22011,7 +22983,10 @@ export interface operations {
     retrieveOutgoingMail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22023,12 +22998,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OutgoingMailJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22065,7 +23042,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22076,6 +23056,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22089,6 +23070,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22183,7 +23165,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("linked_giftcard" | "linked_giftcard.owner_ticket" | "linked_orderposition" | "customer")[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22195,12 +23180,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReusableMediumJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22218,6 +23205,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22234,6 +23223,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22245,6 +23235,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22260,6 +23251,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22276,6 +23269,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22287,6 +23281,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22305,7 +23300,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22316,6 +23314,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22329,6 +23328,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22377,7 +23377,10 @@ export interface operations {
     retrieveSalesChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22389,12 +23392,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SalesChannelJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22409,6 +23414,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22425,6 +23432,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22436,6 +23444,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22448,6 +23457,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22469,6 +23480,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22481,6 +23493,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22497,6 +23511,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22508,6 +23523,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22524,7 +23540,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22535,6 +23554,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22548,6 +23568,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22596,7 +23617,10 @@ export interface operations {
     retrieveOrganizerScheduledExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22608,12 +23632,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScheduledExportJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22628,6 +23654,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22644,6 +23672,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22655,6 +23684,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22667,6 +23697,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22688,6 +23720,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22700,6 +23733,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22716,6 +23751,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22727,6 +23763,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22743,7 +23780,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22754,6 +23794,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22767,6 +23808,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22815,7 +23857,10 @@ export interface operations {
     retrieveSeatingPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22827,12 +23872,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeatingPlanJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22847,6 +23894,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22863,6 +23912,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22874,6 +23924,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22886,6 +23937,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22907,6 +23960,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22919,6 +23973,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22935,6 +23991,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22946,6 +24003,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22958,7 +24016,10 @@ export interface operations {
                 /** @description Present (e.g. `true`): each key as `{value, label, help_text, readonly}`. */
                 explain?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22970,12 +24031,14 @@ export interface operations {
             /** @description With `?explain=true`, each key is an `ExplainedSettingJson` instead of its value. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizerSettingsDto"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22989,6 +24052,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23004,6 +24069,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23014,6 +24080,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23046,7 +24113,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23057,6 +24127,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23070,6 +24141,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23088,7 +24160,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23099,6 +24174,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23112,6 +24188,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23160,7 +24237,10 @@ export interface operations {
     retrieveTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23172,12 +24252,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23192,6 +24274,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23208,6 +24292,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23219,6 +24304,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23231,6 +24317,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23252,6 +24340,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23264,6 +24353,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23280,6 +24371,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23291,6 +24383,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23305,7 +24398,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23317,6 +24413,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23330,6 +24427,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23380,7 +24478,10 @@ export interface operations {
     retrieveInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23393,12 +24494,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamInviteJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23413,6 +24516,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23435,6 +24540,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23449,7 +24555,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23461,6 +24570,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23474,6 +24584,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23485,7 +24596,10 @@ export interface operations {
     retrieveMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23498,12 +24612,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamMemberJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23518,6 +24634,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23540,6 +24658,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23554,7 +24673,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23566,6 +24688,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23579,6 +24702,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23629,7 +24753,10 @@ export interface operations {
     retrieveToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23642,12 +24769,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamApiTokenJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23662,6 +24791,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23675,6 +24806,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23686,6 +24818,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23742,7 +24875,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23753,6 +24889,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23766,6 +24903,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23777,7 +24915,10 @@ export interface operations {
     retrieveOrganizerOrderTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23789,12 +24930,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizerTransactionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23811,7 +24954,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23822,6 +24968,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23835,6 +24982,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23883,7 +25031,10 @@ export interface operations {
     retrieveWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23895,12 +25046,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23915,6 +25068,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23931,6 +25086,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23942,6 +25098,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23954,6 +25111,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23975,6 +25134,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23987,6 +25147,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -24003,6 +25165,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24014,6 +25177,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -24026,6 +25190,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -24038,6 +25204,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24049,6 +25216,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -24069,7 +25237,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -24081,6 +25252,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24094,6 +25266,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24142,7 +25315,10 @@ export interface operations {
     checkReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24151,6 +25327,7 @@ export interface operations {
             /** @description PostgreSQL and Redis answer. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24169,6 +25346,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             /** @description A dependency is down (named in `error`). */
             503: {
@@ -24236,7 +25414,10 @@ export interface operations {
     retrieveVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24244,12 +25425,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VersionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
