@@ -35,7 +35,8 @@ export async function createApiApp(overrides: Partial<AppConfig> = {}): Promise<
   // (default: none).
   app.set('trust proxy', parseTrustProxy(app.get(AppConfig).trustProxy) ?? false);
   app.disable('x-powered-by');
-  app.set('etag', false); // compat §1: no ETag support (and no hashing of every body)
+  // Express's weak ETags off: the API's strong ones come from `common/http/etag.ts` (JSON answers only).
+  app.set('etag', false);
   app.use(requestId, securityHeaders());
   app.use(app.get(RequestLogging).middleware());
   app.use(...bodyParsers());

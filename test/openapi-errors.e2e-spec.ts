@@ -198,9 +198,10 @@ describe('OpenAPI error responses', () => {
         else expect([r.label, op(r).security]).toEqual([r.label, undefined]);
       }
       expect(doc.security).toEqual([{ token: [] }, { oauth2: ['read', 'write'] }, { device: [] }]);
-      // 400: a body that is not JSON is refused before routing, whatever the method.
+      // 400: a body that is not JSON is refused before routing, whatever the method; 304: a JSON GET (ETag).
       expect(Object.keys(op(routes.find((r) => r.path === '/api/v1/healthz')!).responses)).toEqual([
         '200',
+        '304',
         '400',
       ]);
     });
@@ -302,6 +303,7 @@ describe('OpenAPI error responses', () => {
       expectDocumented('get', path, res);
       expect(response(doc.paths[path].get, 304)).toEqual({
         description: expect.stringContaining('If-Modified-Since'),
+        headers: { ETag: { $ref: '#/components/headers/ETag' } },
       });
       const names = parameters(doc.paths[path].get).map((p) => p.name);
       expect(names).toEqual(expect.arrayContaining(['If-Modified-Since', 'If-Unmodified-Since']));

@@ -1,4 +1,11 @@
-import { createTicketingClient, type Schema, type TicketingClient } from '../sdk/typescript/src';
+import {
+  createTicketingClient,
+  entityTagOf,
+  isNotModified,
+  isPreconditionFailed,
+  type Schema,
+  type TicketingClient,
+} from '../sdk/typescript/src';
 import { bootstrapOrganizer } from './factories';
 import { startTestApp, type TestApp } from './harness';
 
@@ -161,6 +168,41 @@ describe('TypeScript SDK flow', () => {
     const url = `${baseUrl}/api/v1/organizers/${organizer}/events/sdkconf/orders/${order.code}/`;
     const raw: unknown = await (await fetch(url, { headers: { Authorization: `Token ${token}` } })).json();
     expect(raw).toEqual(listed.results[0]);
+  });
+
+  it('reads ETags, gets 304 for If-None-Match and 412 for a stale If-Match', async () => {
+    const path = { organizer, event: 'sdkconf' };
+    const category = expectData(
+      await client.POST('/api/v1/organizers/{organizer}/events/{event}/categories/', {
+        params: { path },
+        body: { name: { en: 'Conditional' } },
+      }),
+    );
+    const detail = '/api/v1/organizers/{organizer}/events/{event}/categories/{id}/';
+    const read = await client.GET(detail, { params: { path: { ...path, id: category.id } } });
+    const tag = entityTagOf(read);
+    if (tag === null) throw new Error('no ETag');
+    const cached = await client.GET(detail, {
+      params: { path: { ...path, id: category.id }, header: { 'If-None-Match': tag } },
+    });
+    expect(isNotModified(cached)).toBe(true);
+    expect(cached.data).toBeUndefined();
+    expect(entityTagOf(cached)).toBe(tag);
+
+    const changed = await client.PATCH(detail, {
+      params: { path: { ...path, id: category.id }, header: { 'If-Match': tag } },
+      body: { name: { en: 'Changed' } },
+    });
+    expect(expectData(changed).name.en).toBe('Changed');
+    const newTag = entityTagOf(changed);
+    expect(newTag).not.toBe(tag);
+    const stale = await client.PATCH(detail, {
+      params: { path: { ...path, id: category.id }, header: { 'If-Match': tag } },
+      body: { name: { en: 'Lost' } },
+    });
+    expect(isPreconditionFailed(stale)).toBe(true);
+    expect(stale.error).toEqual({ detail: 'Precondition failed.' });
+    expect(entityTagOf(stale)).toBe(newTag);
   });
 
   it('answers a typed error body for a refused request', async () => {

@@ -49,7 +49,9 @@ export class ConditionalListInterceptor implements NestInterceptor {
           const seconds = Math.floor(last.getTime() / 1000) * 1000;
           res.setHeader('Last-Modified', new Date(seconds).toUTCString());
           const since = httpDate(req.headers['if-modified-since']);
-          if (since !== null && since >= seconds) throw new NotModified();
+          // RFC 9110 §13.1.3: with `If-None-Match` (the ETag, common/http/etag.ts) `If-Modified-Since` is ignored.
+          const noneMatch = req.headers['if-none-match'] !== undefined;
+          if (since !== null && since >= seconds && !noneMatch) throw new NotModified();
           const unmodifiedSince = httpDate(req.headers['if-unmodified-since']);
           if (unmodifiedSince !== null && unmodifiedSince < seconds) {
             throw new PreconditionFailed();

@@ -92,3 +92,28 @@ export async function* allResults<T>(
     cursor = cursorOf(data.next);
   }
 }
+
+/**
+ * The `ETag` of an answer (README "Sync and concurrency"): the strong tag of the resource's current
+ * representation, sent by every JSON GET and by conditional writes; null when the answer has none. Send it back
+ * in `params.header['If-None-Match']` (304 while unchanged) or `params.header['If-Match']` (412 when changed).
+ */
+export function entityTagOf(result: { response: Response }): string | null {
+  return result.response.headers.get('ETag');
+}
+
+/**
+ * Whether a GET sent with `If-None-Match` answered 304 Not Modified: the copy the caller holds is current (there
+ * is no body: `data` and `error` carry nothing then).
+ */
+export function isNotModified(result: { response: Response }): boolean {
+  return result.response.status === 304;
+}
+
+/**
+ * Whether a write sent with `If-Match` answered 412 Precondition Failed: the resource changed since the tag was
+ * read, nothing was written; {@link entityTagOf} gives the current tag (null when the resource is gone).
+ */
+export function isPreconditionFailed(result: { response: Response }): boolean {
+  return result.response.status === 412;
+}

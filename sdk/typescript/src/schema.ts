@@ -9504,6 +9504,14 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /** @description Not modified: `If-None-Match` names the current `ETag` (or the list has not changed since `If-Modified-Since`). No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request body is too large. */
         PayloadTooLarge: {
             headers: {
@@ -9513,9 +9521,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
-        /** @description The list has changed since `If-Unmodified-Since`. */
+        /** @description A precondition failed: `If-Match` names no current tag of the resource (its current `ETag` is in the header; none when it does not exist or cannot be read), or the list has changed since `If-Unmodified-Since`. Nothing was changed. */
         PreconditionFailed: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
             content: {
@@ -9565,9 +9574,15 @@ export interface components {
     parameters: {
         /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
         IdempotencyKey: string;
+        /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+        IfMatch: string;
+        /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
+        /** @description The strong entity tag of the resource's current representation (`"` + base64url of the SHA-256 of its JSON + `"`): send it in `If-None-Match` (304 while unchanged) or `If-Match` (412 when it changed). */
+        ETag: string;
         /** @description Seconds to wait before trying again. */
         RetryAfter: number;
         /** @description The authentication scheme expected. */
@@ -9587,7 +9602,10 @@ export interface operations {
                 /** @description Id of the check-in list the device uses. */
                 current_checkinlist?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9596,6 +9614,7 @@ export interface operations {
             /** @description Switch to this event, date and check-in list. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9605,6 +9624,7 @@ export interface operations {
             /** @description Stay with the current event, date and list (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9628,7 +9648,10 @@ export interface operations {
     retrieveDeviceInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9636,12 +9659,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeviceInfoJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9776,7 +9801,10 @@ export interface operations {
     checkLiveness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9785,6 +9813,7 @@ export interface operations {
             /** @description The process is alive. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9794,6 +9823,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
         };
     };
@@ -9806,6 +9836,8 @@ export interface operations {
             header?: {
                 /** @description The idempotency key, without `?key=`. */
                 "X-Idempotency-Key"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
             cookie?: never;
@@ -9815,6 +9847,7 @@ export interface operations {
             /** @description The stored answer of the write, replayed with its status (any: 201, 400, …), headers and body. 404 `No idempotency key given.` or `Idempotency key not seen before.`; 409 while the write runs. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9823,6 +9856,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9833,7 +9867,10 @@ export interface operations {
     retrieveMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9841,12 +9878,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MeJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10285,7 +10324,10 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10294,12 +10336,14 @@ export interface operations {
             /** @description This OpenAPI 3 document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
         };
     };
@@ -10315,7 +10359,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10323,6 +10370,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10337,6 +10385,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10348,7 +10397,10 @@ export interface operations {
     retrieveOrganizer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10359,12 +10411,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizerJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10378,6 +10432,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10393,6 +10449,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10404,6 +10461,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10578,7 +10636,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10589,6 +10650,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10603,6 +10665,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10623,7 +10686,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10634,6 +10700,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10648,6 +10715,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10696,7 +10764,10 @@ export interface operations {
     retrieveCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10708,12 +10779,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10728,6 +10801,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10744,6 +10819,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10755,6 +10831,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10767,6 +10844,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10783,6 +10862,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10794,6 +10874,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10806,6 +10887,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10818,6 +10901,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10829,6 +10913,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10845,7 +10930,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10856,6 +10944,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10870,6 +10959,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10918,7 +11008,10 @@ export interface operations {
     retrieveDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10930,12 +11023,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeviceJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10950,6 +11045,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -10966,6 +11063,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10977,6 +11075,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -10995,7 +11094,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11006,6 +11108,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11020,6 +11123,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11068,7 +11172,10 @@ export interface operations {
     retrieveEventMetaProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11080,12 +11187,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventMetaPropertyJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11100,6 +11209,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11116,6 +11227,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11127,6 +11239,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11139,6 +11252,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11160,6 +11275,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11172,6 +11288,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11188,6 +11306,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11199,6 +11318,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11233,7 +11353,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11244,6 +11367,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11258,6 +11382,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11309,7 +11434,10 @@ export interface operations {
     retrieveEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11322,12 +11450,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11341,6 +11471,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11358,6 +11490,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11369,6 +11502,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11381,6 +11515,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11403,6 +11539,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11415,6 +11552,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11432,6 +11571,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11443,6 +11583,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11461,7 +11602,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11474,6 +11618,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11488,6 +11633,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11538,7 +11684,10 @@ export interface operations {
     retrieveAutoCheckinRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11552,12 +11701,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutoCheckinRuleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11572,6 +11723,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11590,6 +11743,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11601,6 +11755,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11613,6 +11768,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11636,6 +11793,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11648,6 +11806,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11666,6 +11826,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11677,6 +11838,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11699,7 +11861,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11712,6 +11877,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11726,6 +11892,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11746,7 +11913,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11759,6 +11929,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11773,6 +11944,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11862,7 +12034,10 @@ export interface operations {
     retrieveCartPosition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -11876,12 +12051,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CartPositionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11896,6 +12073,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11919,6 +12098,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11944,6 +12124,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -11957,6 +12139,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11974,6 +12157,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12029,7 +12213,10 @@ export interface operations {
     retrieveCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12043,12 +12230,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CategoryJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12063,6 +12252,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12081,6 +12272,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12092,6 +12284,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12104,6 +12297,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12127,6 +12322,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12139,6 +12335,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12157,6 +12355,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12168,6 +12367,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12231,7 +12431,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12244,6 +12447,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12258,6 +12462,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12308,7 +12513,10 @@ export interface operations {
     retrieveCheckinList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12322,12 +12530,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12342,6 +12552,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12360,6 +12572,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12371,6 +12584,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12383,6 +12597,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12406,6 +12622,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12418,6 +12635,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12436,6 +12655,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12447,6 +12667,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12459,6 +12680,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12477,6 +12700,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12488,6 +12712,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12497,7 +12722,10 @@ export interface operations {
     getCheckinListStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12511,12 +12739,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinListStatus"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12565,7 +12795,10 @@ export interface operations {
                 /** @description Results per page; larger values are capped at 50 (with `cursor`: at 1000; with `changed_since`: default and cap 1000). */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12579,6 +12812,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     /** @description Cursor to pass as `changed_since` later (without `changed_since`: keep the one of the first page). */
                     "X-Delta-Cursor"?: string;
                     [name: string]: unknown;
@@ -12603,6 +12837,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12641,7 +12876,10 @@ export interface operations {
                 /** @description `true`: each position carries `pdf_data` (the ticket layout's variables, as on `orderpositions/`) when the credential holds `event.orders:read`; otherwise ignored. */
                 pdf_data?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12656,12 +12894,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinPositionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12816,7 +13056,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12829,6 +13072,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12843,6 +13087,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12854,7 +13099,10 @@ export interface operations {
     retrieveCheckin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12868,12 +13116,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinRecordJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12888,6 +13138,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -12905,6 +13157,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12915,6 +13168,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -12970,7 +13224,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -12983,6 +13240,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12997,6 +13255,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13047,7 +13306,10 @@ export interface operations {
     retrieveDiscount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13061,12 +13323,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DiscountJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13081,6 +13345,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13099,6 +13365,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13110,6 +13377,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13122,6 +13390,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13145,6 +13415,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13157,6 +13428,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13175,6 +13448,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13186,6 +13460,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13195,7 +13470,10 @@ export interface operations {
     getEventExporters: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13208,12 +13486,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13224,7 +13504,10 @@ export interface operations {
     retrieveEventExporter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13238,12 +13521,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13327,6 +13612,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13351,6 +13638,7 @@ export interface operations {
         responses: {
             202: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13378,6 +13666,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13406,7 +13695,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13419,6 +13711,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13433,6 +13726,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13444,7 +13738,10 @@ export interface operations {
     retrieveInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13458,12 +13755,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13521,6 +13820,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13545,6 +13846,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13557,6 +13859,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13581,6 +13885,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13593,6 +13898,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13627,6 +13934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13639,6 +13947,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13671,6 +13981,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13689,7 +14000,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13702,6 +14016,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13716,6 +14031,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13766,7 +14082,10 @@ export interface operations {
     retrieveItemMetaProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -13780,12 +14099,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ItemMetaPropertyJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13800,6 +14121,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13818,6 +14141,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13829,6 +14153,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13841,6 +14166,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13864,6 +14191,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13876,6 +14204,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13894,6 +14224,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13905,6 +14236,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -13940,6 +14272,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -13953,6 +14287,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13970,6 +14305,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14025,7 +14361,10 @@ export interface operations {
     retrieveItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14039,12 +14378,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ItemJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14059,6 +14400,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14077,6 +14420,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14088,6 +14432,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14100,6 +14445,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14123,6 +14470,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14135,6 +14483,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14153,6 +14503,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14164,6 +14515,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14266,7 +14618,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14280,6 +14635,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14294,6 +14650,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14346,7 +14703,10 @@ export interface operations {
     retrieveAddon: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14361,12 +14721,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AddonJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14381,6 +14743,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14400,6 +14764,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14411,6 +14776,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14423,6 +14789,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14447,6 +14815,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14459,6 +14828,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14478,6 +14849,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14489,6 +14861,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14507,7 +14880,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14521,6 +14897,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14535,6 +14912,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14587,7 +14965,10 @@ export interface operations {
     retrieveBundle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14602,12 +14983,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BundleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14622,6 +15005,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14641,6 +15026,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14652,6 +15038,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14664,6 +15051,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14688,6 +15077,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14700,6 +15090,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14719,6 +15111,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14730,6 +15123,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14748,7 +15142,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14762,6 +15159,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14776,6 +15174,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14828,7 +15227,10 @@ export interface operations {
     retrieveProgramTime: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -14843,12 +15245,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProgramTimeJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14863,6 +15267,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14882,6 +15288,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14893,6 +15300,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14905,6 +15313,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14929,6 +15339,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14941,6 +15352,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -14960,6 +15373,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14971,6 +15385,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -14993,7 +15408,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15007,6 +15425,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15021,6 +15440,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15073,7 +15493,10 @@ export interface operations {
     retrieveVariation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15088,12 +15511,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VariationJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15108,6 +15533,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15127,6 +15554,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15138,6 +15566,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15150,6 +15579,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15174,6 +15605,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15186,6 +15618,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15205,6 +15639,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15216,6 +15651,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15274,7 +15710,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15287,6 +15726,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15301,6 +15741,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15361,7 +15802,10 @@ export interface operations {
                 /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
                 pdf_data?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15375,12 +15819,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderPositionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15395,6 +15841,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15418,6 +15866,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15430,6 +15879,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15448,6 +15899,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15459,6 +15911,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15471,6 +15924,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15489,6 +15944,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15500,6 +15956,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15656,6 +16113,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15674,6 +16133,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15685,6 +16145,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15697,6 +16158,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15711,6 +16174,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15722,6 +16186,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15734,6 +16199,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15752,6 +16219,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15763,6 +16231,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15829,7 +16298,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15842,6 +16314,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15856,6 +16329,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15917,7 +16391,10 @@ export interface operations {
                 /** @description `true`: each position carries `pdf_data`, the text variables of pretix's ticket layouts for it and `images` (key -> URL of `orderpositions/{id}/pdf_image/{key}/`, or null). Any other value: no `pdf_data`. */
                 pdf_data?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -15931,12 +16408,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15951,6 +16430,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -15974,6 +16455,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -15986,6 +16468,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16004,6 +16488,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16015,6 +16500,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16027,6 +16513,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16045,6 +16533,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16056,6 +16545,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16071,6 +16561,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16089,6 +16581,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16100,6 +16593,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16112,6 +16606,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16126,6 +16622,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16145,6 +16642,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16157,6 +16655,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16175,6 +16675,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16186,6 +16687,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16258,6 +16760,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16276,6 +16780,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16287,6 +16792,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16299,6 +16805,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16317,6 +16825,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16328,6 +16837,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16340,6 +16850,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16354,6 +16866,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16365,6 +16878,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16377,6 +16891,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16395,6 +16911,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16406,6 +16923,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16418,6 +16936,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16432,6 +16952,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16443,6 +16964,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16459,7 +16981,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16473,6 +16998,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16487,6 +17013,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16539,7 +17066,10 @@ export interface operations {
     retrieveOrderPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16554,12 +17084,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderPaymentJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16574,6 +17106,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16589,6 +17123,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16600,6 +17135,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16612,6 +17148,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16631,6 +17169,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16642,6 +17181,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16654,6 +17194,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16673,6 +17215,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16684,6 +17227,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16696,6 +17240,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16710,6 +17256,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16721,6 +17268,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16737,7 +17285,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16751,6 +17302,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16765,6 +17317,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16817,7 +17370,10 @@ export interface operations {
     retrieveOrderRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16832,12 +17388,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderRefundJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16852,6 +17410,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16867,6 +17427,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16878,6 +17439,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16890,6 +17452,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16905,6 +17469,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16916,6 +17481,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16928,6 +17494,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16947,6 +17515,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16958,6 +17527,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -16970,6 +17540,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -16984,6 +17556,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16995,6 +17568,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17007,6 +17581,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17039,6 +17615,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17068,6 +17645,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17081,6 +17660,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17098,6 +17678,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17153,7 +17734,10 @@ export interface operations {
     retrieveQuestion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17167,12 +17751,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuestionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17187,6 +17773,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17205,6 +17793,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17216,6 +17805,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17228,6 +17818,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17251,6 +17843,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17263,6 +17856,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17281,6 +17876,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17292,6 +17888,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17312,7 +17909,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17326,6 +17926,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17340,6 +17941,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17392,7 +17994,10 @@ export interface operations {
     retrieveOption: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17407,12 +18012,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuestionOptionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17427,6 +18034,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17446,6 +18055,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17457,6 +18067,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17469,6 +18080,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17493,6 +18106,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17505,6 +18119,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17524,6 +18140,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17535,6 +18152,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17601,6 +18219,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17614,6 +18234,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17631,6 +18252,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17689,7 +18311,10 @@ export interface operations {
                 /** @description `true` adds `available` and `available_number` to each quota (slower). */
                 with_availability?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17703,12 +18328,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuotaJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17723,6 +18350,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17741,6 +18370,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17752,6 +18382,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17764,6 +18395,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17787,6 +18420,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17799,6 +18433,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -17817,6 +18453,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17828,6 +18465,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -17837,7 +18475,10 @@ export interface operations {
     getQuotaAvailability: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17851,12 +18492,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuotaAvailabilityJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17879,7 +18522,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17892,6 +18538,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17906,6 +18553,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17926,7 +18574,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17939,6 +18590,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17953,6 +18605,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18003,7 +18656,10 @@ export interface operations {
     retrieveScheduledExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18017,12 +18673,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScheduledExportJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18037,6 +18695,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18055,6 +18715,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18066,6 +18727,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18078,6 +18740,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18101,6 +18765,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18113,6 +18778,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18131,6 +18798,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18142,6 +18810,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18178,7 +18847,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18191,6 +18863,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18205,6 +18878,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18419,7 +19093,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18433,12 +19110,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeatJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18461,6 +19140,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18479,6 +19160,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18498,6 +19180,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18530,7 +19213,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18543,6 +19229,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18557,6 +19244,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18607,7 +19295,10 @@ export interface operations {
     retrieveSendmailRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18621,12 +19312,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SendmailRuleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18641,6 +19334,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18659,6 +19354,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18670,6 +19366,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18682,6 +19379,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18705,6 +19404,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18717,6 +19417,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18735,6 +19437,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18746,6 +19449,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18755,7 +19459,10 @@ export interface operations {
     getEventSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18768,12 +19475,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventSettingsDto"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18787,6 +19496,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -18804,6 +19515,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18814,6 +19526,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -18823,7 +19536,10 @@ export interface operations {
     getEventShredders: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -18836,12 +19552,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShredderListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19013,7 +19731,10 @@ export interface operations {
     retrieveStatu: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19028,12 +19749,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShredStatusJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19073,7 +19796,10 @@ export interface operations {
     retrieveShredder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19087,12 +19813,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShredderJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19135,7 +19863,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19148,6 +19879,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19162,6 +19894,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19212,7 +19945,10 @@ export interface operations {
     retrieveSubEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19226,12 +19962,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SubEventJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19246,6 +19984,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19264,6 +20004,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19275,6 +20016,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19287,6 +20029,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19310,6 +20054,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19322,6 +20067,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19340,6 +20087,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19351,6 +20099,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19387,7 +20136,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19401,6 +20153,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19415,6 +20168,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19633,7 +20387,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("orderposition" | "cartposition" | "voucher")[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19648,12 +20405,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeatJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19676,6 +20435,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19695,6 +20456,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19714,6 +20476,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19737,6 +20500,8 @@ export interface operations {
                 "If-Modified-Since"?: string;
                 /** @description An HTTP date: 412 when the list has changed since. */
                 "If-Unmodified-Since"?: string;
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19750,6 +20515,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19767,6 +20533,7 @@ export interface operations {
             /** @description Not modified since `If-Modified-Since` (no body). */
             304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19822,7 +20589,10 @@ export interface operations {
     retrieveTaxRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -19836,12 +20606,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TaxRuleJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19856,6 +20628,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19874,6 +20648,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19885,6 +20660,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19897,6 +20673,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19920,6 +20698,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -19932,6 +20711,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -19950,6 +20731,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19961,6 +20743,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20019,7 +20802,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20032,6 +20818,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20046,6 +20833,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20057,7 +20845,10 @@ export interface operations {
     retrieveOrderTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20071,12 +20862,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20125,7 +20918,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20138,6 +20934,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20152,6 +20949,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20241,7 +21039,10 @@ export interface operations {
     retrieveVoucher: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20255,12 +21056,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VoucherJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20275,6 +21078,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20293,6 +21098,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20304,6 +21110,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20316,6 +21123,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20339,6 +21148,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20351,6 +21161,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20369,6 +21181,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20380,6 +21193,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20410,7 +21224,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20423,6 +21240,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20437,6 +21255,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20487,7 +21306,10 @@ export interface operations {
     retrieveWaitingListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20501,12 +21323,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WaitingListEntryJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20521,6 +21345,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20539,6 +21365,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20550,6 +21377,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20562,6 +21390,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20585,6 +21415,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20597,6 +21428,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20615,6 +21448,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20626,6 +21460,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20638,6 +21473,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20662,6 +21499,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20671,7 +21509,10 @@ export interface operations {
     getOrganizerExporters: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20682,12 +21523,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterListJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20698,7 +21541,10 @@ export interface operations {
     retrieveOrganizerExporter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20710,12 +21556,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExporterJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20797,6 +21645,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20819,6 +21669,7 @@ export interface operations {
         responses: {
             202: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20846,6 +21697,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -20862,7 +21714,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20873,6 +21728,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20887,6 +21743,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20935,7 +21792,10 @@ export interface operations {
     retrieveGate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20947,12 +21807,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GateJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20967,6 +21829,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -20988,6 +21852,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21000,6 +21865,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21016,6 +21883,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21027,6 +21895,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21057,7 +21926,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21068,6 +21940,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21082,6 +21955,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21141,7 +22015,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21152,6 +22029,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21166,6 +22044,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21214,7 +22093,10 @@ export interface operations {
     retrieveAcceptance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21226,12 +22108,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftCardAcceptanceJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21246,6 +22130,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21267,6 +22153,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21279,6 +22166,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21295,6 +22184,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21306,6 +22196,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21320,7 +22211,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: "owner_ticket"[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21332,12 +22226,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftCardJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21355,6 +22251,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21371,6 +22269,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21382,6 +22281,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21397,6 +22297,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21413,6 +22315,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21424,6 +22327,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21439,6 +22343,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21455,6 +22361,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21466,6 +22373,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21486,7 +22394,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21498,6 +22409,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21512,6 +22424,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21542,7 +22455,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21553,6 +22469,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21567,6 +22484,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21591,7 +22509,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21602,6 +22523,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21616,6 +22538,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21664,7 +22587,10 @@ export interface operations {
     retrieveMembership: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21676,12 +22602,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MembershipJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21696,6 +22624,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21712,6 +22642,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21723,6 +22654,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21735,6 +22667,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21751,6 +22685,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21762,6 +22697,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21780,7 +22716,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21791,6 +22730,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21805,6 +22745,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21853,7 +22794,10 @@ export interface operations {
     retrieveMembershipType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -21865,12 +22809,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MembershipTypeJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21885,6 +22831,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21901,6 +22849,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21912,6 +22861,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21924,6 +22874,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21945,6 +22897,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -21957,6 +22910,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -21973,6 +22928,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21984,6 +22940,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22042,7 +22999,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22053,6 +23013,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22067,6 +23028,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22133,7 +23095,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22144,6 +23109,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22158,6 +23124,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22182,7 +23149,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22193,6 +23163,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22207,6 +23178,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22218,7 +23190,10 @@ export interface operations {
     retrieveOutgoingMail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22230,12 +23205,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OutgoingMailJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22274,7 +23251,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22285,6 +23265,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22299,6 +23280,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22393,7 +23375,10 @@ export interface operations {
                 /** @description Related objects to embed in full instead of by id; repeat the parameter for several. */
                 expand?: ("linked_giftcard" | "linked_giftcard.owner_ticket" | "linked_orderposition" | "customer")[];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22405,12 +23390,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReusableMediumJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22428,6 +23415,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22444,6 +23433,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22455,6 +23445,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22470,6 +23461,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22486,6 +23479,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22497,6 +23491,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22517,7 +23512,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22528,6 +23526,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22542,6 +23541,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22590,7 +23590,10 @@ export interface operations {
     retrieveSalesChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22602,12 +23605,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SalesChannelJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22622,6 +23627,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22638,6 +23645,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22649,6 +23657,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22661,6 +23670,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22682,6 +23693,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22694,6 +23706,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22710,6 +23724,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22721,6 +23736,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22739,7 +23755,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22750,6 +23769,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22764,6 +23784,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22812,7 +23833,10 @@ export interface operations {
     retrieveOrganizerScheduledExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22824,12 +23848,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScheduledExportJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22844,6 +23870,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22860,6 +23888,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22871,6 +23900,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22883,6 +23913,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22904,6 +23936,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22916,6 +23949,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -22932,6 +23967,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22943,6 +23979,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -22961,7 +23998,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -22972,6 +24012,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22986,6 +24027,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23034,7 +24076,10 @@ export interface operations {
     retrieveSeatingPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23046,12 +24091,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeatingPlanJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23066,6 +24113,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23082,6 +24131,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23093,6 +24143,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23105,6 +24156,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23126,6 +24179,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23138,6 +24192,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23154,6 +24210,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23165,6 +24222,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23177,7 +24235,10 @@ export interface operations {
                 /** @description Present (e.g. `true`): each key as `{value, label, help_text, readonly}`. */
                 explain?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23189,12 +24250,14 @@ export interface operations {
             /** @description With `?explain=true`, each key is an `ExplainedSettingJson` instead of its value. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizerSettingsDto"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23208,6 +24271,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23223,6 +24288,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23233,6 +24299,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23267,7 +24334,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23278,6 +24348,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23292,6 +24363,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23312,7 +24384,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23323,6 +24398,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23337,6 +24413,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23385,7 +24462,10 @@ export interface operations {
     retrieveTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23397,12 +24477,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23417,6 +24499,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23433,6 +24517,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23444,6 +24529,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23456,6 +24542,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23477,6 +24565,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23489,6 +24578,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23505,6 +24596,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23516,6 +24608,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23532,7 +24625,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23544,6 +24640,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23558,6 +24655,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23608,7 +24706,10 @@ export interface operations {
     retrieveInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23621,12 +24722,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamInviteJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23641,6 +24744,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23663,6 +24768,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23679,7 +24785,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23691,6 +24800,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23705,6 +24815,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23716,7 +24827,10 @@ export interface operations {
     retrieveMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23729,12 +24843,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamMemberJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23749,6 +24865,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23771,6 +24889,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23787,7 +24906,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23799,6 +24921,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23813,6 +24936,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23863,7 +24987,10 @@ export interface operations {
     retrieveToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23876,12 +25003,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TeamApiTokenJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23896,6 +25025,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -23909,6 +25040,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23920,6 +25052,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -23978,7 +25111,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23989,6 +25125,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24003,6 +25140,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24014,7 +25152,10 @@ export interface operations {
     retrieveOrganizerOrderTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -24026,12 +25167,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizerTransactionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24050,7 +25193,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -24061,6 +25207,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24075,6 +25222,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24123,7 +25271,10 @@ export interface operations {
     retrieveWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -24135,12 +25286,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24155,6 +25308,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -24171,6 +25326,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24182,6 +25338,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -24194,6 +25351,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -24215,6 +25374,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -24227,6 +25387,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -24243,6 +25405,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24254,6 +25417,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -24266,6 +25430,8 @@ export interface operations {
             header?: {
                 /** @description Makes the write safe to repeat: the first response for the key is stored for 24 hours and replayed to repeats; a repeat while the first runs answers 409, one with another method, path or body 422. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Entity tags (from `ETag`; strong comparison, `W/` tags never match), or `*` (any existing object): the write runs only when the resource's current `ETag` is listed, else 412 with the current `ETag` and nothing changed. Checked and written under one lock per resource: of two writers with the same tag one wins. */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description Slug of the organizer */
@@ -24278,6 +25444,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24289,6 +25456,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -24311,7 +25479,10 @@ export interface operations {
                 /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -24323,6 +25494,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24337,6 +25509,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24385,7 +25558,10 @@ export interface operations {
     checkReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24394,6 +25570,7 @@ export interface operations {
             /** @description PostgreSQL and Redis answer. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24412,6 +25589,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             /** @description A dependency is down (named in `error`). */
             503: {
@@ -24479,7 +25657,10 @@ export interface operations {
     retrieveVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24487,12 +25668,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VersionJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -15,7 +15,14 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Longest idempotency key (characters). */
 export const IDEMPOTENCY_KEY_MAX = 255;
 /** Response headers worth replaying. */
-const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'last-modified', 'x-page-generated'];
+const REPLAYED_HEADERS = [
+  'content-type',
+  'location',
+  'retry-after',
+  'last-modified',
+  'x-page-generated',
+  'etag',
+];
 const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Paths whose answers are never stored: OAuth token responses would sit in clear in the table. */
 const NEVER_STORED = `/${API_PREFIX}/oauth/`;

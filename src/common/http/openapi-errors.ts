@@ -69,6 +69,13 @@ export const ERROR_HEADERS: Record<string, HeaderObject> = {
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
+  ETag: {
+    description:
+      'The strong entity tag of the resource\'s current representation (`"` + base64url of the SHA-256 of its ' +
+      'JSON + `"`): send it in `If-None-Match` (304 while unchanged) or `If-Match` (412 when it changed).',
+    required: false,
+    schema: { type: 'string', example: '"q1sR0uJm9b0Zl3dM8pQ2yV9Xo0n3sKc4cH9mA7bLq2E"' },
+  },
   WWWAuthenticate: {
     description: 'The authentication scheme expected.',
     required: true,
@@ -86,7 +93,10 @@ const detail = (description: string, headers?: Record<string, ReferenceObject>):
 export const BAD_REQUEST_DESCRIPTION = 'Invalid input (body, filters or the idempotency key).';
 
 /** Description of the 412 response (also for the conditional lists' declaration of it). */
-export const PRECONDITION_FAILED_DESCRIPTION = 'The list has changed since `If-Unmodified-Since`.';
+export const PRECONDITION_FAILED_DESCRIPTION =
+  'A precondition failed: `If-Match` names no current tag of the resource (its current `ETag` is in the header; ' +
+  'none when it does not exist or cannot be read), or the list has changed since `If-Unmodified-Since`. Nothing ' +
+  'was changed.';
 
 /** Error responses, in `components.responses`, by name. */
 export const ERROR_RESPONSES: Record<string, ResponseObject> = {
@@ -101,7 +111,7 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
     'No permission, or no such organizer or event in reach, or a refused change, or a route outside the device security profile.',
   ),
   NotFound: detail('No such object in reach, or a page past the last one.'),
-  PreconditionFailed: detail(PRECONDITION_FAILED_DESCRIPTION),
+  PreconditionFailed: detail(PRECONDITION_FAILED_DESCRIPTION, { ETag: headerRef('ETag') }),
   PayloadTooLarge: detail('The request body is too large.'),
   Conflict: {
     description:

@@ -16,6 +16,7 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { NoTrailingSlash, Public } from './access-rule';
 import { documentErrors } from './openapi-errors';
+import { documentEntityTags } from './openapi-etags';
 import { normalizeSchemas, optionalBodies } from './openapi-normalize';
 import { methodNameOperationIds, nameOperations } from './openapi-operations';
 import { API_PREFIX, RouteInfo, RouteRegistry } from './route-registry';
@@ -239,7 +240,11 @@ export class OpenApiController {
     if (this.served?.source !== source) {
       const routes = this.registry.routes;
       const document = optionalBodies(
-        normalizeSchemas(nameOperations(documentErrors(applyRouteConventions(source, routes), routes))),
+        normalizeSchemas(
+          nameOperations(
+            documentEntityTags(documentErrors(applyRouteConventions(source, routes), routes), routes),
+          ),
+        ),
       );
       this.served = { source, document };
     }
