@@ -33,12 +33,12 @@ export class ChangeFeed1796700002710 implements MigrationInterface {
       `CREATE TABLE "change_feed_entry" ("sequence" bigint NOT NULL, "log_entry_id" bigint NOT NULL,
         "organizer_id" integer NOT NULL, "event_id" integer, "resource" character varying(40) NOT NULL,
         "object_id" integer NOT NULL, "key" jsonb, "action" character varying(100) NOT NULL,
-        "deletes" boolean NOT NULL DEFAULT false, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL,
+        "restated" boolean NOT NULL DEFAULT false, "deletes" boolean NOT NULL DEFAULT false, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL,
         "sequenced_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT clock_timestamp(),
         CONSTRAINT "PK_5860dbbc6226a230a39821fb6ea" PRIMARY KEY ("sequence"))`,
     );
     await queryRunner.query(
-      `CREATE UNIQUE INDEX "ux_change_feed_entry_log_entry" ON "change_feed_entry" ("log_entry_id") `,
+      `CREATE UNIQUE INDEX "ux_change_feed_entry_log_entry" ON "change_feed_entry" ("log_entry_id", "resource") `,
     );
     await queryRunner.query(
       `CREATE INDEX "ix_change_feed_entry_organizer_sequence" ON "change_feed_entry" ("organizer_id", "sequence") `,

@@ -8,13 +8,13 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity('change_feed_entry')
 @Index('ix_change_feed_entry_organizer_sequence', ['organizerId', 'sequence'])
+@Index('ux_change_feed_entry_log_entry', ['logEntryId', 'resource'], { unique: true })
 export class ChangeFeedEntry {
   /** Position in the feed: 1, 2, 3, … without gaps at the time of numbering (pruning removes a prefix). */
   @PrimaryColumn({ type: 'bigint' })
   sequence!: string;
 
   /** The audit log entry (`log_entry.id`); the change's `id` is derived from it. */
-  @Index('ux_change_feed_entry_log_entry', { unique: true })
   @Column({ type: 'bigint' })
   logEntryId!: string;
 
@@ -40,6 +40,13 @@ export class ChangeFeedEntry {
   /** The audit action (`pretix.event.order.placed`). */
   @Column({ type: 'varchar', length: 100 })
   action!: string;
+
+  /**
+   * True for a restatement: the entry of another resource whose answer the same change altered (the order of a
+   * check-in, whose positions show their check-ins); its id is `chg_<log entry id>.<resource>`.
+   */
+  @Column({ type: 'boolean', default: false })
+  restated!: boolean;
 
   /** True when the action deleted the object. */
   @Column({ type: 'boolean', default: false })

@@ -48,7 +48,12 @@ export class ChangeFeedController {
       },
       event: filter.text('Only changes of the event with this slug.'),
       page_size: {
-        schema: { type: 'integer', minimum: 1, maximum: CHANGE_PAGE_SIZE.max, default: CHANGE_PAGE_SIZE.default },
+        schema: {
+          type: 'integer',
+          minimum: 1,
+          maximum: CHANGE_PAGE_SIZE.max,
+          default: CHANGE_PAGE_SIZE.default,
+        },
         description: 'Changes per page (1 to 1,000; default 100).',
       },
     },
@@ -65,7 +70,10 @@ export class ChangeFeedController {
     }
     const pageSize = filters.int('page_size') ?? CHANGE_PAGE_SIZE.default;
     if (pageSize < 1 || pageSize > CHANGE_PAGE_SIZE.max) {
-      throw ValidationFailed.field('page_size', `Ensure this value is between 1 and ${CHANGE_PAGE_SIZE.max}.`);
+      throw ValidationFailed.field(
+        'page_size',
+        `Ensure this value is between 1 and ${CHANGE_PAGE_SIZE.max}.`,
+      );
     }
     return this.feed.page(organizer, principal, {
       cursor: filters.str('cursor'),

@@ -6,9 +6,11 @@ import { CHANGE_RESOURCE_NAMES } from '../change-resources';
 export class ChangeJson {
   /**
    * The change's id (`chg_<audit log entry id>`): the same value the webhook deliveries of this change carry in
-   * their `webhook-id` header, so a receiver of both de-duplicates them against each other.
+   * their `webhook-id` header, so a receiver of both de-duplicates them against each other. A change that also
+   * alters another resource's answer is restated for it with id `chg_<n>.<resource>` (a check-in restates its
+   * order, whose positions show their check-ins).
    */
-  @ApiProperty({ example: 'chg_81234', pattern: '^chg_\\d+$' })
+  @ApiProperty({ example: 'chg_81234', pattern: '^chg_\\d+(\\.[a-z]+)?$' })
   id!: string;
   /** Position in the organizer's feed: strictly increasing in feed order (not dense for one organizer). */
   @ApiInt({ int64: true })

@@ -18,6 +18,7 @@ export interface FeedEntryInput {
   object_id: number;
   key: Record<string, string | number> | null;
   action: string;
+  restated: boolean;
   deletes: boolean;
   occurred_at: Date;
 }
@@ -31,6 +32,7 @@ export interface FeedRow {
   object_id: number;
   key: Record<string, string | number> | null;
   action: string;
+  restated: boolean;
   deletes: boolean;
   occurred_at: string;
 }
@@ -90,13 +92,13 @@ export class ChangeFeedQueries {
     await em.query(
       `WITH input AS (
               SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(n int, log_entry_id bigint, organizer_id int,
-                event_id int, resource text, object_id int, key jsonb, action text, deletes boolean,
-                occurred_at timestamptz)),
+                event_id int, resource text, object_id int, key jsonb, action text, restated boolean,
+                deletes boolean, occurred_at timestamptz)),
             ins AS (
               INSERT INTO change_feed_entry (sequence, log_entry_id, organizer_id, event_id, resource, object_id, key,
-                                             action, deletes, occurred_at)
+                                             action, restated, deletes, occurred_at)
               SELECT $2::bigint + r.n, r.log_entry_id, r.organizer_id, r.event_id, r.resource, r.object_id, r.key,
-                     r.action, r.deletes, r.occurred_at
+                     r.action, r.restated, r.deletes, r.occurred_at
                 FROM input r ORDER BY r.n)
        UPDATE change_feed_state
           SET last_xid = $3::bigint, last_log_entry_id = $4::bigint, last_sequence = $2::bigint + $5::int
@@ -124,7 +126,7 @@ export class ChangeFeedQueries {
               SELECT * FROM jsonb_to_recordset($2::jsonb) AS g(resource text, all_events boolean, events int[])),
             page AS (
               SELECT c.sequence::text AS sequence, c.log_entry_id::text AS log_entry_id, c.event_id, c.resource,
-                     c.object_id, c.key, c.action, c.deletes, c.occurred_at
+                     c.object_id, c.key, c.action, c.restated, c.deletes, c.occurred_at
                 FROM change_feed_entry c
                 JOIN g ON g.resource = c.resource AND (g.all_events OR c.event_id = ANY(g.events))
                WHERE c.organizer_id = $1 AND c.sequence > $3::bigint

@@ -65,7 +65,11 @@ export class ChangeFeedService {
    * @throws ValidationFailed `{"cursor": ["Invalid cursor."]}`
    * @throws Gone (410) when entries after the cursor have been pruned
    */
-  async page(organizer: Organizer, principal: Principal, request: ChangeFeedRequest): Promise<ChangePageJson> {
+  async page(
+    organizer: Organizer,
+    principal: Principal,
+    request: ChangeFeedRequest,
+  ): Promise<ChangePageJson> {
     const after = decodeChangeCursor(request.cursor);
     let eventId: number | null = null;
     if (request.event !== undefined) {
@@ -127,7 +131,7 @@ export class ChangeFeedService {
       const data = objects === null ? null : ((objects.get(r.object_id) as Record<string, unknown>) ?? null);
       const deleted = r.deletes || (objects !== null && data === null);
       return {
-        id: changeIdOf(r.log_entry_id),
+        id: r.restated ? `${changeIdOf(r.log_entry_id)}.${r.resource}` : changeIdOf(r.log_entry_id),
         sequence: Number(r.sequence),
         action: r.action,
         resource: r.resource,

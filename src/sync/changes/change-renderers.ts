@@ -95,7 +95,8 @@ export class ChangeRenderers {
   async loadEvents(scope: RenderScope, eventIds: readonly number[]): Promise<void> {
     const missing = [...new Set(eventIds)].filter((id) => !scope.events.has(id));
     if (missing.length === 0) return;
-    for (const e of await this.tenancy.eventsByIds(this.em, scope.organizer.id, missing)) scope.events.set(e.id, e);
+    for (const e of await this.tenancy.eventsByIds(this.em, scope.organizer.id, missing))
+      scope.events.set(e.id, e);
   }
 
   private service<T>(type: Type<T>): T {
@@ -157,7 +158,11 @@ export class ChangeRenderers {
         ),
       ),
       organizer: bulk((s, refs) =>
-        Promise.resolve(new Map(refs.filter((r) => r.id === s.organizer.id).map((r) => [r.id, organizers.get(s.organizer)]))),
+        Promise.resolve(
+          new Map(
+            refs.filter((r) => r.id === s.organizer.id).map((r) => [r.id, organizers.get(s.organizer)]),
+          ),
+        ),
       ),
       event: {
         mode: 'each',

@@ -90,7 +90,8 @@ export class ChangeSequencer {
 
 /**
  * The feed rows of a batch of log entries, numbered 1, 2, ... in log order; entries outside the feed are left
- * out. A key the entry does not tell is taken from a deletion of the same object later in the batch (a deleted
+ * out. A check-in (logged on its order) gives two rows: the `checkin`, and the `order` restated (its answer shows
+ * the check-ins of its positions; id `chg_<n>.order`). A key the entry does not tell is taken from a deletion of the same object later in the batch (a deleted
  * order's code), else left to the reader (who takes it from the object's data).
  */
 export function toFeedEntries(entries: readonly SettledEntryRow[]): FeedEntryInput[] {
@@ -106,18 +107,34 @@ export function toFeedEntries(entries: readonly SettledEntryRow[]): FeedEntryInp
     });
     if (!target) continue;
     if (target.key) keys.set(`${target.resource}:${target.objectId}`, target.key);
-    out.push({
-      n: out.length + 1,
+    const row = {
       log_entry_id: e.id,
       organizer_id: e.organizer_id,
       event_id: target.eventId,
+      action: e.action_type,
+      occurred_at: e.datetime,
+    };
+    out.push({
+      ...row,
+      n: out.length + 1,
       resource: target.resource,
       object_id: target.objectId,
       key: target.key,
-      action: e.action_type,
+      restated: false,
       deletes: target.deletes,
-      occurred_at: e.datetime,
     });
+    // A check-in also changes its order's answer (positions show their check-ins): the order is restated.
+    if (target.resource !== 'order' && e.content_type === 'order' && e.object_id !== null) {
+      out.push({
+        ...row,
+        n: out.length + 1,
+        resource: 'order',
+        object_id: e.object_id,
+        key: null,
+        restated: true,
+        deletes: false,
+      });
+    }
   }
   for (const row of out) row.key ??= keys.get(`${row.resource}:${row.object_id}`) ?? null;
   return out;
