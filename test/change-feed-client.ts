@@ -73,9 +73,17 @@ export class Mirror {
       const of = this.objects.get(c.resource) ?? new Map<string, Record<string, unknown>>();
       this.objects.set(c.resource, of);
       const key = JSON.stringify(c.key);
+      if (c.deleted && c.resource === 'order' && of.has(key)) this.dropCheckinsOf(of.get(key)!);
       if (c.deleted) of.delete(key);
       else if (c.data) of.set(key, c.data);
     }
+  }
+
+  /** A deleted order takes its positions' check-ins with it (a cascade the feed does not restate per check-in). */
+  private dropCheckinsOf(order: Record<string, unknown>): void {
+    const positions = new Set((order.positions as { id: number }[]).map((p) => p.id));
+    const checkins = this.objects.get('checkin') ?? new Map<string, Record<string, unknown>>();
+    for (const [key, data] of checkins) if (positions.has(data.position as number)) checkins.delete(key);
   }
 
   /** The mirrored objects of a resource, by key value (`{"id": 5}` -> `5`). */

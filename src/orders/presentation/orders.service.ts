@@ -265,7 +265,7 @@ export class OrdersService {
         const positions = await em.find(OrderPosition, { where: { orderId: order.id, canceled: false } });
         await this.redemptions.release(em, voucherUses(positions));
       }
-      await logOrder(this.audit, em, { event, principal }, null, 'pretix.event.order.deleted', {
+      await logOrder(this.audit, em, { event, principal }, order.id, 'pretix.event.order.deleted', {
         code: order.code,
       });
       await this.writer.delete(em, order);
