@@ -17,13 +17,13 @@ export interface Change {
 /**
  * Waits until every transaction that started before now has ended (the change feed's watermark passed them), so
  * the feed hands out every change made so far. Other test databases of this cluster may hold a transaction open
- * for a moment, which holds the watermark back (by design).
+ * for a while (a bench loading data), which holds the watermark back (by design).
  */
 export async function settle(t: TestApp): Promise<void> {
   const [{ next }] = await t.db.query<{ next: string }[]>(
     'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next',
   );
-  for (let i = 0; i < 1200; i++) {
+  for (let i = 0; i < 3600; i++) {
     const [{ passed }] = await t.db.query<{ passed: boolean }[]>(
       'SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint >= $1::bigint AS passed',
       [next],
@@ -31,7 +31,7 @@ export async function settle(t: TestApp): Promise<void> {
     if (passed) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('the watermark did not pass within a minute');
+  throw new Error('the watermark did not pass within three minutes');
 }
 
 /**
