@@ -72,7 +72,10 @@ describe('change feed replay', () => {
       },
       async () => {
         const id = pick(live.item.filter((i) => i !== ticket));
-        if (id) (await ok('delete', `${E}/items/${id}/`), remove(live.item, id));
+        if (id) {
+          await ok('delete', `${E}/items/${id}/`);
+          remove(live.item, id);
+        }
       },
       async () =>
         live.quota.push((await ok('post', `${E}/quotas/`, { name: 'Q', size: 5, items: [] })).id as number),
@@ -82,7 +85,10 @@ describe('change feed replay', () => {
       },
       async () => {
         const id = pick(live.quota.filter((q) => q !== main));
-        if (id) (await ok('delete', `${E}/quotas/${id}/`), remove(live.quota, id));
+        if (id) {
+          await ok('delete', `${E}/quotas/${id}/`);
+          remove(live.quota, id);
+        }
       },
       async () => live.voucher.push((await ok('post', `${E}/vouchers/`, { comment: 'v' })).id as number),
       async () => {
@@ -91,7 +97,10 @@ describe('change feed replay', () => {
       },
       async () => {
         const id = pick(live.voucher);
-        if (id) (await ok('delete', `${E}/vouchers/${id}/`), remove(live.voucher, id));
+        if (id) {
+          await ok('delete', `${E}/vouchers/${id}/`);
+          remove(live.voucher, id);
+        }
       },
       async () => live.category.push((await ok('post', `${E}/categories/`, { name: 'C' })).id as number),
       async () => {
@@ -100,7 +109,10 @@ describe('change feed replay', () => {
       },
       async () => {
         const id = pick(live.category);
-        if (id) (await ok('delete', `${E}/categories/${id}/`), remove(live.category, id));
+        if (id) {
+          await ok('delete', `${E}/categories/${id}/`);
+          remove(live.category, id);
+        }
       },
       async () =>
         live.question.push(
@@ -112,7 +124,10 @@ describe('change feed replay', () => {
       },
       async () => {
         const id = pick(live.question);
-        if (id) (await ok('delete', `${E}/questions/${id}/`), remove(live.question, id));
+        if (id) {
+          await ok('delete', `${E}/questions/${id}/`);
+          remove(live.question, id);
+        }
       },
       async () => {
         const order = await ok('post', `${E}/orders/`, {
@@ -134,7 +149,10 @@ describe('change feed replay', () => {
       async () => {
         const code = pick(live.order);
         // Rarer than the other writes, so that check-ins accumulate.
-        if (code && rnd() < 0.25) (await ok('delete', `${E}/orders/${code}/`), remove(live.order, code));
+        if (code && rnd() < 0.25) {
+          await ok('delete', `${E}/orders/${code}/`);
+          remove(live.order, code);
+        }
       },
       async () => {
         const code = pick(live.order);
@@ -176,7 +194,7 @@ describe('change feed replay', () => {
       ['giftcard', `${O}/giftcards/`],
     ] as const) {
       const mirrored = mirror.of(resource);
-      expect([...mirrored.keys()].sort()).toEqual([...(live[resource] as number[])].sort());
+      expect([...mirrored.keys()].sort()).toEqual([...live[resource]].sort());
       for (const [id, data] of mirrored) expect(data).toEqual(await detail(`${path}${id}/`));
     }
     const orders = mirror.of('order');
