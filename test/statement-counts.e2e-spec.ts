@@ -5,6 +5,7 @@ import { auth } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { RouteFixture, seedRouteFixture } from './route-fixture';
 import { countStatements } from './sql-count';
+import { settle } from './change-feed-client';
 
 /**
  * SQL statements per request (README "API conventions"; style.md "Data access"): every GET route of
@@ -122,4 +123,34 @@ describe('statements per request', () => {
     const over = counts.filter((c) => c.statements > c.limit);
     expect(over.map((c) => `${c.path}: ${c.statements} > ${c.limit}`)).toEqual([]);
   });
+
+  it('answers a change feed page in statements bounded by the resource types on it, not by its size', async () => {
+    // The resources rendered in bulk (the others, rarely changing, are read per object, at most 25 per page).
+    const bulk = [
+      'order',
+      'checkin',
+      'item',
+      'quota',
+      'voucher',
+      'category',
+      'question',
+      'taxrule',
+      'giftcard',
+    ];
+    const url = (size: number) =>
+      `/api/v1/organizers/org/changes/?page_size=${size}&${bulk.map((r) => `resource=${r}`).join('&')}`;
+    // The feed hands out changes once every older transaction of the cluster has ended.
+    await settle(t);
+    const page = await t.http().get(url(1000)).set('Authorization', auth(token));
+    const types = new Set((page.body.results as { resource: string }[]).map((c) => c.resource));
+    expect(types.size).toBeGreaterThanOrEqual(6);
+    const one = await countStatements(() => t.http().get(url(1)).set('Authorization', auth(token)));
+    const all = await countStatements(() => t.http().get(url(1000)).set('Authorization', auth(token)));
+    expect(all.rows).toBeGreaterThan(20);
+    // Credential (1), one sequencer round with nothing new (BEGIN, lock and position, settled entries, COMMIT),
+    // the page (1) and its events (1): 7; then at most two statements per resource type on the page.
+    expect(all.statements).toBeLessThanOrEqual(7 + 2 * types.size);
+    expect(one.statements).toBeLessThanOrEqual(7 + 2);
+    // Waits for the watermark: a long transaction elsewhere in the cluster (a bench) holds the feed back.
+  }, 300_000);
 });

@@ -425,6 +425,26 @@ export interface paths {
         patch: operations["partialUpdateOrganizer"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List changes
+         * @description Change feed: every change to the organizer’s data the credential may read, in commit order
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/checkinrpc/annul/": {
         parameters: {
             query?: never;
@@ -4035,6 +4055,61 @@ export interface components {
             /** Format: int32 */
             position: number;
         };
+        ChangeJson: {
+            /**
+             * @description The audit action, e.g. `pretix.event.order.placed`.
+             * @example pretix.event.order.placed
+             */
+            action: string;
+            /**
+             * @description The object as its detail GET (without query parameters) answers it when the page is read, or null when it no
+             *     longer exists (then `deleted` is true) or is not rendered by the feed (devices, gates, webhooks, e-mail rules,
+             *     customers, sales channels: GET their detail route).
+             */
+            data: {
+                [key: string]: unknown;
+            } | null;
+            /** @description True when the object no longer exists (this change deleted it, or a later one did). */
+            deleted: boolean;
+            /**
+             * @description Slug of the event of an event-scoped resource; null for organizer-scoped ones (and deleted events).
+             * @example democon
+             */
+            event: string | null;
+            /**
+             * @description The change's id (`chg_<audit log entry id>`): the same value the webhook deliveries of this change carry in
+             *     their `webhook-id` header, so a receiver of both de-duplicates them against each other. A change that also
+             *     alters another resource's answer is restated for it with id `chg_<n>.<resource>` (a check-in restates its
+             *     order, whose positions show their check-ins).
+             * @example chg_81234
+             */
+            id: string;
+            /**
+             * @description The object's identifier, as in its detail route: `{"code": "ABC12"}` (orders), `{"slug": ...}` (events,
+             *     the organizer), `{"identifier": ...}`, `{"device_id": ...}`, else `{"id": 5}`.
+             * @example {
+             *       "code": "ABC12"
+             *     }
+             */
+            key: {
+                [key: string]: string | number;
+            };
+            /**
+             * Format: date-time
+             * @description When the change happened (its transaction's start, UTC).
+             */
+            occurred_at: string;
+            /**
+             * @description The resource changed.
+             * @enum {string}
+             */
+            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
+            /**
+             * Format: int64
+             * @description Position in the organizer's feed: strictly increasing in feed order (not dense for one organizer).
+             */
+            sequence: number;
+        };
         ChangeOrderDto: {
             cancel_fees?: components["schemas"]["SelectFeeDto"][];
             cancel_positions?: components["schemas"]["SelectPositionDto"][];
@@ -4052,6 +4127,15 @@ export interface components {
             /** @description Mail the customer about the change (default false). */
             send_email?: boolean;
             split_positions?: components["schemas"]["SelectPositionDto"][];
+        };
+        ChangePageJson: {
+            /**
+             * @description The cursor to send as `?cursor=` next time: after the last change of this page, or (when the page is not
+             *     full) after everything visible now. Always present; store it and poll with it.
+             * @example YzE6ODEyMzQ
+             */
+            next: string;
+            results: components["schemas"]["ChangeJson"][];
         };
         CheckinConflictJson: {
             /** Format: int32 */
@@ -9399,7 +9483,7 @@ export interface components {
             created: string;
             /**
              * Format: uuid
-             * @description The `webhook-id` header of its requests (stable across retries and redeliveries).
+             * @description The delivery's own id (a UUID; its requests carry the change id `chg_<notification_id>` as `webhook-id`).
              */
             id: string;
             /**
@@ -10464,6 +10548,51 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous answer; omitted: from the oldest change kept. */
+                cursor?: string;
+                /** @description Only changes of these resources (repeatable: `?resource=order&resource=checkin`). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Only changes of the event with this slug. */
+                event?: string;
+                /** @description Changes per page (1 to 1,000; default 100). */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePageJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The cursor is older than the feed keeps (`CHANGE_FEED_RETENTION_DAYS`): start over. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -25528,7 +25657,7 @@ export interface operations {
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
-                /** @description The delivery id (`webhook-id`) */
+                /** @description The delivery id (the `id` of the delivery list) */
                 delivery: string;
                 webhook: number;
             };

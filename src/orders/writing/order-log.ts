@@ -11,7 +11,8 @@ export interface OrderActor {
 
 /**
  * Writes a log entry about an order (content type `order`, pretix's action names of compat §4.4) inside the
- * caller's transaction. `orderId` is null for a deleted order.
+ * caller's transaction. A deletion names the order it deletes (its id and, in `data.code`, its code: the change
+ * feed keys the tombstone on it).
  */
 export function logOrder(
   audit: AuditLogService,
