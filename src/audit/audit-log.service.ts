@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { LogEntryQueries } from './log-entry.queries';
+import { scrubSecrets } from './secret-fields';
 
 export interface AuditRecord {
   organizerId: number;
@@ -24,7 +25,20 @@ function deviceOf(actor: Principal | null): number | null {
   return actor?.identity.kind === 'device' ? (actor.identity.device?.id ?? null) : null;
 }
 
-/** The nine parameters of one `log_entry` row, in the column order of the INSERTs below. */
+/** The OAuth application through which a user acts, or null (README "Audit log": actor `oauth_application`). */
+function applicationOf(actor: Principal | null): number | null {
+  return actor?.identity.kind === 'user' ? (actor.identity.oauthApplicationId ?? null) : null;
+}
+
+/** The four actor parameters of an entry: user id, API token id, device id, OAuth application id. */
+function actorParams(actor: Principal | null): unknown[] {
+  return [actor?.identity.userId ?? null, actor?.identity.tokenId ?? null, deviceOf(actor), applicationOf(actor)];
+}
+
+/**
+ * The ten parameters of one `log_entry` row, in the column order of the INSERTs below. Secret-named fields of
+ * the data are redacted before they are written (see `secret-fields.ts`).
+ */
 function entryParams(actor: Principal | null, record: AuditRecord): unknown[] {
   return [
     record.organizerId,
@@ -32,10 +46,8 @@ function entryParams(actor: Principal | null, record: AuditRecord): unknown[] {
     record.contentType,
     record.objectId,
     record.action,
-    JSON.stringify(record.data ?? {}),
-    actor?.identity.userId ?? null,
-    actor?.identity.tokenId ?? null,
-    deviceOf(actor),
+    JSON.stringify(scrubSecrets(record.data ?? {})),
+    ...actorParams(actor),
   ];
 }
 
@@ -117,9 +129,7 @@ export class AuditLogService {
         entry.eventId ?? null,
         entry.contentType,
         entry.action,
-        actor?.identity.userId ?? null,
-        actor?.identity.tokenId ?? null,
-        deviceOf(actor),
+        ...actorParams(actor),
       ],
       prepared,
     );
@@ -140,12 +150,10 @@ export class AuditLogService {
           content_type: r.contentType,
           object_id: r.objectId,
           action: r.action,
-          data: r.data ?? {},
+          data: scrubSecrets(r.data ?? {}),
         })),
       ),
-      actor?.identity.userId ?? null,
-      actor?.identity.tokenId ?? null,
-      deviceOf(actor),
+      actorParams(actor),
     );
   }
 
