@@ -10,6 +10,13 @@ import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import { CheckinList } from './checkin-list.entity';
 import { Checkin } from './checkin.entity';
 
+
+/**
+ * The log entry data of a scan stored by {@link CheckinQueries.successfulScanInsert} or `refusedScanInsert`, as the
+ * audit log's `recordEach` data expression over the returned row `c`: the logged data plus `checkin` (its id).
+ */
+export const SCAN_ENTRY_DATA = sqlFragment(`c.entry_data || jsonb_build_object('checkin', c.id)`);
+
 /** The typed filters of a lists page (compat §3.20): `subevent`, `subevent_match`, `ends_after`. */
 export interface CheckinListFilter {
   subevent?: number;
@@ -325,28 +332,31 @@ export class CheckinQueries {
   }
 
   /**
-   * The INSERT of a successful scan, for the audit log's one-statement change-and-entry (no `RETURNING`; the
-   * caller adds it). Parameters `$1..$9`: position id, event id, list id, type, datetime, forced, nonce, device
-   * number, gate id. A repeat of a nonce already stored with a successful scan of the ticket on the list inserts
-   * nothing.
+   * The INSERT of a successful scan, for the audit log's one-statement change-and-entries (`recordEach`).
+   * Parameters `$1..$11`: position id, event id, list id, type, datetime, forced, nonce, device number, gate id,
+   * the order id (the entry's object), the entry's data (JSON). Returns `id`, `order_id`, `entry_data`; the entry's
+   * data expression is {@link SCAN_ENTRY_DATA} (the logged data plus the check-in id, which the change feed keys
+   * on). A repeat of a nonce already stored with a successful scan of the ticket on the list inserts nothing.
    */
   successfulScanInsert(): SqlFragment {
     return sqlFragment(`INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce,
                             device_id, gate_id)
        VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9)
-       ON CONFLICT (position_id, list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING`);
+       ON CONFLICT (position_id, list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING
+       RETURNING id, $10::int AS order_id, $11::jsonb AS entry_data`);
   }
 
   /**
-   * The INSERT of a refused scan, as {@link successfulScanInsert}. Parameters `$1..$8`: position id, event id,
+   * The INSERT of a refused scan, as {@link successfulScanInsert}. Parameters `$1..$14`: position id, event id,
    * list id, type, datetime, error reason, error explanation, nonce, device number, gate id, conflict (jsonb or
-   * null), forced.
+   * null), forced, the order id, the entry's data (JSON).
    */
   refusedScanInsert(): SqlFragment {
     return sqlFragment(`INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, error_reason,
                             error_explanation, nonce, device_id, gate_id, conflict, forced)
        VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11, $12)
-       ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING`);
+       ON CONFLICT (position_id, list_id, nonce) WHERE NOT successful AND nonce IS NOT NULL DO NOTHING
+       RETURNING id, $13::int AS order_id, $14::jsonb AS entry_data`);
   }
 
   /** The latest successful scan on one of the lists with this nonce, locked `FOR UPDATE`; null when none. */

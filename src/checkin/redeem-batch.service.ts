@@ -263,7 +263,10 @@ export class RedeemBatchService {
     await this.audit.recordMany(
       em,
       principal,
-      written.map((w) => logs.get(w.position_id)!),
+      written.map((w) => {
+        const entry = logs.get(w.position_id)!;
+        return { ...entry, data: { ...entry.data, checkin: w.id } };
+      }),
     );
     const okIds = new Map(written.map((w) => [w.position_id, w.id]));
     for (const { p, demote } of wins) {

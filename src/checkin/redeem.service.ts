@@ -11,7 +11,7 @@ import type { Event } from '../organizers/event.entity';
 import type { CheckinList } from './checkin-list.entity';
 import { CHECKIN_EVENTS, type CheckinEvents } from './checkin-events.port';
 import { CheckinListsService } from './checkin-lists.service';
-import { CheckinQueries } from './checkin.queries';
+import { CheckinQueries, SCAN_ENTRY_DATA } from './checkin.queries';
 import type { RedeemDto } from './redeem.dto';
 import { QuestionsService } from '../catalogue/questions/questions.service';
 import type { QuestionJson } from '../catalogue/questions/question.presenter';
@@ -238,20 +238,27 @@ export class RedeemService {
     }
     const device = scanDevice(principal);
     // The check-in and its log entry in one statement (a door scanner's hot path).
-    const stored = await this.audit.recordAlong(
-      em,
-      principal,
-      {
-        organizerId: event.organizerId,
-        eventId: event.id,
-        contentType: 'order',
-        objectId: ticket.orderId,
-        action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
-        data: { position: ticket.id, first: earlier.entries === 0, forced: force, list: list.id, type },
-      },
-      this.queries.successfulScanInsert(),
-      [ticket.id, event.id, list.id, type, at, force, body.nonce ?? null, device.deviceId, device.gateId],
-    );
+    const data = { position: ticket.id, first: earlier.entries === 0, forced: force, list: list.id, type };
+    const stored =
+      (
+        await this.audit.recordEach(
+          em,
+          principal,
+          {
+            organizerId: event.organizerId,
+            eventId: event.id,
+            contentType: 'order',
+            objectId: 'order_id',
+            action: type === 'exit' ? 'pretix.event.checkin.exit' : 'pretix.event.checkin',
+            data: SCAN_ENTRY_DATA,
+          },
+          this.queries.successfulScanInsert(),
+          [
+            ...[ticket.id, event.id, list.id, type, at, force, body.nonce ?? null, device.deviceId, device.gateId],
+            ...[ticket.orderId, JSON.stringify(data)],
+          ],
+        )
+      ).length > 0;
     if (outcome.kind === 'wins') {
       const id = await this.queries.newestSuccessfulId(em, ticket.id, list.id);
       if (id !== null) await this.demote(em, event, principal, list.id, ticket, outcome.demote, { id, at });
@@ -344,16 +351,17 @@ export class RedeemService {
     extra: { conflict: object; forced: boolean } | null = null,
   ): Promise<Decision> {
     const device = scanDevice(principal);
-    await this.audit.recordAlong(
+    const data = { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type };
+    await this.audit.recordEach(
       em,
       principal,
       {
         organizerId: event.organizerId,
         eventId: event.id,
         contentType: 'order',
-        objectId: ticket.orderId,
+        objectId: 'order_id',
         action: 'pretix.event.checkin.denied',
-        data: { position: ticket.id, positionid: null, errorcode: reason, list: list.id, type },
+        data: SCAN_ENTRY_DATA,
       },
       this.queries.refusedScanInsert(),
       [
@@ -369,6 +377,8 @@ export class RedeemService {
         device.gateId,
         extra ? JSON.stringify(extra.conflict) : null,
         extra?.forced ?? false,
+        ticket.orderId,
+        JSON.stringify(data),
       ],
     );
     return { ok: false, reason, positionId: ticket.id, attention: ticket.orderAttention };

@@ -80,6 +80,7 @@ export class MembershipsService {
         'pretix.customer.membership.created',
         {
           ...body,
+          id: m.id,
         },
       );
       return toMembershipJson(m, customer!.identifier);
@@ -123,6 +124,7 @@ export class MembershipsService {
         'pretix.customer.membership.changed',
         {
           ...body,
+          id: m.id,
         },
       );
       return toMembershipJson(m, m.customer!.identifier);

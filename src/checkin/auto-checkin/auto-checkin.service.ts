@@ -91,6 +91,7 @@ export class AutoCheckinService implements OnModuleInit {
           type: 'entry',
           list: c.list_id,
           auto_checked_in: true,
+          checkin: c.id,
         },
       })),
     );
