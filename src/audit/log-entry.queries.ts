@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { preparedQuery } from '../common/persistence/prepared';
+import { LogEntry } from './log-entry.entity';
 
 /** The columns of an entry written per row of a change (see {@link LogEntryQueries.insertEach}). */
 export interface EachEntryColumns {
@@ -123,5 +124,13 @@ export class LogEntryQueries {
       [eventId, contentTypes],
     );
     return rows[0]?.last ?? null;
+  }
+
+  /**
+   * The organizer's entries as a builder (alias `le`) for the audit log lists (README "Audit log"); the caller adds
+   * its scope, filters, related values and ordering, and runs it with the list helpers (one statement).
+   */
+  entriesOfOrganizer(em: EntityManager, organizerId: number): SelectQueryBuilder<LogEntry> {
+    return em.createQueryBuilder(LogEntry, 'le').where('le.organizer_id = :organizerId', { organizerId });
   }
 }
