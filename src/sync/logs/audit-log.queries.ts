@@ -106,7 +106,8 @@ export class AuditLogQueries {
     }
     if (f.actorType) qb.andWhere(`${ACTOR_TYPE_SQL} = :actorType`, { actorType: f.actorType });
     if (f.since) qb.andWhere('le.datetime >= :since', { since: f.since });
-    if (f.until) qb.andWhere('le.datetime <= :until', { until: f.until });
+    // Inclusive at the wire's millisecond precision (entries are stored with microseconds).
+    if (f.until) qb.andWhere('le.datetime < :until', { until: new Date(f.until.getTime() + 1) });
     if (f.resources.length > 0) qb.andWhere(`${RESOURCE_SQL} = ANY(:resources)`, { resources: f.resources });
     return qb;
   }
