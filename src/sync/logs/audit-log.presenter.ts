@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import type { LogEntry } from '../../audit/log-entry.entity';
 import { scrubSecrets } from '../../audit/secret-fields';
 import { ApiDateTime, ApiInt } from '../../common/http/api-schemas';
@@ -88,7 +88,7 @@ export class AuditLogEntryJson {
    * they logged as `{"new": …}` (the request body or a summary of the action). Secret fields never appear: their
    * values read `"[redacted]"`.
    */
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/AuditFieldChangeJson' } })
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: getSchemaPath(AuditFieldChangeJson) } })
   data!: Record<string, AuditFieldChangeJson>;
   /** Slug of the entry's event, null for organizer-level entries. */
   @ApiProperty({ type: String, nullable: true })

@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import {
   RequireEventAccess,
   RequirePermission,
@@ -13,7 +13,7 @@ import { Filters, QueryFilters } from '../../common/listing/query-filters';
 import { Event } from '../../organizers/event.entity';
 import { Organizer } from '../../organizers/organizer.entity';
 import { CHANGE_RESOURCE_NAMES } from '../change-resources';
-import { ACTOR_TYPES, AuditLogEntryJson } from './audit-log.presenter';
+import { ACTOR_TYPES, AuditFieldChangeJson, AuditLogEntryJson } from './audit-log.presenter';
 import { AuditLogsService, LOG_ORDERING } from './audit-logs.service';
 
 /** The query parameters of every log list. */
@@ -46,6 +46,7 @@ const LOG_FILTERS: ListFiltersSpec = {
  * `limit_events` apply).
  */
 @ApiTags('logs')
+@ApiExtraModels(AuditFieldChangeJson)
 @Controller('organizers/:organizer')
 export class AuditLogsController {
   constructor(private readonly logs: AuditLogsService) {}
