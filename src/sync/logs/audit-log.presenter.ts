@@ -1,4 +1,4 @@
-import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import type { LogEntry } from '../../audit/log-entry.entity';
 import { scrubSecrets } from '../../audit/secret-fields';
 import { ApiDateTime, ApiInt } from '../../common/http/api-schemas';
@@ -59,12 +59,24 @@ export class AuditObjectJson {
   key!: Record<string, string | number> | null;
 }
 
+/** Any JSON value (a field's value as logged). */
+const ANY_JSON: ApiPropertyOptions = {
+  nullable: true,
+  oneOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'object', additionalProperties: true },
+    { type: 'array', items: {} },
+  ],
+};
+
 /** One changed field: its old value (when recorded) and its new value. */
 export class AuditFieldChangeJson {
   /** The value before the change; absent when not recorded (creations, actions, older entries). */
-  @ApiProperty({ required: false, nullable: true, description: 'Any JSON value.' })
+  @ApiProperty({ required: false, ...ANY_JSON })
   old?: unknown;
-  @ApiProperty({ nullable: true, description: 'Any JSON value.' })
+  @ApiProperty({ ...ANY_JSON })
   new!: unknown;
 }
 
