@@ -46,7 +46,9 @@ export class AuditLogApi1796700003100 implements MigrationInterface {
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "log_entry" ADD "oauth_application_id" integer`);
     await queryRunner.query(`ALTER TABLE "log_entry" ADD "changes" jsonb`);
-    await queryRunner.query(`CREATE INDEX "ix_log_entry_object" ON "log_entry" ("content_type", "object_id") `);
+    await queryRunner.query(
+      `CREATE INDEX "ix_log_entry_object" ON "log_entry" ("content_type", "object_id") `,
+    );
 
     await queryRunner.query(`CREATE FUNCTION "audit_stash_changes"() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE

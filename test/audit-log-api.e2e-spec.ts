@@ -26,7 +26,8 @@ describe('audit log API', () => {
   const OTHER = `${ORG}/events/other`;
   const as = (token: string) => ({
     get: (path: string) => t.http().get(path).set('Authorization', auth(token)),
-    post: (path: string, body: object = {}) => t.http().post(path).set('Authorization', auth(token)).send(body),
+    post: (path: string, body: object = {}) =>
+      t.http().post(path).set('Authorization', auth(token)).send(body),
     patch: (path: string, body: object) => t.http().patch(path).set('Authorization', auth(token)).send(body),
   });
   const bearer = (path: string) => t.http().get(path).set('Authorization', `Bearer ${oauth.accessToken}`);
@@ -62,7 +63,8 @@ describe('audit log API', () => {
     await createEvent(t, admin, 'org', { slug: 'other' });
     item = (await as(admin).post(`${E}/items/`, { name: { en: 'Ticket' }, default_price: '10.00' })).body;
     quota = (await as(admin).post(`${E}/quotas/`, { name: 'Q', size: 10, items: [item.id] })).body;
-    otherItem = (await as(admin).post(`${OTHER}/items/`, { name: { en: 'Other' }, default_price: '5.00' })).body;
+    otherItem = (await as(admin).post(`${OTHER}/items/`, { name: { en: 'Other' }, default_price: '5.00' }))
+      .body;
 
     // A user acting through OAuth: member of the admin team, token from the authorization code flow.
     const app = await userWithApp(t, 'alice@example.com');
@@ -89,7 +91,11 @@ describe('audit log API', () => {
         redirect_uri: 'http://127.0.0.1:9/cb',
       });
     expect(exchanged.status).toBe(200);
-    oauth = { userId: app.userId, applicationId: app.applicationId, accessToken: exchanged.body.access_token };
+    oauth = {
+      userId: app.userId,
+      applicationId: app.applicationId,
+      accessToken: exchanged.body.access_token,
+    };
     secrets.push(app.clientSecret, exchanged.body.access_token, exchanged.body.refresh_token);
 
     await startWorker({ ...workerEnvFor(t), SCHEDULER_INTERVAL_MS: '500', SCHEDULER_WATCH_MS: '500' });
@@ -131,7 +137,9 @@ describe('audit log API', () => {
       .set('Authorization', `Bearer ${oauth.accessToken}`)
       .send({ size: 20 });
     expect(res.status).toBe(200);
-    const [entry] = await all(`${E}/logs/?action_type=pretix.event.quota.changed&actor_type=oauth_application`);
+    const [entry] = await all(
+      `${E}/logs/?action_type=pretix.event.quota.changed&actor_type=oauth_application`,
+    );
     expect(entry).toMatchObject({
       actor: {
         type: 'oauth_application',
@@ -159,7 +167,12 @@ describe('audit log API', () => {
       .http()
       .post('/api/v1/device/update')
       .set('Authorization', `Device ${device.apiToken}`)
-      .send({ hardware_brand: 'Zebra', hardware_model: 'TC26', software_brand: 'pretixSCAN', software_version: '1.22.0' });
+      .send({
+        hardware_brand: 'Zebra',
+        hardware_model: 'TC26',
+        software_brand: 'pretixSCAN',
+        software_version: '1.22.0',
+      });
     expect(res.status).toBe(200);
     const [entry] = await all(`${ORG}/logs/?action_type=pretix.device.updated`);
     expect(entry).toMatchObject({
@@ -172,7 +185,10 @@ describe('audit log API', () => {
   });
 
   it('order logs: placed and contact change by the token, expiry by the system (real worker)', async () => {
-    const placed = await as(admin).post(`${E}/orders/`, { email: 'a@example.org', positions: [{ item: item.id }] });
+    const placed = await as(admin).post(`${E}/orders/`, {
+      email: 'a@example.org',
+      positions: [{ item: item.id }],
+    });
     expect(placed.status).toBe(201);
     code = placed.body.code;
     secrets.push(placed.body.secret, ...placed.body.positions.map((p: Json) => p.secret));
@@ -203,7 +219,9 @@ describe('audit log API', () => {
     expect(items.length).toBeGreaterThanOrEqual(2);
     expect(items.every((e) => e.action_type.startsWith('pretix.event.item.'))).toBe(true);
     // `pretix.event.order.*` matches `pretix.event.order.placed`, not `pretix.event.order` itself; two values: any.
-    const two = await all(`${E}/logs/?action_type=pretix.event.order.*&action_type=pretix.event.quota.changed`);
+    const two = await all(
+      `${E}/logs/?action_type=pretix.event.order.*&action_type=pretix.event.quota.changed`,
+    );
     const types = new Set(two.map((e) => e.action_type));
     expect(types.has('pretix.event.order.placed')).toBe(true);
     expect(types.has('pretix.event.quota.changed')).toBe(true);
@@ -263,7 +281,9 @@ describe('audit log API', () => {
     expect(orgEntries.some((e) => e.event === 'other')).toBe(false);
     expect(orgEntries.some((e) => e.event === 'sample')).toBe(true);
     for (const e of orgEntries) {
-      expect(['order', 'orderposition', 'checkin', 'team', 'device', 'voucher']).not.toContain(e.object?.resource);
+      expect(['order', 'orderposition', 'checkin', 'team', 'device', 'voucher']).not.toContain(
+        e.object?.resource,
+      );
     }
     const eventEntries = await all(`${E}/logs/`, limited);
     expect(eventEntries.some((e) => e.object?.resource === 'order')).toBe(false);
@@ -297,7 +317,11 @@ describe('audit log API', () => {
     const rotated = await as(admin).post(`${ORG}/webhooks/${webhook.body.id}/rotate_secret/`);
     expect(rotated.status).toBe(200);
     secrets.push(rotated.body.secret);
-    const device = await as(admin).post(`${ORG}/devices/`, { name: 'Box', all_events: true, limit_events: [] });
+    const device = await as(admin).post(`${ORG}/devices/`, {
+      name: 'Box',
+      all_events: true,
+      limit_events: [],
+    });
     expect(device.status).toBe(201);
     secrets.push(device.body.initialization_token);
     const init = await t.http().post('/api/v1/device/initialize').send({
@@ -309,10 +333,16 @@ describe('audit log API', () => {
     });
     expect(init.status).toBe(200);
     secrets.push(init.body.api_token);
-    const roll = await t.http().post('/api/v1/device/roll').set('Authorization', `Device ${init.body.api_token}`);
+    const roll = await t
+      .http()
+      .post('/api/v1/device/roll')
+      .set('Authorization', `Device ${init.body.api_token}`);
     expect(roll.status).toBe(200);
     secrets.push(roll.body.api_token);
-    const order = await as(admin).post(`${E}/orders/`, { email: 'c@example.org', positions: [{ item: item.id }] });
+    const order = await as(admin).post(`${E}/orders/`, {
+      email: 'c@example.org',
+      positions: [{ item: item.id }],
+    });
     secrets.push(order.body.secret, ...order.body.positions.map((p: Json) => p.secret));
     const regenerated = await as(admin).post(`${E}/orders/${order.body.code}/regenerate_secrets/`);
     expect(regenerated.status).toBe(200);

@@ -33,7 +33,12 @@ function applicationOf(actor: Principal | null): number | null {
 
 /** The four actor parameters of an entry: user id, API token id, device id, OAuth application id. */
 function actorParams(actor: Principal | null): unknown[] {
-  return [actor?.identity.userId ?? null, actor?.identity.tokenId ?? null, deviceOf(actor), applicationOf(actor)];
+  return [
+    actor?.identity.userId ?? null,
+    actor?.identity.tokenId ?? null,
+    deviceOf(actor),
+    applicationOf(actor),
+  ];
 }
 
 /**
@@ -125,13 +130,7 @@ export class AuditLogService {
       { objectId: entry.objectId, data: entry.data },
       change,
       params,
-      [
-        entry.organizerId,
-        entry.eventId ?? null,
-        entry.contentType,
-        entry.action,
-        ...actorParams(actor),
-      ],
+      [entry.organizerId, entry.eventId ?? null, entry.contentType, entry.action, ...actorParams(actor)],
       prepared,
     );
   }

@@ -110,7 +110,7 @@ export class AuditLogEntryJson {
 /** The `data` of an entry: the recorded changes, else the logged values as new values; secrets redacted. */
 function dataOf(entry: LogEntry): Record<string, AuditFieldChangeJson> {
   if (entry.changes && Object.keys(entry.changes).length > 0) {
-    return scrubSecrets(entry.changes) as Record<string, AuditFieldChangeJson>;
+    return scrubSecrets(entry.changes);
   }
   const logged = scrubSecrets(entry.data ?? {});
   return Object.fromEntries(Object.entries(logged).map(([k, v]) => [k, { new: v }]));

@@ -1,9 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import {
-  RequireEventAccess,
-  RequirePermission,
-} from '../../auth/access.decorators';
+import { RequireEventAccess, RequirePermission } from '../../auth/access.decorators';
 import { Principal } from '../../auth/principal';
 import { CurrentEvent, CurrentOrganizer, CurrentPrincipal } from '../../auth/request-context';
 import { filter, ListFilters, ListFiltersSpec } from '../../common/http/list-filters';
@@ -34,7 +31,8 @@ const LOG_FILTERS: ListFiltersSpec = {
       schema: { type: 'array', items: { type: 'string', enum: [...CHANGE_RESOURCE_NAMES] } },
       style: 'form',
       explode: true,
-      description: 'Entries about objects of this resource (as in `object.resource`). Repeatable (any of them).',
+      description:
+        'Entries about objects of this resource (as in `object.resource`). Repeatable (any of them).',
     },
   },
   ordering: LOG_ORDERING,

@@ -1,11 +1,6 @@
 import type { Principal } from '../../auth/principal';
 import type { PermissionSet } from '../../auth/permissions';
-import {
-  CHANGE_RESOURCES,
-  ChangeResource,
-  ChangeResourceName,
-  changeTargetOf,
-} from '../change-resources';
+import { CHANGE_RESOURCES, ChangeResource, ChangeResourceName, changeTargetOf } from '../change-resources';
 
 /**
  * The audit log API's view of src/sync/change-resources.ts (the one mapping from a log entry to its resource, key
@@ -92,7 +87,9 @@ export function logScopes(principal: Principal, organizerId: number): LogScope[]
   const scopes: LogScope[] = [
     {
       events: null,
-      resources: orgPerms.has('organizer.settings.general:write') ? [...orgResources, UNMAPPED] : orgResources,
+      resources: orgPerms.has('organizer.settings.general:write')
+        ? [...orgResources, UNMAPPED]
+        : orgResources,
     },
   ];
   for (const grant of principal.grantsFor(organizerId)) {
