@@ -365,3 +365,91 @@ describe('audit log API', () => {
     expect(rotation?.data.secret).toEqual({ new: '[redacted]' });
   });
 });
+
+describe('audit log API: old and new values on the common PATCH paths', () => {
+  let t: TestApp;
+  let admin: string;
+  let teamId: number;
+  const ORG = '/api/v1/organizers/org';
+  const E = `${ORG}/events/sample`;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ token: admin, teamId } = await bootstrapOrganizer(t, 'org'));
+    await createEvent(t, admin, 'org', { slug: 'sample' });
+  });
+  afterAll(() => t?.close());
+
+  const send = async (method: 'post' | 'patch', path: string, body: object): Promise<Json> => {
+    const res = await t.http()[method](path).set('Authorization', auth(admin)).send(body);
+    expect([200, 201]).toContain(res.status);
+    return res.body as Json;
+  };
+
+  it('each PATCH logs {"old", "new"} of the fields it changed, and only those', async () => {
+    const item = await send('post', `${E}/items/`, { name: { en: 'T' }, default_price: '10.00' });
+    const cases: [string, string, object, string, unknown, unknown][] = [];
+    const voucher = await send('post', `${E}/vouchers/`, { code: 'AUDIT1', max_usages: 1, item: item.id });
+    cases.push([
+      `${E}/vouchers/${voucher.id}/`,
+      'pretix.voucher.changed',
+      { max_usages: 5 },
+      'max_usages',
+      1,
+      5,
+    ]);
+    const category = await send('post', `${E}/categories/`, { name: { en: 'Cat' } });
+    cases.push([
+      `${E}/categories/${category.id}/`,
+      'pretix.event.category.changed',
+      { name: { en: 'Dog' } },
+      'name',
+      { en: 'Cat' },
+      { en: 'Dog' },
+    ]);
+    const question = await send('post', `${E}/questions/`, { question: { en: 'Q?' }, type: 'S', items: [] });
+    cases.push([
+      `${E}/questions/${question.id}/`,
+      'pretix.event.question.changed',
+      { required: true },
+      'required',
+      false,
+      true,
+    ]);
+    const list = await send('post', `${E}/checkinlists/`, { name: 'Main', all_products: true });
+    cases.push([
+      `${E}/checkinlists/${list.id}/`,
+      'pretix.event.checkinlist.changed',
+      { name: 'Side' },
+      'name',
+      'Main',
+      'Side',
+    ]);
+    cases.push([
+      `${E}/`,
+      'pretix.event.changed',
+      { location: { en: 'Berlin' } },
+      'location',
+      null,
+      { en: 'Berlin' },
+    ]);
+    cases.push([
+      `${ORG}/teams/${teamId}/`,
+      'pretix.team.changed',
+      { name: 'Admins 2' },
+      'name',
+      undefined,
+      'Admins 2',
+    ]);
+    for (const [path, action, body, field, oldValue, newValue] of cases) {
+      await send('patch', path, body);
+      const res = await t.http().get(`${ORG}/logs/?action_type=${action}`).set('Authorization', auth(admin));
+      expect(res.status).toBe(200);
+      const [entry] = res.body.results as Json[];
+      expect(entry).toBeDefined();
+      expect(Object.keys(entry.data)).toEqual([field]);
+      if (oldValue !== undefined) expect(entry.data[field].old).toEqual(oldValue);
+      expect(entry.data[field].new).toEqual(newValue);
+    }
+  });
+});

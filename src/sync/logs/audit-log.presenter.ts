@@ -96,9 +96,10 @@ export class AuditLogEntryJson {
   object!: AuditObjectJson | null;
   /**
    * What changed, field by field: `{"<field>": {"old": …, "new": …}}`. Updates of audited objects record old
-   * and new values of the changed database columns (reference columns end in `_id`); other entries show the values
-   * they logged as `{"new": …}` (the request body or a summary of the action). Secret fields never appear: their
-   * values read `"[redacted]"`.
+   * and new values of the changed database columns (reference columns end in `_id`); values an entry logged
+   * besides (a summary of the action; for creations the request body) read `{"new": …}`. For updates
+   * (`*.changed`) with recorded changes only those are shown. Secret fields never appear: their values read
+   * `"[redacted]"`.
    */
   @ApiProperty({ type: 'object', additionalProperties: { $ref: getSchemaPath(AuditFieldChangeJson) } })
   data!: Record<string, AuditFieldChangeJson>;
@@ -107,13 +108,22 @@ export class AuditLogEntryJson {
   event!: string | null;
 }
 
-/** The `data` of an entry: the recorded changes, else the logged values as new values; secrets redacted. */
+/** `pretix.….changed` and `pretix.….changed.<detail>`: updates, whose logged data is the request body. */
+const UPDATE_ACTION = /\.changed(\.|$)/;
+
+/**
+ * The `data` of an entry, secrets redacted: the recorded changes (`{"old", "new"}` per changed column), plus the
+ * logged values not among them as `{"new": …}`. For an update (`*.changed`) with recorded changes only these:
+ * its logged data is the request body, whose fields that kept their value changed nothing.
+ */
 function dataOf(entry: LogEntry): Record<string, AuditFieldChangeJson> {
-  if (entry.changes && Object.keys(entry.changes).length > 0) {
-    return scrubSecrets(entry.changes);
-  }
-  const logged = scrubSecrets(entry.data ?? {});
-  return Object.fromEntries(Object.entries(logged).map(([k, v]) => [k, { new: v }]));
+  const changes = scrubSecrets(entry.changes ?? {}) as Record<string, AuditFieldChangeJson>;
+  const recorded = Object.keys(changes).length > 0;
+  if (recorded && UPDATE_ACTION.test(entry.actionType)) return changes;
+  const logged = Object.entries(scrubSecrets(entry.data ?? {}))
+    .filter(([k]) => !(k in changes))
+    .map(([k, v]) => [k, { new: v }]);
+  return { ...Object.fromEntries(logged), ...changes } as Record<string, AuditFieldChangeJson>;
 }
 
 /** The `object` of an entry, by the change-resources mapping; the key value read in the page's statement. */
