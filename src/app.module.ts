@@ -39,6 +39,7 @@ import { OAuthCoreModule } from './oauth/oauth-core.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { CheckinStreamPublishModule } from './sync/checkin-stream-publish.module';
+import { ChangeFeedModule } from './sync/changes/changes.module';
 import { SyncModule } from './sync/sync.module';
 
 /**
@@ -93,6 +94,7 @@ export class AppModule {
         WebhooksModule,
         HealthModule,
         SyncModule,
+        ChangeFeedModule,
         UploadsModule,
         DevicesModule,
       ],

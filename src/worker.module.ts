@@ -5,6 +5,7 @@ import { IdempotencyPurge } from './common/http/idempotency-purge.periodic';
 import { CheckinCoreModule } from './checkin/checkin-core.module';
 import { ExitAllModule } from './checkin/exit-all.module';
 import { CheckinStreamPublishModule } from './sync/checkin-stream-publish.module';
+import { ChangeSequencerModule } from './sync/changes/changes.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { InvoiceWorkerModule } from './invoices/invoice-worker.module';
@@ -57,6 +58,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
     ExportsCoreModule,
     WebhookWorkerModule,
     InvoiceWorkerModule,
+    ChangeSequencerModule,
   ],
   providers: [
     QueueWorkers,

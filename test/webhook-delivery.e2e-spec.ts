@@ -118,17 +118,19 @@ describe('webhook delivery', () => {
       const d = await deliveries(id);
       return d.every((x) => x.status === 'succeeded') && d;
     });
-    expect(log.map((d) => [d.id, d.action, d.status, d.next_attempt])).toEqual([
-      [paid.headers['webhook-id'], 'pretix.event.order.paid', 'succeeded', null],
-      [placed.headers['webhook-id'], 'pretix.event.order.placed', 'succeeded', null],
+    expect(log.map((d) => [d.action, d.status, d.next_attempt])).toEqual([
+      ['pretix.event.order.paid', 'succeeded', null],
+      ['pretix.event.order.placed', 'succeeded', null],
     ]);
+    // `webhook-id` is the change's id (the change feed's `id`); the delivery keeps its own id.
+    expect(placed.headers['webhook-id']).toBe(`chg_${String(payloads[0].notification_id)}`);
+    expect(paid.headers['webhook-id']).toBe(`chg_${String(payloads[1].notification_id)}`);
+    expect(log[1].id).toMatch(/^[0-9a-f-]{36}$/);
     expect(log[1].payload).toEqual(payloads[0]);
     expect(log[0].attempts).toEqual([
       { datetime: expect.any(String), response_status: 200, error: null, duration_ms: expect.any(Number) },
     ]);
-    expect((await deliveries(id, '&action=pretix.event.order.placed')).map((d) => d.id)).toEqual([
-      placed.headers['webhook-id'],
-    ]);
+    expect((await deliveries(id, '&action=pretix.event.order.placed')).map((d) => d.id)).toEqual([log[1].id]);
     expect(await deliveries(id, '&status=failed')).toEqual([]);
     expect(
       await deliveries(

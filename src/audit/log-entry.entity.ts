@@ -7,6 +7,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 @Entity('log_entry')
 @Index('ix_log_entry_event_type_time', ['eventId', 'contentType', 'datetime'])
 @Index('ix_log_entry_object', ['contentType', 'objectId'])
+@Index('ix_log_entry_xid', ['xid', 'id'])
 export class LogEntry {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: string;
@@ -60,4 +61,12 @@ export class LogEntry {
 
   @CreateDateColumn({ type: 'timestamptz' })
   datetime!: Date;
+
+  /**
+   * The writing transaction's id (`pg_current_xact_id()`, as bigint; set by the trigger `log_entry_stamp_xid`, so
+   * no write path can forget it): the change feed orders entries by `(xid, id)` and takes only those below the
+   * oldest running transaction (src/sync/changes/). Entries older than the change feed have 0.
+   */
+  @Column({ type: 'bigint', default: '0', select: false, insert: false, update: false })
+  xid?: string;
 }

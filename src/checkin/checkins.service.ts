@@ -1,6 +1,7 @@
+import { byRef, ObjectRef, refIds } from '../common/listing/object-refs';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { ValidationFailed, invalidPk } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
@@ -36,6 +37,16 @@ export class CheckinsService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CheckinRecordJson>> {
     return this.queries.scansPage(this.db, event.id, filters, page, (rows) => rows.map(toCheckinRecordJson));
+  }
+
+  /** The detail answers of the check-ins `refs` names that still exist in their event, by id; one statement. */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, CheckinRecordJson>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.db.find(Checkin, { where: { id: In(refIds(refs)) } });
+    return byRef(
+      refs,
+      rows.map((r) => ({ id: r.id, eventId: r.eventId, json: toCheckinRecordJson(r) })),
+    );
   }
 
   /** @throws NotFound for an id that is not a scan of this event */

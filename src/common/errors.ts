@@ -194,6 +194,13 @@ export class ServiceUnavailable extends DomainError {
   }
 }
 
+/** 410 `{"detail"}`: what the request points at existed once and is gone for good (an expired change feed cursor). */
+export class Gone extends DomainError {
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+}
+
 /** 422 `{"detail"}`: a request that is well-formed but cannot be processed as sent (an idempotency key reused). */
 export class UnprocessableRequest extends DomainError {
   constructor(readonly detail: string) {

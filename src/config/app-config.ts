@@ -237,6 +237,15 @@ export class AppConfig {
   @Max(500)
   webhookConcurrency = 32;
 
+  /**
+   * Days the change feed (`GET O/changes/`) keeps its entries; a cursor pointing before pruned entries answers 410
+   * (the audit log itself is not pruned).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  changeFeedRetentionDays = 30;
+
   /** Registers the `diagnostic.sleep` task kind (a harmless task used by the worker tests). */
   @IsBoolean()
   diagnosticTasks = false;
@@ -327,6 +336,7 @@ const ENV_KEYS: Record<keyof AppConfig, string> = {
   webhookRetryBaseS: 'WEBHOOK_RETRY_BASE_S',
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
   webhookConcurrency: 'WEBHOOK_CONCURRENCY',
+  changeFeedRetentionDays: 'CHANGE_FEED_RETENTION_DAYS',
   listCacheBytes: 'LIST_CACHE_BYTES',
   heapGrowingPercent: 'HEAP_GROWING_PERCENT',
   sessionSecret: 'SESSION_SECRET',

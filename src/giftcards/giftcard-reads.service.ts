@@ -75,6 +75,23 @@ export class GiftCardReads {
   }
 
   /**
+   * The detail answers of the organizer's own gift cards among `ids` (as `GET O/giftcards/{id}/` without
+   * parameters answers them), by id; two statements.
+   */
+  async details(organizer: OrganizerRef, ids: readonly number[]): Promise<Map<number, GiftCardJson>> {
+    if (ids.length === 0) return new Map();
+    const entries = await this.queries.cardsWithSlug(
+      this.db.manager,
+      organizer.id,
+      [...new Set(ids)],
+      this.organizerSlugOf,
+      (row, slug) => ({ row, slug }),
+    );
+    const json = await this.presentWithSlugs(this.db.manager, entries, organizer, false);
+    return new Map(entries.map((e, i) => [e.row.id, json[i]]));
+  }
+
+  /**
    * One card within reach (`include_accepted` widens the reach); `expand=owner_ticket`.
    * @throws NotFound for a card out of reach
    */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { applyOrdering } from '../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue } from '../common/listing/page-query';
+import { findManyInOne, findOneInOne, paginateInOne, relatedValue } from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { QueryFilters } from '../common/listing/query-filters';
 import { SqlFragment, sqlFragment } from '../common/persistence/sql-fragment';
@@ -111,6 +111,21 @@ export class GiftCardQueries {
     return paginateInOne(qb, page, this.slugOf(organizerSlugOf, 'g.issuer_id'), (row, rel) =>
       present(row, rel.slug),
     );
+  }
+
+  /** The issuer's own cards with these ids, each with its issuer's slug, in one statement (change feed). */
+  cardsWithSlug<T>(
+    em: EntityManager,
+    organizerId: number,
+    ids: readonly number[],
+    organizerSlugOf: OrganizerSlugSql,
+    present: (row: GiftCard, issuerSlug: string) => T,
+  ): Promise<T[]> {
+    const qb = em
+      .getRepository(GiftCard)
+      .createQueryBuilder('g')
+      .where('g.id = ANY(:ids) AND g.issuer_id = :issuer', { ids, issuer: organizerId });
+    return findManyInOne(qb, this.slugOf(organizerSlugOf, 'g.issuer_id'), (row, rel) => present(row, rel.slug));
   }
 
   /**

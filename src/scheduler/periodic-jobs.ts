@@ -10,7 +10,8 @@ import {
 /**
  * The periodic jobs of a tick, in the order the tick runs them (architecture.md "Processes"): tidy-ups first
  * (idempotency records, cart positions), then the state changes (order expiry, automatic exits), the outbox
- * sweeps (after the waiting list's automatic assignment, whose mails they send), task care and the scheduled exports, and last the expiry of tasks and files, OAuth pruning and the
+ * sweeps (after the waiting list's automatic assignment, whose mails they send), the change feed's numbering and
+ * pruning, task care and the scheduled exports, and last the expiry of tasks and files, OAuth pruning and the
  * scheduled e-mail rules. Each is declared with `@Periodic('<name>')` on the method of its owning service.
  */
 export const TICK_JOBS = [
@@ -22,6 +23,8 @@ export const TICK_JOBS = [
   'mail.sweep',
   'webhooks.sweep',
   'webhooks.prune',
+  'sync.sequence-changes',
+  'sync.prune-changes',
   'tasks.fail-lost',
   'exports.book-finished',
   'exports.start-due',

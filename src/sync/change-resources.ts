@@ -91,7 +91,10 @@ export const CHANGE_RESOURCES = {
   gate: org('gate', 'gates', ['organizer.devices:read']),
   eventmetaproperty: org('eventmetaproperty', 'event_meta_properties', ORGANIZER_SETTINGS),
   saleschannel: org('saleschannel', 'saleschannels', ORGANIZER_SETTINGS, 'identifier'),
-  seatingplan: org('seatingplan', 'seatingplans', ['organizer.seatingplans:write', 'organizer.settings.general:write']),
+  seatingplan: org('seatingplan', 'seatingplans', [
+    'organizer.seatingplans:write',
+    'organizer.settings.general:write',
+  ]),
 } as const satisfies Record<string, ChangeResource>;
 
 /** A resource name of the feed (`order`, `item`, ...). */

@@ -16,7 +16,9 @@ import { toStreamFrame } from './checkin-stream.presenter';
  * PostgreSQL is the record: clients catch up by `Last-Event-ID`).
  */
 @Injectable()
-export class CheckinStreamPublisher implements CheckinEvents, BeforeApplicationShutdown, OnApplicationShutdown {
+export class CheckinStreamPublisher
+  implements CheckinEvents, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger('CheckinStream');
   private readonly redis: Redis;
   private readonly pending = new Set<Promise<void>>();

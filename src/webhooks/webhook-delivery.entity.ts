@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import { Webhook } from './webhook.entity';
 
 /** `pending` (first attempt or a retry due at `nextAttempt`), `succeeded` (a 2xx answer), `failed` (gave up). */
@@ -15,7 +23,8 @@ export interface DeliveryAttempt {
 /**
  * The webhook outbox: one row per (audit log entry, matching enabled webhook), written by the trigger on
  * `log_entry` inside the transaction of the change itself (`src/webhooks/sql/webhook-outbox.sql`), sent by the
- * worker's `webhooks` queue. `uid` is the `webhook-id` header (stable across retries and redeliveries); `id` orders the deliveries of
+ * worker's `webhooks` queue. `uid` is the delivery's id in the API (the `webhook-id` header is the change id `chg_<log entry id>`, shared
+ * with the change feed); `id` orders the deliveries of
  * one webhook and order code. Kept 30 days.
  */
 @Entity('webhook_delivery')

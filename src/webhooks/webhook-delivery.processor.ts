@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
+import { changeIdOf } from '../audit/change-id';
 import { AppConfig } from '../config/app-config';
 import { JobProcessor, ProcessesQueue, QueuedJob, RetryLater } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
@@ -19,7 +20,8 @@ export const WEBHOOK_USER_AGENT = 'ticketing-webhooks/1.0 (pretix-compatible)';
 /**
  * Sends one delivery (worker only, queue `webhooks`; compat §5; README "Webhooks"). The row is claimed first (held
  * for the timeout plus a margin; refused while an earlier delivery of the same webhook and order code is pending,
- * so a `paid` never overtakes its `placed`), then POSTed with the Standard Webhooks headers. A 2xx marks it
+ * so a `paid` never overtakes its `placed`), then POSTed with the Standard Webhooks headers (`webhook-id`: the
+ * change's id `chg_<log entry id>`, the same as the change feed's `id`, identical for every webhook and retry). A 2xx marks it
  * `succeeded`; 410 Gone marks it `failed` and disables the webhook; a private target (SSRF guard) fails it for
  * good; anything else is retried with exponential back-off and jitter ({@link webhookRetryDelayMs}) until
  * 3 days have passed. Every attempt is appended to the row.
@@ -56,14 +58,16 @@ export class WebhookDeliveryProcessor implements JobProcessor {
       return { status: 'failed' };
     }
     const timestamp = Math.floor(Date.now() / 1000);
+    // The change's id (as the change feed's `id`): a receiver of both de-duplicates them against each other.
+    const messageId = changeIdOf(d.log_entry_id);
     const outcome = await postWebhook(
       d.target_url,
       {
         'Content-Type': 'application/json',
         'User-Agent': WEBHOOK_USER_AGENT,
-        'webhook-id': d.uid,
+        'webhook-id': messageId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(d.secret, d.uid, timestamp, d.body),
+        'webhook-signature': signWebhook(d.secret, messageId, timestamp, d.body),
       },
       d.body,
       this.config.webhookTimeoutMs,

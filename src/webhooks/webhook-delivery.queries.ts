@@ -19,6 +19,8 @@ export interface DeliveryListFilters {
 export interface ClaimedDelivery {
   id: string;
   uid: string;
+  /** The audit log entry delivered (the change: `webhook-id` is its change id). */
+  log_entry_id: string;
   webhook_id: number;
   organizer_id: number;
   order_code: string | null;
@@ -132,7 +134,7 @@ export class WebhookDeliveryQueries {
           AND NOT EXISTS (SELECT 1 FROM webhook_delivery p
                            WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id
                              AND p.order_code = d.order_code AND p.id < d.id)
-        RETURNING d.id, d.uid, d.webhook_id, w.organizer_id, d.order_code, d.payload::text AS body,
+        RETURNING d.id, d.uid, d.log_entry_id::text AS log_entry_id, d.webhook_id, w.organizer_id, d.order_code, d.payload::text AS body,
                   jsonb_array_length(d.attempts) AS attempts, d.give_up_at, w.target_url, w.secret, w.enabled`,
       [id, holdMs],
     );

@@ -6,7 +6,10 @@ import { WEBHOOK_USER_AGENT } from './webhook-delivery.processor';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const base: Record<string, SchemaObject> = {
-  notification_id: { type: 'integer', description: 'Id of the audit log entry that caused the notification.' },
+  notification_id: {
+    type: 'integer',
+    description: 'Id of the audit log entry that caused the notification.',
+  },
   organizer: { type: 'string', description: 'Organizer slug.' },
   event: { type: 'string', description: 'Event slug.' },
 };
@@ -101,7 +104,12 @@ const header = (name: string, description: string, example: string) => ({
 export function withWebhookDocs(document: OpenAPIObject): OpenAPIObject {
   const schemas = { ...(document.components?.schemas ?? {}), ...PAYLOADS };
   const parameters = [
-    header('webhook-id', 'The delivery id: stable across retries and redeliveries (de-duplicate on it).', 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d'),
+    header(
+      'webhook-id',
+      'The change id (`chg_<notification_id>`): the same for every webhook, retry and redelivery of the change, and ' +
+        'equal to the `id` of the change in `GET O/changes/` (de-duplicate on it).',
+      'chg_81234',
+    ),
     header('webhook-timestamp', 'Unix seconds of this attempt.', '1767225600'),
     header(
       'webhook-signature',

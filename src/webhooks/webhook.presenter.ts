@@ -53,7 +53,7 @@ export class DeliveryAttemptJson {
 
 /** Wire form of a delivery (README "Webhooks"). */
 export class WebhookDeliveryJson {
-  /** The `webhook-id` header of its requests (stable across retries and redeliveries). */
+  /** The delivery's own id (a UUID; its requests carry the change id `chg_<notification_id>` as `webhook-id`). */
   @ApiProperty({ format: 'uuid' })
   id!: string;
   action!: string;

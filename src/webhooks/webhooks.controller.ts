@@ -131,7 +131,7 @@ export class WebhooksController {
   @RequirePermission('organizer.settings.general:write')
   @ApiParam({
     name: 'delivery',
-    description: 'The delivery id (`webhook-id`)',
+    description: 'The delivery id (the `id` of the delivery list)',
     schema: { type: 'string', format: 'uuid' },
   })
   @ApiResponse({ status: 202, type: WebhookDeliveryJson })

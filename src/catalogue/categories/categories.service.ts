@@ -1,8 +1,9 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, invalidPk } from '../../common/errors';
@@ -50,6 +51,16 @@ export class CategoriesService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CategoryJson>> {
     return this.queries.page(this.db, event.id, filters, page, (rows) => rows.map(toCategoryJson));
+  }
+
+  /** The detail answers of the categories `refs` names that still exist in their event, by id; one statement. */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, CategoryJson>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.db.find(ItemCategory, { where: { id: In(refIds(refs)) } });
+    return byRef(
+      refs,
+      rows.map((r) => ({ id: r.id, eventId: r.eventId, json: toCategoryJson(r) })),
+    );
   }
 
   /** @throws NotFound for an id that is not a category of this event */

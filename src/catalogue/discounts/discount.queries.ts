@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../../common/listing/page-query';
+import { findManyInOne, findOneInOne, paginateInOne, RelatedSpec, relatedValue } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { Discount } from './discount.entity';
@@ -54,6 +54,16 @@ export class DiscountQueries {
     if (active !== undefined) qb.andWhere('d.active = :active', { active });
     applyOrdering(qb, filters, { id: 'd.id', position: 'd.position' }, ['position', 'id']);
     return paginateInOne(qb, page, DISCOUNT_PRODUCTS, present);
+  }
+
+  /** The discounts with these ids (any event; the caller scopes) with their products, in one statement. */
+  many<T>(
+    em: EntityManager,
+    ids: readonly number[],
+    present: (discount: Discount, products: DiscountProducts) => T,
+  ): Promise<T[]> {
+    const qb = em.getRepository(Discount).createQueryBuilder('d').where('d.id = ANY(:ids)', { ids });
+    return findManyInOne(qb, DISCOUNT_PRODUCTS, present);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -77,6 +78,18 @@ export class DiscountsService {
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<DiscountJson>> {
     const channels = await this.channels.identifiers(this.db, event.organizerId);
     return this.queries.page(this.db, event.id, filters, page, (d, p) => toDiscountJson(d, p, channels));
+  }
+
+  /** The detail answers of the discounts `refs` names that still exist in their event, by id; two statements. */
+  async details(organizerId: number, refs: readonly ObjectRef[]): Promise<Map<number, DiscountJson>> {
+    if (refs.length === 0) return new Map();
+    const channels = await this.channels.identifiers(this.db, organizerId);
+    const rows = await this.queries.many(this.db, refIds(refs), (d, p) => ({
+      id: d.id,
+      eventId: d.eventId,
+      json: toDiscountJson(d, p, channels),
+    }));
+    return byRef(refs, rows);
   }
 
   /** @throws NotFound for an id that is not a discount of this event */

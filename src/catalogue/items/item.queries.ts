@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { applyOrdering } from '../../common/listing/ordering';
 import {
+  findManyInOne,
   findOneInOne,
   paginateInOne,
   Related,
@@ -107,6 +108,17 @@ export class ItemQueries {
       .createQueryBuilder('i')
       .where('i.id = :id AND i.event_id = :event', { id, event: eventId });
     return findOneInOne(qb, related, present);
+  }
+
+  /** The items with these ids (any event; the caller scopes) with `related`, in one statement (change feed). */
+  many<R, T>(
+    em: EntityManager,
+    ids: readonly number[],
+    related: RelatedSpec<R>,
+    present: (item: Item, related: R) => T,
+  ): Promise<T[]> {
+    const qb = em.getRepository(Item).createQueryBuilder('i').where('i.id = ANY(:ids)', { ids });
+    return findManyInOne(qb, related, present);
   }
 
   /**

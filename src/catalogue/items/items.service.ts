@@ -1,3 +1,4 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -129,6 +130,17 @@ export class ItemsService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<ItemJson>> {
     return this.queries.page(this.db, event.id, filters, page, this.related(), toItemJson);
+  }
+
+  /** The detail answers of the items `refs` names that still exist in their event, by id; one statement. */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, ItemJson>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.queries.many(this.db, refIds(refs), this.related(), (item, r) => ({
+      id: item.id,
+      eventId: item.eventId,
+      json: toItemJson(item, r),
+    }));
+    return byRef(refs, rows);
   }
 
   /** @throws NotFound for an id that is not an item of this event */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedRows, relatedValue, RelatedSpec } from '../../common/listing/page-query';
+import { findManyInOne, findOneInOne, paginateInOne, relatedRows, RelatedSpec, relatedValue } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { SqlFragment, sqlFragment } from '../../common/persistence/sql-fragment';
@@ -124,6 +124,17 @@ export class QuestionQueries {
     }
     applyOrdering(qb, filters, { id: 'q.id', position: 'q.position' }, ['position', 'id']);
     return paginateInOne(qb, page, related, present);
+  }
+
+  /** The questions with these ids (any event; the caller scopes) with `related`, in one statement. */
+  many<T>(
+    em: EntityManager,
+    ids: readonly number[],
+    related: RelatedSpec<QuestionRelated>,
+    present: (question: Question, related: QuestionRelated) => T,
+  ): Promise<T[]> {
+    const qb = em.getRepository(Question).createQueryBuilder('q').where('q.id = ANY(:ids)', { ids });
+    return findManyInOne(qb, related, present);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound, findParentOr403 } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -79,6 +80,17 @@ export class QuestionsService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuestionJson>> {
     return this.queries.page(this.db, event.id, filters, page, this.related(), present);
+  }
+
+  /** The detail answers of the questions `refs` names that still exist in their event, by id; one statement. */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, QuestionJson>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.queries.many(this.db, refIds(refs), this.related(), (q, r) => ({
+      id: q.id,
+      eventId: q.eventId,
+      json: present(q, r),
+    }));
+    return byRef(refs, rows);
   }
 
   /** @throws NotFound for an id that is not a question of this event */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne, relatedValue } from '../../common/listing/page-query';
+import { findManyInOne, findOneInOne, paginateInOne, relatedValue } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { preparedQuery } from '../../common/persistence/prepared';
@@ -99,6 +99,12 @@ export class QuotaQueries {
       .createQueryBuilder('q')
       .where('q.id = :id AND q.event_id = :event', { id, event: eventId });
     return findOneInOne(qb, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
+  }
+
+  /** The quotas with these ids (any event; the caller scopes) with their items and variations; one statement. */
+  many(em: EntityManager, ids: readonly number[]): Promise<QuotaWithRefs[]> {
+    const qb = em.getRepository(Quota).createQueryBuilder('q').where('q.id = ANY(:ids)', { ids });
+    return findManyInOne(qb, QUOTA_REFS, (quota, refs) => ({ quota, refs }));
   }
 
   /**

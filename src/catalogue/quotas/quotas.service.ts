@@ -1,3 +1,4 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -86,6 +87,17 @@ export class QuotasService {
     const withAvailability = wantsAvailability(filters);
     const result = await this.queries.page(this.em, event.id, filters, page);
     return new Paginated(await this.present(result.items, withAvailability), result.total, result.page);
+  }
+
+  /** The detail answers (without availability) of the quotas `refs` names that still exist, by id; one statement. */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, QuotaJson>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.queries.many(this.em, refIds(refs));
+    const json = await this.present(rows, false);
+    return byRef(
+      refs,
+      rows.map((r, i) => ({ id: r.quota.id, eventId: r.quota.eventId, json: json[i] })),
+    );
   }
 
   /**

@@ -1,8 +1,9 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, ResourceInUse } from '../../common/errors';
@@ -58,6 +59,16 @@ export class TaxRulesService {
   /** One page of the event's tax rules; ordering `id` (the default). Two SQL statements whatever the page size. */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<TaxRuleJson>> {
     return this.queries.page(this.db, event.id, filters, page, (rows) => rows.map(toTaxRuleJson));
+  }
+
+  /** The detail answers of the tax rules `refs` names that still exist in their event, by id; one statement. */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, TaxRuleJson>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.db.find(TaxRule, { where: { id: In(refIds(refs)) } });
+    return byRef(
+      refs,
+      rows.map((r) => ({ id: r.id, eventId: r.eventId, json: toTaxRuleJson(r) })),
+    );
   }
 
   /** @throws NotFound for an id that is not a tax rule of this event */

@@ -1,8 +1,9 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { EntityManager, In, QueryFailedError } from 'typeorm';
 import { chunkByParameters } from '../../common/persistence/chunked-insert';
 import { AuditLogService } from '../../audit/audit-log.service';
 import type { Principal } from '../../auth/principal';
@@ -75,6 +76,17 @@ export class VouchersService {
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<VoucherJson>> {
     const result = await this.queries.page(this.em, event.id, filters, page);
     return new Paginated(await this.seats.present(this.em, result.items), result.total, result.page);
+  }
+
+  /** The detail answers of the vouchers `refs` names that still exist in their event, by id; two statements. */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, VoucherJson>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.em.find(Voucher, { where: { id: In(refIds(refs)) } });
+    const json = await this.seats.present(this.em, rows);
+    return byRef(
+      refs,
+      rows.map((r, i) => ({ id: r.id, eventId: r.eventId, json: json[i] })),
+    );
   }
 
   /** @throws NotFound for an id that is not a voucher of this event */

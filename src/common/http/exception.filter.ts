@@ -17,6 +17,7 @@ import {
   NotModified,
   PreconditionFailed,
   Refused,
+  Gone,
   ServiceUnavailable,
   StoredResponse,
   CheckinRefused,
@@ -124,6 +125,7 @@ export function domainAnswer(err: DomainError): ErrorAnswer | null {
     return { status: 429, headers: { 'Retry-After': String(err.retryAfter) }, body: { detail: err.message } };
   }
   if (err instanceof UnprocessableRequest) return { status: 422, body: { detail: err.detail } };
+  if (err instanceof Gone) return { status: 410, body: { detail: err.detail } };
   if (err instanceof StoredResponse) return { status: err.status, headers: err.headers, raw: err.body };
   if (err instanceof CheckinRefused) return { status: err.ticket === 'unknown' ? 404 : 400, body: err.body };
   if (err instanceof ServiceUnavailable) {

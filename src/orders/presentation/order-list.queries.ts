@@ -176,6 +176,11 @@ export class OrderListQueries {
     return rows[0].at;
   }
 
+  /** The orders with these ids (any event; the caller scopes), aliased `o`. */
+  ordersWithIds(em: EntityManager, ids: readonly number[]): SelectQueryBuilder<Order> {
+    return em.getRepository(Order).createQueryBuilder('o').where('o.id = ANY(:ids)', { ids });
+  }
+
   /** The event's order with this code (exact), aliased `o`. */
   orderByCode(em: EntityManager, eventId: number, code: string): SelectQueryBuilder<Order> {
     return em

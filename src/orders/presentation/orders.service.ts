@@ -1,3 +1,4 @@
+import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -8,7 +9,7 @@ import { voucherUses } from '../../catalogue/vouchers/voucher-redemption.rules';
 import { VoucherRedemptions } from '../../catalogue/vouchers/voucher-redemptions.service';
 import { Refused, ValidationFailed } from '../../common/errors';
 import { applyOrdering } from '../../common/listing/ordering';
-import { findOneInOne, paginateInOne } from '../../common/listing/page-query';
+import { findManyInOne, findOneInOne, paginateInOne } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
 import { QueryFilters } from '../../common/listing/query-filters';
 import { findOrNotFound } from '../../common/persistence/find';
@@ -130,6 +131,22 @@ export class OrdersService {
       result.total,
       result.page,
     );
+  }
+
+  /**
+   * The detail answers of the orders `refs` names that still exist in their event (as the detail GET without
+   * parameters answers them: canceled positions and fees left out), by id; one statement.
+   */
+  async details(refs: readonly ObjectRef[]): Promise<Map<number, OrderJson>> {
+    if (refs.length === 0) return new Map();
+    const qb = this.queries.ordersWithIds(this.em, refIds(refs));
+    const none = new QueryFilters({});
+    const rows = await findManyInOne(qb, this.presentation.orderRelated(), (o, r) => ({
+      id: o.id,
+      eventId: o.eventId,
+      json: visible([toOrderJson(o, r)], none)[0],
+    }));
+    return byRef(refs, rows);
   }
 
   /**
