@@ -425,6 +425,26 @@ export interface paths {
         patch: operations["partialUpdateOrganizer"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List changes
+         * @description Change feed: every change to the organizer’s data the credential may read, in commit order
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/checkinrpc/annul/": {
         parameters: {
             query?: never;
@@ -1567,6 +1587,26 @@ export interface paths {
         patch: operations["partialUpdateVariation"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event logs
+         * @description The event's entries readable with the credential's permissions on the event. Needs event access.
+         */
+        get: operations["listEventLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/orderpositions/": {
         parameters: {
             query?: never;
@@ -1878,6 +1918,26 @@ export interface paths {
         put?: never;
         /** New payment deadline for a pending or expired order. */
         post: operations["extendOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orders/{code}/logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List order logs
+         * @description The entries about one order (its check-ins included). Needs `event.orders:read`; 404 for an unknown code.
+         */
+        get: operations["listOrderLogs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3165,6 +3225,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizer logs
+         * @description The organizer's entries and those of the events the credential reaches. Needs
+         *     `organizer.settings.general:write` (the model has no separate read permission for organizer settings).
+         */
+        get: operations["listOrganizerLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/memberships/": {
         parameters: {
             query?: never;
@@ -3895,6 +3976,82 @@ export interface components {
             /** @description Send the approval e-mail to the order's address; default true. */
             send_email?: boolean;
         };
+        AuditActorJson: {
+            /** Format: int32 */
+            id: number | null;
+            /** @description Null for `system`, or when the token, device or application is gone. */
+            name: string | null;
+            /**
+             * @description `token`: a team API token (`id` the token id, `name` its name); `user`: a user without OAuth (`name` the full
+             *     name, else the e-mail); `device`: a device (`id` its `device_id`, `name` its name); `oauth_application`: a user
+             *     acting through an OAuth application (`id`, `name`: the application; `user`: the user); `system`: nobody
+             *     (the worker: order expiry, the scheduler), `id` and `name` null.
+             * @enum {string}
+             */
+            type: "token" | "user" | "device" | "oauth_application" | "system";
+            /** @description Only for `oauth_application`: the user who acted through it. */
+            user?: components["schemas"]["AuditActorUserJson"] | null;
+        };
+        AuditActorUserJson: {
+            email: string | null;
+            /** Format: int32 */
+            id: number;
+            /** @description Full name, null when the user has none. */
+            name: string | null;
+        };
+        AuditFieldChangeJson: {
+            new: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @description The value before the change; absent when not recorded (creations, actions, older entries). */
+            old?: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        AuditLogEntryJson: {
+            /** @description pretix action name, e.g. `pretix.event.order.paid`. */
+            action_type: string;
+            actor: components["schemas"]["AuditActorJson"];
+            /**
+             * @description What changed, field by field: `{"<field>": {"old": …, "new": …}}`. Updates of audited objects record old
+             *     and new values of the changed database columns (reference columns end in `_id`); values an entry logged
+             *     besides (a summary of the action; for creations the request body) read `{"new": …}`. For updates
+             *     (`*.changed`) with recorded changes only those are shown. Secret fields never appear: their values read
+             *     `"[redacted]"`.
+             */
+            data: {
+                [key: string]: components["schemas"]["AuditFieldChangeJson"];
+            };
+            /** Format: date-time */
+            datetime: string;
+            /** @description Slug of the entry's event, null for organizer-level entries. */
+            event: string | null;
+            /**
+             * Format: int64
+             * @description The log entry id.
+             */
+            id: number;
+            /** @description Null for an entry about no object of a known resource. */
+            object: components["schemas"]["AuditObjectJson"] | null;
+        };
+        AuditObjectJson: {
+            /**
+             * @description Its identifier in the detail route: `{"id": 5}`, `{"code": "ABC12"}` (orders), `{"slug": …}` (events,
+             *     organizer), `{"identifier": …}` (customers, sales channels), `{"device_id": 3}`; null when the object is gone
+             *     and its key is not its id.
+             * @example {
+             *       "code": "ABC12"
+             *     }
+             */
+            key: {
+                [key: string]: string | number;
+            } | null;
+            /**
+             * @description Resource name as in the change feed (`order`, `item`, `checkin`, …).
+             * @enum {string}
+             */
+            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
+        };
         AutoCheckinRuleJson: {
             all_payment_methods: boolean;
             all_products: boolean;
@@ -4035,6 +4192,61 @@ export interface components {
             /** Format: int32 */
             position: number;
         };
+        ChangeJson: {
+            /**
+             * @description The audit action, e.g. `pretix.event.order.placed`.
+             * @example pretix.event.order.placed
+             */
+            action: string;
+            /**
+             * @description The object as its detail GET (without query parameters) answers it when the page is read, or null when it no
+             *     longer exists (then `deleted` is true) or is not rendered by the feed (devices, gates, webhooks, e-mail rules,
+             *     customers, sales channels: GET their detail route).
+             */
+            data: {
+                [key: string]: unknown;
+            } | null;
+            /** @description True when the object no longer exists (this change deleted it, or a later one did). */
+            deleted: boolean;
+            /**
+             * @description Slug of the event of an event-scoped resource; null for organizer-scoped ones (and deleted events).
+             * @example democon
+             */
+            event: string | null;
+            /**
+             * @description The change's id (`chg_<audit log entry id>`): the same value the webhook deliveries of this change carry in
+             *     their `webhook-id` header, so a receiver of both de-duplicates them against each other. A change that also
+             *     alters another resource's answer is restated for it with id `chg_<n>.<resource>` (a check-in restates its
+             *     order, whose positions show their check-ins).
+             * @example chg_81234
+             */
+            id: string;
+            /**
+             * @description The object's identifier, as in its detail route: `{"code": "ABC12"}` (orders), `{"slug": ...}` (events,
+             *     the organizer), `{"identifier": ...}`, `{"device_id": ...}`, else `{"id": 5}`.
+             * @example {
+             *       "code": "ABC12"
+             *     }
+             */
+            key: {
+                [key: string]: string | number;
+            };
+            /**
+             * Format: date-time
+             * @description When the change happened (its transaction's start, UTC).
+             */
+            occurred_at: string;
+            /**
+             * @description The resource changed.
+             * @enum {string}
+             */
+            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
+            /**
+             * Format: int64
+             * @description Position in the organizer's feed: strictly increasing in feed order (not dense for one organizer).
+             */
+            sequence: number;
+        };
         ChangeOrderDto: {
             cancel_fees?: components["schemas"]["SelectFeeDto"][];
             cancel_positions?: components["schemas"]["SelectPositionDto"][];
@@ -4052,6 +4264,15 @@ export interface components {
             /** @description Mail the customer about the change (default false). */
             send_email?: boolean;
             split_positions?: components["schemas"]["SelectPositionDto"][];
+        };
+        ChangePageJson: {
+            /**
+             * @description The cursor to send as `?cursor=` next time: after the last change of this page, or (when the page is not
+             *     full) after everything visible now. Always present; store it and poll with it.
+             * @example YzE6ODEyMzQ
+             */
+            next: string;
+            results: components["schemas"]["ChangeJson"][];
         };
         CheckinConflictJson: {
             /** Format: int32 */
@@ -9399,7 +9620,7 @@ export interface components {
             created: string;
             /**
              * Format: uuid
-             * @description The `webhook-id` header of its requests (stable across retries and redeliveries).
+             * @description The delivery's own id (a UUID; its requests carry the change id `chg_<notification_id>` as `webhook-id`).
              */
             id: string;
             /**
@@ -10403,6 +10624,51 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous answer; omitted: from the oldest change kept. */
+                cursor?: string;
+                /** @description Only changes of these resources (repeatable: `?resource=order&resource=checkin`). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Only changes of the event with this slug. */
+                event?: string;
+                /** @description Changes per page (1 to 1,000; default 100). */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePageJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The cursor is older than the feed keeps (`CHANGE_FEED_RETENTION_DAYS`): start over. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -15160,6 +15426,60 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listEventLogs: {
+        parameters: {
+            query?: {
+                /** @description Entries of this action type; `<prefix>.*` matches every action type starting with `<prefix>.` (as webhooks match, e.g. `pretix.event.order.*`). Repeatable (any of them). */
+                action_type?: string[];
+                /** @description Entries written by this kind of actor (`system`: no actor). */
+                actor_type?: "token" | "user" | "device" | "oauth_application" | "system";
+                /** @description Entries written at or after this time. */
+                datetime_since?: string;
+                /** @description Entries written at or before this time. */
+                datetime_until?: string;
+                /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AuditLogEntryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listOrderPositions: {
         parameters: {
             query?: {
@@ -16189,6 +16509,61 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderLogs: {
+        parameters: {
+            query?: {
+                /** @description Entries of this action type; `<prefix>.*` matches every action type starting with `<prefix>.` (as webhooks match, e.g. `pretix.event.order.*`). Repeatable (any of them). */
+                action_type?: string[];
+                /** @description Entries written by this kind of actor (`system`: no actor). */
+                actor_type?: "token" | "user" | "device" | "oauth_application" | "system";
+                /** @description Entries written at or after this time. */
+                datetime_since?: string;
+                /** @description Entries written at or before this time. */
+                datetime_until?: string;
+                /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AuditLogEntryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -21415,6 +21790,58 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listOrganizerLogs: {
+        parameters: {
+            query?: {
+                /** @description Entries of this action type; `<prefix>.*` matches every action type starting with `<prefix>.` (as webhooks match, e.g. `pretix.event.order.*`). Repeatable (any of them). */
+                action_type?: string[];
+                /** @description Entries written by this kind of actor (`system`: no actor). */
+                actor_type?: "token" | "user" | "device" | "oauth_application" | "system";
+                /** @description Entries written at or after this time. */
+                datetime_since?: string;
+                /** @description Entries written at or before this time. */
+                datetime_until?: string;
+                /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AuditLogEntryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listMemberships: {
         parameters: {
             query?: {
@@ -24112,7 +24539,7 @@ export interface operations {
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
-                /** @description The delivery id (`webhook-id`) */
+                /** @description The delivery id (the `id` of the delivery list) */
                 delivery: string;
                 webhook: number;
             };
