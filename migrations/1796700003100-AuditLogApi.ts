@@ -8,10 +8,11 @@
  *   statement (at most 50 rows; bulk updates are skipped) and stashes the changed columns in the
  *   transaction-local setting `ticketing.audit_changes`, keyed `<content type>:<id>` (the first old value and the
  *   last new value of each column are kept). A `BEFORE INSERT` trigger on `log_entry` (`log_entry_changes`)
- *   moves the stash of the entry's object into the entry. The stash dies with the transaction; an update whose
- *   entry is written in the same statement (a data-modifying CTE, `insertAlong`/`insertEach`) is not recorded,
- *   as its statement trigger fires after the entry's insert. Secret-named columns (secret, token, password, hash)
- *   and bookkeeping columns (`last_modified`, `updated`, `changed_xid`, `xid`) are never stashed.
+ *   moves the stash of the entry's object into the entry. An update after its entry (writers that log first, or
+ *   a data-modifying CTE whose entry is inserted in the same statement) gives its changes to the latest entry
+ *   the transaction wrote about the object (found by `log_entry.xid`, ChangeFeed migration) when that entry has
+ *   none yet. The stash dies with the transaction. Secret-named columns (secret, token, password, hash) and
+ *   bookkeeping columns (`last_modified`, `updated`, `changed_xid`, `xid`) are never stashed.
  * - `ix_log_entry_object`: an object's entries (`E/orders/{code}/logs/`, shredding).
  */
 import { MigrationInterface, QueryRunner } from 'typeorm';
@@ -67,6 +68,24 @@ BEGIN
             JOIN (SELECT r.id, to_jsonb(r) AS oj FROM old_rows r) o ON o.id = n.id) d
    WHERE d.diff IS NOT NULL;
   IF found IS NULL THEN RETURN NULL; END IF;
+  -- The latest entry this transaction already wrote about an object takes its changes when it has none yet
+  -- (writers that log before they update: order expiry, the order status actions; entries written in the same
+  -- statement as the update). The other objects' changes are stashed for the next entry.
+  WITH latest AS (
+    SELECT DISTINCT ON (f.key) l.id, f.key, f.value
+      FROM jsonb_each(found) f
+      JOIN log_entry l ON l.xid = pg_current_xact_id()::text::bigint
+                      AND l.content_type = split_part(f.key, ':', 1)
+                      AND l.object_id = split_part(f.key, ':', 2)::int
+     ORDER BY f.key, l.id DESC
+  ), attached AS (
+    UPDATE log_entry le SET changes = latest.value
+      FROM latest
+     WHERE le.id = latest.id AND le.changes IS NULL
+    RETURNING latest.key
+  )
+  SELECT found - coalesce((SELECT array_agg(a.key) FROM attached a), '{}'::text[]) INTO found;
+  IF found = '{}'::jsonb THEN RETURN NULL; END IF;
   stash := coalesce(nullif(current_setting('ticketing.audit_changes', true), '')::jsonb, '{}'::jsonb);
   -- Merge per object: columns changed again keep their first old value and take the last new one.
   SELECT stash || jsonb_object_agg(f.key, coalesce(stash -> f.key, '{}'::jsonb) || (

@@ -205,6 +205,8 @@ describe('audit log API', () => {
     ]);
     for (const e of entries) expect(e.object).toEqual({ resource: 'order', key: { code } });
     expect(entries[0].actor).toEqual({ type: 'system', id: null, name: null });
+    // The expiry logs before it updates the order: its entry still gets the status change.
+    expect(entries[0].data.status).toEqual({ old: 'n', new: 'e' });
     expect(entries[1].actor.type).toBe('token');
     expect(entries[1].data.email).toEqual({ old: 'a@example.org', new: 'b@example.org' });
     const system = await all(`${E}/logs/?actor_type=system`);
