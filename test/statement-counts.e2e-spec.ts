@@ -50,6 +50,12 @@ describe('statements per request', () => {
         url: `${E}/orderpositions/${ids.orderpositions}/?pdf_data=true`,
         detail: true,
       },
+      // The audit log with every filter (README "Audit log"): still one statement for the page.
+      {
+        path: 'logs/?action_type=…&actor_type=…&resource=…',
+        url: `${E}/logs/?action_type=pretix.event.*&action_type=pretix.voucher.added&actor_type=token&resource=order&resource=item&datetime_since=2020-01-01T00:00:00Z&ordering=id`,
+        detail: false,
+      },
       {
         // The scanners' delta sync (test/checkin-delta.e2e-spec.ts), from the start: every position changed.
         path: 'checkinlists/:list/positions/?changed_since=',

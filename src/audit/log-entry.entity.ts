@@ -6,6 +6,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
  */
 @Entity('log_entry')
 @Index('ix_log_entry_event_type_time', ['eventId', 'contentType', 'datetime'])
+@Index('ix_log_entry_object', ['contentType', 'objectId'])
 @Index('ix_log_entry_xid', ['xid', 'id'])
 export class LogEntry {
   @PrimaryGeneratedColumn({ type: 'bigint' })
@@ -43,6 +44,20 @@ export class LogEntry {
    */
   @Column({ type: 'int', nullable: true })
   deviceId!: number | null;
+
+  /**
+   * The OAuth application through which `userId` acted (its database id), or null. No foreign key: OAuth sits
+   * above the audit context.
+   */
+  @Column({ type: 'int', nullable: true })
+  oauthApplicationId!: number | null;
+
+  /**
+   * What an update changed, `{"<column>": {"old": …, "new": …}}`, filled by the `log_entry_changes` trigger from
+   * the rows the transaction updated (migrations/…-AuditLogApi.ts); null when nothing was recorded.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  changes!: Record<string, { old: unknown; new: unknown }> | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   datetime!: Date;

@@ -8,6 +8,8 @@ export const ACCESS_TOKEN_RESOLVER = Symbol('AccessTokenResolver');
 /** An access token as the oauth context found it by the SHA-256 of its secret. */
 export interface ResolvedAccessToken {
   userId: number;
+  /** The OAuth application the token was issued to (database id). */
+  applicationId: number;
   /** `read`, `write`, `profile`. */
   scopes: string[];
   /** Organizers granted at consent. */

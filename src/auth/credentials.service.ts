@@ -148,6 +148,7 @@ export class CredentialsService {
       {
         kind: 'user',
         userId: access.userId,
+        oauthApplicationId: access.applicationId,
         scopes: new Set(access.scopes),
         organizerIds: new Set(access.organizerIds),
       },

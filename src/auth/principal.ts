@@ -43,6 +43,8 @@ export interface PrincipalIdentity {
   scopes?: ReadonlySet<string> | null;
   /** Organizers an OAuth grant is restricted to; null means no restriction. */
   organizerIds?: ReadonlySet<number> | null;
+  /** The OAuth application a user acts through (its database id), for `kind: 'user'` with an access token. */
+  oauthApplicationId?: number;
   /** The device, for `kind: 'device'`. */
   device?: DeviceIdentity;
 }

@@ -202,6 +202,7 @@ export class OAuthTokensService implements AccessTokenResolver {
     const row = found.token;
     return {
       userId: row.userId,
+      applicationId: row.applicationId,
       scopes: row.scopes,
       organizerIds: row.organizerIds,
       usable: found.userActive && !row.accessRevoked && row.accessExpires.getTime() > Date.now(),

@@ -15,7 +15,7 @@ SELECT p.id, p.event_id AS "eventId", p.order_id AS "orderId", o.code AS "orderC
 
 SELECT id, type, datetime, ($3::varchar IS NOT NULL AND nonce IS NOT DISTINCT FROM $3) AS again, forced, device_id, gate_id, nonce FROM checkin WHERE position_id = $1 AND list_id = $2 AND successful;
 
-WITH change AS (INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce, device_id, gate_id) VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9) ON CONFLICT (position_id, list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING RETURNING id, $10::int AS order_id, $11::jsonb AS entry_data), entry AS ( INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id, device_id) SELECT $12::int, $13::int, $14::text, c.order_id, $15::text, c.entry_data || jsonb_build_object('checkin', c.id), $16::int, $17::int, $18::int FROM change c) SELECT * FROM change;
+WITH change AS (INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, forced, nonce, device_id, gate_id) VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9) ON CONFLICT (position_id, list_id, nonce) WHERE successful AND nonce IS NOT NULL DO NOTHING RETURNING id, $10::int AS order_id, $11::jsonb AS entry_data), entry AS ( INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id, device_id, oauth_application_id) SELECT $12::int, $13::int, $14::text, c.order_id, $15::text, c.entry_data || jsonb_build_object('checkin', c.id), $16::int, $17::int, $18::int, $19::int FROM change c) SELECT * FROM change;
 
 COMMIT;
 

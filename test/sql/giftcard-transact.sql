@@ -11,6 +11,6 @@ UPDATE "giftcard" SET "value" = "value" + $1 WHERE "id" = $2 AND giftcard.issuer
 
 INSERT INTO "giftcard_transaction"("giftcard_id", "datetime", "value", "text", "info", "acceptor_id", "event_id", "order_id", "payment_id", "refund_id") VALUES ($1, DEFAULT, $2, $3, $4, $5, DEFAULT, DEFAULT, DEFAULT, DEFAULT) RETURNING "id", "datetime";
 
-INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id, device_id) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9);
+INSERT INTO log_entry (organizer_id, event_id, content_type, object_id, action_type, data, user_id, api_token_id, device_id, oauth_application_id) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10);
 
 COMMIT;

@@ -1587,6 +1587,26 @@ export interface paths {
         patch: operations["partialUpdateVariation"];
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event logs
+         * @description The event's entries readable with the credential's permissions on the event. Needs event access.
+         */
+        get: operations["listEventLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/orderpositions/": {
         parameters: {
             query?: never;
@@ -1898,6 +1918,26 @@ export interface paths {
         put?: never;
         /** New payment deadline for a pending or expired order. */
         post: operations["extendOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/orders/{code}/logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List order logs
+         * @description The entries about one order (its check-ins included). Needs `event.orders:read`; 404 for an unknown code.
+         */
+        get: operations["listOrderLogs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3185,6 +3225,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizer logs
+         * @description The organizer's entries and those of the events the credential reaches. Needs
+         *     `organizer.settings.general:write` (the model has no separate read permission for organizer settings).
+         */
+        get: operations["listOrganizerLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/memberships/": {
         parameters: {
             query?: never;
@@ -3914,6 +3975,82 @@ export interface components {
         ApproveOrderDto: {
             /** @description Send the approval e-mail to the order's address; default true. */
             send_email?: boolean;
+        };
+        AuditActorJson: {
+            /** Format: int32 */
+            id: number | null;
+            /** @description Null for `system`, or when the token, device or application is gone. */
+            name: string | null;
+            /**
+             * @description `token`: a team API token (`id` the token id, `name` its name); `user`: a user without OAuth (`name` the full
+             *     name, else the e-mail); `device`: a device (`id` its `device_id`, `name` its name); `oauth_application`: a user
+             *     acting through an OAuth application (`id`, `name`: the application; `user`: the user); `system`: nobody
+             *     (the worker: order expiry, the scheduler), `id` and `name` null.
+             * @enum {string}
+             */
+            type: "token" | "user" | "device" | "oauth_application" | "system";
+            /** @description Only for `oauth_application`: the user who acted through it. */
+            user?: components["schemas"]["AuditActorUserJson"] | null;
+        };
+        AuditActorUserJson: {
+            email: string | null;
+            /** Format: int32 */
+            id: number;
+            /** @description Full name, null when the user has none. */
+            name: string | null;
+        };
+        AuditFieldChangeJson: {
+            new: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @description The value before the change; absent when not recorded (creations, actions, older entries). */
+            old?: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        AuditLogEntryJson: {
+            /** @description pretix action name, e.g. `pretix.event.order.paid`. */
+            action_type: string;
+            actor: components["schemas"]["AuditActorJson"];
+            /**
+             * @description What changed, field by field: `{"<field>": {"old": …, "new": …}}`. Updates of audited objects record old
+             *     and new values of the changed database columns (reference columns end in `_id`); values an entry logged
+             *     besides (a summary of the action; for creations the request body) read `{"new": …}`. For updates
+             *     (`*.changed`) with recorded changes only those are shown. Secret fields never appear: their values read
+             *     `"[redacted]"`.
+             */
+            data: {
+                [key: string]: components["schemas"]["AuditFieldChangeJson"];
+            };
+            /** Format: date-time */
+            datetime: string;
+            /** @description Slug of the entry's event, null for organizer-level entries. */
+            event: string | null;
+            /**
+             * Format: int64
+             * @description The log entry id.
+             */
+            id: number;
+            /** @description Null for an entry about no object of a known resource. */
+            object: components["schemas"]["AuditObjectJson"] | null;
+        };
+        AuditObjectJson: {
+            /**
+             * @description Its identifier in the detail route: `{"id": 5}`, `{"code": "ABC12"}` (orders), `{"slug": …}` (events,
+             *     organizer), `{"identifier": …}` (customers, sales channels), `{"device_id": 3}`; null when the object is gone
+             *     and its key is not its id.
+             * @example {
+             *       "code": "ABC12"
+             *     }
+             */
+            key: {
+                [key: string]: string | number;
+            } | null;
+            /**
+             * @description Resource name as in the change feed (`order`, `item`, `checkin`, …).
+             * @enum {string}
+             */
+            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
         };
         AutoCheckinRuleJson: {
             all_payment_methods: boolean;
@@ -15787,6 +15924,60 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listEventLogs: {
+        parameters: {
+            query?: {
+                /** @description Entries of this action type; `<prefix>.*` matches every action type starting with `<prefix>.` (as webhooks match, e.g. `pretix.event.order.*`). Repeatable (any of them). */
+                action_type?: string[];
+                /** @description Entries written by this kind of actor (`system`: no actor). */
+                actor_type?: "token" | "user" | "device" | "oauth_application" | "system";
+                /** @description Entries written at or after this time. */
+                datetime_since?: string;
+                /** @description Entries written at or before this time. */
+                datetime_until?: string;
+                /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AuditLogEntryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listOrderPositions: {
         parameters: {
             query?: {
@@ -16924,6 +17115,61 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderLogs: {
+        parameters: {
+            query?: {
+                /** @description Entries of this action type; `<prefix>.*` matches every action type starting with `<prefix>.` (as webhooks match, e.g. `pretix.event.order.*`). Repeatable (any of them). */
+                action_type?: string[];
+                /** @description Entries written by this kind of actor (`system`: no actor). */
+                actor_type?: "token" | "user" | "device" | "oauth_application" | "system";
+                /** @description Entries written at or after this time. */
+                datetime_since?: string;
+                /** @description Entries written at or before this time. */
+                datetime_until?: string;
+                /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AuditLogEntryJson"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -22614,6 +22860,58 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrganizerLogs: {
+        parameters: {
+            query?: {
+                /** @description Entries of this action type; `<prefix>.*` matches every action type starting with `<prefix>.` (as webhooks match, e.g. `pretix.event.order.*`). Repeatable (any of them). */
+                action_type?: string[];
+                /** @description Entries written by this kind of actor (`system`: no actor). */
+                actor_type?: "token" | "user" | "device" | "oauth_application" | "system";
+                /** @description Entries written at or after this time. */
+                datetime_since?: string;
+                /** @description Entries written at or before this time. */
+                datetime_until?: string;
+                /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
+                ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
+                /** @description Page number, from 1; past the last page answers 404. */
+                page?: number;
+                /** @description Results per page; larger values are capped at 50. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AuditLogEntryJson"][];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
