@@ -13,14 +13,17 @@ export interface CheckinCountsRow {
 }
 
 /** The counts every list should have, from its successful scans (the definition the trigger maintains). */
-const ACTUAL = `SELECT list_id, COUNT(*) FILTER (WHERE has_entry)::int AS checked_in,
+const actual = (lists: string) => `SELECT list_id, COUNT(*) FILTER (WHERE has_entry)::int AS checked_in,
          COUNT(*) FILTER (WHERE last_type = 'entry')::int AS inside
     FROM (SELECT c.list_id, c.position_id, bool_or(c.type = 'entry') AS has_entry,
                  (array_agg(c.type ORDER BY c.datetime DESC, c.id DESC))[1] AS last_type
             FROM checkin c
-           WHERE c.successful AND c.position_id IS NOT NULL AND c.list_id = ANY($1::int[])
+           WHERE c.successful AND c.position_id IS NOT NULL AND c.list_id = ANY(${lists})
            GROUP BY c.list_id, c.position_id) s
    GROUP BY list_id`;
+
+/** The ids of the lists of event `$1` (all lists when NULL). */
+const LISTS = 'ARRAY(SELECT id FROM checkin_list WHERE $1::int IS NULL OR event_id = $1::int)';
 
 /**
  * The SQL of the maintained check-in counts (`checkin_list_counts`, migration `LiveFigureCounters`): the fragment
@@ -46,10 +49,9 @@ export class CheckinCountsQueries {
   /** Stored against recomputed counts of the lists (of `eventId`, or all) where they differ; one statement. */
   drift(em: EntityManager, eventId: number | null): Promise<CheckinCountsRow[]> {
     return em.query(
-      `WITH lists AS (SELECT ARRAY(SELECT id FROM checkin_list WHERE $1::int IS NULL OR event_id = $1::int) AS ids),
-            actual AS (${ACTUAL.replace('$1::int[]', '(SELECT ids FROM lists)')}),
+      `WITH actual AS (${actual(LISTS)}),
             stored AS (SELECT list_id, SUM(checked_in)::int AS checked_in, SUM(inside)::int AS inside
-                         FROM checkin_list_counts WHERE list_id = ANY((SELECT ids FROM lists)) GROUP BY list_id)
+                         FROM checkin_list_counts WHERE list_id = ANY(${LISTS}) GROUP BY list_id)
        SELECT COALESCE(a.list_id, s.list_id) AS list_id,
               COALESCE(s.checked_in, 0) AS stored_checked_in, COALESCE(s.inside, 0) AS stored_inside,
               COALESCE(a.checked_in, 0) AS actual_checked_in, COALESCE(a.inside, 0) AS actual_inside
@@ -78,7 +80,7 @@ export class CheckinCountsQueries {
       [ids],
     );
     await em.query(
-      `WITH actual AS (${ACTUAL})
+      `WITH actual AS (${actual('$1::int[]')})
        UPDATE checkin_list_counts k
           SET checked_in = CASE WHEN k.slot = 0 THEN COALESCE(a.checked_in, 0) ELSE 0 END,
               inside = CASE WHEN k.slot = 0 THEN COALESCE(a.inside, 0) ELSE 0 END
