@@ -156,7 +156,9 @@ export class LiveFigureCounters1796700000800 implements MigrationInterface {
     await queryRunner.query(`DROP FUNCTION "checkin_list_counts_checkins"()`);
     await queryRunner.query(`DROP FUNCTION "order_totals_orders"()`);
     await queryRunner.query(`ALTER TABLE "order_totals" DROP CONSTRAINT "FK_ed7d9899dd8569084ccfe0e6026"`);
-    await queryRunner.query(`ALTER TABLE "checkin_list_counts" DROP CONSTRAINT "FK_83e1d72ad3e1aadbeebbe409d1f"`);
+    await queryRunner.query(
+      `ALTER TABLE "checkin_list_counts" DROP CONSTRAINT "FK_83e1d72ad3e1aadbeebbe409d1f"`,
+    );
     await queryRunner.query(`DROP TABLE "order_totals"`);
     await queryRunner.query(`DROP TABLE "checkin_list_counts"`);
   }

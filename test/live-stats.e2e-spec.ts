@@ -29,7 +29,8 @@ describe('live figures', () => {
   const E = `${O}/events/conf`;
   const open: SseStream[] = [];
 
-  const post = (path: string, body: object) => t.http().post(path).set('Authorization', auth(token)).send(body);
+  const post = (path: string, body: object) =>
+    t.http().post(path).set('Authorization', auth(token)).send(body);
   const del = (path: string) => t.http().delete(path).set('Authorization', auth(token));
   const get = (path: string) => t.http().get(path).set('Authorization', auth(token));
   const data = (e: SseEvent) => JSON.parse(e.data) as Stats;
@@ -59,9 +60,9 @@ describe('live figures', () => {
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
     ({ token } = await bootstrapOrganizer(t, 'stats'));
     await createEvent(t, token, 'stats', { slug: 'conf' });
-    const [row] = (await t.db.query(
+    const [row] = await t.db.query<{ id: number }[]>(
       `SELECT e.id FROM event e JOIN organizer o ON o.id = e.organizer_id WHERE o.slug = 'stats' AND e.slug = 'conf'`,
-    )) as { id: number }[];
+    );
     eventId = row.id;
     itemA = (await post(`${E}/items/`, { name: 'Ticket', default_price: '10.00' })).body.id;
     const b = await post(`${E}/items/`, {
@@ -77,8 +78,9 @@ describe('live figures', () => {
     quotaB = (await post(`${E}/quotas/`, { name: 'QB', size: 300, items: [itemB], variations: [varS, varM] }))
       .body.id;
     await post(`${E}/quotas/`, { name: 'QS', size: 250, items: [itemB], variations: [varS] });
-    listA = (await post(`${E}/checkinlists/`, { name: 'A', all_products: true, allow_multiple_entries: true }))
-      .body.id;
+    listA = (
+      await post(`${E}/checkinlists/`, { name: 'A', all_products: true, allow_multiple_entries: true })
+    ).body.id;
     listB = (await post(`${E}/checkinlists/`, { name: 'B', all_products: true })).body.id;
   });
   afterEach(() => {
@@ -91,7 +93,7 @@ describe('live figures', () => {
 
   /** The figures as a recount over the rows (what the counters must equal). */
   async function recount(): Promise<Stats> {
-    const q = <T>(sql: string, params: unknown[] = [eventId]) => t.db.query(sql, params) as Promise<T[]>;
+    const q = <T>(sql: string, params: unknown[] = [eventId]) => t.db.query<T[]>(sql, params);
     const sold = await q<{ item_id: number; variation_id: number | null; paid: number; pending: number }>(
       `SELECT p.item_id, p.variation_id, COUNT(*) FILTER (WHERE o.status = 'p')::int AS paid,
               COUNT(*) FILTER (WHERE o.status = 'n')::int AS pending
@@ -126,19 +128,40 @@ describe('live figures', () => {
     ];
     const quotaProducts = new Map<number, [number, number | null][]>([
       [quotaA, [[itemA, null]]],
-      [quotaB, [[itemB, varS], [itemB, varM]]],
+      [
+        quotaB,
+        [
+          [itemB, varS],
+          [itemB, varM],
+        ],
+      ],
       [quotaB + 1, [[itemB, varS]]],
     ]);
-    const sizes = new Map([[quotaA, 400], [quotaB, 300], [quotaB + 1, 250]]);
-    const of = <R extends { item_id: number; variation_id: number | null }>(rows: R[], i: number, v: number | null) =>
-      rows.find((r) => r.item_id === i && r.variation_id === v);
+    const sizes = new Map([
+      [quotaA, 400],
+      [quotaB, 300],
+      [quotaB + 1, 250],
+    ]);
+    const of = <R extends { item_id: number; variation_id: number | null }>(
+      rows: R[],
+      i: number,
+      v: number | null,
+    ) => rows.find((r) => r.item_id === i && r.variation_id === v);
     const quotas = [...quotaProducts.entries()].map(([id, ps]) => {
       const paid = ps.reduce((n, [i, v]) => n + (of(sold, i, v)?.paid ?? 0), 0);
       const pending = ps.reduce((n, [i, v]) => n + (of(sold, i, v)?.pending ?? 0), 0);
       const inCarts = ps.reduce((n, [i, v]) => n + (of(carts, i, v)?.n ?? 0), 0);
       const blocking = held.find((h) => h.quota_id === id)?.n ?? 0;
       const available = Math.max(0, sizes.get(id)! - paid - pending - inCarts - blocking);
-      return { id, size: sizes.get(id)!, paid, pending, in_carts: inCarts, blocking_vouchers: blocking, available };
+      return {
+        id,
+        size: sizes.get(id)!,
+        paid,
+        pending,
+        in_carts: inCarts,
+        blocking_vouchers: blocking,
+        available,
+      };
     });
     return {
       quotas,
@@ -163,17 +186,32 @@ describe('live figures', () => {
 
   it('equals a recount after a random sequence of sales, changes, payments, carts, vouchers and check-ins', async () => {
     let seed = 27;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
-    const product = () => pick([{ item: itemA }, { item: itemB, variation: varS }, { item: itemB, variation: varM }]);
+    const product = () =>
+      pick([{ item: itemA }, { item: itemB, variation: varS }, { item: itemB, variation: varM }]);
     const orders: { code: string; positions: { id: number; secret: string }[] }[] = [];
     const carts: number[] = [];
     const vouchers: number[] = [];
     const done: Record<string, number> = {};
     for (let step = 0; step < 150; step++) {
       const kind = pick([
-        'sale', 'sale', 'sale', 'pay', 'cancel', 'expire', 'change', 'delete-position', 'cart', 'cart',
-        'uncart', 'voucher', 'unvoucher', 'scan', 'scan', 'exit',
+        'sale',
+        'sale',
+        'sale',
+        'pay',
+        'cancel',
+        'expire',
+        'change',
+        'delete-position',
+        'cart',
+        'cart',
+        'uncart',
+        'voucher',
+        'unvoucher',
+        'scan',
+        'scan',
+        'exit',
       ]);
       const order = orders.length > 0 ? pick(orders) : null;
       let status = 0;
@@ -184,7 +222,8 @@ describe('live figures', () => {
         });
         status = res.status;
         if (res.status === 201) orders.push({ code: res.body.code, positions: res.body.positions });
-      } else if (kind === 'pay' && order) status = (await post(`${E}/orders/${order.code}/mark_paid/`, {})).status;
+      } else if (kind === 'pay' && order)
+        status = (await post(`${E}/orders/${order.code}/mark_paid/`, {})).status;
       else if (kind === 'cancel' && order)
         status = (await post(`${E}/orders/${order.code}/mark_canceled/`, {})).status;
       else if (kind === 'expire' && order)
@@ -225,8 +264,19 @@ describe('live figures', () => {
       done[`${kind} ${status}`] = (done[`${kind} ${status}`] ?? 0) + 1;
     }
     // Every kind of write happened and succeeded at least once.
-    for (const kind of ['sale 201', 'pay 200', 'cancel 200', 'change 200', 'cart 201', 'uncart 204', 'voucher 201',
-      'unvoucher 204', 'scan 201', 'exit 201', 'delete-position 204']) {
+    for (const kind of [
+      'sale 201',
+      'pay 200',
+      'cancel 200',
+      'change 200',
+      'cart 201',
+      'uncart 204',
+      'voucher 201',
+      'unvoucher 204',
+      'scan 201',
+      'exit 201',
+      'delete-position 204',
+    ]) {
       expect([kind, done[kind] ?? 0]).toEqual([kind, expect.any(Number)]);
       expect(done[kind] ?? 0).toBeGreaterThan(0);
     }
@@ -246,7 +296,9 @@ describe('live figures', () => {
     const listCheck = new CheckinCountsCheck(t.db, new CheckinCountsQueries());
     expect((await orderCheck.run({ eventId, repair: false })).orderTotals).toEqual([]);
     expect((await listCheck.run({ eventId, repair: false })).drift).toEqual([]);
-    await t.db.query(`UPDATE order_totals SET count = count + 3, total = total + 1 WHERE event_id = $1`, [eventId]);
+    await t.db.query(`UPDATE order_totals SET count = count + 3, total = total + 1 WHERE event_id = $1`, [
+      eventId,
+    ]);
     await t.db.query(`UPDATE checkin_list_counts SET inside = inside + 2 WHERE list_id = $1`, [listA]);
     const found = await orderCheck.run({ eventId, repair: true });
     expect(found.orderTotals.length).toBeGreaterThan(0);

@@ -35,7 +35,12 @@ export class CheckinCountsCheck {
       this.queries.drift(em, options.eventId ?? null),
     );
     if (repair && drift.length > 0) {
-      await this.db.transaction((em) => this.queries.repair(em, drift.map((d) => d.list_id)));
+      await this.db.transaction((em) =>
+        this.queries.repair(
+          em,
+          drift.map((d) => d.list_id),
+        ),
+      );
       this.logger.warn(`check-in list counts drifted, repaired: ${JSON.stringify(drift.slice(0, 20))}`);
     }
     return { drift, repaired: repair && drift.length > 0 };

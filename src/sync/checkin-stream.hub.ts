@@ -60,7 +60,11 @@ export class CheckinStreamHub {
    *   confirm the subscription within `QUEUE_TIMEOUT_MS`
    */
   join(listId: number, res: Response): Promise<SseClient> {
-    return this.hub.join(streamChannel(this.config.queuePrefix, listId), res, () => new CheckinChannel(this.hub));
+    return this.hub.join(
+      streamChannel(this.config.queuePrefix, listId),
+      res,
+      () => new CheckinChannel(this.hub),
+    );
   }
 
   /**

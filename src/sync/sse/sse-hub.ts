@@ -109,7 +109,9 @@ export class SseHub implements OnModuleDestroy {
     this.subscriptions.delete(client.channel);
     if (subscription && this.subscriber) {
       void subscription
-        .then(() => (this.channels.has(client.channel) ? undefined : this.subscriber?.unsubscribe(client.channel)))
+        .then(() =>
+          this.channels.has(client.channel) ? undefined : this.subscriber?.unsubscribe(client.channel),
+        )
         .catch(() => undefined);
     }
     if (this.count === 0) this.stopHeartbeat();

@@ -25,7 +25,8 @@ interface StatsFrame {
   data: EventStatsJson;
 }
 
-const frameText = (seq: number, data: unknown) => `id: ${seq}\nevent: stats\ndata: ${JSON.stringify(data)}\n\n`;
+const frameText = (seq: number, data: unknown) =>
+  `id: ${seq}\nevent: stats\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
  * One stream's channel in this process: polls the figures while it has clients, and writes each published
@@ -175,10 +176,7 @@ export class StatsStreamService implements OnApplicationShutdown {
   /** One poll: unless another replica polls this period, publishes the figures if they changed. */
   private async poll(event: Event, subeventId: number | null, keys: StatsKeys): Promise<void> {
     try {
-      const mine = await this.command(
-        this.redis.set(keys.poll, '1', 'PX', STATS_POLL_MS - 10, 'NX'),
-        'set',
-      );
+      const mine = await this.command(this.redis.set(keys.poll, '1', 'PX', STATS_POLL_MS - 10, 'NX'), 'set');
       if (mine !== 'OK') return;
       const figures = await this.stats.figures(event, subeventId);
       const payload = JSON.stringify(figures);

@@ -53,7 +53,10 @@ export class StatsController {
   @RequirePermission('event.orders:read')
   @ApiOperation({ summary: 'Live figures of the event: quotas, products, orders by status, check-ins' })
   @ListFilters({ filters: { subevent: SUBEVENT } })
-  retrieveEventStats(@CurrentEvent() event: Event, @Filters() filters: QueryFilters): Promise<EventStatsJson> {
+  retrieveEventStats(
+    @CurrentEvent() event: Event,
+    @Filters() filters: QueryFilters,
+  ): Promise<EventStatsJson> {
     return this.stats.figures(event, filters.int('subevent') ?? null);
   }
 
