@@ -3,12 +3,15 @@
  * the same transaction as the writes that move it, and striped so that concurrent writers of one event do not
  * queue on one row (a reader sums the stripes):
  * - `order_totals` (orders context): orders and the sum of their `total` per event and status; stripe = order id
- *   % 16. Trigger on `orders` insert, update, delete (one upsert per statement; rows whose status and total did
- *   not change cancel out and write nothing).
+ *   % 16. Deferred row triggers on `orders` (insert; update of `status` or `total`; delete) run at COMMIT: the
+ *   stripe is locked only for the commit itself, after every other lock of the transaction (quota rows,
+ *   `product_sales`), so it never serializes checkouts and never takes part in a lock cycle with them.
  * - `checkin_list_counts` (check-in context): positions checked in (a successful entry scan on the list) and inside
  *   (their last successful scan on the list is an entry) per list; stripe = position id % 8. Trigger on `checkin`
  *   insert, update, delete: the state of each (list, position) touched before the statement (the table without the
- *   new rows, plus the old ones) against after, the difference added.
+ *   new rows, plus the old ones) against after, the difference added. Named to fire after `position_exit_state`
+ *   (triggers of one event fire by name), so a scan locks `product_sales` before the list's stripe, as an order
+ *   whose placement checks in automatically does.
  * Counters are upserted in key order (no deadlock between two writers) and only for events and lists that still
  * exist (an event being deleted cascades its orders after its counters). Existing rows are counted before the
  * triggers are created.
@@ -22,7 +25,7 @@ const CHECKIN_STRIPES = 8;
 const applyTotals = (deltas: string) => `
   INSERT INTO order_totals AS t (event_id, status, slot, count, total)
   SELECT d.event_id, d.status, d.slot, SUM(d.n), SUM(d.amount)
-    FROM (${deltas}) d
+    FROM (${deltas}) d(event_id, status, slot, n, amount)
    WHERE EXISTS (SELECT 1 FROM event e WHERE e.id = d.event_id)
    GROUP BY d.event_id, d.status, d.slot
   HAVING SUM(d.n) <> 0 OR SUM(d.amount) <> 0
@@ -30,9 +33,9 @@ const applyTotals = (deltas: string) => `
   ON CONFLICT (event_id, status, slot) DO UPDATE
      SET count = t.count + EXCLUDED.count, total = t.total + EXCLUDED.total`;
 
-const orderRows = (table: string, sign: string) => `
-  SELECT event_id, status, (id % ${ORDER_STRIPES})::smallint AS slot, ${sign} AS n, ${sign} * total AS amount
-    FROM ${table}`;
+/** Existing orders, counted once before the triggers exist. */
+const ORDER_ROWS = `SELECT event_id, status, (id % ${ORDER_STRIPES})::smallint AS slot, 1 AS n, total AS amount
+    FROM orders`;
 
 /** An empty relation shaped as `checkin` (the transition table an operation does not have). */
 const NO_CHECKINS = '(SELECT * FROM checkin WHERE false)';
@@ -98,7 +101,7 @@ export class LiveFigureCounters1796700000800 implements MigrationInterface {
     );
 
     // Existing rows, before the triggers exist.
-    await queryRunner.query(applyTotals(orderRows('orders', '1')));
+    await queryRunner.query(applyTotals(ORDER_ROWS));
     await queryRunner.query(`
       INSERT INTO checkin_list_counts (list_id, slot, checked_in, inside)
       SELECT list_id, (position_id % ${CHECKIN_STRIPES})::smallint, COUNT(*) FILTER (WHERE has_entry),
@@ -112,15 +115,21 @@ export class LiveFigureCounters1796700000800 implements MigrationInterface {
     await queryRunner.query(`CREATE FUNCTION "order_totals_orders"() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
-        IF TG_OP = 'INSERT' THEN
-          ${applyTotals(orderRows('new_rows', '1'))};
-        ELSIF TG_OP = 'DELETE' THEN
-          ${applyTotals(orderRows('old_rows', '-1'))};
-        ELSE
-          ${applyTotals(`${orderRows('new_rows', '1')} UNION ALL ${orderRows('old_rows', '-1')}`)};
-        END IF;
+        ${applyTotals(`
+          SELECT OLD.event_id, OLD.status, (OLD.id % ${ORDER_STRIPES})::smallint, -1, -OLD.total WHERE TG_OP <> 'INSERT'
+          UNION ALL
+          SELECT NEW.event_id, NEW.status, (NEW.id % ${ORDER_STRIPES})::smallint, 1, NEW.total WHERE TG_OP <> 'DELETE'`)};
         RETURN NULL;
       END $$`);
+    for (const [op, when] of [
+      ['INSERT', ''],
+      ['UPDATE', 'WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.total IS DISTINCT FROM NEW.total)'],
+      ['DELETE', ''],
+    ]) {
+      await queryRunner.query(`CREATE CONSTRAINT TRIGGER "order_totals_orders_${op.toLowerCase()}"
+        AFTER ${op} ON "orders" DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW ${when} EXECUTE FUNCTION "order_totals_orders"()`);
+    }
     await queryRunner.query(`CREATE FUNCTION "checkin_list_counts_checkins"() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
@@ -138,11 +147,7 @@ export class LiveFigureCounters1796700000800 implements MigrationInterface {
       ['UPDATE', 'OLD TABLE AS old_rows NEW TABLE AS new_rows'],
       ['DELETE', 'OLD TABLE AS old_rows'],
     ]) {
-      const suffix = op.toLowerCase();
-      await queryRunner.query(`CREATE TRIGGER "order_totals_orders_${suffix}"
-        AFTER ${op} ON "orders" REFERENCING ${refs}
-        FOR EACH STATEMENT EXECUTE FUNCTION "order_totals_orders"()`);
-      await queryRunner.query(`CREATE TRIGGER "checkin_list_counts_checkins_${suffix}"
+      await queryRunner.query(`CREATE TRIGGER "stats_checkin_counts_${op.toLowerCase()}"
         AFTER ${op} ON "checkin" REFERENCING ${refs}
         FOR EACH STATEMENT EXECUTE FUNCTION "checkin_list_counts_checkins"()`);
     }
@@ -151,7 +156,7 @@ export class LiveFigureCounters1796700000800 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     for (const op of ['insert', 'update', 'delete']) {
       await queryRunner.query(`DROP TRIGGER "order_totals_orders_${op}" ON "orders"`);
-      await queryRunner.query(`DROP TRIGGER "checkin_list_counts_checkins_${op}" ON "checkin"`);
+      await queryRunner.query(`DROP TRIGGER "stats_checkin_counts_${op}" ON "checkin"`);
     }
     await queryRunner.query(`DROP FUNCTION "checkin_list_counts_checkins"()`);
     await queryRunner.query(`DROP FUNCTION "order_totals_orders"()`);

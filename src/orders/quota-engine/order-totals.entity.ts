@@ -8,8 +8,10 @@ export const ORDER_TOTAL_STRIPES = 16;
  * Maintained totals of an event's orders by status (README "Live figures", `E/stats/`): the number of orders and
  * the sum of their `total` per status (`n`, `p`, `e`, `c`). Striped (`slot` = order id modulo
  * {@link ORDER_TOTAL_STRIPES}) so that concurrent checkouts of one event do not queue on one row; a reader sums
- * the stripes. Moved by a statement trigger on `orders` (insert, update, delete) in the same transaction as the
- * write (migration `LiveFigureCounters`); `OrderTotalsCheck` recomputes them from the rows.
+ * the stripes. Moved by deferred row triggers on `orders` (insert; update of `status` or `total`; delete) at the
+ * COMMIT of the transaction that wrote (migration `LiveFigureCounters`): a stripe is locked only while that
+ * transaction commits, after all its other locks. The quota count check (`QuotaCountCheck`) recomputes them from
+ * the rows (`OrderTotalsQueries`).
  */
 @Entity('order_totals')
 export class OrderTotals {

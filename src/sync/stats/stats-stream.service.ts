@@ -15,7 +15,7 @@ import { StatsService } from './stats.service';
 /** What a client may send as the last event it has: the `id:` of an event, a whole number. */
 const EVENT_ID = /^\d{1,15}$/;
 /** How often a process with clients of a stream looks at the figures (one replica per period, by a lock). */
-export const STATS_POLL_MS = 250;
+export const STATS_POLL_MS = 200;
 /** At most one message per stream per this many milliseconds, across replicas. */
 export const STATS_THROTTLE_MS = 1000;
 
