@@ -95,7 +95,7 @@ class StatsChannel implements SseChannel {
 @Injectable()
 export class StatsStreamService implements OnApplicationShutdown {
   private readonly logger = new Logger('StatsStream');
-  private readonly redis: Redis;
+  private connection: Redis | null = null;
   private readonly channels = new Map<string, StatsChannel>();
   /** Messages published by this process since the start. */
   published = 0;
@@ -104,13 +104,20 @@ export class StatsStreamService implements OnApplicationShutdown {
     private readonly hub: SseHub,
     private readonly stats: StatsService,
     private readonly config: AppConfig,
-  ) {
-    this.redis = new Redis({ ...redisOptions(config.redisUrl, 'producer'), enableOfflineQueue: true });
-    this.redis.on('error', (err: Error) => this.logger.debug(`redis: ${err.message}`));
-  }
+  ) {}
 
   onApplicationShutdown(): void {
-    this.redis.disconnect();
+    this.connection?.disconnect();
+    this.connection = null;
+  }
+
+  /** The process's Redis connection for the streams' commands, made at the first stream. */
+  private get redis(): Redis {
+    if (!this.connection) {
+      this.connection = new Redis({ ...redisOptions(this.config.redisUrl, 'producer'), enableOfflineQueue: true });
+      this.connection.on('error', (err: Error) => this.logger.debug(`redis: ${err.message}`));
+    }
+    return this.connection;
   }
 
   /**
