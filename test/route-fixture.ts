@@ -490,6 +490,9 @@ export async function seedRouteFixture(t: TestApp): Promise<RouteFixture> {
         // The change feed runs its sequencer and renders per resource type on the page: bounded by the types on a
         // page, not its size (test/statement-counts.e2e-spec.ts has its own test).
         .filter((r) => !r.path.endsWith('/changes/'))
+        // The live figures' stream: opening one is the figures of `stats/` and one Redis read
+        // (test/live-stats.e2e-spec.ts).
+        .filter((r) => !/\/stats\/stream\/$/.test(r.path))
         .map((r) => {
           const segments = r.path.split('/');
           const url = segments
@@ -521,7 +524,7 @@ export async function seedRouteFixture(t: TestApp): Promise<RouteFixture> {
             url,
             detail:
               last.startsWith(':') ||
-              ['availability', 'status', 'settings'].includes(last) ||
+              ['availability', 'status', 'settings', 'stats'].includes(last) ||
               r.path === DEVICE_INFO,
           };
         })

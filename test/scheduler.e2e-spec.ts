@@ -13,6 +13,8 @@ import { CHECKIN_EVENTS } from '../src/checkin/checkin-events.port';
 import { OAuthHousekeeping } from '../src/oauth/oauth-housekeeping';
 import { QuotaCountCheck } from '../src/orders/quota-engine/quota-count-check';
 import { QuotaCountRepair } from '../src/orders/quota-engine/quota-count-repair.periodic';
+import { CheckinCountsCheck } from '../src/checkin/checkin-counts-check';
+import { CheckinCountsQueries } from '../src/checkin/checkin-counts.queries';
 import { CartExpiry } from '../src/orders/carts/cart-expiry.periodic';
 import { IdempotencyPurge } from '../src/common/http/idempotency-purge.periodic';
 import { TaskHousekeeping } from '../src/tasks/task-housekeeping.service';
@@ -41,6 +43,7 @@ describe('scheduler tick', () => {
         t.app.get(OrderExpiry),
         new QuotaCountRepair(t.app.get(QuotaCountCheck)),
         new ExitAll(db, t.app.get(CHECKIN_EVENTS, { strict: false })),
+        new CheckinCountsCheck(db, new CheckinCountsQueries()),
         t.app.get(OAuthHousekeeping),
         new SendmailRuleRunner(db, t.app.get(MailOutboxService), t.app.get(AppConfig)),
         new ScheduledExportRuns(db, t.app.get(TasksService)),

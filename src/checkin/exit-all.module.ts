@@ -1,9 +1,12 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { CheckinCountsCheck } from './checkin-counts-check';
+import { CheckinCountsQueries } from './checkin-counts.queries';
 import { CheckinQueries } from './checkin.queries';
 import { ExitAll } from './exit-all';
 
 /**
- * The automatic check-out ({@link ExitAll}), run by the worker's scheduler tick. `events` provides the
+ * The automatic check-out ({@link ExitAll}), run by the worker's scheduler tick, and the check of the maintained
+ * check-in list counts ({@link CheckinCountsCheck}, run beside the quota count check). `events` provides the
  * `CHECKIN_EVENTS` port (the live stream; `worker.module.ts` hands it the sync context's publisher).
  */
 @Module({})
@@ -12,8 +15,8 @@ export class ExitAllModule {
     return {
       module: ExitAllModule,
       imports: [events],
-      providers: [CheckinQueries, ExitAll],
-      exports: [ExitAll],
+      providers: [CheckinQueries, ExitAll, CheckinCountsQueries, CheckinCountsCheck],
+      exports: [ExitAll, CheckinCountsCheck],
     };
   }
 }

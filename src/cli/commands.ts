@@ -153,8 +153,9 @@ interface CheckQuotasOptions {
  * `check-quotas [--event <id>] [--dry-run]`: recomputes the maintained quota counts (paid, pending and exited
  * positions per product, and each position's exit state) from the rows, repairs what drifted unless `--dry-run`,
  * and prints the report `{"products", "drift": [{event_id, item_id, variation_id, subevent_id, stored, actual}],
- * "exitStates", "repaired"}`. The worker runs the same check every `QUOTA_CHECK_INTERVAL_MS`. Exits 1 when drift
- * was found in a dry run (for monitoring), 0 otherwise.
+ * "exitStates", "orderTotals": [{event_id, status, stored_count, stored_total, actual_count, actual_total}],
+ * "repaired"}` (`orderTotals`: the live figures' maintained order totals). The worker runs the same check every
+ * `QUOTA_CHECK_INTERVAL_MS`. Exits 1 when drift was found in a dry run (for monitoring), 0 otherwise.
  */
 @Command({ name: 'check-quotas', description: 'Check (and repair) the maintained quota counts' })
 export class CheckQuotasCommand extends CommandRunner {
@@ -165,7 +166,8 @@ export class CheckQuotasCommand extends CommandRunner {
   async run(_args: string[], options: CheckQuotasOptions): Promise<void> {
     const report = await this.check.run({ eventId: options.event ?? null, repair: !options.dryRun });
     output(report);
-    if (options.dryRun && (report.drift.length > 0 || report.exitStates > 0)) process.exitCode = 1;
+    const drifted = report.drift.length > 0 || report.exitStates > 0 || report.orderTotals.length > 0;
+    if (options.dryRun && drifted) process.exitCode = 1;
   }
 
   @Option({ flags: '--event <id>', description: 'only the event with this id' })

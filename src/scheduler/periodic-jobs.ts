@@ -36,8 +36,11 @@ export const TICK_JOBS = [
 /** The periodic job of the scheduler queue's second repeatable job (`quota-check`). */
 export const QUOTA_CHECK_JOB = 'orders.quota-check';
 
+/** Run by the same `quota-check` job after it: the check of the maintained check-in list counts. */
+export const CHECKIN_COUNTS_CHECK_JOB = 'checkin.counts-check';
+
 /** Every periodic job name the worker must provide exactly once (the boot check). */
-export const PERIODIC_JOBS: readonly string[] = [...TICK_JOBS, QUOTA_CHECK_JOB];
+export const PERIODIC_JOBS: readonly string[] = [...TICK_JOBS, QUOTA_CHECK_JOB, CHECKIN_COUNTS_CHECK_JOB];
 
 /**
  * The periodic jobs of the worker, by name: discovered at boot among the providers (`@Periodic` methods) and

@@ -3,7 +3,7 @@ import type { OAuthPruned } from '../oauth/oauth-housekeeping';
 import type { QuotaCountReport } from '../orders/quota-engine/quota-count-check';
 import { JobProcessor, ProcessesQueue, QueuedJob } from '../tasks/job';
 import { QUEUES } from '../tasks/queues';
-import { PeriodicJobs, QUOTA_CHECK_JOB, TICK_JOBS } from './periodic-jobs';
+import { CHECKIN_COUNTS_CHECK_JOB, PeriodicJobs, QUOTA_CHECK_JOB, TICK_JOBS } from './periodic-jobs';
 
 export const SCHEDULER_TICK = 'tick';
 /** Job name of the periodic consistency check of the quota counts (`QuotaCountCheck`). */
@@ -53,7 +53,11 @@ export class SchedulerProcessor implements JobProcessor {
   constructor(private readonly jobs: PeriodicJobs) {}
 
   async process(job: QueuedJob): Promise<TickResult | QuotaCountReport> {
-    if (job.name === QUOTA_CHECK) return (await this.jobs.run(QUOTA_CHECK_JOB)) as QuotaCountReport;
+    if (job.name === QUOTA_CHECK) {
+      const report = (await this.jobs.run(QUOTA_CHECK_JOB)) as QuotaCountReport;
+      await this.jobs.run(CHECKIN_COUNTS_CHECK_JOB);
+      return report;
+    }
     return this.tick(job.id);
   }
 

@@ -4,7 +4,8 @@ import type { CheckinChange, CheckinEvents } from '../checkin/checkin-events.por
 import { CheckinStreamReads } from '../checkin/checkin-stream.reads';
 import { redisOptions } from '../common/persistence/redis-options';
 import { AppConfig } from '../config/app-config';
-import { streamChannel, within } from './checkin-stream.channels';
+import { streamChannel } from './checkin-stream.channels';
+import { within } from './sse/within';
 import { toStreamFrame } from './checkin-stream.presenter';
 
 /**

@@ -2691,6 +2691,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizers/{organizer}/events/{event}/stats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live figures of the event: quotas, products, orders by status, check-ins */
+        get: operations["retrieveEventStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizers/{organizer}/events/{event}/stats/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live figures of the event as they change (server-sent events) */
+        get: operations["streamEventStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizers/{organizer}/events/{event}/subevents/": {
         parameters: {
             query?: never;
@@ -6107,6 +6141,19 @@ export interface components {
              */
             waiting_list_limit_per_user?: number;
         };
+        EventStatsJson: {
+            /** @description The check-in lists, by id. */
+            checkin_lists: components["schemas"]["StatsCheckinListJson"][];
+            /** @description The event's slug. */
+            event: string;
+            /** @description The products the quotas count (or that have sales), by item and variation. */
+            items: components["schemas"]["StatsProductJson"][];
+            orders: components["schemas"]["StatsOrdersJson"];
+            /** @description The quotas, by id. */
+            quotas: components["schemas"]["StatsQuotaJson"][];
+            /** Format: int32 */
+            subevent: number | null;
+        };
         ExplainedSettingJson: {
             help_text: string | null;
             label: string;
@@ -8175,6 +8222,107 @@ export interface components {
             /** @example null */
             previous: string | null;
             results: components["schemas"]["ShredderJson"][];
+        };
+        StatsCheckinListJson: {
+            /**
+             * Format: int32
+             * @description Positions with at least one successful entry scan on the list.
+             */
+            checked_in: number;
+            /** Format: int32 */
+            id: number;
+            /**
+             * Format: int32
+             * @description Positions whose last successful scan on the list is an entry.
+             */
+            inside: number;
+        };
+        StatsOrderTotalJson: {
+            /** Format: int32 */
+            count: number;
+            /** @description Sum of the orders' totals, in the event's currency. */
+            total: components["schemas"]["Money"];
+        };
+        StatsOrdersJson: {
+            c: components["schemas"]["StatsOrderTotalJson"];
+            e: components["schemas"]["StatsOrderTotalJson"];
+            n: components["schemas"]["StatsOrderTotalJson"];
+            p: components["schemas"]["StatsOrderTotalJson"];
+        };
+        StatsProductJson: {
+            /**
+             * Format: int32
+             * @description Places left: for a quota its availability (0 when closed or sold out), for a product the minimum over its
+             *     quotas (0 without quota); null when unlimited.
+             */
+            available: number | null;
+            /**
+             * Format: int32
+             * @description Places held by valid, blocking, not used-up vouchers.
+             */
+            blocking_vouchers: number;
+            /**
+             * Format: int32
+             * @description Live cart positions (not expired); those holding a blocking voucher count with the voucher instead.
+             */
+            in_carts: number;
+            /** Format: int32 */
+            item: number;
+            /**
+             * Format: int32
+             * @description Positions of paid orders (not canceled).
+             */
+            paid: number;
+            /**
+             * Format: int32
+             * @description Positions of pending orders (not canceled).
+             */
+            pending: number;
+            /** Format: int32 */
+            variation: number | null;
+        };
+        StatsQuotaJson: {
+            /**
+             * Format: int32
+             * @description Places left: for a quota its availability (0 when closed or sold out), for a product the minimum over its
+             *     quotas (0 without quota); null when unlimited.
+             */
+            available: number | null;
+            /**
+             * Format: int32
+             * @description Places held by valid, blocking, not used-up vouchers.
+             */
+            blocking_vouchers: number;
+            /**
+             * Format: int32
+             * @description Paid positions whose last successful scan was an exit (they free their place with `release_after_exit`).
+             */
+            exited: number;
+            /** Format: int32 */
+            id: number;
+            /**
+             * Format: int32
+             * @description Live cart positions (not expired); those holding a blocking voucher count with the voucher instead.
+             */
+            in_carts: number;
+            name: string;
+            /**
+             * Format: int32
+             * @description Positions of paid orders (not canceled).
+             */
+            paid: number;
+            /**
+             * Format: int32
+             * @description Positions of pending orders (not canceled).
+             */
+            pending: number;
+            /**
+             * Format: int32
+             * @description Number of places; null means unlimited.
+             */
+            size: number | null;
+            /** Format: int32 */
+            subevent: number | null;
         };
         SubEventJson: {
             active: boolean;
@@ -20208,6 +20356,86 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveEventStats: {
+        parameters: {
+            query?: {
+                /** @description Id of an event date: its quotas, products counted on it, and the check-in lists of that date and of all dates. */
+                subevent?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventStatsJson"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamEventStats: {
+        parameters: {
+            query?: {
+                /** @description Id of an event date: its quotas, products counted on it, and the check-in lists of that date and of all dates. */
+                subevent?: number;
+                /** @description As the `Last-Event-ID` header, for clients that cannot set headers. */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description The `id:` of the last event received: the current figures come only when newer. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Slug of the organizer */
+                organizer: string;
+                /** @description Slug of the event */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events (`text/event-stream`) of the live figures: `event: stats` whose `data:` is one line of JSON exactly as `GET E/stats/` answers, sent when the figures change, at most one message per second per event (and `subevent`) across all servers; bursts are coalesced and the last state always follows. `id:` is the message number, increasing per event. On connection the current figures come at once, unless `Last-Event-ID` (or `?last_event_id=`) is the latest number (then the next change comes). Comment lines (`: keep-alive`) come every `STREAM_HEARTBEAT_SECONDS`; the stream ends when the server stops (reconnect with `Last-Event-ID`). 503 past `STREAM_MAX_CLIENTS` open streams per server or while Redis is unreachable. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *     : live figures of event conf
+                     *
+                     *     id: 41
+                     *     event: stats
+                     *     data: {"event":"conf","subevent":null,"quotas":[{"id":3,"name":"Tickets","subevent":null,"size":100,"paid":12,"pending":2,"in_carts":1,"blocking_vouchers":0,"exited":0,"available":85}],"items":[{"item":5,"variation":null,"paid":12,"pending":2,"in_carts":1,"blocking_vouchers":0,"available":85}],"orders":{"n":{"count":2,"total":"46.00"},"p":{"count":10,"total":"276.00"},"e":{"count":0,"total":"0.00"},"c":{"count":1,"total":"23.00"}},"checkin_lists":[{"id":7,"checked_in":4,"inside":3}]}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

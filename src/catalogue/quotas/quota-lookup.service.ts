@@ -19,6 +19,9 @@ export const productKey = (p: Product): string => `${p.itemId}/${p.variationId ?
 /** A quota row with the products it counts (what reservations lock and the engine counts). */
 export type ProductQuota = Quota & QuotaProducts;
 
+/** A {@link ProductQuota} with the item of each of its variations (`variationItemIds[i]` of `variationIds[i]`). */
+export type EventQuota = ProductQuota & { variationItemIds: number[] };
+
 /**
  * The one home of "which quotas does a product draw on" and "which products does a quota count" (compat §3.14,
  * pretix's position lookup): a product without variation draws on the quotas listing its item, a variation on
@@ -78,6 +81,16 @@ export class QuotaLookup {
     if (ids.length === 0) return [];
     const mapper = RowMapper.of<ProductQuota>(em.connection.getMetadata(Quota));
     const rows = await this.queries.productQuotaRows(em, mapper.selectSql('q'), distinct(ids), lock);
+    return rows.map((row) => mapper.fromRow(row));
+  }
+
+  /**
+   * The event's quota rows with their products, by id (of sub-event `subeventId` only, when given); one prepared
+   * statement, no lock (README "Live figures", `E/stats/`).
+   */
+  async ofEvent(em: EntityManager, eventId: number, subeventId: number | null): Promise<EventQuota[]> {
+    const mapper = RowMapper.of<EventQuota>(em.connection.getMetadata(Quota));
+    const rows = await this.queries.eventProductQuotaRows(em, mapper.selectSql('q'), eventId, subeventId);
     return rows.map((row) => mapper.fromRow(row));
   }
 }

@@ -211,4 +211,24 @@ export class QuotaQueries {
          FROM quota q WHERE q.id = ANY($1::int[]) ORDER BY q.id${lock ? ' FOR UPDATE' : ''}`;
     return preparedQuery<Record<string, unknown>>(em, sql, [ids]);
   }
+
+  /**
+   * As {@link productQuotaRows}, for every quota of the event (of sub-event `subeventId` only, when given), by
+   * id, with the item of each variation (`variationItemIds`, parallel to `variationIds`); one prepared statement,
+   * no lock.
+   */
+  async eventProductQuotaRows(
+    em: EntityManager,
+    selectSql: string,
+    eventId: number,
+    subeventId: number | null,
+  ): Promise<Record<string, unknown>[]> {
+    const sql = `SELECT ${selectSql},
+              ARRAY(SELECT qi.item_id FROM quota_item qi WHERE qi.quota_id = q.id ORDER BY 1) AS "itemIds",
+              ARRAY(SELECT qv.variation_id FROM quota_variation qv WHERE qv.quota_id = q.id ORDER BY 1) AS "variationIds",
+              ARRAY(SELECT v.item_id FROM quota_variation qv JOIN item_variation v ON v.id = qv.variation_id
+                     WHERE qv.quota_id = q.id ORDER BY qv.variation_id) AS "variationItemIds"
+         FROM quota q WHERE q.event_id = $1 AND ($2::int IS NULL OR q.subevent_id = $2::int) ORDER BY q.id`;
+    return preparedQuery<Record<string, unknown>>(em, sql, [eventId, subeventId]);
+  }
 }

@@ -89,6 +89,21 @@ export class VoucherQueries {
   }
 
   /**
+   * What blocking vouchers hold per target (README "Live figures", `E/stats/`), for a caller's statement: a
+   * SELECT of rows `(quota_id, item_id, variation_id, subevent_id, n int)`, the places `n` that valid
+   * (`valid_until` not passed), `block_quota`, not used-up vouchers of the event hold on a quota or an item or a
+   * variation (and sub-event), grouped by target as in {@link blockingPlaces}. `eventId` is an `int` and `now` a
+   * `timestamptz` expression of the caller's statement.
+   */
+  static blockingTargets(eventId: string, now: string): SqlFragment {
+    return sqlFragment(`SELECT quota_id, item_id, variation_id, subevent_id, SUM(max_usages - redeemed)::int AS n
+           FROM voucher
+          WHERE event_id = ${eventId} AND block_quota AND redeemed < max_usages
+            AND (valid_until IS NULL OR valid_until >= ${now})
+          GROUP BY quota_id, item_id, variation_id, subevent_id`);
+  }
+
+  /**
    * One page of the event's vouchers (rows, then count). Filters `code`, `max_usages`, `redeemed`, `item`,
    * `variation`, `quota`, `subevent`, `block_quota`, `allow_ignore_quota`, `price_mode`, `tag`, `value`,
    * `active`, `search`; ordering `id` (default), `code`, `max_usages`, `valid_until`, `value`.

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { OrderTotalsQueries, OrderTotalsRow } from './order-totals.queries';
 import { ProductCounts, QuotaEngineQueries } from './quota-engine.queries';
 
 export type { ProductCounts } from './quota-engine.queries';
@@ -22,6 +23,8 @@ export interface QuotaCountReport {
   drift: CountDrift[];
   /** Order positions whose exit state (`order_position.exited`) disagreed with their last successful scan. */
   exitStates: number;
+  /** Events and statuses whose maintained order totals (`order_totals`, the live figures) differed. */
+  orderTotals: OrderTotalsRow[];
   repaired: boolean;
 }
 
@@ -32,7 +35,9 @@ export interface QuotaCountReport {
  * snapshot (REPEATABLE READ), in which counts and rows always agree unless something bypassed the triggers, so
  * sales running meanwhile cause no false reports. A repair then locks only the drifted products' count rows (every
  * writer of those products waits on them) and sets them from the rows as they are at that moment. Used by the CLI
- * command `check-quotas` and by the scheduler (every `QUOTA_CHECK_INTERVAL_MS`).
+ * command `check-quotas` and by the scheduler (every `QUOTA_CHECK_INTERVAL_MS`). The same check covers the event
+ * order totals of the live figures (`order_totals`, {@link OrderTotalsQueries}): compared in the same snapshot,
+ * repaired under the locks of all their stripes.
  */
 @Injectable()
 export class QuotaCountCheck {
@@ -41,6 +46,7 @@ export class QuotaCountCheck {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly queries: QuotaEngineQueries,
+    private readonly totals: OrderTotalsQueries,
   ) {}
 
   /**
@@ -51,8 +57,12 @@ export class QuotaCountCheck {
     const repair = options.repair ?? true;
     const found = await this.db.transaction('REPEATABLE READ', async (em) => ({
       exitStates: await this.wrongExitStates(em, eventId),
+      orderTotals: await this.totals.drift(em, eventId),
       ...(await this.compare(em, eventId)),
     }));
+    if (repair && found.orderTotals.length > 0) {
+      await this.db.transaction((em) => this.totals.repair(em, found.orderTotals.map((t) => t.event_id)));
+    }
     if (repair && found.exitStates.length > 0) await this.repairExitStates(found.exitStates);
     // Exit states repaired move the counts through the triggers: compare again before repairing counts.
     const counts =
@@ -64,11 +74,14 @@ export class QuotaCountCheck {
       products: counts.products,
       drift: counts.drift,
       exitStates: found.exitStates.length,
-      repaired: repair && (counts.drift.length > 0 || found.exitStates.length > 0),
+      orderTotals: found.orderTotals,
+      repaired:
+        repair && (counts.drift.length > 0 || found.exitStates.length > 0 || found.orderTotals.length > 0),
     };
-    if (report.drift.length > 0 || report.exitStates > 0) {
+    if (report.drift.length > 0 || report.exitStates > 0 || report.orderTotals.length > 0) {
       this.logger.warn(
-        `quota counts drifted: ${report.drift.length} product(s), ${report.exitStates} exit state(s)` +
+        `quota counts drifted: ${report.drift.length} product(s), ${report.exitStates} exit state(s), ` +
+          `${report.orderTotals.length} order total(s)` +
           `${report.repaired ? ', repaired' : ''}: ${JSON.stringify(report.drift.slice(0, 20))}`,
       );
     }

@@ -5,6 +5,7 @@ import { QuotaCountCheck } from './quota-count-check';
 import { QuotaCountRepair } from './quota-count-repair.periodic';
 import { QuotaEngine } from './quota-engine.service';
 import { QuotaEngineQueries } from './quota-engine.queries';
+import { OrderTotalsQueries } from './order-totals.queries';
 import { QuotaListExporter } from './quota-list.exporter';
 
 /**
@@ -21,6 +22,7 @@ import { QuotaListExporter } from './quota-list.exporter';
     QuotaEngine,
     QuotaCountCheck,
     QuotaEngineQueries,
+    OrderTotalsQueries,
     QuotaCountRepair,
     QuotaListExporter,
     { provide: QUOTA_AVAILABILITY, useExisting: QuotaEngine },

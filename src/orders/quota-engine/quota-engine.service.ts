@@ -21,6 +21,16 @@ type EngineRow =
   ({ kind: 's' } & ProductSales) | ({ kind: 'b' } & BlockingRow) | ({ kind: 'w' } & ProductWaiting);
 
 /**
+ * What {@link QuotaEngine.figures} answers: the availability of each quota, and the occupation of each product
+ * the quotas count (item, variation, sub-event): paid, pending and exited positions from the maintained counts,
+ * live cart positions (`carts`; those holding a blocking voucher left out, as on the quotas).
+ */
+export interface EngineFigures {
+  quotas: Map<number, QuotaAvailabilityResult>;
+  products: Omit<ProductSales, 'voucher_id'>[];
+}
+
+/**
  * The quota engine: how full each quota is (spec "Quota"; compat §3.14), in ONE SQL statement (one round trip,
  * one snapshot) for any number of quotas, combining two parts:
  * 1. the maintained counts of paid and pending order positions (not canceled) and of the paid ones whose last
@@ -47,8 +57,24 @@ export class QuotaEngine implements QuotaAvailability {
     quotas: readonly CountedQuota[],
     options: AvailabilityOptions = {},
   ): Promise<Map<number, QuotaAvailabilityResult>> {
+    return (await this.run(em, quotas, options)).quotas;
+  }
+
+  /**
+   * The availability of `quotas` (as {@link compute}, without the waiting list) and the occupation of their
+   * products, from the same statement (README "Live figures", `E/stats/`).
+   */
+  figures(em: EntityManager, quotas: readonly CountedQuota[]): Promise<EngineFigures> {
+    return this.run(em, quotas, {});
+  }
+
+  private async run(
+    em: EntityManager,
+    quotas: readonly CountedQuota[],
+    options: AvailabilityOptions,
+  ): Promise<EngineFigures> {
     const result = new Map<number, QuotaAvailabilityResult>();
-    if (quotas.length === 0) return result;
+    if (quotas.length === 0) return { quotas: result, products: [] };
     const eventIds = [...new Set(quotas.map((q) => q.eventId))];
     const now = options.now ?? new Date();
     const items = [...new Set(quotas.flatMap((q) => q.itemIds))];
@@ -76,7 +102,7 @@ export class QuotaEngine implements QuotaAvailability {
     const blocking = this.blocking.read(held);
     const counts = sumQuotaCounts(quotas, sales, blocking.placesByQuota, blocking.blocking, waiting);
     for (const quota of quotas) result.set(quota.id, availabilityOf(quota, counts.get(quota.id)!));
-    return result;
+    return { quotas: result, products: productsOf(sales, blocking.blocking) };
   }
 
   /**
@@ -119,4 +145,23 @@ export class QuotaEngine implements QuotaAvailability {
        SELECT 'b', NULL, NULL, NULL, b.voucher_id, 0, 0, 0, 0, b.quota_id, b.n
          FROM (${blockingSql}) b${waitingSql}`;
   }
+}
+
+/** Sales rows summed per product (cart rows are per voucher too); carts of blocking vouchers left out. */
+function productsOf(sales: readonly ProductSales[], blocking: ReadonlySet<number>): EngineFigures['products'] {
+  const out = new Map<string, EngineFigures['products'][number]>();
+  for (const row of sales) {
+    const key = `${row.item_id}/${row.variation_id ?? ''}/${row.subevent_id ?? ''}`;
+    let product = out.get(key);
+    if (!product) {
+      product = { ...row, paid: 0, pending: 0, exited: 0, carts: 0 };
+      delete (product as Partial<ProductSales>).voucher_id;
+      out.set(key, product);
+    }
+    product.paid += row.paid;
+    product.pending += row.pending;
+    product.exited += row.exited;
+    if (row.voucher_id === null || !blocking.has(row.voucher_id)) product.carts += row.carts;
+  }
+  return [...out.values()];
 }
