@@ -10849,7 +10849,10 @@ export interface operations {
                 /** @description Changes per page (1 to 1,000; default 100). */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -10860,12 +10863,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChangePageJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16087,12 +16092,17 @@ export interface operations {
                 resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -16105,11 +16115,13 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -16118,6 +16130,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17282,12 +17295,17 @@ export interface operations {
                 resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -17301,11 +17319,13 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -17314,6 +17334,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20366,7 +20387,10 @@ export interface operations {
                 /** @description Id of an event date: its quotas, products counted on it, and the check-in lists of that date and of all dates. */
                 subevent?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -20379,12 +20403,14 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventStatsJson"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23111,12 +23137,17 @@ export interface operations {
                 resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
-                /** @description Page number, from 1; past the last page answers 404. */
+                /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
                 page?: number;
-                /** @description Results per page; larger values are capped at 50. */
+                /** @description Results per page: up to 50 with `page` (larger values are capped at 50), up to 1000 with `cursor` (capped at 1000). */
                 page_size?: number;
+                /** @description Keyset pagination instead of `page`: empty (`?cursor=`) for the first page, then the cursor of a `next` or `previous` link. Pages follow the ordering in force (ties broken by id) with no offset, so rows inserted or deleted meanwhile are never skipped or repeated; `count` is then null and `page_size` goes up to 1000. A cursor only works with the filters and ordering it was made with (else 400 `{"cursor": ["Invalid cursor."]}`); with `page` it answers 400. */
+                cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of copies the client holds (comma-separated, `W/` accepted), or `*`: 304 without a body when one is the current `ETag`. Takes precedence over `If-Modified-Since`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Slug of the organizer */
                 organizer: string;
@@ -23127,11 +23158,13 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        count: number;
+                        /** @description Matching rows; null on cursor pages (`cursor`). */
+                        count: number | null;
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
@@ -23140,6 +23173,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
