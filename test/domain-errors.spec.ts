@@ -154,6 +154,11 @@ describe('domain errors', () => {
       [new errors.Conflict('Busy.'), 409, { detail: 'Busy.' }],
       [new errors.LockTimeout(), 409, { detail: errors.BUSY_DETAIL }, { 'Retry-After': '5' }],
       [new errors.TaskNotReady('running', 2), 409, { status: 'running' }, { 'Retry-After': '2' }],
+      [
+        new errors.Gone('This cursor is older than the change feed keeps.'),
+        410,
+        { detail: 'This cursor is older than the change feed keeps.' },
+      ],
       [new errors.TaskFailed('Bad.', 'failed', 'shred'), 417, { status: 'failed', message: 'Bad.' }],
       [new errors.NotModified(), 304, undefined],
       [new errors.PreconditionFailed(), 412, { detail: 'Precondition failed.' }],

@@ -59,7 +59,9 @@ describe('rendered catalogue list cache', () => {
     const again = await call('get', 'items/');
     expect(again.text).toBe(first.text);
     expect(again.headers['content-type']).toMatch(/^application\/json/);
-    expect(again.headers.etag).toBeUndefined();
+    // The same bytes, so the same strong ETag (README "ETags and conditional requests").
+    expect(again.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(again.headers.etag).toBe(first.headers.etag);
   });
 
   it('shows every kind of catalogue write at once', async () => {
