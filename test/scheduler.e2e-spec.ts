@@ -23,6 +23,7 @@ import { TasksService } from '../src/tasks/tasks.service';
 import { ScheduledExportRuns } from '../src/exports/scheduled-export-runs.service';
 import { WebhookDispatch } from '../src/webhooks/webhook-dispatch.service';
 import { WaitingListAutoAssign } from '../src/waitinglist/waiting-list-auto-assign.periodic';
+import { ChangeSequencer } from '../src/sync/changes/change-sequencer.service';
 import { auth, bootstrapOrganizer, createEvent } from './factories';
 import { startTestApp, TestApp } from './harness';
 
@@ -49,6 +50,7 @@ describe('scheduler tick', () => {
         new ScheduledExportRuns(db, t.app.get(TasksService)),
         new WebhookDispatch(db, t.app.get(JobQueues), t.app.get(AppConfig)),
         t.app.get(WaitingListAutoAssign),
+        t.app.get(ChangeSequencer),
       ]),
     );
   });
