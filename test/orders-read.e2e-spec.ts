@@ -7,7 +7,7 @@ import { listStatements } from './sql-count';
 /**
  * Reading and changing orders (compat §4.4): `E/orders/` list with filters, ordering and `X-Page-Generated`,
  * detail by code, the organizer-wide `O/orders/` filtered by permission, PATCH of the allowed fields with its
- * logs, PUT 405, DELETE of test-mode orders; fixed SQL statement counts for list pages.
+ * logs, PUT 405 (DELETE: test/orders-delete.e2e-spec.ts); fixed SQL statement counts for list pages.
  */
 describe('orders: read, change, delete', () => {
   let t: TestApp;
@@ -438,74 +438,6 @@ describe('orders: read, change, delete', () => {
       res = await send('put', `${E}/orders/${created.code}/`, { comment: 'x' });
       expect([res.status, res.body]).toEqual([405, { detail: 'Method "PUT" not allowed.' }]);
       expect((await get(`${E}/orders/${created.code}/`)).body).toEqual(created);
-    });
-  });
-
-  describe('DELETE', () => {
-    it('deletes a test-mode order with everything it holds, giving voucher uses and budget back', async () => {
-      const voucher = await ok(
-        await send('post', `${E}/vouchers/`, {
-          item: itemId,
-          max_usages: 3,
-          price_mode: 'subtract',
-          value: '2.00',
-          budget: '10.00',
-        }),
-      );
-      const keep = await order({ positions: [{ item: itemId, voucher: voucher.id }] });
-      const created = await order({
-        testmode: true,
-        positions: [
-          { item: itemId, voucher: voucher.id, answers: [{ question: questionId, answer: 'x' }] },
-          { item: itemId, voucher: voucher.id },
-        ],
-        fees: [{ fee_type: 'service', value: '1.00' }],
-        invoice_address: { name: 'X' },
-        status: 'p',
-      });
-      const id = await orderId(created.code);
-      expect((await get(`${E}/vouchers/${voucher.id}/`)).body).toMatchObject({
-        redeemed: 3,
-        budget_used: '6.00',
-      });
-      const res = await send('delete', `${E}/orders/${created.code}/`);
-      expect([res.status, res.body]).toEqual([204, {}]);
-      expect((await get(`${E}/orders/${created.code}/`)).status).toBe(404);
-      for (const table of ['order_position', 'order_fee', 'order_payment', 'invoice_address']) {
-        const rows: { n: string }[] = await t.db.query(
-          `SELECT count(*) AS n FROM ${table} WHERE order_id = $1`,
-          [id],
-        );
-        expect([table, Number(rows[0].n)]).toEqual([table, 0]);
-      }
-      expect((await get(`${E}/vouchers/${voucher.id}/`)).body).toMatchObject({
-        redeemed: 1,
-        budget_used: '2.00',
-      });
-      expect((await get(`${E}/orders/${keep.code}/`)).status).toBe(200);
-      const log: unknown[] = await t.db.query(
-        "SELECT content_type, object_id, data FROM log_entry WHERE action_type = 'pretix.event.order.deleted'",
-      );
-      // The entry names the deleted order (the change feed keys its tombstone on it).
-      expect(log).toEqual([
-        { content_type: 'order', object_id: expect.any(Number), data: { code: created.code } },
-      ]);
-    });
-
-    it('refuses orders not in test mode (403), unknown codes (404) and callers without write (403)', async () => {
-      const live = await order();
-      let res = await send('delete', `${E}/orders/${live.code}/`);
-      expect([res.status, res.body]).toEqual([403, { detail: 'Only test mode orders can be deleted.' }]);
-      res = await send('delete', `${E}/orders/NOPE3/`);
-      expect([res.status, res.body]).toEqual([404, NOT_FOUND]);
-      const test = await order({ testmode: true });
-      res = await send('delete', `${E}/orders/${test.code}/`, undefined, reader);
-      expect([res.status, res.body]).toEqual([403, DENIED]);
-      res = await send('delete', `${OTHER}/orders/${test.code}/`);
-      expect([res.status, res.body]).toEqual([404, NOT_FOUND]);
-      expect((await t.http().delete(`${E}/orders/${test.code}/`)).status).toBe(401);
-      expect((await get(`${E}/orders/${live.code}/`)).status).toBe(200);
-      expect((await get(`${E}/orders/${test.code}/`)).status).toBe(200);
     });
   });
 });

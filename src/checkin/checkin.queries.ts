@@ -10,7 +10,6 @@ import { SubEventQueries } from '../organizers/subevents/subevent.queries';
 import { CheckinList } from './checkin-list.entity';
 import { Checkin } from './checkin.entity';
 
-
 /**
  * The log entry data of a scan stored by {@link CheckinQueries.successfulScanInsert} or `refusedScanInsert`, as the
  * audit log's `recordEach` data expression over the returned row `c`: the logged data plus `checkin` (its id).
@@ -60,13 +59,6 @@ export interface SuccessfulScanRow {
   device_id: number | null;
   gate_id: number | null;
   nonce: string | null;
-}
-
-/** A list whose `exit_all_at` has passed. */
-export interface DueExitListRow {
-  id: number;
-  event_id: number;
-  exit_all_at: Date;
 }
 
 /** The parameters of a failed scan uploaded by a scanner (compat §3.20 `failed_checkins/`), in column order. */
@@ -448,47 +440,6 @@ export class CheckinQueries {
       [positionId, listId],
     );
     return rows[0]?.id ?? null;
-  }
-
-  /** The next list whose `exit_all_at` is at or before `now`, locked `FOR UPDATE SKIP LOCKED`; null when none. */
-  async lockDueExitList(em: EntityManager, now: Date): Promise<DueExitListRow | null> {
-    const due: DueExitListRow[] = await em.query(
-      `SELECT id, event_id, exit_all_at FROM checkin_list WHERE exit_all_at <= $1
-            ORDER BY exit_all_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [now],
-    );
-    return due[0] ?? null;
-  }
-
-  /**
-   * Inserts an automatic exit at `at` for every ticket whose last successful scan on the list up to `at` is an
-   * entry. @returns the ids of the exits written
-   */
-  async insertAutomaticExits(
-    em: EntityManager,
-    listId: number,
-    eventId: number,
-    at: Date,
-  ): Promise<number[]> {
-    const written: { id: number }[] = await em.query(
-      `INSERT INTO checkin (position_id, event_id, list_id, type, datetime, successful, auto_checked_in)
-           SELECT last.position_id, $2, $1, 'exit', $3, true, true
-             FROM (SELECT DISTINCT ON (c.position_id) c.position_id, c.type
-                     FROM checkin c
-                    WHERE c.list_id = $1 AND c.successful AND c.position_id IS NOT NULL AND c.datetime <= $3
-                    ORDER BY c.position_id, c.datetime DESC, c.id DESC) last
-            WHERE last.type = 'entry'
-           RETURNING id`,
-      [listId, eventId, at],
-    );
-    return written.map((r) => r.id);
-  }
-
-  /** Moves the list's `exit_all_at` one day on (its `last_modified` untouched). */
-  async postponeExitAll(em: EntityManager, listId: number): Promise<void> {
-    await em.query(`UPDATE checkin_list SET exit_all_at = exit_all_at + interval '1 day' WHERE id = $1`, [
-      listId,
-    ]);
   }
 
   /** Every scan of the event (successful or not) with its raw data, in id order (shredder export). */

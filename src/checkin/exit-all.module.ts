@@ -1,7 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { CheckinCountsCheck } from './checkin-counts-check';
 import { CheckinCountsQueries } from './checkin-counts.queries';
-import { CheckinQueries } from './checkin.queries';
+import { ExitAllQueries } from './exit-all.queries';
 import { ExitAll } from './exit-all';
 
 /**
@@ -15,7 +15,7 @@ export class ExitAllModule {
     return {
       module: ExitAllModule,
       imports: [events],
-      providers: [CheckinQueries, ExitAll, CheckinCountsQueries, CheckinCountsCheck],
+      providers: [ExitAllQueries, ExitAll, CheckinCountsQueries, CheckinCountsCheck],
       exports: [ExitAll, CheckinCountsCheck],
     };
   }

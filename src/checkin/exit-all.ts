@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Periodic } from '../common/contributions';
-import { CheckinQueries } from './checkin.queries';
+import { ExitAllQueries } from './exit-all.queries';
 import { CHECKIN_EVENTS, type CheckinEvents } from './checkin-events.port';
 
 /**
@@ -23,7 +23,7 @@ export class ExitAll {
     /** The live stream of the lists (each list's exits published after its commit). */
     @Inject(CHECKIN_EVENTS) private readonly events: CheckinEvents,
     /** Injected; the default serves callers outside Nest's container (it is stateless). */
-    private readonly queries: CheckinQueries = new CheckinQueries(),
+    private readonly queries: ExitAllQueries = new ExitAllQueries(),
   ) {}
 
   /** Checks out the due lists (at most `maxLists` per call). @returns the number of exits written */
