@@ -76,13 +76,15 @@ async function loadFiller(
   from: number,
   to: number,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO orders (event_id, organizer_id, code, status, secret, email, datetime, expires, total, customer)
+  await bench.bulkOrders(db, () =>
+    db.query(
+      `INSERT INTO orders (event_id, organizer_id, code, status, secret, email, datetime, expires, total, customer)
      SELECT $1, $2, 'F' || lpad(g::text, 8, '0'), CASE WHEN g % 20 = 0 THEN 'c' ELSE 'p' END, md5(g::text),
             'buyer' || g || '@bulk.example', '2020-01-01T00:00:00Z'::timestamptz + g * interval '1 minute',
             now(), 20, CASE WHEN g % 10 = 0 THEN 'CUST' || (g % 1000) END
        FROM generate_series($3::int, $4::int) g`,
-    [eventId, organizerId, from, to],
+      [eventId, organizerId, from, to],
+    ),
   );
   await db.query(
     `INSERT INTO order_position (order_id, event_id, positionid, item_id, price, secret, pseudonymization_id,
