@@ -1,7 +1,9 @@
 import { Injectable, Type } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
+import { ChangeRenderer, RENDERS_CHANGES } from '../../audit/change-renderer';
+import type { Principal } from '../../auth/principal';
 import { CategoriesService } from '../../catalogue/categories/categories.service';
 import { DiscountsService } from '../../catalogue/discounts/discounts.service';
 import { ItemMetaPropertiesService } from '../../catalogue/item-meta-properties/item-meta-properties.service';
@@ -14,6 +16,7 @@ import { VouchersService } from '../../catalogue/vouchers/vouchers.service';
 import { AutoCheckinRulesService } from '../../checkin/auto-checkin/auto-checkin-rules.service';
 import { CheckinListsService } from '../../checkin/checkin-lists.service';
 import { CheckinsService } from '../../checkin/checkins.service';
+import { checkContributions, discoverClassContributions } from '../../common/contributions';
 import { NotFound } from '../../common/errors';
 import type { ObjectRef } from '../../common/listing/object-refs';
 import { MembershipsService } from '../../customers/memberships.service';
@@ -33,9 +36,10 @@ import { TeamsService } from '../../teams/teams.service';
 import { WaitingListService } from '../../waitinglist/waiting-list.service';
 import type { ChangeResourceName } from '../change-resources';
 
-/** What renderers share for one page: the organizer, and the page's events once loaded (fallback renderers). */
+/** What renderers share for one page: the organizer, the credential, and the page's events once loaded. */
 export interface RenderScope {
   organizer: Organizer;
+  principal: Principal;
   events: Map<number, Event>;
 }
 
@@ -55,17 +59,19 @@ interface ResourceRenderer {
  */
 export const EACH_OBJECTS_PER_PAGE = 25;
 
-/** Resources whose detail lives in a context above the feed's (devices, webhooks, scheduled e-mail rules) or is
- * keyed by a name the log does not hold (customers, sales channels): listed with `data: null`, not rendered. */
-export const UNRENDERED: ReadonlySet<ChangeResourceName> = new Set([
+/**
+ * Resources rendered by a {@link ChangeRenderer} contribution of their own context (`@RendersChanges`, found at
+ * boot): those whose context sits above the feed's (devices, gates, webhooks, e-mail rules) and those answered
+ * by an identifier the log does not hold (customers, sales channels: rendered from the row id).
+ */
+export const CONTRIBUTED: readonly ChangeResourceName[] = [
   'device',
   'gate',
   'webhook',
   'sendmailrule',
   'customer',
   'saleschannel',
-  'orderposition',
-]);
+];
 
 /**
  * The renderers of the change feed (issue 27 §1), per resource: the bulk detail reads of the resources that change
@@ -81,11 +87,12 @@ export class ChangeRenderers {
 
   constructor(
     private readonly modules: ModuleRef,
+    private readonly discovery: DiscoveryService,
     @InjectEntityManager() private readonly em: EntityManager,
     private readonly tenancy: TenancyQueries,
   ) {}
 
-  /** How `resource` is rendered, or null when it is not ({@link UNRENDERED}). */
+  /** How `resource` is rendered, or null when it is not. */
   of(resource: ChangeResourceName): ResourceRenderer | null {
     this.table ??= this.build();
     return this.table[resource] ?? null;
@@ -141,7 +148,21 @@ export class ChangeRenderers {
     const seatingPlans = this.service(SeatingPlansService);
     const media = this.service(ReusableMediaService);
     const organizers = this.service(OrganizersService);
+    const contributed = checkContributions(
+      'change renderer',
+      CONTRIBUTED,
+      discoverClassContributions<ChangeRenderer>(this.discovery, RENDERS_CHANGES),
+    );
+    const fromContexts = Object.fromEntries(
+      [...contributed].map(([name, renderer]) => [
+        name,
+        bulk((s, refs) =>
+          renderer.renderChanges({ organizerId: s.organizer.id, principal: s.principal }, refs),
+        ),
+      ]),
+    );
     return {
+      ...fromContexts,
       order: bulk((_s, refs) => orders.details(refs)),
       checkin: bulk((_s, refs) => checkins.details(refs)),
       item: bulk((_s, refs) => items.details(refs)),
