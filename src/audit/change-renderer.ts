@@ -11,7 +11,7 @@ import type { ObjectRef } from '../common/listing/object-refs';
 
 /** What a renderer may need besides the objects: the organizer of the feed and the credential reading it. */
 export interface ChangeRenderScope {
-  organizerId: number;
+  organizer: { id: number; slug: string };
   /** The credential reading the feed (some answers depend on it, e.g. a device's tokens). */
   principal: Principal;
 }

@@ -80,7 +80,7 @@ export class CustomersService implements ChangeRenderer {
   /** The change feed's customers (by database id, the log's object id) as {@link get} answers them. One statement. */
   async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
     const found = await this.db.find(Customer, {
-      where: { id: In(refIds(refs)), organizerId: scope.organizerId },
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
     });
     return new Map(found.map((c) => [c.id, toCustomerJson(c)]));
   }

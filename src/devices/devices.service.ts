@@ -49,8 +49,8 @@ export class DevicesService implements ChangeRenderer {
 
   /** The change feed's devices (by database id) as {@link get} answers them. One statement. */
   async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
-    const found = await this.queries.byIds(this.db, scope.organizerId, refIds(refs));
-    const show = canSeeTokens(scope.principal, scope.organizerId);
+    const found = await this.queries.byIds(this.db, scope.organizer.id, refIds(refs));
+    const show = canSeeTokens(scope.principal, scope.organizer.id);
     return new Map(found.map((r) => [r.device.id, toDeviceJson(r, show)]));
   }
 

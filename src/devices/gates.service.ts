@@ -41,7 +41,7 @@ export class GatesService implements ChangeRenderer {
   /** The change feed's gates as {@link get} answers them. One statement. */
   async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
     const gates = await this.db.find(Gate, {
-      where: { id: In(refIds(refs)), organizerId: scope.organizerId },
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
     });
     return new Map(gates.map((g) => [g.id, toGateJson(g)]));
   }

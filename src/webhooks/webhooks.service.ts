@@ -63,7 +63,9 @@ export class WebhooksService implements ChangeRenderer {
   /** The change feed's webhooks as {@link get} answers them. Two statements (webhooks, event slugs). */
   async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
     const em = this.db.manager;
-    const found = await em.find(Webhook, { where: { id: In(refIds(refs)), organizerId: scope.organizerId } });
+    const found = await em.find(Webhook, {
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
+    });
     const slugs = await this.tenancy.eventSlugs(
       em,
       found.flatMap((w) => w.limitEventIds),

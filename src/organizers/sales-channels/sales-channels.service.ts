@@ -59,7 +59,7 @@ export class SalesChannelsService implements ChangeRenderer {
   /** The change feed's channels (by database id, the log's object id) as {@link get} answers them. One statement. */
   async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
     const found = await this.db.find(SalesChannel, {
-      where: { id: In(refIds(refs)), organizerId: scope.organizerId },
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
     });
     return new Map(found.map((c) => [c.id, toSalesChannelJson(c)]));
   }

@@ -4,26 +4,16 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
 import { ChangeRenderer, RENDERS_CHANGES } from '../../audit/change-renderer';
 import type { Principal } from '../../auth/principal';
-import { CategoriesService } from '../../catalogue/categories/categories.service';
-import { DiscountsService } from '../../catalogue/discounts/discounts.service';
 import { ItemMetaPropertiesService } from '../../catalogue/item-meta-properties/item-meta-properties.service';
-import { ItemsService } from '../../catalogue/items/items.service';
 import { MembershipTypesService } from '../../catalogue/membership-types/membership-types.service';
-import { QuestionsService } from '../../catalogue/questions/questions.service';
-import { QuotasService } from '../../catalogue/quotas/quotas.service';
-import { TaxRulesService } from '../../catalogue/tax-rules/tax-rules.service';
-import { VouchersService } from '../../catalogue/vouchers/vouchers.service';
 import { AutoCheckinRulesService } from '../../checkin/auto-checkin/auto-checkin-rules.service';
 import { CheckinListsService } from '../../checkin/checkin-lists.service';
-import { CheckinsService } from '../../checkin/checkins.service';
 import { checkContributions, discoverClassContributions } from '../../common/contributions';
 import { NotFound } from '../../common/errors';
 import type { ObjectRef } from '../../common/listing/object-refs';
 import { MembershipsService } from '../../customers/memberships.service';
-import { GiftCardReads } from '../../giftcards/giftcard-reads.service';
 import { ReusableMediaService } from '../../media/reusable-media.service';
 import { CartPositionsService } from '../../orders/carts/cart-positions.service';
-import { OrdersService } from '../../orders/presentation/orders.service';
 import type { Event } from '../../organizers/event.entity';
 import { EventsService } from '../../organizers/events.service';
 import { EventMetaPropertiesService } from '../../organizers/meta-properties/event-meta-properties.service';
@@ -60,11 +50,22 @@ interface ResourceRenderer {
 export const EACH_OBJECTS_PER_PAGE = 25;
 
 /**
- * Resources rendered by a {@link ChangeRenderer} contribution of their own context (`@RendersChanges`, found at
- * boot): those whose context sits above the feed's (devices, gates, webhooks, e-mail rules) and those answered
- * by an identifier the log does not hold (customers, sales channels: rendered from the row id).
+ * Resources rendered in bulk by a {@link ChangeRenderer} contribution of their own context (`@RendersChanges`,
+ * found at boot; each must have exactly one): the often changing ones, those whose context sits above the feed's
+ * (devices, gates, webhooks, e-mail rules) and those answered by an identifier the log does not hold (customers,
+ * sales channels: rendered from the row id).
  */
 export const CONTRIBUTED: readonly ChangeResourceName[] = [
+  'order',
+  'checkin',
+  'item',
+  'quota',
+  'voucher',
+  'category',
+  'question',
+  'taxrule',
+  'discount',
+  'giftcard',
   'device',
   'gate',
   'webhook',
@@ -74,12 +75,11 @@ export const CONTRIBUTED: readonly ChangeResourceName[] = [
 ];
 
 /**
- * The renderers of the change feed (issue 27 §1), per resource: the bulk detail reads of the resources that change
- * often (orders, check-ins, items, quotas, vouchers, categories, questions, tax rules, discounts, gift cards: one or
- * two statements per resource on a page, whatever its size), and for the rarely changing ones (events, dates,
- * check-in lists, teams, ...) the resource's own detail read per object, at most {@link EACH_OBJECTS_PER_PAGE}
- * per page. Each reuses the resource's own service (found in the application's container, so no context exports
- * its services for the feed alone), so `data` is exactly what the detail GET answers (without query parameters).
+ * The renderers of the change feed (issue 27 §1), per resource: the bulk renderers the owning contexts contribute
+ * ({@link CONTRIBUTED}: one or two statements per resource on a page, whatever its size), the organizer (already
+ * loaded), and for the rarely changing ones (events, dates, check-in lists, teams, ...) the resource's own detail
+ * read per object, at most {@link EACH_OBJECTS_PER_PAGE} per page (services found in the application's container,
+ * all below the feed's layer). Either way `data` is exactly what the detail GET answers (without query parameters).
  */
 @Injectable()
 export class ChangeRenderers {
@@ -124,16 +124,6 @@ export class ChangeRenderers {
       mode: 'each',
       render: (scope, refs) => each(refs, (ref) => get(scope.organizer, ref.id)),
     });
-    const items = this.service(ItemsService);
-    const quotas = this.service(QuotasService);
-    const vouchers = this.service(VouchersService);
-    const categories = this.service(CategoriesService);
-    const questions = this.service(QuestionsService);
-    const taxRules = this.service(TaxRulesService);
-    const discounts = this.service(DiscountsService);
-    const checkins = this.service(CheckinsService);
-    const giftCards = this.service(GiftCardReads);
-    const orders = this.service(OrdersService);
     const events = this.service(EventsService);
     const subevents = this.service(SubEventReads);
     const lists = this.service(CheckinListsService);
@@ -156,28 +146,11 @@ export class ChangeRenderers {
     const fromContexts = Object.fromEntries(
       [...contributed].map(([name, renderer]) => [
         name,
-        bulk((s, refs) =>
-          renderer.renderChanges({ organizerId: s.organizer.id, principal: s.principal }, refs),
-        ),
+        bulk((s, refs) => renderer.renderChanges({ organizer: s.organizer, principal: s.principal }, refs)),
       ]),
     );
     return {
       ...fromContexts,
-      order: bulk((_s, refs) => orders.details(refs)),
-      checkin: bulk((_s, refs) => checkins.details(refs)),
-      item: bulk((_s, refs) => items.details(refs)),
-      quota: bulk((_s, refs) => quotas.details(refs)),
-      voucher: bulk((_s, refs) => vouchers.details(refs)),
-      category: bulk((_s, refs) => categories.details(refs)),
-      question: bulk((_s, refs) => questions.details(refs)),
-      taxrule: bulk((_s, refs) => taxRules.details(refs)),
-      discount: bulk((s, refs) => discounts.details(s.organizer.id, refs)),
-      giftcard: bulk((s, refs) =>
-        giftCards.details(
-          s.organizer,
-          refs.map((r) => r.id),
-        ),
-      ),
       organizer: bulk((s, refs) =>
         Promise.resolve(
           new Map(
