@@ -103,16 +103,16 @@ describe('change feed', () => {
       send_date: '2031-01-01T10:00:00Z',
     });
     const customer = await created(`${O}/customers/`, { email: 'feed@example.org', is_active: true });
-    expect(
-      (await patch(`${O}/customers/${customer.identifier}/`, { email: 'feed2@example.org' })).status,
-    ).toBe(200);
+    const identifier = String(customer.identifier);
+    const deviceId = Number(device.device_id);
+    expect((await patch(`${O}/customers/${identifier}/`, { email: 'feed2@example.org' })).status).toBe(200);
     const channel = await created(`${O}/saleschannels/`, { identifier: 'api.feed', label: 'Feed' });
     const details: Record<string, [string, unknown]> = {
       gate: [`${O}/gates/${gate.id}/`, { id: gate.id }],
-      device: [`${O}/devices/${device.device_id}/`, { device_id: device.device_id }],
+      device: [`${O}/devices/${deviceId}/`, { device_id: deviceId }],
       webhook: [`${O}/webhooks/${hook.id}/`, { id: hook.id }],
       sendmailrule: [`${A}/sendmail_rules/${rule.id}/`, { id: rule.id }],
-      customer: [`${O}/customers/${customer.identifier}/`, { identifier: customer.identifier }],
+      customer: [`${O}/customers/${identifier}/`, { identifier }],
       saleschannel: [`${O}/saleschannels/api.feed/`, { identifier: 'api.feed' }],
     };
     const { changes } = await feed(
