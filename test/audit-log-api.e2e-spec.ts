@@ -1,4 +1,7 @@
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../src/config/app-config';
+import { ChangeEntryFacts, changeTargetOf, RESOURCE_OF_CONTENT_TYPE } from '../src/sync/change-resources';
+import { RESOURCE_SQL } from '../src/sync/logs/audit-log.queries';
 import { auth, bootstrapOrganizer, createDevice, createEvent, teamToken } from './factories';
 import { startTestApp, TestApp } from './harness';
 import { agentOf, consent, login, redirectParams, userWithApp } from './oauth-helpers';
@@ -388,6 +391,39 @@ describe('audit log API: old and new values on the common PATCH paths', () => {
     return res.body as Json;
   };
 
+  it('the SQL resource of an entry is the one changeTargetOf gives (one mapping, two forms)', async () => {
+    const cases: ChangeEntryFacts[] = [
+      ...Object.keys(RESOURCE_OF_CONTENT_TYPE).map((contentType) => facts(contentType, 'pretix.x', {})),
+      facts('order', 'pretix.event.checkin', { checkin: 5, position: 3 }),
+      facts('order', 'pretix.event.checkin.reverted', { checkin: '7' }),
+      facts('order', 'pretix.event.checkin', { position: 3 }),
+      facts('order', 'pretix.event.checkin', { checkin: 0 }),
+      facts('order', 'pretix.event.checkin', { checkin: '1234567890123456' }),
+      facts('order', 'pretix.event.checkin', { checkin: 2.5 }),
+      facts('order', 'pretix.event.order.paid', { checkin: 5 }),
+      facts('customer', 'pretix.customer.membership.created', { id: 9 }),
+      facts('customer', 'pretix.customer.membership.changed', {}),
+      facts('customer', 'pretix.customer.changed', { id: 9 }),
+      facts('unknown_thing', 'pretix.x', {}),
+    ];
+    const rows: { resource: string }[] = await t.app.get(DataSource).query(
+      `SELECT ${RESOURCE_SQL} AS resource
+         FROM jsonb_to_recordset($1::jsonb) AS le(n int, content_type text, action_type text, data jsonb)
+        ORDER BY le.n`,
+      [
+        JSON.stringify(
+          cases.map((c, n) => ({ n, content_type: c.contentType, action_type: c.actionType, data: c.data })),
+        ),
+      ],
+    );
+    const expected = cases.map((c) => changeTargetOf(c)?.resource ?? '');
+    expect(rows.map((r) => r.resource)).toEqual(expected);
+    // prettier-ignore
+    expect(expected.slice(-11)).toEqual([
+      'checkin', 'checkin', 'order', 'order', 'order', 'order', 'order', 'membership', 'customer', 'customer', '',
+    ]);
+  });
+
   it('each PATCH logs {"old", "new"} of the fields it changed, and only those', async () => {
     const item = await send('post', `${E}/items/`, { name: { en: 'T' }, default_price: '10.00' });
     const cases: [string, string, object, string, unknown, unknown][] = [];
@@ -455,3 +491,8 @@ describe('audit log API: old and new values on the common PATCH paths', () => {
     }
   });
 });
+
+/** An entry's facts for the mapping (event 1, object 1). */
+function facts(contentType: string, actionType: string, data: Record<string, unknown>): ChangeEntryFacts {
+  return { contentType, objectId: 1, actionType, eventId: 1, data };
+}

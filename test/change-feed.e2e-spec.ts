@@ -82,6 +82,63 @@ describe('change feed', () => {
     expect(after.changes.every((c) => c.key.id === category.id)).toBe(true);
   });
 
+  it('renders devices, gates, webhooks, e-mail rules, customers and sales channels as their detail GET', async () => {
+    const { cursor } = await feed();
+    const gate = await created(`${O}/gates/`, { name: 'North' });
+    const device = await created(`${O}/devices/`, {
+      name: 'Box',
+      all_events: true,
+      limit_events: [],
+      gate: gate.id,
+    });
+    const hook = await created(`${O}/webhooks/`, {
+      target_url: 'https://hooks.example.org/feed',
+      action_types: ['pretix.event.order.placed'],
+      all_events: false,
+      limit_events: ['alpha'],
+    });
+    const rule = await created(`${A}/sendmail_rules/`, {
+      subject: 'Hi',
+      template: 'T',
+      send_date: '2031-01-01T10:00:00Z',
+    });
+    const customer = await created(`${O}/customers/`, { email: 'feed@example.org', is_active: true });
+    const identifier = String(customer.identifier);
+    const deviceId = Number(device.device_id);
+    expect((await patch(`${O}/customers/${identifier}/`, { email: 'feed2@example.org' })).status).toBe(200);
+    const channel = await created(`${O}/saleschannels/`, { identifier: 'api.feed', label: 'Feed' });
+    const details: Record<string, [string, unknown]> = {
+      gate: [`${O}/gates/${gate.id}/`, { id: gate.id }],
+      device: [`${O}/devices/${deviceId}/`, { device_id: deviceId }],
+      webhook: [`${O}/webhooks/${hook.id}/`, { id: hook.id }],
+      sendmailrule: [`${A}/sendmail_rules/${rule.id}/`, { id: rule.id }],
+      customer: [`${O}/customers/${identifier}/`, { identifier }],
+      saleschannel: [`${O}/saleschannels/api.feed/`, { identifier: 'api.feed' }],
+    };
+    const { changes } = await feed(
+      Object.keys(details)
+        .map((r) => `resource=${r}`)
+        .join('&'),
+      token,
+      cursor,
+    );
+    expect(new Set(changes.map((c) => c.resource))).toEqual(new Set(Object.keys(details)));
+    expect(changes.filter((c) => c.resource === 'customer')).toHaveLength(2);
+    for (const [resource, [path, key]] of Object.entries(details)) {
+      const detail = await get(path);
+      expect(detail.status).toBe(200);
+      for (const change of changes.filter((c) => c.resource === resource)) {
+        expect({ resource, key: change.key, data: change.data, deleted: change.deleted }).toEqual({
+          resource,
+          key,
+          data: detail.body,
+          deleted: false,
+        });
+      }
+    }
+    expect(channel.identifier).toBe('api.feed');
+  });
+
   it('answers the next cursor on an empty page too, and the same page again for the same cursor', async () => {
     const { cursor } = await feed();
     const empty = await get(`${O}/changes/?cursor=${cursor}`);

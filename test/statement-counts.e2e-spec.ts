@@ -6,6 +6,7 @@ import { startTestApp, TestApp } from './harness';
 import { RouteFixture, seedRouteFixture } from './route-fixture';
 import { countStatements } from './sql-count';
 import { settle } from './change-feed-client';
+import { CONTRIBUTED } from '../src/sync/changes/change-renderers';
 
 /**
  * SQL statements per request (README "API conventions"; style.md "Data access"): every GET route of
@@ -135,18 +136,9 @@ describe('statements per request', () => {
   });
 
   it('answers a change feed page in statements bounded by the resource types on it, not by its size', async () => {
-    // The resources rendered in bulk (the others, rarely changing, are read per object, at most 25 per page).
-    const bulk = [
-      'order',
-      'checkin',
-      'item',
-      'quota',
-      'voucher',
-      'category',
-      'question',
-      'taxrule',
-      'giftcard',
-    ];
+    // The resources rendered in bulk by their contexts (the others, rarely changing, are read per object, at most
+    // 25 per page).
+    const bulk = CONTRIBUTED;
     const url = (size: number) =>
       `/api/v1/organizers/org/changes/?page_size=${size}&${bulk.map((r) => `resource=${r}`).join('&')}`;
     // The feed hands out changes once every older transaction of the cluster has ended.

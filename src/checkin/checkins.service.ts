@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../audit/change-renderer';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager, In } from 'typeorm';
@@ -21,7 +22,8 @@ import { scanDevice } from './scan-device';
  * (`failed_checkins/`, compat §3.20).
  */
 @Injectable()
-export class CheckinsService {
+@RendersChanges('checkin')
+export class CheckinsService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly lists: CheckinListsService,
@@ -37,6 +39,11 @@ export class CheckinsService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CheckinRecordJson>> {
     return this.queries.scansPage(this.db, event.id, filters, page, (rows) => rows.map(toCheckinRecordJson));
+  }
+
+  /** The change feed's checkin objects ({@link details}). */
+  renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(refs);
   }
 
   /** The detail answers of the check-ins `refs` names that still exist in their event, by id; one statement. */

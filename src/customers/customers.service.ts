@@ -3,8 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import bcrypt from 'bcryptjs';
 import { randomBytes } from 'crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../audit/change-renderer';
+import { refIds, type ObjectRef } from '../common/listing/object-refs';
 import type { Principal } from '../auth/principal';
 import { ValidationFailed } from '../common/errors';
 import { findOrNotFound } from '../common/persistence/find';
@@ -57,7 +59,8 @@ const ATTEMPTS_PER_LENGTH = 20;
  * `pretix.customer.created|changed|anonymized` with the identifier in the data (the webhook payload's `customer`).
  */
 @Injectable()
-export class CustomersService {
+@RendersChanges('customer')
+export class CustomersService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -72,6 +75,14 @@ export class CustomersService {
     return this.queries.customerPage(this.db, organizer.id, filters, page, (rows) =>
       rows.map(toCustomerJson),
     );
+  }
+
+  /** The change feed's customers (by database id, the log's object id) as {@link get} answers them. One statement. */
+  async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    const found = await this.db.find(Customer, {
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
+    });
+    return new Map(found.map((c) => [c.id, toCustomerJson(c)]));
   }
 
   /** @throws NotFound for an identifier that is not a customer of this organizer */

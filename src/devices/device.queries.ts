@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { findOneInOne, paginateInOne, relatedValue, RelatedSpec } from '../common/listing/page-query';
+import {
+  findManyInOne,
+  findOneInOne,
+  paginateInOne,
+  relatedValue,
+  RelatedSpec,
+} from '../common/listing/page-query';
 import { PageRequest, Paginated } from '../common/listing/pagination';
 import { preparedQuery } from '../common/persistence/prepared';
 import { TenancyQueries } from '../organizers/tenancy.queries';
@@ -132,6 +138,15 @@ export class DeviceQueries {
       .createQueryBuilder('d')
       .where('d.organizer_id = :org AND d.device_id = :num', { org: organizerId, num: deviceId });
     return findOneInOne(qb, RELATED, (device, r) => ({ device, ...r }));
+  }
+
+  /** The organizer's devices with these database ids, with `limit_events` and gate. One statement. */
+  byIds(em: EntityManager, organizerId: number, ids: readonly number[]): Promise<DeviceWithRelations[]> {
+    const qb = em
+      .getRepository(Device)
+      .createQueryBuilder('d')
+      .where('d.organizer_id = :org AND d.id = ANY(:ids)', { org: organizerId, ids: [...ids] });
+    return findManyInOne(qb, RELATED, (device, r) => ({ device, ...r }));
   }
 
   /** The device with this database id with `limit_events` and gate. One statement. @throws NotFound */

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../audit/change-renderer';
+import { refIds, type ObjectRef } from '../common/listing/object-refs';
 import type { Principal } from '../auth/principal';
 import { invalidPk, ValidationFailed } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -19,8 +21,8 @@ const SERIAL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const INIT_TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Whether the principal may see initialization tokens of the organizer's devices (`organizer.devices:write`). */
-function canSeeTokens(principal: Principal, organizer: Organizer): boolean {
-  return principal.organizerPermissions(organizer.id).has('organizer.devices:write');
+function canSeeTokens(principal: Principal, organizerId: number): boolean {
+  return principal.organizerPermissions(organizerId).has('organizer.devices:write');
 }
 
 /**
@@ -29,7 +31,8 @@ function canSeeTokens(principal: Principal, organizer: Organizer): boolean {
  * `pretix.device.changed` with the request body.
  */
 @Injectable()
-export class DevicesService {
+@RendersChanges('device')
+export class DevicesService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -40,15 +43,22 @@ export class DevicesService {
   /** A page of the organizer's devices by id. One statement. */
   async list(organizer: Organizer, principal: Principal, page: PageRequest): Promise<Paginated<DeviceJson>> {
     const found = await this.queries.page(this.db, organizer.id, page);
-    const show = canSeeTokens(principal, organizer);
+    const show = canSeeTokens(principal, organizer.id);
     return found.withItems(found.items.map((r) => toDeviceJson(r, show)));
+  }
+
+  /** The change feed's devices (by database id) as {@link get} answers them. One statement. */
+  async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    const found = await this.queries.byIds(this.db, scope.organizer.id, refIds(refs));
+    const show = canSeeTokens(scope.principal, scope.organizer.id);
+    return new Map(found.map((r) => [r.device.id, toDeviceJson(r, show)]));
   }
 
   /** @throws NotFound for a number no device of this organizer has */
   async get(organizer: Organizer, principal: Principal, deviceId: number): Promise<DeviceJson> {
     return toDeviceJson(
       await this.queries.one(this.db, organizer.id, deviceId),
-      canSeeTokens(principal, organizer),
+      canSeeTokens(principal, organizer.id),
     );
   }
 
@@ -85,7 +95,7 @@ export class DevicesService {
         action: 'pretix.device.created',
         data: { ...body, id: device.id },
       });
-      return toDeviceJson(await this.queries.byId(em, device.id), canSeeTokens(principal, organizer));
+      return toDeviceJson(await this.queries.byId(em, device.id), canSeeTokens(principal, organizer.id));
     });
   }
 
@@ -119,7 +129,7 @@ export class DevicesService {
         action: 'pretix.device.changed',
         data: { ...body },
       });
-      return toDeviceJson(await this.queries.byId(em, device.id), canSeeTokens(principal, organizer));
+      return toDeviceJson(await this.queries.byId(em, device.id), canSeeTokens(principal, organizer.id));
     });
   }
 

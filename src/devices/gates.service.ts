@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../audit/change-renderer';
+import { refIds, type ObjectRef } from '../common/listing/object-refs';
 import type { Principal } from '../auth/principal';
 import { ValidationFailed } from '../common/errors';
 import { PageRequest, Paginated } from '../common/listing/pagination';
@@ -22,7 +24,8 @@ const IDENTIFIER_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ3789';
  * gate; deleting a gate clears it on its devices. Writes log `pretix.gate.created` / `.changed` / `.deleted`.
  */
 @Injectable()
-export class GatesService {
+@RendersChanges('gate')
+export class GatesService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -33,6 +36,14 @@ export class GatesService {
   async list(organizer: Organizer, page: PageRequest): Promise<Paginated<GateJson>> {
     const found = await this.queries.page(this.db, organizer.id, page);
     return found.withItems(found.items.map(toGateJson));
+  }
+
+  /** The change feed's gates as {@link get} answers them. One statement. */
+  async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    const gates = await this.db.find(Gate, {
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
+    });
+    return new Map(gates.map((g) => [g.id, toGateJson(g)]));
   }
 
   /** @throws NotFound */

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { refIds, type ObjectRef } from '../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../audit/change-renderer';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { NotFound, ParentNotFound } from '../common/errors';
@@ -33,7 +35,8 @@ interface WithSlug<E> {
  * gift cards).
  */
 @Injectable()
-export class GiftCardReads {
+@RendersChanges('giftcard')
+export class GiftCardReads implements ChangeRenderer {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly positions: OrderPositionReads,
@@ -70,6 +73,11 @@ export class GiftCardReads {
     return result.withItems(
       await this.presentWithSlugs(this.db.manager, result.items, organizer, expandOwner),
     );
+  }
+
+  /** The change feed's giftcard objects ({@link details}). */
+  renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(scope.organizer, refIds(refs));
   }
 
   /**

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../audit/change-renderer';
+import { byRef, refIds, type ObjectRef } from '../common/listing/object-refs';
 import type { Principal } from '../auth/principal';
 import { ItemQueries } from '../catalogue/items/item.queries';
 import { invalidPk, ValidationFailed } from '../common/errors';
@@ -32,7 +34,8 @@ const CONTENT_TYPE = 'scheduledmail';
  * the event the permission guard resolved. Logs `pretix.plugins.sendmail.rule.added|changed|deleted`.
  */
 @Injectable()
-export class SendmailRulesService {
+@RendersChanges('sendmailrule')
+export class SendmailRulesService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -42,6 +45,15 @@ export class SendmailRulesService {
   /** One page; filters `id`, `send_to` and the booleans; ordering `id`. Two SQL statements whatever the page size. */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<SendmailRuleJson>> {
     return this.queries.rulesPage(this.db, event.id, filters, page, (rows) => rows.map(toSendmailRuleJson));
+  }
+
+  /** The change feed's rules (each of its ref's event) as {@link get} answers them. One statement. */
+  async renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    const rules = await this.db.find(SendmailRule, { where: { id: In(refIds(refs)) } });
+    return byRef(
+      refs,
+      rules.map((r) => ({ id: r.id, eventId: r.eventId, json: toSendmailRuleJson(r) })),
+    );
   }
 
   /** @throws NotFound for an id that is not a rule of this event */

@@ -9,11 +9,15 @@ import type { Permission } from '../auth/permissions';
  * Rules worth knowing:
  * - Sub-objects that the parent's detail GET embeds are reported as the parent: variations, add-ons, bundles and
  *   program times as `item`, question options as `question`, team members, invites and tokens as `team`, order
- *   changes, payments, refunds and invoices as `order` (order positions are part of the order's answer).
+ *   changes, payments, refunds, invoices and order positions as `order`. Positions have no resource of their
+ *   own: the order's answer holds them all, and most order actions (placing, paying, canceling, changing) touch
+ *   several positions without naming them in the log, so a position resource could not be told reliably.
  * - Check-ins are logged on the order (`pretix.event.checkin*`, data `{position, list, checkin, ...}`): they are
  *   `checkin` keyed by `data.checkin` (the check-in row id, written by every check-in writer); an older entry
- *   without it is reported as the `orderposition` `data.position`.
+ *   without it is reported as the `order`.
  * - Memberships are logged on the customer: `membership` keyed by `data.id` when present, else the `customer`.
+ * These two are the {@link RESOURCE_BY_DATA} rules; the rest is {@link RESOURCE_OF_CONTENT_TYPE}. Both forms of the
+ * mapping read these tables: {@link changeTargetOf} here, and the audit log API's SQL (src/sync/logs/).
  * - Entries of things without a detail GET of their own (cart positions' internal bookkeeping excepted) map to
  *   null and are not part of the feed: organizer plugin settings and gift card acceptance map to `organizer`.
  */
@@ -63,7 +67,6 @@ function org(name: string, path: string, read: readonly Permission[], keyField: 
 export const CHANGE_RESOURCES = {
   event: { name: 'event', scope: 'event', read: [], detail: `${O}/events/{slug}/`, keyField: 'slug' },
   order: ev('order', 'orders', ORDERS_READ, 'code'),
-  orderposition: ev('orderposition', 'orderpositions', ORDERS_READ),
   checkin: ev('checkin', 'checkins', CHECKIN_READ),
   cartposition: ev('cartposition', 'cartpositions', ORDERS_READ),
   waitinglistentry: ev('waitinglistentry', 'waitinglistentries', ORDERS_READ),
@@ -137,8 +140,9 @@ export interface ChangeTarget {
   deletes: boolean;
 }
 
-/** Content types whose resource is the content type under another name (or the same). */
-const BY_CONTENT_TYPE: Readonly<Record<string, ChangeResourceName>> = {
+/** Content type -> resource: the content type under another name (or the same), unless a data rule applies. */
+export const RESOURCE_OF_CONTENT_TYPE: Readonly<Record<string, ChangeResourceName>> = {
+  order: 'order',
   item: 'item',
   itemcategory: 'category',
   question: 'question',
@@ -168,6 +172,29 @@ const BY_CONTENT_TYPE: Readonly<Record<string, ChangeResourceName>> = {
   saleschannel: 'saleschannel',
   seatingplan: 'seatingplan',
 };
+
+/**
+ * An entry logged on a parent about one of its sub-objects with a resource of its own: entries of `contentType`
+ * whose action starts with `actionPrefix` and whose `data[field]` is a positive integer (a number or a string of
+ * at most 15 digits) are `resource` with that object id; otherwise the content type's resource applies.
+ */
+export interface ResourceByData {
+  readonly contentType: string;
+  readonly actionPrefix: string;
+  readonly field: string;
+  readonly resource: ChangeResourceName;
+}
+
+/** The sub-objects logged on their parent: check-ins on the order, memberships on the customer. */
+export const RESOURCE_BY_DATA: readonly ResourceByData[] = [
+  { contentType: 'order', actionPrefix: 'pretix.event.checkin', field: 'checkin', resource: 'checkin' },
+  {
+    contentType: 'customer',
+    actionPrefix: 'pretix.customer.membership.',
+    field: 'id',
+    resource: 'membership',
+  },
+];
 
 /** Actions that delete the object the entry is about (sub-object deletions, e.g. a variation, are changes). */
 const DELETIONS: ReadonlySet<string> = new Set([
@@ -218,22 +245,18 @@ function target(resource: ChangeResourceName, objectId: number, entry: ChangeEnt
  */
 export function changeTargetOf(entry: ChangeEntryFacts): ChangeTarget | null {
   const data = entry.data ?? {};
-  let resource: ChangeResourceName | undefined = BY_CONTENT_TYPE[entry.contentType];
+  let resource: ChangeResourceName | undefined = Object.prototype.hasOwnProperty.call(
+    RESOURCE_OF_CONTENT_TYPE,
+    entry.contentType,
+  )
+    ? RESOURCE_OF_CONTENT_TYPE[entry.contentType]
+    : undefined;
   let objectId = entry.objectId;
-  if (entry.contentType === 'order') {
-    if (entry.actionType.startsWith('pretix.event.checkin')) {
-      const checkin = positiveInt(data.checkin);
-      const position = positiveInt(data.position);
-      if (checkin !== null) [resource, objectId] = ['checkin', checkin];
-      else if (position !== null) [resource, objectId] = ['orderposition', position];
-      else resource = 'order';
-    } else {
-      resource = 'order';
-    }
-  } else if (entry.contentType === 'customer' && entry.actionType.startsWith('pretix.customer.membership.')) {
-    const membership = positiveInt(data.id);
-    if (membership !== null) [resource, objectId] = ['membership', membership];
-  }
+  const rule = RESOURCE_BY_DATA.find(
+    (r) => r.contentType === entry.contentType && entry.actionType.startsWith(r.actionPrefix),
+  );
+  const id = rule ? positiveInt(data[rule.field]) : null;
+  if (rule && id !== null) [resource, objectId] = [rule.resource, id];
   if (resource === undefined || objectId === null) return null;
   const out = target(resource, objectId, entry);
   if (CHANGE_RESOURCES[resource].scope === 'event' && out.eventId === null) return null;

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../audit/change-renderer';
+import { refIds, type ObjectRef } from '../common/listing/object-refs';
 import type { Principal } from '../auth/principal';
 import { ErrorCollector } from '../common/errors';
 import { paginate } from '../common/listing/page-query';
@@ -36,7 +38,8 @@ const NOT_OF_ORGANIZER = 'One or more events do not belong to this organizer.';
  * rotate the secret. Every change is logged (`pretix.webhook.created|changed`) in its transaction.
  */
 @Injectable()
-export class WebhooksService {
+@RendersChanges('webhook')
+export class WebhooksService implements ChangeRenderer {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLogService,
@@ -49,9 +52,25 @@ export class WebhooksService {
   async list(organizer: Organizer, page: PageRequest): Promise<Paginated<WebhookJson>> {
     const qb = this.webhooks.listOfOrganizer(this.db.manager, organizer.id);
     return paginate(qb, page, async (rows) => {
-      const slugs = await this.tenancy.eventSlugs(this.db.manager, rows.flatMap((w) => w.limitEventIds));
+      const slugs = await this.tenancy.eventSlugs(
+        this.db.manager,
+        rows.flatMap((w) => w.limitEventIds),
+      );
       return rows.map((w) => toWebhookJson(w, slugs));
     });
+  }
+
+  /** The change feed's webhooks as {@link get} answers them. Two statements (webhooks, event slugs). */
+  async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    const em = this.db.manager;
+    const found = await em.find(Webhook, {
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
+    });
+    const slugs = await this.tenancy.eventSlugs(
+      em,
+      found.flatMap((w) => w.limitEventIds),
+    );
+    return new Map(found.map((w) => [w.id, toWebhookJson(w, slugs)]));
   }
 
   /** @throws NotFound for an id that is not a webhook of this organizer */

@@ -4084,7 +4084,7 @@ export interface components {
              * @description Resource name as in the change feed (`order`, `item`, `checkin`, …).
              * @enum {string}
              */
-            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
+            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
         };
         AutoCheckinRuleJson: {
             all_payment_methods: boolean;
@@ -4271,10 +4271,10 @@ export interface components {
              */
             occurred_at: string;
             /**
-             * @description The resource changed.
+             * @description The resource changed. Order positions have none of their own: they change as part of their `order`.
              * @enum {string}
              */
-            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
+            resource: "autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook";
             /**
              * Format: int64
              * @description Position in the organizer's feed: strictly increasing in feed order (not dense for one organizer).
@@ -10843,7 +10843,7 @@ export interface operations {
                 /** @description The `next` of the previous answer; omitted: from the oldest change kept. */
                 cursor?: string;
                 /** @description Only changes of these resources (repeatable: `?resource=order&resource=checkin`). */
-                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
                 /** @description Only changes of the event with this slug. */
                 event?: string;
                 /** @description Changes per page (1 to 1,000; default 100). */
@@ -16089,7 +16089,7 @@ export interface operations {
                 /** @description Entries written at or before this time. */
                 datetime_until?: string;
                 /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
-                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
                 /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
@@ -17292,7 +17292,7 @@ export interface operations {
                 /** @description Entries written at or before this time. */
                 datetime_until?: string;
                 /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
-                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
                 /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */
@@ -23134,7 +23134,7 @@ export interface operations {
                 /** @description Entries written at or before this time. */
                 datetime_until?: string;
                 /** @description Entries about objects of this resource (as in `object.resource`). Repeatable (any of them). */
-                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "orderposition" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
+                resource?: ("autocheckinrule" | "cartposition" | "category" | "checkin" | "checkinlist" | "customer" | "device" | "discount" | "event" | "eventmetaproperty" | "gate" | "giftcard" | "item" | "itemmetaproperty" | "membership" | "membershiptype" | "order" | "organizer" | "question" | "quota" | "reusablemedium" | "saleschannel" | "seatingplan" | "sendmailrule" | "subevent" | "taxrule" | "team" | "voucher" | "waitinglistentry" | "webhook")[];
                 /** @description Sort order: comma-separated fields among `datetime`, `id`; prefix `-` for descending. */
                 ordering?: ("datetime" | "-datetime" | "id" | "-id")[];
                 /** @description Page number, from 1; past the last page answers 404. Not together with `cursor`. */

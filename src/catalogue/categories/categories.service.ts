@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -38,7 +39,8 @@ const CONTENT_TYPE = 'itemcategory';
  * Every query is scoped by the event resolved by the permission guard.
  */
 @Injectable()
-export class CategoriesService {
+@RendersChanges('category')
+export class CategoriesService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -51,6 +53,11 @@ export class CategoriesService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<CategoryJson>> {
     return this.queries.page(this.db, event.id, filters, page, (rows) => rows.map(toCategoryJson));
+  }
+
+  /** The change feed's category objects ({@link details}). */
+  renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(refs);
   }
 
   /** The detail answers of the categories `refs` names that still exist in their event, by id; one statement. */

@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -62,7 +63,8 @@ export const DISCOUNT_IN_USE =
  * `discount_condition_item` and `discount_benefit_item`.
  */
 @Injectable()
-export class DiscountsService {
+@RendersChanges('discount')
+export class DiscountsService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -78,6 +80,11 @@ export class DiscountsService {
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<DiscountJson>> {
     const channels = await this.channels.identifiers(this.db, event.organizerId);
     return this.queries.page(this.db, event.id, filters, page, (d, p) => toDiscountJson(d, p, channels));
+  }
+
+  /** The change feed's discount objects ({@link details}). */
+  renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(scope.organizer.id, refs);
   }
 
   /** The detail answers of the discounts `refs` names that still exist in their event, by id; two statements. */

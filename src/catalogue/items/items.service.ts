@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -106,7 +107,8 @@ const CONTENT_TYPE = 'item';
  * delete (compat §3.10, spec "Conventions"). Every query is scoped by the event resolved by the permission guard.
  */
 @Injectable()
-export class ItemsService {
+@RendersChanges('item')
+export class ItemsService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -130,6 +132,11 @@ export class ItemsService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<ItemJson>> {
     return this.queries.page(this.db, event.id, filters, page, this.related(), toItemJson);
+  }
+
+  /** The change feed's item objects ({@link details}). */
+  renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(refs);
   }
 
   /** The detail answers of the items `refs` names that still exist in their event, by id; one statement. */

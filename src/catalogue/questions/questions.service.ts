@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
 import { Injectable } from '@nestjs/common';
 import { findOrNotFound, findParentOr403 } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -66,7 +67,8 @@ export const optionIdentifierTaken = (identifier: string): string =>
  * values matching the options) and identifier uniqueness hold under concurrent writes.
  */
 @Injectable()
-export class QuestionsService {
+@RendersChanges('question')
+export class QuestionsService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -80,6 +82,11 @@ export class QuestionsService {
    */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<QuestionJson>> {
     return this.queries.page(this.db, event.id, filters, page, this.related(), present);
+  }
+
+  /** The change feed's question objects ({@link details}). */
+  renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(refs);
   }
 
   /** The detail answers of the questions `refs` names that still exist in their event, by id; one statement. */

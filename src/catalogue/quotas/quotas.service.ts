@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -67,7 +68,8 @@ function wantsAvailability(filters: QueryFilters): boolean {
  * call per request; reads never write.
  */
 @Injectable()
-export class QuotasService {
+@RendersChanges('quota')
+export class QuotasService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly em: EntityManager,
     private readonly queries: QuotaQueries,
@@ -87,6 +89,11 @@ export class QuotasService {
     const withAvailability = wantsAvailability(filters);
     const result = await this.queries.page(this.em, event.id, filters, page);
     return result.withItems(await this.present(result.items, withAvailability));
+  }
+
+  /** The change feed's quota objects ({@link details}). */
+  renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(refs);
   }
 
   /** The detail answers (without availability) of the quotas `refs` names that still exist, by id; one statement. */

@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrNotFound } from '../../common/persistence/find';
 import { InjectEntityManager } from '@nestjs/typeorm';
@@ -48,7 +49,8 @@ export const DEFAULT_NOT_REMOVABLE =
  * transaction-scoped advisory lock), so exactly one rule is the default whenever rules exist.
  */
 @Injectable()
-export class TaxRulesService {
+@RendersChanges('taxrule')
+export class TaxRulesService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -59,6 +61,11 @@ export class TaxRulesService {
   /** One page of the event's tax rules; ordering `id` (the default). Two SQL statements whatever the page size. */
   async list(event: Event, filters: QueryFilters, page: PageRequest): Promise<Paginated<TaxRuleJson>> {
     return this.queries.page(this.db, event.id, filters, page, (rows) => rows.map(toTaxRuleJson));
+  }
+
+  /** The change feed's taxrule objects ({@link details}). */
+  renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(refs);
   }
 
   /** The detail answers of the tax rules `refs` names that still exist in their event, by id; one statement. */

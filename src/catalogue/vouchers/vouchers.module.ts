@@ -4,6 +4,7 @@ import type { PortsModule } from '../catalogue-ports';
 import { CatalogueSalesModule } from '../sales/catalogue-sales.module';
 import { Voucher } from './voucher.entity';
 import { VouchersController } from './vouchers.controller';
+import { VoucherChangeRenderer } from './voucher-change-renderer';
 import { VouchersService } from './vouchers.service';
 import { VoucherSeatBinding } from './voucher-seat-binding';
 import { AuditModule } from '../../audit/audit.module';
@@ -21,7 +22,7 @@ export class VouchersModule {
       module: VouchersModule,
       imports: [ports, CatalogueSalesModule.register(ports), TypeOrmModule.forFeature([Voucher])],
       controllers: [VouchersController],
-      providers: [VouchersService, VoucherSeatBinding],
+      providers: [VouchersService, VoucherSeatBinding, VoucherChangeRenderer],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { byRef, ObjectRef, refIds } from '../../common/listing/object-refs';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
 import { Injectable } from '@nestjs/common';
 import { InjectEntityManager, InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
@@ -58,7 +59,8 @@ type PatchField = Exclude<keyof UpdateOrderDto, 'invoice_address'>;
  * statements whatever the page size (rows, count, and the bulk presentation of {@link OrderPresentation}).
  */
 @Injectable()
-export class OrdersService {
+@RendersChanges('order')
+export class OrdersService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly em: EntityManager,
     @InjectRepository(Order) private readonly orders: Repository<Order>,
@@ -130,6 +132,11 @@ export class OrdersService {
   private shaped(result: Paginated<OrderJson>, filters: QueryFilters): Paginated<OrderJson> {
     const mask = orderFieldMask(filters);
     return result.withItems(visible(result.items, filters).map((o) => maskOrder(o, mask) as OrderJson));
+  }
+
+  /** The change feed's order objects ({@link details}). */
+  renderChanges(_scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    return this.details(refs);
   }
 
   /**

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'util';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { AuditLogService } from '../../audit/audit-log.service';
+import { ChangeRenderer, ChangeRenderScope, RendersChanges } from '../../audit/change-renderer';
+import { refIds, type ObjectRef } from '../../common/listing/object-refs';
 import type { Principal } from '../../auth/principal';
 import { ErrorCollector, NotFound, Refused, ValidationFailed } from '../../common/errors';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
@@ -39,7 +41,8 @@ const CONTENT_TYPE = 'saleschannel';
  * `pretix.saleschannel.deleted`.
  */
 @Injectable()
-export class SalesChannelsService {
+@RendersChanges('saleschannel')
+export class SalesChannelsService implements ChangeRenderer {
   constructor(
     @InjectEntityManager() private readonly db: EntityManager,
     private readonly audit: AuditLogService,
@@ -51,6 +54,14 @@ export class SalesChannelsService {
   /** One page (filters `type`, `identifier`). Two statements. */
   list(organizer: Organizer, filters: QueryFilters, page: PageRequest): Promise<Paginated<SalesChannelJson>> {
     return this.queries.page(this.db, organizer.id, filters, page, (rows) => rows.map(toSalesChannelJson));
+  }
+
+  /** The change feed's channels (by database id, the log's object id) as {@link get} answers them. One statement. */
+  async renderChanges(scope: ChangeRenderScope, refs: readonly ObjectRef[]): Promise<Map<number, unknown>> {
+    const found = await this.db.find(SalesChannel, {
+      where: { id: In(refIds(refs)), organizerId: scope.organizer.id },
+    });
+    return new Map(found.map((c) => [c.id, toSalesChannelJson(c)]));
   }
 
   /** @throws NotFound for an identifier the organizer has no channel with */

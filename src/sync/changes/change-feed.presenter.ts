@@ -18,7 +18,7 @@ export class ChangeJson {
   /** The audit action, e.g. `pretix.event.order.placed`. */
   @ApiProperty({ example: 'pretix.event.order.placed' })
   action!: string;
-  /** The resource changed. */
+  /** The resource changed. Order positions have none of their own: they change as part of their `order`. */
   @ApiEnum(CHANGE_RESOURCE_NAMES)
   resource!: string;
   /** Slug of the event of an event-scoped resource; null for organizer-scoped ones (and deleted events). */

@@ -89,7 +89,7 @@ export class ChangeFeedService {
     );
     if (after !== '0' && BigInt(after) < BigInt(page.prunedThrough)) throw new Gone(EXPIRED_CURSOR);
     const rows = this.cut(page.rows);
-    const results = await this.render(organizer, rows);
+    const results = await this.render(organizer, principal, rows);
     const full = rows.length < page.rows.length || rows.length === request.pageSize;
     const last = rows.length > 0 ? rows[rows.length - 1].sequence : after;
     const next = full ? last : maxOf(last, page.head ?? '0');
@@ -109,8 +109,12 @@ export class ChangeFeedService {
   }
 
   /** The wire form of the rows: events in one statement, then each resource type's objects in bulk. */
-  private async render(organizer: Organizer, rows: readonly FeedRow[]): Promise<ChangeJson[]> {
-    const scope: RenderScope = { organizer, events: new Map() };
+  private async render(
+    organizer: Organizer,
+    principal: Principal,
+    rows: readonly FeedRow[],
+  ): Promise<ChangeJson[]> {
+    const scope: RenderScope = { organizer, principal, events: new Map() };
     await this.renderers.loadEvents(
       scope,
       rows.flatMap((r) => (r.event_id === null ? [] : [r.event_id])),

@@ -1,26 +1,19 @@
 import { Injectable, Type } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { InjectEntityManager } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { CategoriesService } from '../../catalogue/categories/categories.service';
-import { DiscountsService } from '../../catalogue/discounts/discounts.service';
+import { ChangeRenderer, RENDERS_CHANGES } from '../../audit/change-renderer';
+import type { Principal } from '../../auth/principal';
 import { ItemMetaPropertiesService } from '../../catalogue/item-meta-properties/item-meta-properties.service';
-import { ItemsService } from '../../catalogue/items/items.service';
 import { MembershipTypesService } from '../../catalogue/membership-types/membership-types.service';
-import { QuestionsService } from '../../catalogue/questions/questions.service';
-import { QuotasService } from '../../catalogue/quotas/quotas.service';
-import { TaxRulesService } from '../../catalogue/tax-rules/tax-rules.service';
-import { VouchersService } from '../../catalogue/vouchers/vouchers.service';
 import { AutoCheckinRulesService } from '../../checkin/auto-checkin/auto-checkin-rules.service';
 import { CheckinListsService } from '../../checkin/checkin-lists.service';
-import { CheckinsService } from '../../checkin/checkins.service';
+import { checkContributions, discoverClassContributions } from '../../common/contributions';
 import { NotFound } from '../../common/errors';
 import type { ObjectRef } from '../../common/listing/object-refs';
 import { MembershipsService } from '../../customers/memberships.service';
-import { GiftCardReads } from '../../giftcards/giftcard-reads.service';
 import { ReusableMediaService } from '../../media/reusable-media.service';
 import { CartPositionsService } from '../../orders/carts/cart-positions.service';
-import { OrdersService } from '../../orders/presentation/orders.service';
 import type { Event } from '../../organizers/event.entity';
 import { EventsService } from '../../organizers/events.service';
 import { EventMetaPropertiesService } from '../../organizers/meta-properties/event-meta-properties.service';
@@ -33,9 +26,10 @@ import { TeamsService } from '../../teams/teams.service';
 import { WaitingListService } from '../../waitinglist/waiting-list.service';
 import type { ChangeResourceName } from '../change-resources';
 
-/** What renderers share for one page: the organizer, and the page's events once loaded (fallback renderers). */
+/** What renderers share for one page: the organizer, the credential, and the page's events once loaded. */
 export interface RenderScope {
   organizer: Organizer;
+  principal: Principal;
   events: Map<number, Event>;
 }
 
@@ -55,25 +49,37 @@ interface ResourceRenderer {
  */
 export const EACH_OBJECTS_PER_PAGE = 25;
 
-/** Resources whose detail lives in a context above the feed's (devices, webhooks, scheduled e-mail rules) or is
- * keyed by a name the log does not hold (customers, sales channels): listed with `data: null`, not rendered. */
-export const UNRENDERED: ReadonlySet<ChangeResourceName> = new Set([
+/**
+ * Resources rendered in bulk by a {@link ChangeRenderer} contribution of their own context (`@RendersChanges`,
+ * found at boot; each must have exactly one): the often changing ones, those whose context sits above the feed's
+ * (devices, gates, webhooks, e-mail rules) and those answered by an identifier the log does not hold (customers,
+ * sales channels: rendered from the row id).
+ */
+export const CONTRIBUTED: readonly ChangeResourceName[] = [
+  'order',
+  'checkin',
+  'item',
+  'quota',
+  'voucher',
+  'category',
+  'question',
+  'taxrule',
+  'discount',
+  'giftcard',
   'device',
   'gate',
   'webhook',
   'sendmailrule',
   'customer',
   'saleschannel',
-  'orderposition',
-]);
+];
 
 /**
- * The renderers of the change feed (issue 27 §1), per resource: the bulk detail reads of the resources that change
- * often (orders, check-ins, items, quotas, vouchers, categories, questions, tax rules, discounts, gift cards: one or
- * two statements per resource on a page, whatever its size), and for the rarely changing ones (events, dates,
- * check-in lists, teams, ...) the resource's own detail read per object, at most {@link EACH_OBJECTS_PER_PAGE}
- * per page. Each reuses the resource's own service (found in the application's container, so no context exports
- * its services for the feed alone), so `data` is exactly what the detail GET answers (without query parameters).
+ * The renderers of the change feed (issue 27 §1), per resource: the bulk renderers the owning contexts contribute
+ * ({@link CONTRIBUTED}: one or two statements per resource on a page, whatever its size), the organizer (already
+ * loaded), and for the rarely changing ones (events, dates, check-in lists, teams, ...) the resource's own detail
+ * read per object, at most {@link EACH_OBJECTS_PER_PAGE} per page (services found in the application's container,
+ * all below the feed's layer). Either way `data` is exactly what the detail GET answers (without query parameters).
  */
 @Injectable()
 export class ChangeRenderers {
@@ -81,11 +87,12 @@ export class ChangeRenderers {
 
   constructor(
     private readonly modules: ModuleRef,
+    private readonly discovery: DiscoveryService,
     @InjectEntityManager() private readonly em: EntityManager,
     private readonly tenancy: TenancyQueries,
   ) {}
 
-  /** How `resource` is rendered, or null when it is not ({@link UNRENDERED}). */
+  /** How `resource` is rendered, or null when it is not. */
   of(resource: ChangeResourceName): ResourceRenderer | null {
     this.table ??= this.build();
     return this.table[resource] ?? null;
@@ -117,16 +124,6 @@ export class ChangeRenderers {
       mode: 'each',
       render: (scope, refs) => each(refs, (ref) => get(scope.organizer, ref.id)),
     });
-    const items = this.service(ItemsService);
-    const quotas = this.service(QuotasService);
-    const vouchers = this.service(VouchersService);
-    const categories = this.service(CategoriesService);
-    const questions = this.service(QuestionsService);
-    const taxRules = this.service(TaxRulesService);
-    const discounts = this.service(DiscountsService);
-    const checkins = this.service(CheckinsService);
-    const giftCards = this.service(GiftCardReads);
-    const orders = this.service(OrdersService);
     const events = this.service(EventsService);
     const subevents = this.service(SubEventReads);
     const lists = this.service(CheckinListsService);
@@ -141,22 +138,19 @@ export class ChangeRenderers {
     const seatingPlans = this.service(SeatingPlansService);
     const media = this.service(ReusableMediaService);
     const organizers = this.service(OrganizersService);
+    const contributed = checkContributions(
+      'change renderer',
+      CONTRIBUTED,
+      discoverClassContributions<ChangeRenderer>(this.discovery, RENDERS_CHANGES),
+    );
+    const fromContexts = Object.fromEntries(
+      [...contributed].map(([name, renderer]) => [
+        name,
+        bulk((s, refs) => renderer.renderChanges({ organizer: s.organizer, principal: s.principal }, refs)),
+      ]),
+    );
     return {
-      order: bulk((_s, refs) => orders.details(refs)),
-      checkin: bulk((_s, refs) => checkins.details(refs)),
-      item: bulk((_s, refs) => items.details(refs)),
-      quota: bulk((_s, refs) => quotas.details(refs)),
-      voucher: bulk((_s, refs) => vouchers.details(refs)),
-      category: bulk((_s, refs) => categories.details(refs)),
-      question: bulk((_s, refs) => questions.details(refs)),
-      taxrule: bulk((_s, refs) => taxRules.details(refs)),
-      discount: bulk((s, refs) => discounts.details(s.organizer.id, refs)),
-      giftcard: bulk((s, refs) =>
-        giftCards.details(
-          s.organizer,
-          refs.map((r) => r.id),
-        ),
-      ),
+      ...fromContexts,
       organizer: bulk((s, refs) =>
         Promise.resolve(
           new Map(

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from '../../audit/audit.module';
 import { TenancyModule } from '../../organizers/tenancy.module';
 import { ChangeFeedController } from './change-feed.controller';
@@ -20,7 +21,7 @@ export class ChangeSequencerModule {}
  * application's container (every context's module is loaded in the API).
  */
 @Module({
-  imports: [ChangeSequencerModule, TenancyModule],
+  imports: [DiscoveryModule, ChangeSequencerModule, TenancyModule],
   controllers: [ChangeFeedController],
   providers: [ChangeFeedService, ChangeRenderers],
 })

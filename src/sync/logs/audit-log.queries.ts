@@ -3,7 +3,8 @@ import type { SelectQueryBuilder } from 'typeorm';
 import type { LogEntry } from '../../audit/log-entry.entity';
 import { paginateInOne, relatedValue } from '../../common/listing/page-query';
 import { PageRequest, Paginated } from '../../common/listing/pagination';
-import { LogScope, RESOURCE_OF_CONTENT_TYPE, UNMAPPED } from './log-resources';
+import { RESOURCE_BY_DATA, RESOURCE_OF_CONTENT_TYPE } from '../change-resources';
+import { LogScope, UNMAPPED } from './log-resources';
 
 /** The actor of an entry as the page's statement builds it (README "Audit log", `actor`). */
 export interface ActorRow {
@@ -35,23 +36,34 @@ export interface LogFilters {
   object?: { contentType: string; objectId: number };
 }
 
-/** SQL literal of a short identifier-like string (content types and resource names: `[a-z_]` only). */
-function lit(s: string): string {
-  if (!/^[a-z_]*$/.test(s)) throw new Error(`not a plain name: ${s}`);
+/**
+ * SQL literal of a short identifier-like string (content types and resource names: `[a-z_]` only; action
+ * prefixes with `dotted` also `.`).
+ */
+function lit(s: string, dotted = false): string {
+  if (!(dotted ? /^[a-z_.]*$/ : /^[a-z_]*$/).test(s)) throw new Error(`not a plain name: ${s}`);
   return `'${s}'`;
 }
 
+/** SQL test that `value` (a text) is what `positiveInt` of change-resources.ts accepts: 1 to 15 digits, not 0. */
+function positiveIntSql(value: string): string {
+  return `(${value} ~ '^0*[1-9][0-9]*$' AND length(${value}) <= 15)`;
+}
+
 /**
- * The resource name of an entry in SQL (as `changeTargetOf` maps it, src/sync/change-resources.ts): check-ins
- * logged on the order are `checkin` (or `orderposition` for older entries), memberships logged on the customer
- * `membership`, other content types by their mapping; '' for none.
+ * The resource name of an entry in SQL, built from the tables `changeTargetOf` reads (src/sync/change-resources.ts:
+ * `RESOURCE_BY_DATA` first, e.g. check-ins logged on the order, then `RESOURCE_OF_CONTENT_TYPE`); '' for none.
  */
 export const RESOURCE_SQL = `(CASE
-  WHEN le.content_type = 'order' AND starts_with(le.action_type, 'pretix.event.checkin') THEN
-    (CASE WHEN le.data ? 'checkin' THEN 'checkin' WHEN le.data ? 'position' THEN 'orderposition' ELSE 'order' END)
-  WHEN le.content_type = 'customer' AND starts_with(le.action_type, 'pretix.customer.membership.')
-       AND le.data ? 'id' THEN 'membership'
-  ${[...RESOURCE_OF_CONTENT_TYPE].map(([ct, r]) => `WHEN le.content_type = ${lit(ct)} THEN ${lit(r)}`).join('\n  ')}
+  ${RESOURCE_BY_DATA.map(
+    (r) =>
+      `WHEN le.content_type = ${lit(r.contentType)} AND starts_with(le.action_type, ${lit(r.actionPrefix, true)})
+       AND jsonb_typeof(le.data -> ${lit(r.field)}) IN ('number', 'string')
+       AND ${positiveIntSql(`(le.data ->> ${lit(r.field)})`)} THEN ${lit(r.resource)}`,
+  ).join('\n  ')}
+  ${Object.entries(RESOURCE_OF_CONTENT_TYPE)
+    .map(([ct, r]) => `WHEN le.content_type = ${lit(ct)} THEN ${lit(r)}`)
+    .join('\n  ')}
   ELSE ${lit(UNMAPPED)} END)`;
 
 /** The actor type of an entry in SQL: device, token, OAuth application, user, else system. */

@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal';
 import type { PermissionSet } from '../../auth/permissions';
-import { CHANGE_RESOURCES, ChangeResource, ChangeResourceName, changeTargetOf } from '../change-resources';
+import { CHANGE_RESOURCES, ChangeResource } from '../change-resources';
 
 /**
  * The audit log API's view of src/sync/change-resources.ts (the one mapping from a log entry to its resource, key
@@ -9,55 +9,11 @@ import { CHANGE_RESOURCES, ChangeResource, ChangeResourceName, changeTargetOf } 
  */
 
 /**
- * Content types the audit log writes (the `CONTENT_TYPE` constants of the writers). Each is mapped to its resource
- * by asking `changeTargetOf`; one it maps to nothing has no resource (`object` null, see {@link UNMAPPED}).
- */
-export const LOG_CONTENT_TYPES: readonly string[] = [
-  'item',
-  'itemcategory',
-  'question',
-  'quota',
-  'discount',
-  'taxrule',
-  'subevent',
-  'itemmetaproperty',
-  'voucher',
-  'checkinlist',
-  'scheduledmail',
-  'autocheckinrule',
-  'waitinglistentry',
-  'cartposition',
-  'checkin',
-  'event',
-  'organizer',
-  'giftcard',
-  'customer',
-  'membershiptype',
-  'reusablemedium',
-  'team',
-  'webhook',
-  'device',
-  'gate',
-  'eventmetaproperty',
-  'saleschannel',
-  'seatingplan',
-  'order',
-];
-
-/**
  * The resource name standing for entries whose content type has no resource in the mapping. Such entries are
  * shown only to credentials with the settings permission of their scope (`event.settings.general:write` for an
  * event's entries, `organizer.settings.general:write` for the organizer's).
  */
 export const UNMAPPED = '';
-
-/** Content type -> resource name, for the plain cases (order check-ins and memberships are special, see SQL). */
-export const RESOURCE_OF_CONTENT_TYPE: ReadonlyMap<string, ChangeResourceName> = new Map(
-  LOG_CONTENT_TYPES.flatMap((contentType) => {
-    const target = changeTargetOf({ contentType, objectId: 1, actionType: '', eventId: 1, data: {} });
-    return target ? [[contentType, target.resource] as const] : [];
-  }),
-);
 
 /** Where entries of some resources may be read: the events (`'all'`, a list) and the resources readable there. */
 export interface LogScope {

@@ -114,7 +114,10 @@ export class StatsStreamService implements OnApplicationShutdown {
   /** The process's Redis connection for the streams' commands, made at the first stream. */
   private get redis(): Redis {
     if (!this.connection) {
-      this.connection = new Redis({ ...redisOptions(this.config.redisUrl, 'producer'), enableOfflineQueue: true });
+      this.connection = new Redis({
+        ...redisOptions(this.config.redisUrl, 'producer'),
+        enableOfflineQueue: true,
+      });
       this.connection.on('error', (err: Error) => this.logger.debug(`redis: ${err.message}`));
     }
     return this.connection;
