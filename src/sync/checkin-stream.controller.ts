@@ -1,5 +1,6 @@
 import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEventStream } from './sse/sse-openapi';
 import type { Request, Response } from 'express';
 import { RequirePermission } from '../auth/access.decorators';
 import { CurrentEvent } from '../auth/request-context';
@@ -51,16 +52,11 @@ export class CheckinStreamController {
   @Get()
   @RequirePermission('event.orders:read', 'event.orders:checkin')
   @ApiOperation({ summary: 'Live check-ins and annulments of a check-in list (server-sent events)' })
-  @ApiProduces('text/event-stream')
-  @ApiOkResponse({
+  @ApiEventStream({
     description: STREAM_DESCRIPTION,
-    content: { 'text/event-stream': { schema: { type: 'string' }, example: STREAM_EXAMPLE } },
-  })
-  @ApiHeader({
-    name: 'Last-Event-ID',
-    required: false,
-    description: 'The `id:` of the last event received: resume after it.',
-    schema: { type: 'string', pattern: '^\\d{1,10}$' },
+    example: STREAM_EXAMPLE,
+    lastEventId: 'The `id:` of the last event received: resume after it.',
+    idPattern: '^\\d{1,10}$',
   })
   @ListFilters({
     filters: {

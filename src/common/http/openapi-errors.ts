@@ -18,8 +18,10 @@ import type { RouteInfo } from './route-registry';
  */
 
 const schemaRef = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
-const headerRef = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
-const responseRef = (name: string): ReferenceObject => ({ $ref: `#/components/responses/${name}` });
+/** A reference to a header of `components.headers`. */
+export const headerRef = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
+/** A reference to a response of `components.responses`. */
+export const responseRef = (name: string): ReferenceObject => ({ $ref: `#/components/responses/${name}` });
 const STRINGS: SchemaObject = { type: 'array', items: { type: 'string' } };
 
 /** Error bodies, in `components.schemas`. */

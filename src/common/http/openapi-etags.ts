@@ -6,11 +6,10 @@ import type {
   ResponseObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { resourceRouteOf } from './conditional-writes';
+import { headerRef, responseRef } from './openapi-errors';
 import type { RouteInfo } from './route-registry';
 
-const headerRef = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
 const parameterRef = (name: string): ReferenceObject => ({ $ref: `#/components/parameters/${name}` });
-const responseRef = (name: string): ReferenceObject => ({ $ref: `#/components/responses/${name}` });
 
 /** `If-None-Match` of JSON GETs (README "Sync and concurrency", "ETags"), in `components.parameters`. */
 export const IF_NONE_MATCH_PARAMETER: ParameterObject = {

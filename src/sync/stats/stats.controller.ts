@@ -1,5 +1,6 @@
 import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEventStream } from '../sse/sse-openapi';
 import type { Request, Response } from 'express';
 import { RequirePermission } from '../../auth/access.decorators';
 import { CurrentEvent } from '../../auth/request-context';
@@ -64,16 +65,11 @@ export class StatsController {
   @Get('stream')
   @RequirePermission('event.orders:read')
   @ApiOperation({ summary: 'Live figures of the event as they change (server-sent events)' })
-  @ApiProduces('text/event-stream')
-  @ApiOkResponse({
+  @ApiEventStream({
     description: STREAM_DESCRIPTION,
-    content: { 'text/event-stream': { schema: { type: 'string' }, example: STREAM_EXAMPLE } },
-  })
-  @ApiHeader({
-    name: 'Last-Event-ID',
-    required: false,
-    description: 'The `id:` of the last event received: the current figures come only when newer.',
-    schema: { type: 'string', pattern: '^\\d{1,15}$' },
+    example: STREAM_EXAMPLE,
+    lastEventId: 'The `id:` of the last event received: the current figures come only when newer.',
+    idPattern: '^\\d{1,15}$',
   })
   @ListFilters({
     filters: {
