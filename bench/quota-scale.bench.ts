@@ -27,54 +27,16 @@ const RESERVATIONS = 1500;
 const WARMUP = 100;
 const CONCURRENCY = 8;
 
-/** Columns of a table except `id`, for cloning rows by SQL. */
-async function columns(db: DataSource, table: string): Promise<string[]> {
-  const rows: { column_name: string }[] = await db.query(
-    `SELECT column_name FROM information_schema.columns
-      WHERE table_schema = 'public' AND table_name = $1 AND column_name <> 'id' ORDER BY ordinal_position`,
-    [table],
-  );
-  return rows.map((r) => r.column_name);
-}
-
 /**
  * Clones the template order `templateId` (ten positions) into {@link ORDERS} orders by SQL, with unique codes and
  * secrets; statuses and cancellations as described above; then exit scans. Returns the seconds it took.
  */
 async function loadPositions(db: DataSource, templateId: number, items: number[]): Promise<number> {
   const started = Date.now();
-  const orderCols = await columns(db, 'orders');
-  const pick = (cols: string[], overrides: Record<string, string>) =>
-    cols.map((c) => overrides[c] ?? `t.${c}`).join(', ');
-  await db.query(
-    `INSERT INTO orders (${orderCols.join(', ')})
-     SELECT ${pick(orderCols, {
-       code: `'B' || lpad(g::text, 7, '0')`,
-       status: `CASE WHEN g % 4 = 0 THEN 'n' ELSE 'p' END`,
-       secret: `md5(g::text)`,
-     })}
-       FROM orders t, generate_series(1, $2::int) g WHERE t.id = $1`,
-    [templateId, ORDERS],
-  );
-  const positionCols = (await columns(db, 'order_position')).filter((c) => c !== 'exited');
-  for (let chunk = 0; chunk < POSITIONS_PER_ORDER; chunk++) {
-    // One statement per position number: 100,000 rows each, through the statement trigger.
-    await db.query(
-      `INSERT INTO order_position (${positionCols.join(', ')})
-       SELECT ${pick(positionCols, {
-         order_id: 'o.id',
-         positionid: String(chunk + 1),
-         item_id: `($2::int[])[1 + (o.id + ${chunk}) % ${ITEMS}]`,
-         secret: `md5(o.id::text || '-' || ${chunk})`,
-         pseudonymization_id: `substr(md5(o.id::text || 'p' || ${chunk}), 1, 10)`,
-         canceled: `(o.id + ${chunk}) % 20 = 0`,
-         addon_to_id: 'NULL',
-       })}
-         FROM order_position t, orders o
-        WHERE t.order_id = $1 AND t.positionid = 1 AND o.code LIKE 'B%' AND o.event_id = t.event_id`,
-      [templateId, items],
-    );
-  }
+  await bench.cloneSpreadOrders(db, templateId, items, {
+    orders: ORDERS,
+    positionsPerOrder: POSITIONS_PER_ORDER,
+  });
   await db.query(
     `INSERT INTO checkin (position_id, type, datetime)
      SELECT p.id, 'exit', now() FROM order_position p JOIN orders o ON o.id = p.order_id

@@ -24,50 +24,14 @@ const EXITS = 50_000;
 const CALLS = 300;
 const WARMUP = 50;
 
-async function columns(db: DataSource, table: string): Promise<string[]> {
-  const rows: { column_name: string }[] = await db.query(
-    `SELECT column_name FROM information_schema.columns
-      WHERE table_schema = 'public' AND table_name = $1 AND column_name <> 'id' ORDER BY ordinal_position`,
-    [table],
-  );
-  return rows.map((r) => r.column_name);
-}
-
 /** Loads the orders, positions and scans by SQL (through the triggers); returns the seconds it took. */
 async function load(db: DataSource, templateId: number, items: number[], listId: number): Promise<number> {
   const started = Date.now();
-  const orderCols = await columns(db, 'orders');
-  const pick = (cols: string[], overrides: Record<string, string>) =>
-    cols.map((c) => overrides[c] ?? `t.${c}`).join(', ');
-  await db.query(
-    `INSERT INTO orders (${orderCols.join(', ')})
-     SELECT ${pick(orderCols, {
-       code: `'B' || lpad(g::text, 7, '0')`,
-       status: `CASE WHEN g % 4 = 0 THEN 'n' ELSE 'p' END`,
-       secret: `md5(g::text)`,
-       total: `(100 + g % 7)::numeric`,
-     })}
-       FROM orders t, generate_series(1, $2::int) g WHERE t.id = $1`,
-    [templateId, ORDERS],
-  );
-  const positionCols = (await columns(db, 'order_position')).filter((c) => c !== 'exited');
-  for (let chunk = 0; chunk < POSITIONS_PER_ORDER; chunk++) {
-    await db.query(
-      `INSERT INTO order_position (${positionCols.join(', ')})
-       SELECT ${pick(positionCols, {
-         order_id: 'o.id',
-         positionid: String(chunk + 1),
-         item_id: `($2::int[])[1 + (o.id + ${chunk}) % ${ITEMS}]`,
-         secret: `md5(o.id::text || '-' || ${chunk})`,
-         pseudonymization_id: `substr(md5(o.id::text || 'p' || ${chunk}), 1, 10)`,
-         canceled: `(o.id + ${chunk}) % 20 = 0`,
-         addon_to_id: 'NULL',
-       })}
-         FROM order_position t, orders o
-        WHERE t.order_id = $1 AND t.positionid = 1 AND o.code LIKE 'B%' AND o.event_id = t.event_id`,
-      [templateId, items],
-    );
-  }
+  await bench.cloneSpreadOrders(db, templateId, items, {
+    orders: ORDERS,
+    positionsPerOrder: POSITIONS_PER_ORDER,
+    orderOverrides: { total: `(100 + g % 7)::numeric` },
+  });
   for (const [type, limit, offset] of [
     ['entry', ENTRIES, 0],
     ['exit', EXITS, 0],
@@ -151,7 +115,9 @@ bench.runBenchmark(
     );
     for (const o of orders) {
       if (got.orders[o.status].count !== o.count || got.orders[o.status].total !== o.total) {
-        throw new Error(`orders ${o.status}: ${JSON.stringify(got.orders[o.status])} <> ${JSON.stringify(o)}`);
+        throw new Error(
+          `orders ${o.status}: ${JSON.stringify(got.orders[o.status])} <> ${JSON.stringify(o)}`,
+        );
       }
     }
     const paid: { n: number }[] = await db.query(
